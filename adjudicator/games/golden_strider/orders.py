@@ -1,0 +1,211 @@
+"""Golden Strider orders: what players write, read leniently, written back canonically.
+
+Setup (seed rule 2): ``cards 10 8 6 4 2``: five values, each 0-10 (1-10 with
+``min_initial_card`` 1), totalling 30.
+
+A round (seed rule 5): ``play 6/0 bank 2`` names the card by value and the turn
+it was received; ``play 6`` takes the oldest card of that value; ``move M`` may
+be added for information (ruling G5: the bank is honoured, movement is what is
+left).  ``bank 0`` may be omitted.  Case, commas, colons and extra spaces do
+not matter; ``p``/``card``, ``b``/``banked`` and ``m``/``movement`` are
+accepted, as are ``b2`` and ``m4`` written together.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adjudicator.api import OrderError, ParsedOrders
+from adjudicator.games.golden_strider.state import HAND_SIZE, MAX_CARD, TOTAL_INITIAL, Card, Runner
+
+SETUP_SYNTAX = "cards V V V V V (five values 0-10 totalling 30), e.g. cards 10 8 6 4 2"
+ROUND_SYNTAX = "play CARD [move M] [bank B], e.g. play 6/0 bank 2 or play 6 bank 2"
+
+_PLAY_WORDS = {"play", "plays", "p", "card", "cards"}
+_BANK_WORDS = {"bank", "banks", "banked", "b", "stamina"}
+_MOVE_WORDS = {"move", "moves", "movement", "m", "speed"}
+_FILLER = {"and", "then", "with", "i", "please", "orders", "order", "round", "the"}
+_CARD = re.compile(r"^(\d{1,2})(?:/t?(\d{1,3}))?$")
+_GLUED = re.compile(r"^(b|m|bank|move)(\d{1,2})$")
+
+
+@dataclass(frozen=True)
+class SetupOrder:
+    """The five initial cards (seed rule 2)."""
+
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PlayOrder:
+    """One round's order: the card, the points to bank, and movement if given."""
+
+    card: Card
+    bank: int = 0
+    move: int | None = None
+
+
+def format_setup(order: SetupOrder) -> str:
+    return "cards " + " ".join(str(v) for v in sorted(order.values, reverse=True))
+
+
+def format_play(order: PlayOrder) -> str:
+    move = f" move {order.move}" if order.move is not None else ""
+    return f"play {order.card.label}{move} bank {order.bank}"
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _tokens(line: str) -> list[str]:
+    return re.sub(r"[,;:=]", " ", line.lower()).split()
+
+
+def parse_setup(text: str, min_card: int) -> ParsedOrders[SetupOrder]:
+    """Read the five initial cards; every problem is reported against its line."""
+    errors: list[OrderError] = []
+    found: SetupOrder | None = None
+    for line in _lines(text):
+        words = [w for w in _tokens(line) if w not in _PLAY_WORDS and w not in _FILLER]
+        if not words or not all(w.isdigit() for w in words):
+            errors.append(OrderError(line, f"not understood; expected {SETUP_SYNTAX}"))
+            continue
+        values = tuple(int(w) for w in words)
+        problem = _setup_problem(values, min_card)
+        if problem:
+            errors.append(OrderError(line, problem))
+        elif found is not None:
+            errors.append(OrderError(line, "a second set of cards; the first one is used"))
+        else:
+            found = SetupOrder(values)
+    if found is None and not errors:
+        errors.append(OrderError("", f"no cards given; expected {SETUP_SYNTAX}"))
+    canonical = format_setup(found) if found else ""
+    return ParsedOrders(found, canonical, tuple(errors))
+
+
+def _setup_problem(values: tuple[int, ...], min_card: int) -> str | None:
+    if len(values) != HAND_SIZE:
+        return f"{len(values)} cards given; choose exactly {HAND_SIZE} (seed rule 2)"
+    outside = [v for v in values if not min_card <= v <= MAX_CARD]
+    if outside:
+        return f"card value {outside[0]} is outside {min_card}-{MAX_CARD} (seed rule 2)"
+    if sum(values) != TOTAL_INITIAL:
+        return f"these total {sum(values)}; the five cards must total {TOTAL_INITIAL} (seed rule 2)"
+    return None
+
+
+@dataclass(frozen=True)
+class _RawPlay:
+    value: int
+    turn: int | None
+    bank: int
+    move: int | None
+
+
+def _read_play_line(line: str) -> _RawPlay | str:
+    """The card, bank and move written on one line, or the reason it is not an order."""
+    tokens = _tokens(line)
+    value: int | None = None
+    turn: int | None = None
+    bank: int | None = None
+    move: int | None = None
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        glued = _GLUED.match(word)
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if glued:
+            kind = "bank" if glued.group(1).startswith("b") else "move"
+            number = int(glued.group(2))
+            if kind == "bank":
+                bank = number
+            else:
+                move = number
+            i += 1
+        elif word in _BANK_WORDS or word in _MOVE_WORDS:
+            if nxt is None or not nxt.isdigit():
+                return f"'{word}' needs a number after it; expected {ROUND_SYNTAX}"
+            if word in _BANK_WORDS:
+                bank = int(nxt)
+            else:
+                move = int(nxt)
+            i += 2
+        elif word in _PLAY_WORDS:
+            if nxt is None or not _CARD.match(nxt):
+                return f"'{word}' needs a card after it, like 6/0 or 6; expected {ROUND_SYNTAX}"
+            value, turn = _card_parts(nxt)
+            i += 2
+        elif _CARD.match(word) and value is None:
+            value, turn = _card_parts(word)
+            i += 1
+        elif word in _FILLER:
+            i += 1
+        else:
+            return f"did not understand '{word}'; expected {ROUND_SYNTAX}"
+    if value is None:
+        return f"no card named; expected {ROUND_SYNTAX}"
+    return _RawPlay(value, turn, bank or 0, move)
+
+
+def _card_parts(word: str) -> tuple[int, int | None]:
+    match = _CARD.match(word)
+    assert match is not None
+    return int(match.group(1)), int(match.group(2)) if match.group(2) is not None else None
+
+
+def find_card(runner: Runner, value: int, turn: int | None) -> Card | None:
+    """The card ``value/turn`` in the hand, or the oldest card of ``value`` when no turn is given."""
+    matches = [c for c in runner.hand if c.value == value and (turn is None or c.turn == turn)]
+    return min(matches) if matches else None
+
+
+def parse_play(text: str, runner: Runner) -> ParsedOrders[PlayOrder]:
+    """Read one round's order for ``runner``; notes say how restitution and G5 apply."""
+    errors: list[OrderError] = []
+    notes: list[str] = []
+    found: PlayOrder | None = None
+    hand = " ".join(c.label for c in runner.hand)
+    for line in _lines(text):
+        raw = _read_play_line(line)
+        if isinstance(raw, str):
+            errors.append(OrderError(line, raw))
+            continue
+        card = find_card(runner, raw.value, raw.turn)
+        if card is None:
+            wanted = f"{raw.value}/{raw.turn}" if raw.turn is not None else str(raw.value)
+            errors.append(OrderError(line, f"you hold no card {wanted}; your hand is {hand}"))
+            continue
+        if raw.bank > card.value:
+            errors.append(OrderError(line, f"cannot bank {raw.bank} from a card of {card.value}"))
+            continue
+        if found is not None:
+            errors.append(OrderError(line, "only one card is played each round; this line was ignored"))
+            continue
+        found = PlayOrder(card, raw.bank, raw.move)
+        if raw.turn is None and sum(1 for c in runner.hand if c.value == raw.value) > 1:
+            notes.append(f"card {raw.value} read as {card.label}, your oldest {raw.value}")
+        notes.extend(_spending_notes(found, runner.owed))
+    if found is None and not errors:
+        errors.append(OrderError("", f"no order given; expected {ROUND_SYNTAX}"))
+    return ParsedOrders(found, format_play(found) if found else "", tuple(errors), tuple(notes))
+
+
+def _spending_notes(order: PlayOrder, owed: int) -> list[str]:
+    """How the card will be spent (RULINGS 1.1 default resolution, G5)."""
+    deducted = min(order.card.value, owed)
+    banked = min(order.bank, order.card.value - deducted)
+    moved = order.card.value - deducted - banked
+    notes = []
+    if deducted:
+        notes.append(f"restitution {deducted} comes off first (seed rule 12)")
+    if banked < order.bank:
+        notes.append(f"only {banked} can be banked after restitution")
+    if order.move is not None and order.move != moved:
+        notes.append(f"move {order.move} does not fit: the bank is honoured and you move {moved} (ruling G5)")
+    if owed > order.card.value:
+        notes.append(f"{owed - deducted} restitution will be carried forward (cf)")
+    notes.append(f"this plays {order.card.label}: deduct {deducted}, move {moved}, bank {banked}")
+    return notes

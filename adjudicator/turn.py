@@ -1,0 +1,64 @@
+"""The generic turn driver shared by every game.
+
+It fills in the no-moves-received orders of every owing seat that sent none,
+refuses orders from seats that owe none, resolves the phase with the engine,
+and checks the engine's invariants on the new state.  The bot and the replayer
+both go through here, so the live game and its replay cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from adjudicator.api import Event, GameRules, IllegalOrders, OrderError, Resolution
+
+
+def parse_turn_orders(
+    rules: GameRules[Any, Any], state: Any, texts: Mapping[str, str]
+) -> tuple[dict[str, Any], dict[str, tuple[OrderError, ...]]]:
+    """Parse each seat's order text for the current phase.
+
+    Returns the usable orders by seat and, for seats whose text had errors,
+    those errors (a seat can have both: orders were found, some lines were not
+    understood).
+    """
+    orders: dict[str, Any] = {}
+    errors: dict[str, tuple[OrderError, ...]] = {}
+    for seat, text in texts.items():
+        parsed = rules.parse_orders(state, seat, text)
+        if parsed.errors:
+            errors[seat] = parsed.errors
+        if parsed.orders is not None:
+            orders[seat] = parsed.orders
+    return orders, errors
+
+
+def advance(rules: GameRules[Any, Any], state: Any, orders: Mapping[str, Any], rng: random.Random) -> Resolution[Any]:
+    """Resolve the current phase of ``state`` with ``orders``.
+
+    Seats that owe orders and have none get ``rules.default_orders`` (the
+    game's no-moves-received rule) and are listed in ``Resolution.defaulted``.
+    Raises :class:`IllegalOrders` for orders from a seat that owes none, or
+    when the game is already finished.
+    """
+    phase = rules.phase(state)
+    if phase is None:
+        raise IllegalOrders(next(iter(orders), "-"), "the game is finished; no orders are owed")
+    for seat in orders:
+        if seat not in phase.owing:
+            raise IllegalOrders(seat, f"owes no orders in {phase.title}")
+    complete = dict(orders)
+    defaulted = []
+    nmr_events = []
+    for seat in phase.owing:
+        if seat not in complete:
+            complete[seat] = rules.default_orders(state, seat)
+            defaulted.append(seat)
+            played = rules.format_orders(state, seat, complete[seat])
+            nmr_events.append(Event("nmr", f"{seat}: no orders received; the referee's orders: {played}", seat))
+    result = rules.resolve(state, complete, rng)
+    rules.check_invariants(result.state)
+    return replace(result, events=(*nmr_events, *result.events), defaulted=tuple(defaulted))

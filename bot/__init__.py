@@ -1,0 +1,1 @@
+"""The referee bot: channel adapters (email, Discord), the application core and storage."""

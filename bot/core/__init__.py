@@ -1,0 +1,1 @@
+"""Channel-agnostic use cases: commands, the service, turns and deadlines, rendering."""
