@@ -15,7 +15,7 @@ Filters for columns: ``ljust(width)``, ``rjust(width)``, ``cell(width)``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,7 @@ def render(template: str, data: Mapping[str, Any]) -> str:
 def render_report_body(
     kind: str,
     report: Mapping[str, Any],
-    events: list[str] | tuple[str, ...] = (),
+    events: Sequence[str] = (),
     seat: str | None = None,
     private: Mapping[str, Any] | None = None,
 ) -> str:

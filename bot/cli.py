@@ -1,0 +1,164 @@
+"""The ``referee`` command: the composition root, where settings, store, core and channels meet.
+
+Subcommands:
+
+* ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase]``
+* ``referee replay RECORD.json [--json]``
+* ``referee verify RECORD.json``
+* ``referee db upgrade [--db URL-or-path]``
+* ``referee games``: the kinds of game this referee runs.
+
+User errors print one line and exit 2; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from adjudicator import registry
+from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
+from bot.core.rendering import render_report_body
+from bot.settings import Settings
+
+EXIT_USAGE = 2
+
+
+class UserError(Exception):
+    """A mistake of the person running the command: one line, exit code 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.run(args)
+        return result
+    except UserError as exc:
+        print(f"referee: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description="Referee for postal games (email and Discord).")
+    parser.add_argument("--config", type=Path, help="TOML settings file (default: $REFEREE_CONFIG)")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="play a whole game with computer players through the real pipeline")
+    demo.add_argument("--game", default="golden-strider", help=f"game kind: {', '.join(registry.kinds())}")
+    demo.add_argument("--players", type=int, help="number of players (default: the game's minimum)")
+    demo.add_argument("--seed", type=int, default=1, help="seed of the computer players' choices")
+    demo.add_argument("--steeplechase", action="store_true", help="Golden Strider: the steeplechase variant")
+    demo.add_argument("--dir", type=Path, help="where to keep the demo database and record (default: a temp dir)")
+    demo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (JSON value)")
+    demo.set_defaults(run=_demo)
+
+    rep = sub.add_parser("replay", help="adjudicate a game record and print every turn's report")
+    rep.add_argument("record", type=Path)
+    rep.add_argument("--json", action="store_true", help="print one JSON document instead of the reports")
+    rep.set_defaults(run=_replay)
+
+    ver = sub.add_parser("verify", help="check a finished game's revealed seed and replay its result")
+    ver.add_argument("record", type=Path)
+    ver.set_defaults(run=_verify)
+
+    db = sub.add_parser("db", help="database administration")
+    db_sub = db.add_subparsers(required=True, metavar="ACTION")
+    up = db_sub.add_parser("upgrade", help="bring the database to the latest schema")
+    up.add_argument("--db", help="SQLAlchemy URL or SQLite path (default: the settings' database)")
+    up.set_defaults(run=_db_upgrade)
+
+    games = sub.add_parser("games", help="list the kinds of game")
+    games.set_defaults(run=_games)
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    try:
+        return Settings.load(args.config)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read the settings: {exc}") from None
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import DemoOptions, run_demo
+
+    try:
+        registry.get_rules(args.game)
+    except registry.UnknownGame as exc:
+        raise UserError(str(exc)) from None
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"--option needs NAME=VALUE, not {item!r}")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    demo = DemoOptions(args.game, args.players, args.seed, args.steeplechase, args.dir, options=options)
+    return run_demo(demo)
+
+
+def _load_record(path: Path) -> Replay:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path} is not valid JSON: {exc}") from None
+    try:
+        return replay(read_record(data))
+    except RecordError as exc:
+        raise UserError(f"{path}: {exc}") from None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    played = _load_record(args.record)
+    if args.json:
+        print(json.dumps(replay_document(played), indent=1))
+        return 0
+    rules = played.rules
+    for turn in played.turns:
+        print(f"=== {rules.title}: turn {turn.phase.number}, {turn.phase.title}")
+        events = [event.text for event in turn.resolution.events]
+        print(render_report_body(rules.kind, turn.resolution.report, events))
+    print("=== Standings" + ("" if played.finished else " (the game is not finished)"))
+    for standing in rules.standings(played.final_state):
+        score = "" if standing.score is None else f"  ({standing.score})"
+        print(f"  {standing.place:>2}. {standing.seat}{score}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    played = _load_record(args.record)
+    result = verify(played.record)
+    for check, passed in result.checks:
+        print(f"{'ok  ' if passed else 'FAIL'} {check}")
+    return 0 if result.ok else 1
+
+
+def _db_upgrade(args: argparse.Namespace) -> int:
+    from bot.store.migrate import current_revision, upgrade
+
+    target = args.db or _settings(args).database
+    try:
+        upgrade(target)
+    except Exception as exc:  # alembic and the drivers raise many kinds; the message is what helps
+        raise UserError(f"cannot upgrade {target}: {exc}") from None
+    print(f"{target}: at revision {current_revision(target)}")
+    return 0
+
+
+def _games(args: argparse.Namespace) -> int:
+    for rules in registry.all_rules():
+        print(f"{rules.kind:<16} {rules.title} ({rules.min_seats}-{rules.max_seats} players)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Reading a stored game: its rules, its state, its current phase, its seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from adjudicator import registry
+from adjudicator.api import GameRules, Phase
+from bot.store.models import Game, OrderSubmission, Seat
+
+FORMING = "forming"
+RUNNING = "running"
+PAUSED = "paused"
+FINISHED = "finished"
+
+
+def rules_of(game: Game) -> GameRules[Any, Any]:
+    return registry.get_rules(game.kind)
+
+
+def state_of(game: Game) -> Any:
+    """The engine state of a started game."""
+    if game.state is None:
+        raise ValueError(f"game {game.slug} has not started")
+    return rules_of(game).load_state(game.state)
+
+
+def phase_of(game: Game) -> Phase | None:
+    """The phase the game waits for, or None when it has not started or is over."""
+    if game.state is None or game.status == FINISHED:
+        return None
+    return rules_of(game).phase(state_of(game))
+
+
+def find_game(session: Session, slug: str) -> Game | None:
+    return session.scalar(select(Game).where(Game.slug == normalise_slug(slug)))
+
+
+def normalise_slug(slug: str) -> str:
+    return slug.strip().lower()
+
+
+def current_orders(session: Session, game: Game, turn: int) -> dict[str, OrderSubmission]:
+    """The counting submission of each seat for ``turn`` (the last one sent)."""
+    rows = session.scalars(
+        select(OrderSubmission).where(
+            OrderSubmission.game_id == game.id,
+            OrderSubmission.turn_number == turn,
+            OrderSubmission.current.is_(True),
+        )
+    ).all()
+    return {row.seat_name: row for row in rows}
+
+
+def active_seats(game: Game) -> list[Seat]:
+    return [seat for seat in game.seats if not seat.resigned]

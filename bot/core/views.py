@@ -1,0 +1,49 @@
+"""Read-only views of the store for adapters and the demo (no models leak out)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from adjudicator.api import Phase
+from bot.core.games import find_game, phase_of
+from bot.core.records import export_record
+from bot.store.db import unit_of_work
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A snapshot of one game: its kind, status, open phase and engine state (JSON)."""
+
+    slug: str
+    kind: str
+    status: str
+    phase: Phase | None
+    state: dict[str, Any] | None
+    seats: tuple[str, ...]
+
+
+class GameViews:
+    """Queries adapters may use; each runs in its own short transaction."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    def game(self, slug: str) -> GameView | None:
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            if game is None:
+                return None
+            return GameView(
+                game.slug, game.kind, game.status, phase_of(game), game.state, tuple(s.name for s in game.seats)
+            )
+
+    def record(self, slug: str) -> dict[str, Any]:
+        """The sealed record of a finished game (raises ValueError otherwise)."""
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            if game is None:
+                raise ValueError(f"no game called {slug}")
+            return export_record(session, game)

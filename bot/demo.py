@@ -1,0 +1,141 @@
+"""``referee demo``: a whole game played through the real pipeline by computer players.
+
+Computer players send free-text orders as envelopes (the same command model
+every channel uses) to the real service, which stores them in a real SQLite
+database migrated by alembic; a simulated clock jumps to each deadline and the
+deadline worker resolves the turn with the adjudicator; the public report of
+each turn is taken from the outbox and printed.  At the end the game's record
+is exported, sealed, and verified by replaying it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from adjudicator import registry
+from adjudicator.record import read_record, verify
+from bot.core import commands as c
+from bot.core.clock import SimulatedClock
+from bot.core.outbox import OutboxDrain
+from bot.core.service import GameService, ServiceConfig
+from bot.core.turns import PUBLIC_CHANNEL
+from bot.core.views import GameViews
+from bot.store.db import make_engine, session_factory
+from bot.store.migrate import upgrade
+
+RUNNER_NAMES = (
+    "Steve Ovett", "Sebastian Coe", "Steve Cram", "Said Aouita", "Peter Elliott",
+    "Noureddine Morceli", "Abdi Bile", "Jose Luis Gonzalez", "Joaquim Cruz", "John Walker",
+)  # fmt: skip
+DEMO_START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
+MISS_CHANCE = 0.04
+"""How often a computer player forgets to send orders (to show the no-moves-received rule)."""
+
+
+@dataclass
+class DemoOptions:
+    game: str = "golden-strider"
+    players: int | None = None
+    seed: int = 1
+    steeplechase: bool = False
+    directory: Path | None = None
+    time_zone: str = "Europe/London"
+    options: dict[str, object] = field(default_factory=dict)
+
+
+def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
+    """Play one whole game; print every public report and the final result; 0 on success."""
+    rules = registry.get_rules(options.game)
+    seats = options.players or rules.min_seats
+    if not rules.min_seats <= seats <= rules.max_seats:
+        out(f"error: {rules.title} takes {rules.min_seats} to {rules.max_seats} players, not {seats}")
+        return 2
+    game_options = dict(options.options)
+    if options.steeplechase:
+        game_options["steeplechase"] = True
+    directory = options.directory or Path(tempfile.mkdtemp(prefix="referee-demo-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    database = directory / "demo.sqlite3"
+    upgrade(str(database))
+    engine = make_engine(str(database))
+    sessions = session_factory(engine)
+    clock = SimulatedClock(DEMO_START)
+    service = GameService(sessions, ServiceConfig(mail_domain="demo.invalid"))
+    views = GameViews(sessions)
+    drain = OutboxDrain(sessions)
+    rng = random.Random(options.seed)
+    slug = "demo"
+    counter = iter(range(1, 1_000_000))
+
+    def send(address: str, name: str, *commands: c.Command) -> str | None:
+        envelope = c.Envelope(
+            c.Sender("email", address, name), commands, f"demo:{next(counter)}", clock.now(), c.ReplyContext("demo")
+        )
+        return service.apply(envelope).reply
+
+    gm = "gm@demo.invalid"
+    send(gm, "Game Master", c.CreateGame(slug, rules.kind, game_options, options.time_zone, 48 * 60, False, "address"))
+    names = _names(rules.kind, seats)
+    for name in names:
+        send(_address(name), name, c.JoinGame(slug, name))
+    started = send(gm, "Game Master", c.StartGame(slug))
+    if started is None or "STARTED" not in started:
+        out(started or "error: the game did not start")
+        return 1
+    out(f"Demo: {rules.title}, {seats} players, database {database}")
+    _print_public(drain, clock.now(), out)
+    while True:
+        view = views.game(slug)
+        assert view is not None and view.state is not None
+        if view.phase is None:
+            break
+        state = rules.load_state(view.state)
+        for seat in view.phase.owing:
+            if rng.random() < MISS_CHANCE and view.phase.number > 0:
+                continue
+            text = rules.example_orders(state, seat, rng)
+            reply = send(_address(seat), seat, c.SubmitOrders(slug, text))
+            if reply is None or "ORDERS ACCEPTED" not in reply:
+                out(f"error: the orders of {seat} were refused:\n{reply}")
+                return 1
+        after = views.game(slug)
+        assert after is not None
+        if after.phase is not None and after.phase.number == view.phase.number:
+            deadline = service.next_deadline()
+            if deadline is not None and deadline > clock.now():
+                clock.set(deadline)
+            service.resolve_due(clock.now())
+        _print_public(drain, clock.now(), out)
+    record = views.record(slug)
+    record_path = directory / "record.json"
+    record_path.write_text(json.dumps(record, indent=1) + "\n")
+    verification = verify(read_record(record))
+    out(f"Game record: {record_path}")
+    for check, passed in verification.checks:
+        out(f"  {'ok  ' if passed else 'FAIL'} {check}")
+    engine.dispose()
+    return 0 if verification.ok else 1
+
+
+def _names(kind: str, seats: int) -> list[str]:
+    if kind == "golden-strider":
+        return list(RUNNER_NAMES[:seats])
+    return [f"Player {i + 1}" for i in range(seats)]
+
+
+def _address(name: str) -> str:
+    return name.lower().replace(" ", ".") + "@demo.invalid"
+
+
+def _print_public(drain: OutboxDrain, now: datetime, out: Callable[[str], None]) -> None:
+    """Show the public copies (what the game's forum thread would get), marking them delivered."""
+    for message in drain.due(PUBLIC_CHANNEL, now + timedelta(days=3650)):
+        out("")
+        out(message.body.rstrip())
+        drain.mark_sent(message.id, now)

@@ -1,0 +1,36 @@
+"""Bringing a database to the latest alembic revision (``referee db upgrade``)."""
+
+from __future__ import annotations
+
+from alembic import command
+from alembic.config import Config
+
+from bot.resources import MIGRATIONS_DIR
+from bot.store.db import database_url
+
+
+def alembic_config(target: str) -> Config:
+    """An alembic configuration for ``target`` (URL or SQLite path), without an ini file."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("sqlalchemy.url", database_url(target).replace("%", "%%"))
+    return config
+
+
+def upgrade(target: str, revision: str = "head") -> None:
+    """Apply every migration up to ``revision``."""
+    command.upgrade(alembic_config(target), revision)
+
+
+def current_revision(target: str) -> str | None:
+    """The revision the database is at, or None for an empty database."""
+    from alembic.runtime.migration import MigrationContext
+
+    from bot.store.db import make_engine
+
+    engine = make_engine(target)
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()

@@ -1,0 +1,191 @@
+"""SQLAlchemy 2 models: players, games, seats, orders, resolved turns, envelopes, outbox, audit.
+
+Migrations in ``migrations/versions`` create the same schema without importing
+this module; ``tests/store/test_migrations.py`` checks that they agree.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from bot.store.types import UTCDateTime
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every model."""
+
+
+class Player(Base):
+    """A person, known by one or more channel addresses."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(80))
+    email: Mapped[str | None] = mapped_column(String(320), unique=True)
+    discord_id: Mapped[str | None] = mapped_column(String(32), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Game(Base):
+    """One game: its rules kind, options, secret seed, schedule, phase and state.
+
+    ``deadline_at`` is the durable timer: the deadline worker resolves every
+    running game whose deadline has passed.  ``phase_number`` is the number of
+    resolved turns (the record index of the phase now open).
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(128))
+    commitment: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    time_zone: Mapped[str] = mapped_column(String(64))
+    turn_minutes: Mapped[int] = mapped_column(Integer)
+    offer_minutes: Mapped[int] = mapped_column(Integer)
+    decision_minutes: Mapped[int] = mapped_column(Integer)
+    early_processing: Mapped[bool] = mapped_column(Boolean)
+    auth_mode: Mapped[str] = mapped_column(String(16))
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    phase_number: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    discord_thread_id: Mapped[str | None] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
+
+
+class Seat(Base):
+    """A player's place in a game; ``secret_hash`` authenticates orders (never the secret)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "name"), UniqueConstraint("game_id", "player_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    position: Mapped[int] = mapped_column(Integer)
+    secret_hash: Mapped[str] = mapped_column(String(128))
+    resigned: Mapped[bool] = mapped_column(Boolean)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class OrderSubmission(Base):
+    """One set of orders for one seat and turn; the latest ``current`` row counts (last set wins)."""
+
+    __tablename__ = "order_submissions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    turn_number: Mapped[int] = mapped_column(Integer)
+    seat_name: Mapped[str] = mapped_column(String(40))
+    raw_text: Mapped[str] = mapped_column(Text)
+    canonical_text: Mapped[str] = mapped_column(Text)
+    source_id: Mapped[str] = mapped_column(String(200))
+    current: Mapped[bool] = mapped_column(Boolean)
+    submitted_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TurnRecord(Base):
+    """A resolved turn, keyed by (game, turn number): it can never be resolved twice."""
+
+    __tablename__ = "turns"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    turn_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    phase_kind: Mapped[str] = mapped_column(String(16))
+    phase_title: Mapped[str] = mapped_column(String(120))
+    state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    orders: Mapped[dict[str, str]] = mapped_column(JSON)
+    defaulted: Mapped[list[str]] = mapped_column(JSON)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    report: Mapped[dict[str, Any]] = mapped_column(JSON)
+    private: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    resolved_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ProcessedEnvelope(Base):
+    """An applied envelope, by source id: a second copy of the same message is a no-op."""
+
+    __tablename__ = "processed_envelopes"
+
+    source_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(320))
+    receipt: Mapped[str] = mapped_column(String(32), unique=True)
+    applied_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class InboundMessage(Base):
+    """A received message, stored (raw) before it is acknowledged to its server.
+
+    ``status``: new -> done, or failed (retried up to a bound) -> parked.
+    """
+
+    __tablename__ = "inbound_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source_key: Mapped[str] = mapped_column(String(200), unique=True)
+    message_id: Mapped[str | None] = mapped_column(String(998), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    attempts: Mapped[int] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class OutboxMessage(Base):
+    """A message to send, written in the same transaction as the change that caused it.
+
+    ``message_id`` is stable, so a retry can never reach a player twice as two
+    different messages; ``sent_at`` is set once the channel has accepted it.
+    """
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[str] = mapped_column(String(200), unique=True)
+    channel: Mapped[str] = mapped_column(String(16), index=True)
+    recipient: Mapped[str] = mapped_column(String(320))
+    kind: Mapped[str] = mapped_column(String(16))
+    subject: Mapped[str] = mapped_column(String(300))
+    body: Mapped[str] = mapped_column(Text)
+    template: Mapped[str] = mapped_column(String(120))
+    headers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    turn_number: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    attempts: Mapped[int] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(Text)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+
+
+class AuditEntry(Base):
+    """Every GM override and every host action, for the log and the announcement."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    actor: Mapped[str] = mapped_column(String(320))
+    action: Mapped[str] = mapped_column(String(40))
+    detail: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
