@@ -221,7 +221,11 @@ def verify(record: GameRecord) -> Verification:
         checks.append(("the record carries a seed commitment", False))
     else:
         checks.append(("the revealed seed matches the commitment", verify_commitment(record.seed, record.commitment)))
-    played = replay(record)
+    try:
+        played = replay(record)
+    except RecordError as exc:
+        checks.append((f"the record replays: {exc}", False))
+        return Verification(tuple(checks))
     document = replay_document(played)
     if record.result is None:
         checks.append(("the record carries a result to compare", False))

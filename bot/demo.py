@@ -62,6 +62,8 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     directory = options.directory or Path(tempfile.mkdtemp(prefix="referee-demo-"))
     directory.mkdir(parents=True, exist_ok=True)
     database = directory / "demo.sqlite3"
+    for stale in (database, directory / "demo.sqlite3-wal", directory / "demo.sqlite3-shm"):
+        stale.unlink(missing_ok=True)  # each demo plays a new game in a new database
     upgrade(str(database))
     engine = make_engine(str(database))
     sessions = session_factory(engine)

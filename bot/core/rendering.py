@@ -10,11 +10,13 @@ Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 ``templates/common/*.txt.j2`` wrap it with a header (game, turn, deadlines in
 UTC and the game's time zone, seed commitment or reveal) and a footer.
 Filters for columns: ``ljust(width)``, ``rjust(width)``, ``cell(width)``
-(right-aligned, ``-`` for zero when asked: ``cell(3, dash_zero=True)``).
+(right-aligned, ``-`` for zero when asked: ``cell(3, dash_zero=True)``),
+``clip(width)`` (shorten with ``~``) and ``wrap(width, indent)`` for prose.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -38,6 +40,11 @@ def _cell(value: object, width: int, dash_zero: bool = False) -> str:
     return text.rjust(width)
 
 
+def _wrap(value: object, width: int = 78, indent: str = "  ") -> str:
+    """Wrap a long line of prose at ``width``, continuation lines indented."""
+    return "\n".join(textwrap.wrap(str(value), width, subsequent_indent=indent, break_on_hyphens=False)) or ""
+
+
 def _clip(value: object, width: int) -> str:
     text = str(value)
     return text if len(text) <= width else text[: width - 1] + "~"
@@ -54,7 +61,7 @@ def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip)
+    env.filters.update(ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap)
     return env
 
 
