@@ -7,10 +7,17 @@ from typing import Any
 
 from adjudicator.api import GameRules
 from adjudicator.games.golden_strider import GoldenStrider
+from adjudicator.games.lautobus import Lautobus
 
 AnyRules = GameRules[Any, Any]
 
-_GAMES: dict[str, AnyRules] = {rules.kind: rules for rules in (GoldenStrider(),)}
+_GAMES: dict[str, AnyRules] = {
+    rules.kind: rules
+    for rules in (
+        GoldenStrider(),
+        Lautobus(),
+    )
+}
 
 
 class UnknownGame(KeyError):

@@ -1,0 +1,214 @@
+"""L'autobus (Tony Reeves): the :class:`~adjudicator.api.GameRules` implementation.
+
+Seed: ``shared/seeds/lautobus.txt``; rulings L1-L10: ``shared/rules/RULINGS.md`` section 5.
+A simultaneous game: every turn each team that still has a cyclist with cards
+owes one card per such cyclist.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.api import (
+    JSON,
+    IllegalOrders,
+    InvariantViolation,
+    OptionSpec,
+    ParsedOrders,
+    Phase,
+    PhaseKind,
+    Resolution,
+    SetupError,
+    Standing,
+)
+from adjudicator.games.lautobus import state as state_io
+from adjudicator.games.lautobus.cards import SPRINT, ZERO, Card, CardKind, fallback_card, sort_hand, starting_hand
+from adjudicator.games.lautobus.layout import start_cyclists
+from adjudicator.games.lautobus.options import OPTION_SPECS, RIDERS, TEAMS, Options
+from adjudicator.games.lautobus.orders import Play, TeamOrders, format_orders, parse_team_orders
+from adjudicator.games.lautobus.report import team_codes, turn_report
+from adjudicator.games.lautobus.resolve import resolve_turn
+from adjudicator.games.lautobus.scoring import race_places, standings
+from adjudicator.games.lautobus.state import State
+from adjudicator.options import describe_options
+
+HELP = """\
+L'AUTOBUS (Tony Reeves) - a bicycle race for exactly 5 teams of 5 cyclists.
+
+Each cyclist holds movement cards (1 2 3 4 5 6 by default, ruling L1) plus
+one ZERO and one SPRINT.  Every turn, every cyclist that still holds cards
+plays one (ruling L7).  Orders: one card per rider, riders numbered 1-5
+(rider 1 is your cyclist that started nearest the front):
+    1: 3, 2: 5, 3: zero, 4: sprint, 5: 2
+    rider 1 plays 3          (one per line is fine too)
+    3 5 zero sprint 2        (a bare list: your riders with cards, in order)
+A rider with no cards needs no card.  Case, commas and spaces do not matter;
+z = zero, s = sprint.
+
+Slipstream (rules 5-6): if the space directly ahead of your cyclist holds a
+cyclist who played the same movement card, you keep your card; otherwise it
+is discarded.  Judged before movement (ruling L4).
+Movement (rules 7-9): leader first; landing on an occupied space takes you on
+to the next free space, so joining a group puts you at its front.
+ZERO: no movement.  SPRINT: all your remaining cards at once (the ZERO too,
+ruling L6); as your last card it is a 1 (rule 11).  Neither may be played on
+turn 1, each is used once and never kept (a last-card SPRINT 1 can be, L5).
+A missing or illegal card (not held, used, a special on turn 1) is replaced
+by your lowest movement card; with only specials left, ZERO, else SPRINT (L8).
+
+The race ends when every cyclist has played out.  Bonuses: 1st +3, 2nd +2,
+3rd +1.  Each cyclist's penalty is the number of empty spaces between it and
+the winner; the team with the lowest total wins (ties: best cyclist, L9).
+
+Report: the road 20 spaces to a line, A3 = team A's rider 3, . = empty.
+"""
+
+
+class Lautobus:
+    """L'autobus rules; see the module docstring."""
+
+    kind = "lautobus"
+    title = "L'autobus"
+    min_seats = TEAMS
+    max_seats = TEAMS
+
+    def options(self) -> Sequence[OptionSpec]:
+        return OPTION_SPECS
+
+    def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
+        """Seed rules 1-3 with rulings L1-L3; only ``rng`` decides a seeded_random start."""
+        if len(seats) != TEAMS:
+            raise SetupError(f"L'autobus needs exactly {TEAMS} teams, not {len(seats)}")
+        if len(set(seats)) != len(seats):
+            raise SetupError("two teams have the same seat name")
+        resolved = Options.from_mapping(options)
+        return State(resolved, tuple(seats), start_cyclists(seats, resolved, rng))
+
+    def phase(self, state: State) -> Phase | None:
+        if state.finished:
+            return None
+        owing = tuple(seat for seat in state.seats if any(c.has_cards for c in state.team(seat)))
+        return Phase(state.turn, PhaseKind.TURN, owing, f"turn {state.turn + 1}", "turn")
+
+    def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[TeamOrders]:
+        return parse_team_orders(state.team(seat), text, state.first_turn, state.options)
+
+    def format_orders(self, state: State, seat: str, orders: TeamOrders) -> str:
+        return format_orders(orders)
+
+    def default_orders(self, state: State, seat: str) -> TeamOrders:
+        """Ruling L8: each cyclist with cards plays its lowest movement card
+        (with only specials left, ZERO if allowed, else SPRINT)."""
+        return TeamOrders(
+            tuple(
+                Play(c.rider, fallback_card(c.cards, state.first_turn))
+                for c in sorted(state.team(seat), key=lambda c: c.rider)
+                if c.has_cards
+            )
+        )
+
+    def resolve(self, state: State, orders: Mapping[str, Any], rng: random.Random) -> Resolution[State]:
+        phase = self.phase(state)
+        if phase is None:
+            raise IllegalOrders("-", "the race is over")
+        checked: dict[str, TeamOrders] = {}
+        for seat in phase.owing:
+            order = orders.get(seat)
+            if not isinstance(order, TeamOrders):
+                raise IllegalOrders(seat, f"expected TeamOrders, got {order!r}")
+            checked[seat] = order
+        result = resolve_turn(state, checked)
+        return Resolution(result.state, result.events, turn_report(state, result.state, result.lines, result.bonuses))
+
+    def check_invariants(self, state: State) -> None:
+        spaces = [c.space for c in state.cyclists]
+        if len(set(spaces)) != len(spaces):
+            raise InvariantViolation("two cyclists share a space (seed rule 7)")
+        if min(spaces) < 1:
+            raise InvariantViolation("a cyclist is behind space 1")
+        full = Counter(starting_hand(state.options.movement_cards))
+        for seat in state.seats:
+            riders = sorted(c.rider for c in state.team(seat))
+            if riders != list(range(1, RIDERS + 1)):
+                raise InvariantViolation(f"team {seat} has riders {riders}")
+        for cyclist in state.cyclists:
+            if cyclist.team not in state.seats:
+                raise InvariantViolation(f"cyclist of unknown team {cyclist.team}")
+            if Counter(cyclist.cards) - full or cyclist.cards != sort_hand(cyclist.cards):
+                raise InvariantViolation(f"{cyclist.team} rider {cyclist.rider} holds {cyclist.cards}")
+        if state.finished == any(c.has_cards for c in state.cyclists):
+            raise InvariantViolation("the race is finished exactly when no cyclist holds cards (seed rule 12)")
+
+    def standings(self, state: State) -> tuple[Standing, ...]:
+        return standings(state)
+
+    def public_state(self, state: State) -> dict[str, JSON]:
+        places = race_places(state.cyclists)
+        codes = team_codes(state.seats)
+        return {
+            "turn": state.turn,
+            "finished": state.finished,
+            "teams": [{"seat": seat, "code": codes[seat]} for seat in state.seats],
+            "cyclists": [
+                {
+                    "team": c.team,
+                    "rider": c.rider,
+                    "space": c.space,
+                    "place": places[c.key],
+                    "cards": [card.to_json() for card in c.cards],
+                }
+                for c in state.cyclists
+            ],
+        }
+
+    def dump_state(self, state: State) -> dict[str, JSON]:
+        return state_io.dump(state)
+
+    def load_state(self, data: Mapping[str, JSON]) -> State:
+        return state_io.load(data)
+
+    def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
+        """A legal card for every rider with cards, written in one of several styles."""
+        plays = [
+            (c.rider, _pick(c.cards, state.first_turn, rng))
+            for c in sorted(state.team(seat), key=lambda c: c.rider)
+            if c.has_cards
+        ]
+        style = rng.randrange(5)
+        if style == 0 or (style == 3 and len(plays) < 3):
+            return ", ".join(f"{rider}: {card.label}" for rider, card in plays)
+        if style == 1:
+            return "\n".join(f"Rider {rider} plays {card.label}" for rider, card in plays)
+        if style == 2:
+            return "; ".join(f"R{rider} {card.label.capitalize()}" for rider, card in plays)
+        if style == 3:
+            return " ".join(card.label.upper() for _, card in plays)
+        return "  ".join(f"{rider}={_short(card)}" for rider, card in plays)
+
+    def help_text(self) -> str:
+        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
+
+
+def _pick(hand: tuple[Card, ...], first_turn: bool, rng: random.Random) -> Card:
+    """Mostly movement cards; a special now and then (never on turn 1), a SPRINT more
+    likely when few cards are left."""
+    choices: list[Card] = []
+    weights: list[int] = []
+    for card in dict.fromkeys(hand):
+        if card.special and first_turn:
+            continue
+        choices.append(card)
+        if card.kind is CardKind.MOVE:
+            weights.append(6)
+        elif card == SPRINT:
+            weights.append(6 if len(hand) <= 3 else 1)
+        else:
+            weights.append(1)
+    return rng.choices(choices, weights)[0]
+
+
+def _short(card: Card) -> str:
+    return {ZERO: "z", SPRINT: "s"}.get(card, card.label)

@@ -1,0 +1,1 @@
+"""The email channel: IMAP intake, message reading, loop policy, SMTP sending."""

@@ -1,0 +1,108 @@
+"""The ``referee`` command: replay, verify, db upgrade, demo; user errors exit 2 in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+RECORDS = Path(__file__).parent / "adjudicator" / "golden_strider" / "records"
+
+
+def test_replay_prints_every_round_and_the_standings(capsys):
+    assert main(["replay", str(RECORDS / "flat_race_6.json")]) == 0
+    out = capsys.readouterr().out
+    assert "=== Golden Strider: turn 0, setup" in out
+    assert "Round 23 of a 60-square race" in out
+    assert "=== Standings" in out and "1. Steve Ovett  (63)" in out
+
+
+def test_replay_json(capsys):
+    assert main(["replay", str(RECORDS / "steeplechase_10.json"), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["game"] == "golden-strider" and document["finished"] is True
+    assert len(document["state"]["runners"]) == 10
+    assert document["standings"][0] == {"seat": "Joaquim Cruz", "place": 1, "score": 71}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{not json", "is not valid JSON"),
+        ('{"game": "golden-strider"}', "the record has no 'seed'"),
+        (None, "turn 3, seat Steve Ovett"),
+    ],
+)
+def test_replay_errors_are_one_line_with_exit_code_2(tmp_path, capsys, content, message):
+    path = tmp_path / "record.json"
+    if content is None:
+        data = json.loads((RECORDS / "flat_race_6.json").read_text())
+        data["turns"][3]["Steve Ovett"] = "play 42/0"
+        content = json.dumps(data)
+    path.write_text(content)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file_is_a_user_error(capsys):
+    assert main(["replay", "/nonexistent/record.json"]) == 2
+    assert "cannot read /nonexistent/record.json" in capsys.readouterr().err
+
+
+def test_verify_passes_and_fails(tmp_path, capsys):
+    assert main(["verify", str(RECORDS / "flat_race_6.json")]) == 0
+    assert "ok   the revealed seed matches the commitment" in capsys.readouterr().out
+    data = json.loads((RECORDS / "flat_race_6.json").read_text())
+    data["seed"] = "0" * 32
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert main(["verify", str(bad)]) == 1
+    assert "FAIL the revealed seed matches the commitment" in capsys.readouterr().out
+
+
+def test_db_upgrade_sqlite_path(tmp_path, capsys):
+    target = tmp_path / "x.sqlite3"
+    assert main(["db", "upgrade", "--db", str(target)]) == 0
+    assert "at revision" in capsys.readouterr().out and target.exists()
+
+
+def test_db_upgrade_postgresql(postgres, capsys):
+    postgres.execute("CREATE DATABASE cli_upgrade")
+    assert main(["db", "upgrade", "--db", postgres.url("cli_upgrade")]) == 0
+    assert "at revision 000" in capsys.readouterr().out
+
+
+def test_demo_plays_a_whole_race(tmp_path, capsys):
+    assert main(["demo", "--players", "7", "--seed", "3", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Golden Strider -- game demo has started" in out
+    assert "Round 1 of a 60-square race" in out and "GAME OVER" in out and "Seed revealed:" in out
+    assert "ok   replaying gives the recorded reports (digest)" in out
+    assert (tmp_path / "record.json").exists()
+
+
+def test_demo_steeplechase_with_ten_runners(tmp_path, capsys):
+    assert main(["demo", "--players", "10", "--steeplechase", "--dir", str(tmp_path)]) == 0
+    assert "Round 1 of a 70-square steeplechase" in capsys.readouterr().out
+
+
+def test_demo_refuses_a_wrong_player_count(tmp_path, capsys):
+    assert main(["demo", "--players", "3", "--dir", str(tmp_path)]) == 2
+    assert "takes 6 to 10 players" in capsys.readouterr().out
+
+
+def test_console_script_gives_no_traceback(tmp_path):
+    script = shutil.which("referee", path=str(Path(sys.executable).parent))
+    assert script is not None, "the referee console script is installed with the package"
+    broken = tmp_path / "broken.json"
+    broken.write_text("[1, 2")
+    done = subprocess.run([script, "replay", str(broken)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr and "is not valid JSON" in done.stderr
