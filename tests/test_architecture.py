@@ -56,4 +56,6 @@ def test_adapters_never_reach_into_the_store_or_game_internals():
     for package in ("bot.email", "bot.discord"):
         for path in modules(package):
             for name in imports_of(path):
-                assert not name.startswith(("bot.store", "adjudicator.games")), f"{path.relative_to(ROOT)} imports {name}"
+                assert not name.startswith(("bot.store", "adjudicator.games")), (
+                    f"{path.relative_to(ROOT)} imports {name}"
+                )
