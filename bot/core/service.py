@@ -16,9 +16,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
+from bot.core.dispatch import handle_command
 from bot.core.games import RUNNING, phase_of
 from bot.core.outbox import Outgoing, enqueue
-from bot.core.player_commands import PlayerCommands
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.turns import resolve_current_turn
 from bot.store.db import unit_of_work
@@ -69,9 +69,8 @@ class GameService:
                 )
                 session.flush()
                 reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
-                handler = PlayerCommands(session, envelope, reply, self.config)
                 for command in envelope.commands:
-                    handler.handle(command)
+                    handle_command(session, envelope, reply, self.config, command)
                 if not envelope.commands and not envelope.ignored:
                     reply.section("NOTHING TO DO", "No command was found in your message. Send HELP for the list.")
                 if envelope.automatic:
