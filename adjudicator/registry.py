@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from adjudicator.api import GameRules
+from adjudicator.games.dragon_stripes import DragonStripes
 from adjudicator.games.golden_strider import GoldenStrider
 from adjudicator.games.lautobus import Lautobus
 
@@ -14,6 +15,7 @@ AnyRules = GameRules[Any, Any]
 _GAMES: dict[str, AnyRules] = {
     rules.kind: rules
     for rules in (
+        DragonStripes(),
         GoldenStrider(),
         Lautobus(),
     )

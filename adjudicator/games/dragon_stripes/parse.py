@@ -1,0 +1,261 @@
+"""Reading a Dragon Stripes message for the current phase, leniently (issue 6 order syntax).
+
+One order a line (or separated by semicolons); case, punctuation, filler
+words and number words do not matter (see :mod:`phrases`).  Every problem is
+reported against its line; ``notes`` echo back exactly how each order was read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from adjudicator.api import OrderError, ParsedOrders
+from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders, format_orders
+from adjudicator.games.dragon_stripes.phrases import (
+    HOLD_PHRASES,
+    PASS_PHRASES,
+    REVEAL_PHRASES,
+    TAKE_PHRASES,
+    Conditions,
+    normalise,
+    read_offer,
+    read_run_order,
+    read_withdrawal,
+)
+from adjudicator.games.dragon_stripes.state import RunOrder, Step
+
+DECIDE_SYNTAX = (
+    "reveal, hold, or a standing order such as 'reveal until 30 beside', 'hold at stripe 12', 'reveal 3 then hold'"
+)
+OFFER_SYNTAX = "take, pass, or a standing offer such as 'take over if 25 or more beside'"
+
+
+@dataclass
+class _Reading:
+    """Mutable collector used while reading the lines of one message."""
+
+    answer: Answer | None = None
+    choose: str | None = None
+    conditions: Conditions = field(default_factory=Conditions)
+    run_given: bool = False
+    offer: int | None = None
+    withdraw_run: bool = False
+    withdraw_offer: bool = False
+
+
+def parse(text: str, ctx: Context) -> ParsedOrders[Orders]:
+    """Read a message for the current phase; every problem is reported against its line."""
+    reading = _Reading()
+    errors: list[OrderError] = []
+    notes: list[str] = []
+    for line in (raw.strip() for raw in re.split(r"[\n;]", text)):
+        words = normalise(line)
+        if not words:
+            continue
+        problem = _read_line(line, words, ctx, reading, notes)
+        if problem:
+            errors.append(OrderError(line, problem))
+    orders = _finish(reading, ctx, errors, notes)
+    return ParsedOrders(orders, format_orders(orders) if orders else "", tuple(errors), tuple(notes))
+
+
+def _read_line(line: str, words: str, ctx: Context, reading: _Reading, notes: list[str]) -> str | None:
+    """Read one line into ``reading``; the problem with it, or None."""
+    if ctx.step is Step.CHOOSE:
+        chosen = _chosen_seat(line, ctx)
+        if chosen is not None:
+            return _set_choice(chosen, ctx, reading, notes)
+        if _CHOOSE.match(line):
+            return f"only {', '.join(ctx.takers)} offered to take over: choose one of them"
+    withdrawal = read_withdrawal(words)
+    if withdrawal is not None:
+        reading.withdraw_run |= withdrawal[0]
+        reading.withdraw_offer |= withdrawal[1]
+        return None
+    answer = _answer(words)
+    if answer is not None:
+        if words in ("stop", "stop here"):
+            notes.append("'stop' read as hold")
+        return _set_answer(answer, ctx, reading, notes)
+    offer = read_offer(words)
+    if isinstance(offer, str):
+        return offer
+    if offer is not None:
+        if reading.offer is not None:
+            return "a second standing offer; the first one is used"
+        reading.offer = offer
+        return None
+    run = read_run_order(words)
+    if isinstance(run, str):
+        if re.fullmatch(r"(?:reveal|draw) \d+", words):
+            return "to reveal several cards write 'reveal 3 then hold'; 'reveal' alone reveals one card"
+        return run
+    if run is not None:
+        return _add_conditions(run, reading)
+    return f"not understood; expected {_syntax(ctx)}"
+
+
+def _answer(words: str) -> Answer | None:
+    for answer, phrases in (
+        (Answer.REVEAL, REVEAL_PHRASES),
+        (Answer.HOLD, HOLD_PHRASES),
+        (Answer.TAKE, TAKE_PHRASES),
+        (Answer.PASS, PASS_PHRASES),
+    ):
+        if words in phrases:
+            return answer
+    return None
+
+
+def _syntax(ctx: Context) -> str:
+    if ctx.step is Step.DECIDE:
+        return DECIDE_SYNTAX
+    if ctx.step is Step.OFFER:
+        return OFFER_SYNTAX
+    return f"choose one of {', '.join(ctx.takers)}"
+
+
+def _set_answer(answer: Answer, ctx: Context, reading: _Reading, notes: list[str]) -> str | None:
+    if ctx.step is Step.DECIDE and answer in (Answer.TAKE, Answer.PASS):
+        return f"{answer.value} answers a take-over offer; it is your own decision now: reveal or hold"
+    if ctx.step is Step.OFFER and answer in (Answer.REVEAL, Answer.HOLD):
+        return (
+            f"it is {ctx.holder}'s run: answer take or pass (after a take-over your first card is revealed "
+            "for you; to go on, add a standing order such as 'reveal until 30 beside')"
+        )
+    if ctx.step is Step.CHOOSE:
+        return f"several players offered to take over: choose one of {', '.join(ctx.takers)}"
+    if reading.answer is not None:
+        return f"a second answer; the first one ({reading.answer.value}) is used"
+    reading.answer = answer
+    notes.append(_answer_note(answer, ctx))
+    return None
+
+
+def _answer_note(answer: Answer, ctx: Context) -> str:
+    if answer is Answer.REVEAL:
+        return "reveal: you reveal the next card"
+    if answer is Answer.HOLD:
+        return (
+            f"hold: you hold with {ctx.beside} gems beside the knight; the others may take over "
+            f"for {ctx.bounty} gems, else you collect them"
+        )
+    if answer is Answer.TAKE:
+        return (
+            f"take: you offer to take over {ctx.holder}'s run, paying {ctx.bounty} gems (if several take, the "
+            "first to the holder's left, ruling D6); the next card is then revealed for you"
+        )
+    return f"pass: you do not take over {ctx.holder}'s run"
+
+
+_CHOOSE = re.compile(r"^\s*(?:choose|pick|accept|select|let)\s+(.+?)(?:\s+takes?\s+over)?[\s.!]*$", re.I)
+
+
+def _chosen_seat(line: str, ctx: Context) -> str | None:
+    """The taker named on the line (``choose B``, ``pick b``, or just ``B``), or None."""
+    match = _CHOOSE.match(line)
+    name = (match.group(1) if match else line).strip().casefold()
+    for seat in ctx.takers:
+        if seat.casefold() == name:
+            return seat
+    return None
+
+
+def _set_choice(chosen: str, ctx: Context, reading: _Reading, notes: list[str]) -> str | None:
+    if reading.choose is not None:
+        return f"a second choice; the first one ({reading.choose}) is used"
+    reading.choose = chosen
+    notes.append(f"choose {chosen}: {chosen} takes over your run and pays you {ctx.bounty} gems")
+    return None
+
+
+def _add_conditions(run: Conditions, reading: _Reading) -> str | None:
+    old = reading.conditions
+    for name in ("beside", "stripe", "reveals"):
+        if getattr(run, name) is not None and getattr(old, name) is not None:
+            return f"a second '{name}' condition; the first one is used"
+    reading.conditions = Conditions(
+        beside=run.beside if run.beside is not None else old.beside,
+        stripe=run.stripe if run.stripe is not None else old.stripe,
+        reveals=run.reveals if run.reveals is not None else old.reveals,
+    )
+    reading.run_given = True
+    return None
+
+
+def _finish(reading: _Reading, ctx: Context, errors: list[OrderError], notes: list[str]) -> Orders | None:
+    """Check the message answers what the phase asks, and add the notes on standing orders."""
+    c = reading.conditions
+    run = RunOrder(c.beside, c.stripe, c.reveals) if reading.run_given else None
+    orders = Orders(
+        answer=reading.answer,
+        choose=reading.choose,
+        run=run,
+        offer=reading.offer,
+        withdraw_run=reading.withdraw_run and run is None,
+        withdraw_offer=reading.withdraw_offer and reading.offer is None,
+    )
+    missing = _missing(orders, ctx)
+    if missing:
+        if not errors or orders != Orders():
+            errors.append(OrderError("", missing))
+        return None
+    notes.extend(_standing_notes(orders, ctx))
+    return orders
+
+
+def _missing(orders: Orders, ctx: Context) -> str | None:
+    if ctx.step is Step.DECIDE and orders.answer is None and orders.run is None:
+        return f"no decision given, so nothing was accepted; write {DECIDE_SYNTAX}"
+    if ctx.step is Step.OFFER and orders.answer is None and orders.offer is None:
+        return f"no answer to the take-over offer, so nothing was accepted; write {OFFER_SYNTAX}"
+    if ctx.step is Step.CHOOSE and orders.choose is None:
+        return f"several players offered to take over your run: write choose and one of {', '.join(ctx.takers)}"
+    return None
+
+
+def _standing_notes(orders: Orders, ctx: Context) -> list[str]:
+    notes = []
+    if orders.withdraw_run:
+        notes.append("withdraw run: " + ("your standing run order is withdrawn" if ctx.has_run else "you had none"))
+    if orders.withdraw_offer:
+        notes.append("withdraw offer: " + ("your standing offer is withdrawn" if ctx.has_offer else "you had none"))
+    if orders.run is not None:
+        notes.append(_run_note(orders.run, orders.answer, ctx))
+    if orders.offer is not None:
+        notes.append(_offer_note(orders.offer, orders.answer, ctx))
+    return notes
+
+
+def _run_note(run: RunOrder, answer: Answer | None, ctx: Context) -> str:
+    conditions = []
+    if run.beside is not None:
+        conditions.append(f"{run.beside} or more gems are beside the knight")
+    if run.stripe is not None:
+        conditions.append(f"the knight is on stripe {run.stripe} or beyond")
+    if run.reveals is not None:
+        conditions.append(f"you have revealed {run.reveals} more card{'s' if run.reveals != 1 else ''}")
+    text = "standing run order: you reveal, and hold as soon as " + " or ".join(conditions)
+    if ctx.step is Step.DECIDE and answer is None:
+        if run.holds(ctx.knight, ctx.beside):
+            return text + "; that is already so: you hold now"
+        return text + "; it answers now and is used up when this run ends"
+    if ctx.step is Step.DECIDE and answer is Answer.REVEAL:
+        return text + "; it answers your decisions after this card and is used up when this run ends"
+    return text + (
+        "; it waits for your next run (a take-over or your next turn; the first card of a run is always "
+        "revealed) and is used up when that run ends"
+    )
+
+
+def _offer_note(threshold: int, answer: Answer | None, ctx: Context) -> str:
+    when = f"with {threshold} or more gems beside the knight " if threshold else ""
+    text = (
+        f"standing take-over offer: whenever a player holds {when}and you can pay the bounty, you take over; "
+        "it stays until you withdraw it"
+    )
+    if ctx.step is Step.OFFER and answer is None:
+        verdict = "take" if ctx.beside >= threshold else "pass"
+        text += f"; it answers this offer too: {verdict}"
+    return text

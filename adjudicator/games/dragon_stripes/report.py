@@ -1,0 +1,97 @@
+"""The plain data of a Dragon Stripes report (rendered by templates/dragon-stripes/report.txt.j2).
+
+Everything here is public: the cards as they came, the knight, the gems beside
+it, every player's gems, the hoard and the danger cards seen.  The order of the
+cards still in the deck and the players' standing orders are not reported
+(standing orders go to their own seat only, in ``private``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.api import JSON, Standing
+from adjudicator.games.dragon_stripes.engine import gems
+from adjudicator.games.dragon_stripes.offers import offer_plan
+from adjudicator.games.dragon_stripes.orders import offer_line, run_lines
+from adjudicator.games.dragon_stripes.state import HEAD, Line, State, Step
+
+
+def line_json(line: Line) -> dict[str, JSON]:
+    return {
+        "seat": line.seat,
+        "kind": line.kind,
+        "card": line.card,
+        "text": line.text,
+        "knight": line.knight,
+        "beside": line.beside,
+        "hoard": line.hoard,
+        "gems": line.gems,
+    }
+
+
+def waiting_for(state: State) -> str:
+    """One sentence on what the game waits for now."""
+    holder = state.active_player.seat
+    if state.step is Step.DECIDE:
+        return f"{holder} to decide: reveal or hold."
+    if state.step is Step.OFFER:
+        plan = offer_plan(state)
+        asked = ", ".join(state.players[i].seat for i in plan.owing)
+        return f"{holder} holds: {asked} may take over for {gems(plan.bounty)} (take or pass)."
+    if state.step is Step.CHOOSE:
+        takers = ", ".join(state.players[i].seat for i in state.takers)
+        return f"{takers} offered to take over: {holder} chooses one."
+    return "The game is over."
+
+
+def knight_text(knight: int, beside: int) -> str:
+    """``The knight is on stripe 5, with 7 gems beside it.``"""
+    if knight == 0:
+        where = "at the tail, before stripe 1"
+    elif knight >= HEAD:
+        where = "at the dragon's head"
+    else:
+        where = f"on stripe {knight}"
+    return f"The knight is {where}" + (f", with {gems(beside)} beside it." if beside else ".")
+
+
+def build(state: State, lines: Sequence[Line], standings: Sequence[Standing]) -> dict[str, JSON]:
+    """The report of one resolution: its lines, then the table as it stands."""
+    dangers = state.dangers
+    return {
+        "kind": "dragon-stripes",
+        "lines": [line_json(line) for line in lines],
+        "knight": state.knight,
+        "knight_text": knight_text(state.knight, state.beside),
+        "beside": state.beside,
+        "hoard": state.hoard,
+        "dangers": dangers,
+        "doubling": state.doubling,
+        "penalty": "half" if state.doubling else "a quarter",
+        "cards_seen": len(state.seen),
+        "cards_left": len(state.deck),
+        "players": [
+            {
+                "seat": p.seat,
+                "gems": p.gems,
+                "active": i == state.active and not state.finished,
+                "owner": i == state.owner and not state.finished,
+            }
+            for i, p in enumerate(state.players)
+        ],
+        "finished": state.finished,
+        "waiting": waiting_for(state),
+        "standings": [{"seat": s.seat, "place": s.place, "gems": s.score} for s in standings],
+    }
+
+
+def private(state: State) -> dict[str, dict[str, JSON]]:
+    """Each seat's own standing orders, after the resolution."""
+    result: dict[str, dict[str, JSON]] = {}
+    for player in state.players:
+        standing: list[JSON] = list(run_lines(player.run)) if player.run is not None else []
+        if player.offer is not None:
+            standing.append(offer_line(player.offer))
+        result[player.seat] = {"standing": standing}
+    return result

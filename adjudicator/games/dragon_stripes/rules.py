@@ -1,0 +1,224 @@
+"""Dragon Stripes (Alex Randolph, 1989): the :class:`~adjudicator.api.GameRules` implementation.
+
+Seed: ``shared/seeds/dragon-stripes.txt``; rulings D1-D12: ``shared/rules/RULINGS.md`` section 4.
+A sequential game: each phase is one decision of the active player, a short
+take-over window after a hold, or the holder's choice between several takers.
+
+Referee decisions where the seed and the rulings are silent:
+
+* The first seat plays the first turn.  Compulsory cards (the first of a turn,
+  the first after a take-over) are revealed by the referee at once; those that
+  ``new_game`` reveals open the first report.
+* The knight's position past stripe 17 is recorded as 18, "the head".
+* ``holder_chooses`` (D6 option): the holder must pick one of the takers; a
+  silent holder gets the first taker to its left (the D6 default).
+* Standing orders (issue 6) live in the state per seat and are private to it.
+  A run order answers the seat's own decisions and is used up when a run in
+  which it answered ends; given with a live ``hold`` or outside the seat's run
+  it waits for the seat's next run.  A take-over offer answers every window
+  until withdrawn; a seat with one is not asked, and under ``seat_order`` the
+  players after the first standing taker are not asked either.  Standing
+  orders can be changed only in a message the seat sends while it owes orders.
+* The ``deck`` option may name only the top cards; the rest of the 51 cards is
+  shuffled beneath them with the game's seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from adjudicator.api import (
+    JSON,
+    Event,
+    IllegalOrders,
+    InvariantViolation,
+    OptionSpec,
+    ParsedOrders,
+    Phase,
+    PhaseKind,
+    Resolution,
+    SetupError,
+    Standing,
+)
+from adjudicator.games.dragon_stripes import orders as order_syntax
+from adjudicator.games.dragon_stripes import parse as order_parser
+from adjudicator.games.dragon_stripes import report
+from adjudicator.games.dragon_stripes import state as state_io
+from adjudicator.games.dragon_stripes.cards import build_deck, composition
+from adjudicator.games.dragon_stripes.engine import note, play_on
+from adjudicator.games.dragon_stripes.example import example_text
+from adjudicator.games.dragon_stripes.help import HELP
+from adjudicator.games.dragon_stripes.offers import offer_plan
+from adjudicator.games.dragon_stripes.options import OPTION_SPECS, STRIPES, Options
+from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders
+from adjudicator.games.dragon_stripes.resolve import resolve_phase
+from adjudicator.games.dragon_stripes.state import HEAD, Line, Player, State, Step
+from adjudicator.options import describe_options
+
+
+class DragonStripes:
+    """Dragon Stripes rules; see the module docstring."""
+
+    kind = "dragon-stripes"
+    title = "Dragon Stripes"
+    min_seats = 2
+    max_seats = 6
+
+    def options(self) -> Sequence[OptionSpec]:
+        return OPTION_SPECS
+
+    def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
+        """Deal the deck (stacked by the ``deck`` option, the rest shuffled) and play the first
+        player's compulsory first card (RULINGS 4.1 step 2); those lines open the first report."""
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise SetupError(f"Dragon Stripes needs {self.min_seats} to {self.max_seats} players, not {len(seats)}")
+        if len(set(seats)) != len(seats):
+            raise SetupError("a seat is named twice")
+        opts = Options.from_mapping(options)
+        deck = build_deck(opts.stacked_cards(), opts.footprint_counts, rng)
+        state = State(opts, tuple(Player(seat) for seat in seats), opts.hoard_initial, deck)
+        log: list[Line] = [note(state, 0, "turn", f"{seats[0]}'s turn")]
+        state = play_on(state, log)
+        return replace(state, unreported=tuple(log))
+
+    def phase(self, state: State) -> Phase | None:
+        holder = state.active_player.seat
+        where = f"knight on stripe {state.knight}, {state.beside} gems beside"
+        if state.step is Step.OVER:
+            return None
+        if state.step is Step.DECIDE:
+            return Phase(
+                state.turn, PhaseKind.DECISION, (holder,), f"{holder}: reveal or hold ({where})", "decision", True
+            )
+        if state.step is Step.OFFER:
+            plan = offer_plan(state)
+            owing = tuple(state.players[i].seat for i in plan.owing)
+            title = f"take over {holder}'s run for {plan.bounty} gems? ({where})"
+            return Phase(state.turn, PhaseKind.OFFER, owing, title, "offer", True)
+        if state.step is Step.CHOOSE:
+            takers = ", ".join(state.players[i].seat for i in state.takers)
+            title = f"{holder}: choose who takes over ({takers}; {where})"
+            return Phase(state.turn, PhaseKind.DECISION, (holder,), title, "decision", True)
+        raise InvariantViolation(f"the game stopped in step {state.step.value}")
+
+    def context(self, state: State, seat: str) -> Context:
+        """What the order parser needs to know about ``seat`` in the current phase."""
+        player = state.players[state.index(seat)]
+        return Context(
+            step=state.step,
+            seat=seat,
+            holder=state.active_player.seat,
+            knight=state.knight,
+            beside=state.beside,
+            bounty=offer_plan(state).bounty,
+            takers=tuple(state.players[i].seat for i in state.takers),
+            has_run=player.run is not None,
+            has_offer=player.offer is not None,
+        )
+
+    def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Orders]:
+        return order_parser.parse(text, self.context(state, seat))
+
+    def format_orders(self, state: State, seat: str, orders: Orders) -> str:
+        return order_syntax.format_orders(orders)
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """Ruling D12: a silent active player holds; a silent player declines a take-over.  A silent
+        holder choosing between takers gets the first one to its left (the D6 default)."""
+        if state.step is Step.OFFER:
+            return Orders(answer=Answer.PASS)
+        if state.step is Step.CHOOSE:
+            return Orders(choose=state.players[state.takers[0]].seat)
+        return Orders(answer=Answer.HOLD)
+
+    def resolve(self, state: State, orders: Mapping[str, Any], rng: random.Random) -> Resolution[State]:
+        phase = self.phase(state)
+        if phase is None:
+            raise IllegalOrders(next(iter(orders), "-"), "the game is over")
+        for seat in orders:
+            if seat not in phase.owing:
+                raise IllegalOrders(seat, f"owes no orders in {phase.title}")
+        given: dict[str, Orders] = {}
+        for seat in phase.owing:
+            order = orders.get(seat)
+            if not isinstance(order, Orders):
+                raise IllegalOrders(seat, f"expected Dragon Stripes orders, got {order!r}")
+            given[seat] = order
+        new_state, lines = resolve_phase(state, given)
+        standings = self.standings(new_state)
+        events = (_finish_event(new_state, standings),) if new_state.finished else ()
+        return Resolution(new_state, events, report.build(new_state, lines, standings), report.private(new_state))
+
+    def check_invariants(self, state: State) -> None:
+        gems = sum(p.gems for p in state.players)
+        if gems + state.beside + state.hoard != state.total:
+            raise InvariantViolation(
+                f"gems do not add up: players {gems} + beside {state.beside} + hoard {state.hoard} != {state.total}"
+            )
+        if min(gems, state.beside, state.hoard, *(p.gems for p in state.players)) < 0:
+            raise InvariantViolation("a negative number of gems")
+        if Counter(state.seen) + Counter(state.deck) != Counter(composition(state.options.footprint_counts)):
+            raise InvariantViolation("the cards seen and the deck are not the 51-card deck")
+        if state.step is Step.REVEAL:
+            raise InvariantViolation("a compulsory card was left unrevealed")
+        if (state.dangers >= 3 or state.knight >= HEAD) != state.finished:
+            raise InvariantViolation("the game must end exactly on the third danger or at the head")
+        if not 0 <= state.knight <= HEAD or (not state.finished and state.knight > STRIPES):
+            raise InvariantViolation(f"the knight is at {state.knight}")
+        if state.step in (Step.DECIDE, Step.OFFER, Step.CHOOSE) and state.knight < 1:
+            raise InvariantViolation("a decision before the knight has moved")
+        if (state.step is Step.CHOOSE) != bool(state.takers):
+            raise InvariantViolation("takers are kept only while the holder chooses")
+        if state.step is Step.OFFER and not offer_plan(state).owing:
+            raise InvariantViolation("an offer window that nobody owes")
+
+    def standings(self, state: State) -> tuple[Standing, ...]:
+        """By gems, most first; equal gems share a place (ruling D9: joint winners)."""
+        order = sorted(state.players, key=lambda p: -p.gems)
+        return tuple(
+            Standing(p.seat, 1 + sum(1 for other in state.players if other.gems > p.gems), p.gems) for p in order
+        )
+
+    def public_state(self, state: State) -> dict[str, JSON]:
+        """Everything public; not the deck order, not the standing orders."""
+        return {
+            "gems": {p.seat: p.gems for p in state.players},
+            "hoard": state.hoard,
+            "knight": state.knight,
+            "beside": state.beside,
+            "dangers": state.dangers,
+            "doubling": state.doubling,
+            "turn_owner": state.players[state.owner].seat,
+            "active": state.active_player.seat,
+            "step": state.step.value,
+            "cards_seen": [card.label for card in state.seen],
+            "cards_left": len(state.deck),
+            "finished": state.finished,
+        }
+
+    def dump_state(self, state: State) -> dict[str, JSON]:
+        return state_io.dump(state)
+
+    def load_state(self, data: Mapping[str, JSON]) -> State:
+        return state_io.load(data)
+
+    def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
+        return example_text(self.context(state, seat), rng)
+
+    def help_text(self) -> str:
+        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
+
+
+def _finish_event(state: State, standings: Sequence[Standing]) -> Event:
+    seat = state.active_player.seat
+    how = f"{seat} reached the dragon's head" if state.knight >= HEAD else f"{seat} revealed the third danger card"
+    winners = [s for s in standings if s.place == 1]
+    names = " and ".join(s.seat for s in winners)
+    return Event(
+        "finish",
+        f"The game is over: {how}. Winner{'s' if len(winners) > 1 else ''}: {names} with {winners[0].score} gems.",
+    )
