@@ -1,0 +1,282 @@
+"""Reading a deadline's orders (seed rules 3, 8-10; rulings P4-P7).
+
+Lines (or parts separated by ``;``) are of four sorts::
+
+    swap 25:10 55:11                     a readjustment (see readjust.py)
+    move 1: 25=10 55=6 85=12             a move's plain cards
+    move 2 if B leads 55: 55=11          a case: used when its condition holds
+    move 2 otherwise: 25=4 55=9 85=3     the plain cards again ("else" too)
+
+Variants: ``m1``, ``1:``, ``first move``; ``25:10``, ``r25 10``; commas.  A
+line without a label is the next move, except that after a case it is that
+move's plain line, and a case without a label belongs to the move of the line
+before it (move 2 at the earliest).  Every problem is an error on its line and
+the line is left out; the notes echo how each condition was read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adjudicator.api import OrderError, ParsedOrders
+from adjudicator.games.three_races.condition_reader import parse_condition
+from adjudicator.games.three_races.conditions import Condition, explain, format_condition
+from adjudicator.games.three_races.orders import (
+    Cards,
+    Case,
+    DeadlineOrders,
+    MoveOrders,
+    card_of,
+    format_cards,
+    format_deadline,
+)
+from adjudicator.games.three_races.plan import Option, check_cards, move_numbers
+from adjudicator.games.three_races.readjust import (
+    KEYWORDS,
+    Readjust,
+    apply_readjust,
+    describe,
+    parse_readjust,
+    readjust_index,
+    readjust_problem,
+)
+from adjudicator.games.three_races.state import CARDS, RACES, State
+
+MAX_CASES = 8
+MOVE_SYNTAX = "move N: 25=C 55=C 85=C, e.g. move 1: 25=10 55=6 85=12"
+
+_LABEL = re.compile(
+    r"^(?:(?:move|mv|m|turn)\s*#?\s*(\d+)|(first|second|third|fourth|1st|2nd|3rd|4th)\s+move|(\d)(?=\s*[:.)]))"
+    r"\s*[:.)\-]?\s*",
+    re.IGNORECASE,
+)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_IF = re.compile(r"^(?:if|when)\b(.*?)(?::|\bthen\b)(.*)$", re.IGNORECASE | re.DOTALL)
+_ELSE = re.compile(r"^(?:else|otherwise|default|fallback)\b\s*[:,]?\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_CARD_FILLER = {"r", "race", "play", "plays", "card", "cards", "and", "in", "the", "on", "for", "with", "sq"}
+
+
+@dataclass(frozen=True)
+class _Line:
+    """One usable line: its move (1-based), its condition (None: plain) and its cards."""
+
+    number: int
+    text: str
+    move: int
+    condition: Condition | None
+    cards: Cards
+
+
+def _segments(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
+
+
+def parse_cards(text: str) -> Cards | str:
+    """``25=10 55=6 85=12`` and its variants, or the reason it cannot be read."""
+    words = re.sub(r"\d+|[\s,=:\-]+", " ", text.lower()).split()
+    strange = [w for w in words if w not in _CARD_FILLER]
+    if strange:
+        return f"did not understand '{strange[0]}'; expected {MOVE_SYNTAX}"
+    numbers = [int(n) for n in re.findall(r"\d+", text)]
+    if not numbers or len(numbers) % 2:
+        return f"expected race=card pairs; {MOVE_SYNTAX}"
+    pairs = list(zip(numbers[0::2], numbers[1::2], strict=True))
+    for race, card in pairs:
+        if race not in RACES:
+            return f"{race} is not a race (25, 55 or 85); {MOVE_SYNTAX}"
+        if card not in CARDS:
+            return f"card {card} is not one of 1-12"
+    races = [race for race, _ in pairs]
+    if len(set(races)) != len(races):
+        return "a race is given two cards in one move"
+    return tuple(sorted(pairs))
+
+
+class _Reader:
+    """The state of reading one text: lines accepted so far, errors and notes."""
+
+    def __init__(self, state: State, seat: str) -> None:
+        self.state = state
+        self.seat = seat
+        self.team = state.team(seat)
+        self.per_deadline = state.options.moves_per_deadline
+        self.lines: list[_Line] = []
+        self.errors: list[OrderError] = []
+        self.notes: list[str] = []
+        self.readjust: Readjust | None = None
+        self.previous: _Line | None = None
+
+    def read(self, segment: str) -> None:
+        first = segment.split(maxsplit=1)
+        if first[0].lower().rstrip(":") in KEYWORDS:
+            self._read_readjust(segment, first[1] if len(first) > 1 else "")
+            return
+        label = _LABEL.match(segment)
+        rest = segment[label.end() :] if label else segment
+        move = _label_number(label) if label else None
+        case = _IF.match(rest)
+        otherwise = _ELSE.match(rest)
+        condition: Condition | None = None
+        if case:
+            parsed = parse_condition(case.group(1), self.state.seats, self.seat)
+            if isinstance(parsed, str):
+                self.errors.append(OrderError(segment, parsed))
+                return
+            condition, rest = parsed, case.group(2)
+        elif otherwise:
+            rest = otherwise.group(1)
+        elif re.match(r"(?:if|when)\b", rest, re.IGNORECASE):
+            self.errors.append(OrderError(segment, "put ':' or 'then' between a condition and its cards"))
+            return
+        if move is None:
+            move = self._guess_move(condition is not None, otherwise is not None)
+            self.notes.append(f'"{segment}" read as move {move}')
+        cards = parse_cards(rest)
+        problem = cards if isinstance(cards, str) else self._line_problem(move, condition)
+        if problem:
+            self.errors.append(OrderError(segment, problem))
+            return
+        assert not isinstance(cards, str)
+        running = self.state.running()
+        kept = tuple((race, card) for race, card in cards if race in running)
+        for race in sorted({race for race, _ in cards} - set(running)):
+            self.notes.append(f"move {move}: the {race} race has finished and needs no card; it was left out")
+        if not kept:
+            self.notes.append(f'"{segment}" was ignored: it names only finished races')
+            return
+        line = _Line(len(self.lines), segment, move, condition, kept)
+        self.lines.append(line)
+        self.previous = line
+
+    def _read_readjust(self, segment: str, rest: str) -> None:
+        readjust, problem = parse_readjust(rest, self.team)
+        if readjust is not None:
+            problem = readjust_problem(self.state, self.team, readjust) or ""
+        if self.readjust is not None:
+            problem = "only one readjustment at a time; this line is ignored"
+        if problem or readjust is None:
+            self.errors.append(OrderError(segment, problem))
+            return
+        self.readjust = readjust
+
+    def _guess_move(self, conditional: bool, otherwise: bool) -> int:
+        before = self.previous
+        if before is None:
+            return 2 if conditional else 1
+        if conditional:
+            return max(before.move, 2)
+        if otherwise or (before.condition is not None and not self._has_plain(before.move)):
+            return before.move
+        return before.move + 1
+
+    def _has_plain(self, move: int) -> bool:
+        return any(line.move == move and line.condition is None for line in self.lines)
+
+    def _line_problem(self, move: int, condition: Condition | None) -> str | None:
+        if not 1 <= move <= self.per_deadline:
+            plural = "move" if self.per_deadline == 1 else "moves"
+            return f"there is no move {move}: each deadline has {self.per_deadline} {plural}"
+        if condition is not None and move == 1:
+            return "move 1 cannot depend on anything yet: conditions are for later moves (seed rule 9)"
+        if condition is None and self._has_plain(move):
+            return f"move {move} is already given; this line is ignored"
+        if condition is not None and sum(1 for ln in self.lines if ln.move == move and ln.condition) >= MAX_CASES:
+            return f"at most {MAX_CASES} cases for one move"
+        return None
+
+    def check_cards(self) -> None:
+        """Leave out lines with a card that can never be played at its move (repeat until none)."""
+        while True:
+            verdicts = check_cards(self.state, self.team, self._options(), self.readjust)
+            bad = next((v for v in verdicts if v.never), None)
+            if bad is None:
+                break
+            line = self.lines[bad.line]
+            team = self.team
+            if self.readjust is not None and (readjust_index(self.state) or 0) < line.move:
+                team = apply_readjust(team, self.readjust)
+            hand = " ".join(str(c) for c in team.hands[bad.race])
+            message = f"move {line.move}, {bad.race}={bad.card}: {bad.problem} (your {bad.race} cards: {hand})"
+            self.errors.append(OrderError(line.text, message))
+            self.lines = [ln for ln in self.lines if ln is not line]
+            self.lines = [_Line(i, ln.text, ln.move, ln.condition, ln.cards) for i, ln in enumerate(self.lines)]
+        for v in verdicts:
+            if v.problem:
+                move = self.lines[v.line].move
+                self.notes.append(
+                    f"move {move}, {v.race}={v.card}: in some cases {v.problem}; "
+                    "then the lowest card left is played (ruling P6)"
+                )
+
+    def _options(self) -> list[list[Option]]:
+        options: list[list[Option]] = []
+        for move in range(1, self.per_deadline + 1):
+            plain = next((ln for ln in self.lines if ln.move == move and ln.condition is None), None)
+            base = {race: (card, plain.number) for race, card in plain.cards} if plain else {}
+            cases = [ln for ln in self.lines if ln.move == move and ln.condition is not None]
+            merged = [Option({**base, **{race: (card, ln.number) for race, card in ln.cards}}) for ln in cases]
+            options.append([*merged, Option(base)])
+        return options
+
+    def orders(self) -> DeadlineOrders | None:
+        if not self.lines and self.readjust is None:
+            return None
+        moves = []
+        for move in range(1, self.per_deadline + 1):
+            plain = next((ln.cards for ln in self.lines if ln.move == move and ln.condition is None), ())
+            cases = tuple(
+                Case(ln.condition, ln.cards) for ln in self.lines if ln.move == move and ln.condition is not None
+            )
+            moves.append(MoveOrders(cases, plain))
+        return DeadlineOrders(tuple(moves), self.readjust)
+
+    def explain(self, orders: DeadlineOrders) -> None:
+        """Notes: the readjustment, each condition as read, and the runners left to rule 10."""
+        if orders.readjust is not None:
+            self.notes.append(f"readjustment ({describe(orders.readjust)}), before the first move of the cycle")
+        running = self.state.running()
+        played = list(move_numbers(self.state))
+        for index, move in enumerate(orders.moves):
+            if index >= len(played):
+                if move.cases or move.cards:
+                    self.notes.append(f"move {index + 1} will not be played: the game stops at max_moves")
+                continue
+            for k, case in enumerate(move.cases, start=1):
+                fill = [str(r) for r in running if card_of(case.cards, r) is None]
+                using = f" (for {', '.join(fill)}: the plain move {index + 1} card)" if fill else ""
+                self.notes.append(
+                    f'move {index + 1}, case {k}: "{format_condition(case.condition)}" read as: if '
+                    f"{explain(case.condition)}, play {format_cards(case.cards) or 'the plain cards'}{using}"
+                )
+            missing = [str(r) for r in running if card_of(move.cards, r) is None]
+            if missing:
+                when = " when no case holds" if move.cases else ""
+                self.notes.append(
+                    f"move {index + 1}: no card for the {', '.join(missing)} race{'s' if len(missing) > 1 else ''}"
+                    f"{when}; the referee will play the lowest card left there (rule 10, ruling P6)"
+                )
+
+
+def _label_number(label: re.Match[str]) -> int:
+    if label.group(1):
+        return int(label.group(1))
+    if label.group(2):
+        return _ORDINAL[label.group(2).lower()]
+    return int(label.group(3))
+
+
+def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineOrders]:
+    """Read one deadline's orders for ``seat``; never raises on bad text."""
+    reader = _Reader(state, seat)
+    for segment in _segments(text):
+        reader.read(segment)
+    if reader.lines:
+        reader.check_cards()
+    orders = reader.orders()
+    if orders is None:
+        if not reader.errors:
+            reader.errors.append(OrderError("", f"no orders given; expected {MOVE_SYNTAX}"))
+        return ParsedOrders(None, "", tuple(reader.errors), tuple(reader.notes))
+    reader.explain(orders)
+    return ParsedOrders(orders, format_deadline(orders), tuple(reader.errors), tuple(reader.notes))
