@@ -176,6 +176,9 @@ class GameRules(Protocol[StateT, OrdersT]):
     title: str
     min_seats: int
     max_seats: int
+    default_orders_public: bool
+    """May the no-moves-received orders be named in the public report?  False when
+    they would reveal hidden information (a secret hand's unplayed cards)."""
 
     def options(self) -> Sequence[OptionSpec]:
         """Every option the game accepts, with defaults (documented in help)."""

@@ -57,8 +57,12 @@ def advance(rules: GameRules[Any, Any], state: Any, orders: Mapping[str, Any], r
         if seat not in complete:
             complete[seat] = rules.default_orders(state, seat)
             defaulted.append(seat)
-            played = rules.format_orders(state, seat, complete[seat])
-            nmr_events.append(Event("nmr", f"{seat}: no orders received; the referee's orders: {played}", seat))
+            if rules.default_orders_public:
+                played = rules.format_orders(state, seat, complete[seat])
+                text = f"{seat}: no orders received; the referee's orders: {played}"
+            else:
+                text = f"{seat}: no orders received; the no-moves-received rule applies"
+            nmr_events.append(Event("nmr", text, seat))
     result = rules.resolve(state, complete, rng)
     rules.check_invariants(result.state)
     return replace(result, events=(*nmr_events, *result.events), defaulted=tuple(defaulted))

@@ -67,6 +67,7 @@ class DragonStripes:
     title = "Dragon Stripes"
     min_seats = 2
     max_seats = 6
+    default_orders_public = True
 
     def options(self) -> Sequence[OptionSpec]:
         return OPTION_SPECS

@@ -79,6 +79,7 @@ class GoldenStrider:
     title = "Golden Strider"
     min_seats = 6
     max_seats = 10
+    default_orders_public = True
 
     def options(self) -> Sequence[OptionSpec]:
         return OPTION_SPECS

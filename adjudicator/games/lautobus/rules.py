@@ -74,6 +74,7 @@ class Lautobus:
     title = "L'autobus"
     min_seats = TEAMS
     max_seats = TEAMS
+    default_orders_public = True
 
     def options(self) -> Sequence[OptionSpec]:
         return OPTION_SPECS

@@ -104,6 +104,7 @@ class ThreeRaces:
     title = "The three-race game"
     min_seats = 4
     max_seats = 4
+    default_orders_public = False  # the defaults would name cards of the secret split (P6)
 
     def options(self) -> Sequence[OptionSpec]:
         return OPTION_SPECS
