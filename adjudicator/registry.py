@@ -9,6 +9,7 @@ from adjudicator.api import GameRules
 from adjudicator.games.dragon_stripes import DragonStripes
 from adjudicator.games.golden_strider import GoldenStrider
 from adjudicator.games.lautobus import Lautobus
+from adjudicator.games.strike_gold import StrikeGold
 from adjudicator.games.three_races import ThreeRaces
 
 AnyRules = GameRules[Any, Any]
@@ -19,6 +20,7 @@ _GAMES: dict[str, AnyRules] = {
         DragonStripes(),
         GoldenStrider(),
         Lautobus(),
+        StrikeGold(),
         ThreeRaces(),
     )
 }

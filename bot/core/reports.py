@@ -39,7 +39,6 @@ def render_turn_report(
     time_zone: str,
     commitment: str | None,
     revealed_seed: str | None,
-    standings: Sequence[Mapping[str, Any]] = (),
     seat: str | None = None,
     private: Mapping[str, Any] | None = None,
 ) -> str:
@@ -56,7 +55,6 @@ def render_turn_report(
             "deadline": format_deadline(deadline, time_zone),
             "commitment": commitment,
             "seed": revealed_seed,
-            "standings": list(standings),
             "seat": seat,
         },
     )

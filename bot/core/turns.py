@@ -16,13 +16,12 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
-from adjudicator.record import standings_json
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
 from bot.core.games import FINISHED, current_orders, rules_of, state_of
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.reports import render_turn_report
-from bot.store.models import Game, TurnRecord
+from bot.store.models import Game, Player, TurnRecord
 
 PUBLIC_CHANNEL = "public"
 """Outbox channel of each game's public copy (its Discord forum thread, the demo's screen)."""
@@ -96,7 +95,11 @@ def resolve_current_turn(session: Session, game: Game, now: datetime, mail_domai
 def _send_reports(
     session: Session, game: Game, record: TurnRecord, next_phase: Phase | None, now: datetime, mail_domain: str
 ) -> None:
-    """One public copy, and one copy per seat (with that seat's private data)."""
+    """One public copy, one copy per seat (with that seat's private data), and the GM's copy.
+
+    A game master who holds no seat gets the public copy (issue 3: the GM gets
+    every report too); one who plays gets their seat's copy like anyone else.
+    """
     rules = rules_of(game)
     finished = next_phase is None
     common: dict[str, Any] = {
@@ -111,10 +114,10 @@ def _send_reports(
         "time_zone": game.time_zone,
         "commitment": game.commitment if record.turn_number == 0 else None,
         "revealed_seed": game.seed if finished else None,
-        "standings": standings_json(rules, rules.load_state(record.state_after)) if finished else (),
     }
     subject = f"[{game.slug}] {rules.title}: turn {record.turn_number} report" + (" (final)" if finished else "")
     key = f"report:{game.slug}:{record.turn_number}"
+    public_body = render_turn_report(**common)
     enqueue(
         session,
         Outgoing(
@@ -122,7 +125,7 @@ def _send_reports(
             game.slug,
             "report",
             subject,
-            render_turn_report(**common),
+            public_body,
             "report",
             {},
             game.id,
@@ -144,6 +147,18 @@ def _send_reports(
             now,
             mail_domain,
         )
+    gm = session.get(Player, game.gm_player_id) if game.gm_player_id is not None else None
+    if gm is not None and all(seat.player_id != gm.id for seat in game.seats):
+        channel, address = ("discord", gm.discord_id) if gm.email is None else ("email", gm.email)
+        if address is not None:
+            enqueue(
+                session,
+                Outgoing(
+                    channel, address, "report", subject, public_body, "report", {}, game.id, record.turn_number, key
+                ),
+                now,
+                mail_domain,
+            )
 
 
 def _describe_phase(phase: Phase | None) -> str | None:

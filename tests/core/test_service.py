@@ -226,5 +226,5 @@ def test_a_whole_game_finishes_reveals_its_seed_and_verifies(harness):
     with unit_of_work(harness.sessions) as session:
         seed = find_game(session, "gs1").seed
     assert len(final) == len(SEATS) + 1 and all(f"Seed revealed: {seed}" in m.body for m in final)
-    assert all("Final standings:" in m.body for m in final)
+    assert all("Result:" in m.body and "   1. " in m.body for m in final)
     assert verify(read_record(views.record("gs1"))).ok

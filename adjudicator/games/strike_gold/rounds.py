@@ -1,0 +1,199 @@
+"""Strike Gold rounds: the deal, the setup flips, who starts, and the end-of-round scoring.
+
+Seed "Setup", "Ending a Round", "The Scoring Twist", "Winning"; rulings S2, S3, S3b, S5, S6, S9, S11.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from adjudicator.api import Event
+from adjudicator.games.strike_gold.cards import SLOTS, full_deck, slot_name
+from adjudicator.games.strike_gold.grid import (
+    Grid,
+    LineClear,
+    clear_lines,
+    face_down_slots,
+    flip,
+    new_grid,
+    reveal_all,
+    revealed_total,
+    score,
+    value_at,
+)
+from adjudicator.games.strike_gold.options import Options
+from adjudicator.games.strike_gold.orders import SetupOrder
+from adjudicator.games.strike_gold.state import Stage, State
+
+
+def flips_due(round_number: int) -> int:
+    """Cards each player turns face up at the start of a round: 2 in round 1, 1 later (seed "Setup")."""
+    return 2 if round_number == 1 else 1
+
+
+def deal(seat_count: int, cards: Sequence[int]) -> tuple[tuple[Grid, ...], tuple[int, ...], tuple[int, ...]]:
+    """Deal ``cards`` (top first): seat by seat, 12 each filling r1c1 ... r3c4, then one card
+    starts the discard pile, and the rest is the draw pile (top first)."""
+    grids = tuple(new_grid(list(cards[SLOTS * i : SLOTS * (i + 1)])) for i in range(seat_count))
+    used = SLOTS * seat_count
+    return grids, (cards[used],), tuple(cards[used + 1 :])
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    cards = list(full_deck())
+    rng.shuffle(cards)
+    return cards
+
+
+def new_state(options: Options, seats: tuple[str, ...], rng: random.Random) -> State:
+    """Round 1 dealt from the ``deck`` option when given, else from a deck shuffled with ``rng``."""
+    cards = list(options.deck) if options.deck is not None else shuffled_deck(rng)
+    grids, discard, deck = deal(len(seats), cards)
+    zeros = tuple(0 for _ in seats)
+    return State(options, seats, grids, deck, discard, zeros, zeros, zeros)
+
+
+def default_setup(grid: Grid, flips: int) -> SetupOrder:
+    """Ruling S10: flip the first face-down slots in reading order."""
+    return SetupOrder(face_down_slots(grid)[:flips])
+
+
+def first_player(state: State) -> tuple[int, str]:
+    """Who starts the round, and why (S9): the highest total of face-up cards, ties to the earliest
+    seat; with ``later_round_starter`` 'previous_out_player', rounds 2+ start with last round's out player."""
+    if (
+        state.round > 1
+        and state.options.later_round_starter == "previous_out_player"
+        and state.previous_out is not None
+    ):
+        return state.previous_out, "went out last round (later_round_starter option)"
+    totals = [revealed_total(g) for g in state.grids]
+    best = max(totals)
+    index = totals.index(best)
+    tied = sum(1 for t in totals if t == best)
+    reason = f"highest revealed total, {best}"
+    if tied > 1:
+        reason += f" (tied with {tied - 1} other(s); the earliest seat starts, ruling S9)"
+    return index, reason
+
+
+def resolve_setup(state: State, orders: Mapping[str, SetupOrder]) -> tuple[State, tuple[Event, ...]]:
+    """Every seat turns its chosen cards face up at once (S11: the player's choice); then the first player."""
+    grids = list(state.grids)
+    events: list[Event] = []
+    for i, seat in enumerate(state.seats):
+        for slot in orders[seat].slots:
+            grids[i] = flip(grids[i], slot)
+        shown = ", ".join(f"{slot_name(s)} {value_at(grids[i], s)}" for s in orders[seat].slots)
+        events.append(Event("flip", f"{seat} turned up {shown}", seat))
+    flipped = replace(state, grids=tuple(grids))
+    starter, reason = first_player(flipped)
+    events.append(Event("start", f"{state.seats[starter]} starts round {state.round}: {reason}", state.seats[starter]))
+    return replace(flipped, stage=Stage.TURN, current=starter, turn=state.turn + 1), tuple(events)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One round's scoring: the revealed grids, raw and counted scores, and the out-player ruling."""
+
+    round: int
+    grids: tuple[Grid, ...]
+    raw: tuple[int, ...]
+    scores: tuple[int, ...]
+    out: int | None
+    note: str
+    reveal_clears: tuple[tuple[LineClear, ...], ...]
+
+
+def out_player_score(options: Options, raw: Sequence[int], out: int) -> tuple[int, str]:
+    """The out player's round score and why (seed "The Scoring Twist"; S2, S3, S3b)."""
+    mine = raw[out]
+    others = [s for i, s in enumerate(raw) if i != out]
+    lowest = mine <= min(others) if options.out_lowest_tie_counts else mine < min(others)
+    if lowest:
+        tie = " (tied, which counts as lowest: ruling S2)" if mine == min(others) else ""
+        return mine, f"went out with the lowest score{tie}: scores {mine}"
+    if options.penalty == "zero":
+        return 0, f"went out without the lowest score: {mine} becomes 0 (out player scores 0 option)"
+    if options.penalty == "none":
+        return mine, f"went out without the lowest score: scores {mine} (out_penalty 'none')"
+    if options.double_only_positive and mine <= 0:
+        return mine, f"went out without the lowest score, but {mine} is not above 0: not doubled (ruling S3)"
+    return 2 * mine, f"went out without the lowest score: {mine} doubled to {2 * mine}"
+
+
+def score_round(state: State) -> tuple[RoundResult, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Reveal every grid, clear on the reveal only with ``clear_on_final_reveal`` (S5), score, and apply
+    the out-player rule.  Returns the result and the new column and row clear counts and discard pile."""
+    options = state.options
+    grids: list[Grid] = []
+    reveal_clears: list[tuple[LineClear, ...]] = []
+    columns = list(state.columns_cleared)
+    rows = list(state.rows_cleared)
+    discard = list(state.discard)
+    for i, grid in enumerate(state.grids):
+        shown = reveal_all(grid)
+        lines: tuple[LineClear, ...] = ()
+        if options.clear_on_final_reveal:
+            shown, lines, removed = clear_lines(shown, options.row_mode)
+            discard.extend(removed)
+            columns[i] += sum(1 for line in lines if line.kind == "column")
+            rows[i] += sum(1 for line in lines if line.kind == "row")
+        grids.append(shown)
+        reveal_clears.append(lines)
+    raw = tuple(score(g) for g in grids)
+    scores = list(raw)
+    note = ""
+    if state.out is not None:
+        scores[state.out], why = out_player_score(options, raw, state.out)
+        note = f"{state.seats[state.out]} {why}"
+    result = RoundResult(state.round, tuple(grids), raw, tuple(scores), state.out, note, tuple(reveal_clears))
+    return result, tuple(columns), tuple(rows), tuple(discard)
+
+
+def end_round(state: State, rng: random.Random) -> tuple[State, RoundResult, tuple[Event, ...]]:
+    """Score the round; then end the game (a total reached the target, S6) or deal the next round."""
+    result, columns, rows, discard = score_round(state)
+    totals = tuple(t + s for t, s in zip(state.totals, result.scores, strict=True))
+    events = [Event("round", f"round {state.round} is over; every face-down card is revealed")]
+    for i, lines in enumerate(result.reveal_clears):
+        for line in lines:
+            events.append(
+                Event("clear", f"{state.seats[i]}: {line.label} cleared on the reveal (S5 option)", state.seats[i])
+            )
+    scored = replace(
+        state,
+        grids=result.grids,
+        discard=discard,
+        totals=totals,
+        columns_cleared=columns,
+        rows_cleared=rows,
+        history=(*state.history, result.scores),
+        pending=None,
+        final_turns=(),
+        turn=state.turn + 1,
+    )
+    options = state.options
+    if any(options.reached(t) for t in totals) or state.round >= options.max_rounds:
+        if any(options.reached(t) for t in totals):
+            why = f"a total {'reached' if options.target_comparison == 'reach' else 'passed'} {options.game_to}"
+        else:
+            why = f"{options.max_rounds} rounds were played (max_rounds)"
+        events.append(Event("finish", f"the game is over: {why}"))
+        return replace(scored, stage=Stage.OVER), result, tuple(events)
+    grids, new_discard, deck = deal(len(state.seats), shuffled_deck(rng))
+    dealt = replace(
+        scored,
+        grids=grids,
+        discard=new_discard,
+        deck=deck,
+        round=state.round + 1,
+        stage=Stage.SETUP,
+        out=None,
+        previous_out=state.out,
+        current=0,
+    )
+    events.append(Event("deal", f"round {state.round + 1} is dealt: every player turns 1 card face up"))
+    return dealt, result, tuple(events)

@@ -1,0 +1,209 @@
+"""Strike Gold: the :class:`~adjudicator.api.GameRules` implementation.
+
+Seed: ``shared/seeds/strike-gold.txt``; rulings S1-S11: ``shared/rules/RULINGS.md`` section 3.
+
+Phases: each round opens with one simultaneous setup phase in which every seat owes its
+starting flips (2 cards in round 1, 1 later; it resolves once all have sent them).  Then
+the game is sequential: one phase per move, owed by the player to move alone (window
+"decision", resolved as soon as it arrives).  An order ``draw deck`` alone resolves as a
+phase of its own and leaves that player a follow-up decision phase.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from adjudicator.api import (
+    JSON,
+    IllegalOrders,
+    InvariantViolation,
+    OptionSpec,
+    OrderError,
+    ParsedOrders,
+    Phase,
+    PhaseKind,
+    Resolution,
+    SetupError,
+    Standing,
+)
+from adjudicator.games.strike_gold import computer
+from adjudicator.games.strike_gold import state as state_io
+from adjudicator.games.strike_gold.cards import SLOTS, full_deck
+from adjudicator.games.strike_gold.grid import cards, face_down_slots, public_rows
+from adjudicator.games.strike_gold.help import HELP
+from adjudicator.games.strike_gold.options import OPTION_SPECS, Options
+from adjudicator.games.strike_gold.orders import Choice, DecisionOrder, Order, SetupOrder, TurnOrder, format_order
+from adjudicator.games.strike_gold.play import default_action, default_turn, resolve_decision, resolve_turn
+from adjudicator.games.strike_gold.reading import Context, read_order
+from adjudicator.games.strike_gold.report import build_report, next_up, pending_json
+from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state, resolve_setup
+from adjudicator.games.strike_gold.state import Stage, State
+from adjudicator.options import describe_options
+
+
+class StrikeGold:
+    """Strike Gold rules; see the module docstring."""
+
+    kind = "strike-gold"
+    title = "Strike Gold"
+    min_seats = 2
+    max_seats = 8
+    default_orders_public = True
+
+    def options(self) -> Sequence[OptionSpec]:
+        return OPTION_SPECS
+
+    def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
+        if not self.min_seats <= len(seats) <= self.max_seats:
+            raise SetupError(f"Strike Gold needs {self.min_seats} to {self.max_seats} players, not {len(seats)}")
+        return new_state(Options.from_mapping(options), tuple(seats), rng)
+
+    def phase(self, state: State) -> Phase | None:
+        if state.stage is Stage.OVER:
+            return None
+        if state.stage is Stage.SETUP:
+            flips = flips_due(state.round)
+            title = f"round {state.round} setup: every player turns {flips} card{'s' if flips > 1 else ''} face up"
+            return Phase(state.turn, PhaseKind.SETUP, state.seats, title, "turn", resolve_when_complete=True)
+        seat = state.seats[state.current]
+        if state.stage is Stage.DECIDE:
+            title = f"round {state.round}: {seat} decides what to do with the drawn card"
+        else:
+            title = f"round {state.round}: {seat} {'takes a final turn' if state.ending else 'to move'}"
+        return Phase(state.turn, PhaseKind.DECISION, (seat,), title, "decision", resolve_when_complete=True)
+
+    def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
+        phase = self.phase(state)
+        if phase is None:
+            return ParsedOrders(None, "", (OrderError(text.strip(), "the game is over"),))
+        if seat not in phase.owing:
+            return ParsedOrders(None, "", (OrderError(text.strip(), f"no order is due from you: {phase.title}"),))
+        return read_order(self._context(state, seat), text)
+
+    def _context(self, state: State, seat: str) -> Context:
+        return Context(
+            stage=state.stage,
+            grid=state.grid(seat),
+            flips=flips_due(state.round),
+            discard_top=state.discard[-1] if state.discard else None,
+            pending=state.pending,
+            must_keep=state.options.discard_pick_must_keep,
+            final=state.ending,
+        )
+
+    def format_orders(self, state: State, seat: str, orders: Any) -> str:
+        return format_order(orders)
+
+    def default_orders(self, state: State, seat: str) -> Order:
+        """Ruling S10 for the current phase."""
+        grid = state.grid(seat)
+        must_keep = state.options.discard_pick_must_keep
+        if state.stage is Stage.SETUP:
+            return default_setup(grid, flips_due(state.round))
+        if state.stage is Stage.DECIDE:
+            assert state.pending is not None
+            return DecisionOrder((Choice(default_action(grid, state.pending.source, must_keep)),))
+        return default_turn(grid, must_keep)
+
+    def resolve(self, state: State, orders: Mapping[str, Any], rng: random.Random) -> Resolution[State]:
+        phase = self.phase(state)
+        if phase is None:
+            raise IllegalOrders("-", "the game is over")
+        if state.stage is Stage.SETUP:
+            setups = {seat: _expect(seat, orders, SetupOrder) for seat in state.seats}
+            for seat, order in setups.items():
+                _check_setup(state, seat, order)
+            new, events = resolve_setup(state, setups)
+            return Resolution(new, events, build_report(new, "setup", self.standings(new)))
+        seat = phase.owing[0]
+        if state.stage is Stage.DECIDE:
+            move = resolve_decision(state, _expect(seat, orders, DecisionOrder))
+        else:
+            move = resolve_turn(state, _expect(seat, orders, TurnOrder), rng)
+        if move.drawn_alone is not None:
+            private = {seat: {"drawn": move.drawn_alone.value, "source": move.drawn_alone.source.value}}
+            report = build_report(move.state, "draw", self.standings(move.state))
+            return Resolution(move.state, move.events, report, private)
+        if not move.round_over:
+            return Resolution(move.state, move.events, build_report(move.state, "move", self.standings(move.state)))
+        new, result, round_events = end_round(move.state, rng)
+        report = build_report(new, "round", self.standings(new), result)
+        return Resolution(new, (*move.events, *round_events), report)
+
+    def check_invariants(self, state: State) -> None:
+        held = list(state.deck) + list(state.discard) + [c for g in state.grids for c in cards(g)]
+        if state.pending is not None:
+            held.append(state.pending.value)
+        if Counter(held) != Counter(full_deck()):
+            raise InvariantViolation(f"the cards in play ({len(held)}) are not the 150-card deck")
+        if len(state.grids) != len(state.seats) or any(len(g) != SLOTS for g in state.grids):
+            raise InvariantViolation("every seat must have one 3x4 grid")
+        if (state.stage is Stage.DECIDE) != (state.pending is not None):
+            raise InvariantViolation("a drawn card is pending exactly while a decision is owed")
+        if state.stage in (Stage.TURN, Stage.DECIDE):
+            if not 0 <= state.current < len(state.seats):
+                raise InvariantViolation("no valid player to move")
+            if state.out is None and any(not face_down_slots(g) for g in state.grids):
+                raise InvariantViolation("a player has no face-down card but nobody is out")
+        if state.stage is Stage.SETUP and any(c is None or c.up for g in state.grids for c in g):
+            raise InvariantViolation("a round must start with every card face down")
+
+    def standings(self, state: State) -> tuple[Standing, ...]:
+        """Lowest total first; ties broken by more columns cleared (S7; rows too with
+        ``tiebreak_counts_rows``); still equal: the place is shared."""
+
+        def key(i: int) -> tuple[int, int]:
+            clears = state.columns_cleared[i] + (state.rows_cleared[i] if state.options.tiebreak_counts_rows else 0)
+            return state.totals[i], -clears
+
+        keys = [key(i) for i in range(len(state.seats))]
+        order = sorted(range(len(state.seats)), key=lambda i: (keys[i], i))
+        return tuple(Standing(state.seats[i], 1 + sum(1 for k in keys if k < keys[i]), state.totals[i]) for i in order)
+
+    def public_state(self, state: State) -> dict[str, JSON]:
+        return {
+            "round": state.round,
+            "stage": state.stage.value,
+            "grids": {seat: public_rows(grid) for seat, grid in zip(state.seats, state.grids, strict=True)},
+            "discard_top": state.discard[-1] if state.discard else None,
+            "discard_size": len(state.discard),
+            "deck_size": len(state.deck),
+            "totals": dict(zip(state.seats, state.totals, strict=True)),
+            "columns_cleared": dict(zip(state.seats, state.columns_cleared, strict=True)),
+            "rows_cleared": dict(zip(state.seats, state.rows_cleared, strict=True)),
+            "round_scores": [dict(zip(state.seats, scores, strict=True)) for scores in state.history],
+            "out": state.seats[state.out] if state.out is not None else None,
+            "final_turns": [state.seats[i] for i in state.final_turns],
+            "pending": pending_json(state),
+            "next": next_up(state),
+        }
+
+    def dump_state(self, state: State) -> dict[str, JSON]:
+        return state_io.dump(state)
+
+    def load_state(self, data: Mapping[str, JSON]) -> State:
+        return state_io.load(data)
+
+    def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
+        return computer.example_orders(state, seat, rng)
+
+    def help_text(self) -> str:
+        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
+
+
+def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:
+    order = orders.get(seat)
+    if not isinstance(order, kind):
+        raise IllegalOrders(seat, f"expected a {kind.__name__}, got {order!r}")
+    return order
+
+
+def _check_setup(state: State, seat: str, order: SetupOrder) -> None:
+    grid = state.grid(seat)
+    if len(order.slots) != flips_due(state.round) or len(set(order.slots)) != len(order.slots):
+        raise IllegalOrders(seat, f"must turn exactly {flips_due(state.round)} different card(s) face up")
+    if any(s not in face_down_slots(grid) for s in order.slots):
+        raise IllegalOrders(seat, "can only turn face-down cards face up")
