@@ -77,7 +77,8 @@ def test_deadline_resolves_the_turn_once_with_no_moves_received_and_reports(harn
         assert game.phase_number == 1
         assert (game.deadline_at - harness.clock.now()).total_seconds() == 60 * 60
     reports = [m for m in harness.outbox("report") if "turn 0 report" in m.subject]
-    assert len(reports) == len(SEATS) + 1
+    assert {m.recipient for m in reports} == {f"{n.lower()}@example.org" for n in SEATS} | {"gs1", "gm@example.org"}
+    assert len(reports) == len(SEATS) + 2  # every seat, the public thread, the GM
     assert all("Fay" in m.body and "6/0 6/0 6/0 6/0 6/0" in m.body for m in reports)
 
 
@@ -225,6 +226,6 @@ def test_a_whole_game_finishes_reveals_its_seed_and_verifies(harness):
     final = [m for m in harness.outbox("report") if "(final)" in m.subject]
     with unit_of_work(harness.sessions) as session:
         seed = find_game(session, "gs1").seed
-    assert len(final) == len(SEATS) + 1 and all(f"Seed revealed: {seed}" in m.body for m in final)
+    assert len(final) == len(SEATS) + 2 and all(f"Seed revealed: {seed}" in m.body for m in final)
     assert all("Result:" in m.body and "   1. " in m.body for m in final)
     assert verify(read_record(views.record("gs1"))).ok
