@@ -59,7 +59,9 @@ def test_any_legal_orders_keep_the_invariants(race, data):
                 assert 0 <= line["R"] <= 10
                 played = [c["label"] for c in line["cards"] if c["played"]]
                 assert len(played) == 1
-                assert line["D"] + line["M"] + line["B"] == int(played[0].split("/")[0])
+                value = int(played[0].split("/")[0])
+                assert line["D"] + line["M"] + line["B"] == value
+                assert line["M"] >= 0 and 0 <= line["B"] <= value - line["D"]
         for runner in state.runners:
             assert len(runner.hand) == 5
             assert all(0 <= card.value <= 10 for card in runner.hand)

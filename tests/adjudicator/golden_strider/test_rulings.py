@@ -272,3 +272,13 @@ def test_G4_substitute_lowest_sufficient_option():
     a = line(result, "A")
     assert [c["label"] for c in a["cards"] if c["played"]] == ["4/0"]
     assert (a["D"], a["M"], a["cf"]) == (3, 1, False)
+
+
+def test_G5_bank_is_capped_at_the_points_left_after_restitution():
+    """G5 / RULINGS 1.1: B' = min(B, card - D): owing 3 with a 4 and bank 3 banks only 1, moves 0."""
+    start = _gs4_field(3, "4/0 7/0 7/0 5/2 8/3", 4)
+    parsed = RULES.parse_orders(start, "D", "play 4/0 bank 3")
+    assert "only 1 can be banked after restitution" in parsed.notes
+    result = play(start, {**STAND_STILL, "D": "play 4/0 bank 3"})
+    d = line(result, "D")
+    assert (d["D"], d["B"], d["M"], d["S"], d["R"]) == (3, 1, 0, 23, 2 * 1 + 2)
