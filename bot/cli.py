@@ -2,7 +2,11 @@
 
 Subcommands:
 
-* ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase]``
+* ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase] [--via direct|email]``
+* ``referee serve [--once]``: the email intake (IMAP or Maildir), the sender (SMTP or Maildir) and the
+  deadline worker, for the configured mailbox, until stopped (SIGINT/SIGTERM)
+* ``referee inbox list [--status S]`` / ``referee inbox show ID`` / ``referee inbox requeue ID``: received
+  mail, and parked messages put back in the queue
 * ``referee replay RECORD.json [--json]``
 * ``referee verify RECORD.json``
 * ``referee db upgrade [--db URL-or-path]``
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -55,7 +60,28 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--steeplechase", action="store_true", help="Golden Strider: the steeplechase variant")
     demo.add_argument("--dir", type=Path, help="where to keep the demo database and record (default: a temp dir)")
     demo.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option (JSON value)")
+    demo.add_argument(
+        "--via", choices=("direct", "email"), default="direct",
+        help="email: the players play by real mail through a local Maildir intake and outbox",
+    )  # fmt: skip
     demo.set_defaults(run=_demo)
+
+    serve = sub.add_parser("serve", help="run the email intake, the sender and the deadline worker")
+    serve.add_argument("--once", action="store_true", help="one pass of each, then exit (for cron)")
+    serve.set_defaults(run=_serve)
+
+    inbox = sub.add_parser("inbox", help="received mail: list, show, requeue parked messages")
+    inbox_sub = inbox.add_subparsers(required=True, metavar="ACTION")
+    listing = inbox_sub.add_parser("list", help="the latest received messages (default: parked and failed)")
+    listing.add_argument("--status", choices=("new", "done", "failed", "parked", "all"), help="only this status")
+    listing.add_argument("--limit", type=int, default=50)
+    listing.set_defaults(run=_inbox_list)
+    show = inbox_sub.add_parser("show", help="one message's headers and last error")
+    show.add_argument("id", type=int)
+    show.set_defaults(run=_inbox_show)
+    requeue = inbox_sub.add_parser("requeue", help="process a parked (or failed) message again")
+    requeue.add_argument("id", type=int, nargs="+")
+    requeue.set_defaults(run=_inbox_requeue)
 
     rep = sub.add_parser("replay", help="adjudicate a game record and print every turn's report")
     rep.add_argument("record", type=Path)
@@ -100,7 +126,7 @@ def _demo(args: argparse.Namespace) -> int:
             options[name] = json.loads(value)
         except json.JSONDecodeError:
             options[name] = value
-    demo = DemoOptions(args.game, args.players, args.seed, args.steeplechase, args.dir, options=options)
+    demo = DemoOptions(args.game, args.players, args.seed, args.steeplechase, args.dir, options=options, via=args.via)
     return run_demo(demo)
 
 
@@ -151,6 +177,79 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     except Exception as exc:  # alembic and the drivers raise many kinds; the message is what helps
         raise UserError(f"cannot upgrade {target}: {exc}") from None
     print(f"{target}: at revision {current_revision(target)}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from bot.wiring import email_runtime, open_store, serve
+
+    settings = _settings(args)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    with open_store(settings) as sessions:
+        try:
+            runtime = email_runtime(settings, sessions)
+        except ValueError as exc:  # a setting the email channel cannot use
+            raise UserError(str(exc)) from None
+        return serve(runtime, once=args.once)
+
+
+def _inbox_list(args: argparse.Namespace) -> int:
+    from bot.core.inbox import FAILED, PARKED, Inbox
+    from bot.wiring import open_store
+
+    with open_store(_settings(args)) as sessions:
+        inbox = Inbox(sessions)
+        if args.status is None:
+            rows = sorted(inbox.summaries(PARKED, args.limit) + inbox.summaries(FAILED, args.limit), key=lambda r: r.id)
+        else:
+            rows = inbox.summaries(None if args.status == "all" else args.status, args.limit)
+        counts = inbox.counts()
+    print(", ".join(f"{count} {status}" for status, count in counts.items()))
+    for row in rows:
+        error = (row.last_error or "").splitlines()[0][:80] if row.last_error else ""
+        print(
+            f"{row.id:>6} {row.status:<7} {row.attempts:>2} tries  {row.received_at:%Y-%m-%d %H:%M}  "
+            f"{row.size:>8} B  {row.message_id or '-'}  {error}"
+        )
+    return 0
+
+
+def _inbox_show(args: argparse.Namespace) -> int:
+    from email.parser import BytesHeaderParser
+    from email.policy import default
+
+    from bot.core.inbox import Inbox
+    from bot.wiring import open_store
+
+    with open_store(_settings(args)) as sessions:
+        inbox = Inbox(sessions)
+        raw = inbox.raw(args.id)
+        row = inbox.summary(args.id)
+    if raw is None or row is None:
+        raise UserError(f"there is no received message #{args.id}")
+    print(f"#{row.id} {row.status} after {row.attempts} attempt(s), key {row.source_key}, {row.size} bytes")
+    headers = BytesHeaderParser(policy=default).parsebytes(raw)
+    for name in ("From", "Return-Path", "To", "Subject", "Date", "Message-ID"):
+        if headers.get(name) is not None:
+            print(f"{name}: {headers[name]}")
+    if row.last_error:
+        print("Last error:")
+        print(row.last_error.rstrip())
+    return 0
+
+
+def _inbox_requeue(args: argparse.Namespace) -> int:
+    from bot.core.inbox import Inbox
+    from bot.wiring import open_store
+
+    with open_store(_settings(args)) as sessions:
+        inbox = Inbox(sessions)
+        missing = [row_id for row_id in args.id if not inbox.requeue(row_id)]
+    for row_id in args.id:
+        if row_id not in missing:
+            print(f"#{row_id} requeued: the next intake pass processes it")
+    if missing:
+        raise UserError(f"not parked or failed (or no such message): {', '.join(f'#{i}' for i in missing)}")
     return 0
 
 

@@ -6,6 +6,12 @@ database migrated by alembic; a simulated clock jumps to each deadline and the
 deadline worker resolves the turn with the adjudicator; the public report of
 each turn is taken from the outbox and printed.  At the end the game's record
 is exported, sealed, and verified by replaying it.
+
+With ``--via email`` the players play by mail instead (:mod:`bot.email.demo`):
+their joins and orders are real messages delivered into a local Maildir and
+read by the real email intake; replies and reports are real messages the real
+sender writes into a local Maildir outbox.  The game master still acts
+directly (creating and starting a game are not email commands).
 """
 
 from __future__ import annotations
@@ -22,10 +28,13 @@ from adjudicator import registry
 from adjudicator.record import read_record, verify
 from bot.core import commands as c
 from bot.core.clock import SimulatedClock
+from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
+from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService, ServiceConfig
 from bot.core.turns import PUBLIC_CHANNEL
 from bot.core.views import GameViews
+from bot.email.demo import MailPlayers
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
 
@@ -34,6 +43,7 @@ RUNNER_NAMES = (
     "Noureddine Morceli", "Abdi Bile", "Jose Luis Gonzalez", "Joaquim Cruz", "John Walker",
 )  # fmt: skip
 DEMO_START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
+DEMO_REFEREE = "referee@demo.invalid"
 MISS_CHANCE = 0.04
 """How often a computer player forgets to send orders (to show the no-moves-received rule)."""
 
@@ -47,6 +57,8 @@ class DemoOptions:
     directory: Path | None = None
     time_zone: str = "Europe/London"
     options: dict[str, object] = field(default_factory=dict)
+    via: str = "direct"
+    """``direct`` (envelopes) or ``email`` (messages through the Maildir intake and sender)."""
 
 
 def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
@@ -75,22 +87,40 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     slug = "demo"
     counter = iter(range(1, 1_000_000))
 
-    def send(address: str, name: str, *commands: c.Command) -> str | None:
+    def direct(address: str, name: str, *commands: c.Command) -> str | None:
         envelope = c.Envelope(
             c.Sender("email", address, name), commands, f"demo:{next(counter)}", clock.now(), c.ReplyContext("demo")
         )
         return service.apply(envelope).reply
 
+    mail: MailPlayers | None = None
+    if options.via == "email":
+        mail = MailPlayers(
+            directory / "mail", service, Inbox(sessions), ReplyBudget(sessions), drain, clock, DEMO_REFEREE,
+            options.seed,
+        )  # fmt: skip
+
+    def send(batch: list[tuple[str, str, tuple[c.Command, ...]]]) -> list[str | None]:
+        if mail is not None:
+            return mail.send(batch)
+        return [direct(address, name, *commands) for address, name, commands in batch]
+
     gm = "gm@demo.invalid"
-    send(gm, "Game Master", c.CreateGame(slug, rules.kind, game_options, options.time_zone, 48 * 60, False, "address"))
+    auth = "address"
+    direct(gm, "Game Master", c.CreateGame(slug, rules.kind, game_options, options.time_zone, 48 * 60, False, auth))
     names = _names(rules.kind, seats)
-    for name in names:
-        send(_address(name), name, c.JoinGame(slug, name))
-    started = send(gm, "Game Master", c.StartGame(slug))
+    joined = send([(_address(name), name, (c.JoinGame(slug, name),)) for name in names])
+    if not all(reply and "JOINED" in reply for reply in joined):
+        out(f"error: a player could not join:\n{next(r for r in joined if not r or 'JOINED' not in r)}")
+        return 1
+    started = direct(gm, "Game Master", c.StartGame(slug))
     if started is None or "STARTED" not in started:
         out(started or "error: the game did not start")
         return 1
     out(f"Demo: {rules.title}, {seats} players, database {database}")
+    if mail is not None:
+        out(f"Playing by email: inbox Maildir {mail.inbox_dir}, outbox Maildir {mail.outbox_dir}")
+        mail.pump()
     _print_public(drain, clock.now(), out)
     while True:
         view = views.game(slug)
@@ -98,11 +128,13 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
         if view.phase is None:
             break
         state = rules.load_state(view.state)
+        batch: list[tuple[str, str, tuple[c.Command, ...]]] = []
         for seat in view.phase.owing:
             if rng.random() < MISS_CHANCE and view.phase.number > 0:
                 continue
             text = rules.example_orders(state, seat, rng)
-            reply = send(_address(seat), seat, c.SubmitOrders(slug, text))
+            batch.append((_address(seat), seat, (c.SubmitOrders(slug, text),)))
+        for (_, seat, _), reply in zip(batch, send(batch), strict=True):
             if reply is None or "ORDERS ACCEPTED" not in reply:
                 out(f"error: the orders of {seat} were refused:\n{reply}")
                 return 1
@@ -113,6 +145,8 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
             if deadline is not None and deadline > clock.now():
                 clock.set(deadline)
             service.resolve_due(clock.now())
+        if mail is not None:
+            mail.pump()
         _print_public(drain, clock.now(), out)
     record = views.record(slug)
     record_path = directory / "record.json"
@@ -121,8 +155,30 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     out(f"Game record: {record_path}")
     for check, passed in verification.checks:
         out(f"  {'ok  ' if passed else 'FAIL'} {check}")
+    ok = verification.ok
+    if mail is not None:
+        ok = _mail_summary(mail, Inbox(sessions), drain, names, gm, out) and ok
     engine.dispose()
-    return 0 if verification.ok else 1
+    return 0 if ok else 1
+
+
+def _mail_summary(
+    mail: MailPlayers, inbox: Inbox, drain: OutboxDrain, names: list[str], gm: str, out: Callable[[str], None]
+) -> bool:
+    """Print what went through the mail path and check that nothing is left behind."""
+    counts = inbox.counts()
+    unsent = drain.unsent_count("email")
+    stats = mail.stats
+    out(f"Mail: {stats.sent} messages in, {stats.replies} replies and {stats.reports} reports out")
+    out(f"  inbox: {counts['done']} done, {counts['new']} new, {counts['failed']} failed, {counts['parked']} parked")
+    out(f"  outbox: {unsent} unsent")
+    received = [stats.by_recipient.get(_address(name), 0) for name in [*names, gm.split("@")[0]]]
+    out(
+        f"  messages per player: {min(received[:-1])} to {max(received[:-1])}; game master: {stats.by_recipient.get(gm, 0)}"
+    )
+    ok = counts["done"] == stats.sent and unsent == 0 and not counts["failed"] and not counts["parked"]
+    out(f"  {'ok  ' if ok else 'FAIL'} every message was applied and every reply and report was sent")
+    return ok
 
 
 def _names(kind: str, seats: int) -> list[str]:

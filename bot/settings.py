@@ -3,6 +3,12 @@
 Precedence: environment (``REFEREE_*``) over the file over the defaults.  The
 defaults are the embedded configuration: SQLite in the working directory, no
 mail server, no Discord.
+
+In the file, settings stand at the top level or in a ``[referee]`` table;
+tables inside name a prefix: ``[imap] host = "..."`` is ``imap_host``.  Every
+setting can come from the environment as ``REFEREE_<NAME>`` (for example
+``REFEREE_IMAP_PASSWORD``), which is where passwords belong.  See
+``deploy/referee.toml.example`` for every setting.
 """
 
 from __future__ import annotations
@@ -10,9 +16,12 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
 
 
 @dataclass(frozen=True)
@@ -27,6 +36,42 @@ class Settings:
     decision_minutes: int = 24 * 60
     time_zone: str = "UTC"
 
+    # -- email: who the referee is ----------------------------------------
+    mail_from_name: str = "Referee"
+
+    # -- email intake: IMAP (when imap_host is set) or a Maildir ------------
+    imap_host: str = ""
+    imap_port: int = 0
+    imap_security: str = "tls"
+    imap_user: str = ""
+    imap_password: str = field(default="", repr=False)
+    imap_folder: str = "INBOX"
+    imap_done_folder: str = "Processed"
+    imap_done_flag: str = "$RefereeDone"
+    imap_idle: bool = True
+    intake_poll_seconds: float = 60.0
+    imap_ca_file: str = ""
+    maildir_inbox: str = ""
+    maildir_done_folder: str = "Processed"
+
+    # -- email sending: SMTP (when smtp_host is set) or a Maildir -----------
+    smtp_host: str = ""
+    smtp_port: int = 0
+    smtp_security: str = "starttls"
+    smtp_user: str = ""
+    smtp_password: str = field(default="", repr=False)
+    smtp_ca_file: str = ""
+    maildir_outbox: str = ""
+
+    # -- email policy --------------------------------------------------------
+    email_max_message_kb: int = 10 * 1024
+    email_reply_limit: int = 20
+    email_reply_window_minutes: int = 60
+    inbound_max_attempts: int = 5
+    inbound_retry_seconds: int = 30
+    send_interval_seconds: float = 5.0
+    deadline_check_seconds: float = 30.0
+
     @classmethod
     def load(cls, path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
         """Defaults, then the TOML file (``[referee]`` table or top level), then ``REFEREE_<FIELD>``."""
@@ -36,7 +81,7 @@ class Settings:
         if file is not None:
             with file.open("rb") as handle:
                 data: dict[str, Any] = tomllib.load(handle)
-            settings = settings.merged(data.get("referee", data))
+            settings = settings.merged(_flatten(data.get("referee", data)))
         overrides = {
             f.name: environ[f"REFEREE_{f.name.upper()}"] for f in fields(cls) if f"REFEREE_{f.name.upper()}" in environ
         }
@@ -51,5 +96,34 @@ class Settings:
         converted: dict[str, Any] = {}
         for name, value in values.items():
             default = getattr(self, name)
-            converted[name] = int(value) if isinstance(default, int) else str(value)
+            if isinstance(default, bool):
+                converted[name] = _boolean(name, value)
+            elif isinstance(default, int):
+                converted[name] = int(value)
+            elif isinstance(default, float):
+                converted[name] = float(value)
+            else:
+                converted[name] = str(value)
         return replace(self, **converted)
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, f"{name}_"))
+        else:
+            flat[name] = value
+    return flat
+
+
+def _boolean(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(f"{name} must be true or false, not {value!r}")

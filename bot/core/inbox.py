@@ -1,0 +1,235 @@
+"""The inbox: every received message, stored raw before its server is told anything.
+
+Channel adapters keep what they receive here (they never touch the models).
+The life of a row (:class:`bot.store.models.InboundMessage`)::
+
+    new ──► done                      applied (or recorded as automatic mail)
+     │
+     └──► failed ──► ... ──► parked   handling raised; retried with back-off,
+            ▲                  │      then parked for the host to inspect
+            └──── requeue ─────┘      (``referee inbox requeue ID``)
+
+A message is known by its ``source_key`` (IMAP: account, folder,
+UIDVALIDITY and UID; Maildir: the file's unique name) and by its Message-ID:
+storing a second copy of a message already kept is a no-op that returns the
+first copy.  Processing is idempotent further down (the envelope's source id),
+so a crash anywhere between storing, applying and acknowledging loses nothing
+and applies nothing twice.
+
+``processed_at`` is when the row was last handled: done, or the last failed
+attempt (the retry back-off counts from it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.store.db import unit_of_work
+from bot.store.models import InboundMessage
+
+NEW = "new"
+DONE = "done"
+FAILED = "failed"
+PARKED = "parked"
+STATUSES = (NEW, DONE, FAILED, PARKED)
+
+MAX_KEY = 200
+MAX_MESSAGE_ID = 998
+MAX_ERROR = 4000
+
+
+@dataclass(frozen=True)
+class Stored:
+    """The row that holds a message: ``new`` is False when it was a copy already kept."""
+
+    id: int
+    source_key: str
+    status: str
+    new: bool
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A stored message due for (re)processing."""
+
+    id: int
+    source_key: str
+    channel: str
+    raw: bytes
+    attempts: int
+    received_at: datetime
+
+
+@dataclass(frozen=True)
+class InboundSummary:
+    """A row as the host sees it (``referee inbox list``): everything but the raw bytes."""
+
+    id: int
+    source_key: str
+    message_id: str | None
+    channel: str
+    status: str
+    attempts: int
+    last_error: str | None
+    received_at: datetime
+    processed_at: datetime | None
+    size: int
+
+
+class Inbox:
+    """Store, hand out, and settle received messages; see the module docstring.
+
+    ``max_attempts`` bounds the tries of a message whose handling raises; the
+    wait before try *n* + 1 is ``retry_base * 2**(n-1)`` (capped at one hour).
+    """
+
+    def __init__(
+        self, sessions: sessionmaker[Session], max_attempts: int = 5, retry_base: timedelta = timedelta(seconds=30)
+    ) -> None:
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self._sessions = sessions
+        self.max_attempts = max_attempts
+        self.retry_base = retry_base
+
+    def store(self, channel: str, source_key: str, message_id: str | None, raw: bytes, now: datetime) -> Stored:
+        """Keep ``raw`` (one transaction), unless this message is already kept under its key or Message-ID."""
+        if len(source_key) > MAX_KEY:
+            raise ValueError(f"source key longer than {MAX_KEY} characters")
+        message_id = (message_id or "").strip()[:MAX_MESSAGE_ID] or None
+        existing = self._existing(channel, source_key, message_id)
+        if existing is not None:
+            return existing
+        try:
+            with unit_of_work(self._sessions) as session:
+                row = InboundMessage(
+                    source_key=source_key, message_id=message_id, channel=channel, raw=raw, status=NEW, attempts=0,
+                    last_error=None, received_at=now, processed_at=None,
+                )  # fmt: skip
+                session.add(row)
+                session.flush()
+                return Stored(row.id, source_key, NEW, True)
+        except IntegrityError:
+            # Another process stored the same key in the meantime: that copy counts.
+            existing = self._existing(channel, source_key, message_id)
+            if existing is None:
+                raise
+            return existing
+
+    def _existing(self, channel: str, source_key: str, message_id: str | None) -> Stored | None:
+        with unit_of_work(self._sessions) as session:
+            row = session.scalar(select(InboundMessage).where(InboundMessage.source_key == source_key))
+            if row is None and message_id is not None:
+                row = session.scalar(
+                    select(InboundMessage)
+                    .where(InboundMessage.message_id == message_id, InboundMessage.channel == channel)
+                    .order_by(InboundMessage.id)
+                    .limit(1)
+                )
+            if row is None:
+                return None
+            return Stored(row.id, row.source_key, row.status, False)
+
+    def statuses(self, source_keys: Iterable[str]) -> dict[str, str]:
+        """The status of each of ``source_keys`` that is stored (absent keys are not in the result)."""
+        keys = list(dict.fromkeys(source_keys))
+        found: dict[str, str] = {}
+        with unit_of_work(self._sessions) as session:
+            for start in range(0, len(keys), 500):
+                rows = session.execute(
+                    select(InboundMessage.source_key, InboundMessage.status).where(
+                        InboundMessage.source_key.in_(keys[start : start + 500])
+                    )
+                ).all()
+                found.update({key: status for key, status in rows})
+        return found
+
+    def pending(self, now: datetime, channel: str | None = None, limit: int = 50) -> list[Pending]:
+        """New rows, then failed rows whose back-off has passed; oldest first."""
+        with unit_of_work(self._sessions) as session:
+            query = select(
+                InboundMessage.id, InboundMessage.status, InboundMessage.attempts, InboundMessage.processed_at,
+                InboundMessage.received_at,
+            ).where(or_(InboundMessage.status == NEW, InboundMessage.status == FAILED))  # fmt: skip
+            if channel is not None:
+                query = query.where(InboundMessage.channel == channel)
+            candidates = session.execute(query.order_by(InboundMessage.id)).all()
+            due = [
+                row_id
+                for row_id, status, attempts, processed_at, received_at in candidates
+                if status == NEW or self.retry_at(attempts, processed_at or received_at) <= now
+            ][:limit]
+            rows = session.scalars(select(InboundMessage).where(InboundMessage.id.in_(due)).order_by(InboundMessage.id))
+            return [Pending(r.id, r.source_key, r.channel, bytes(r.raw), r.attempts, r.received_at) for r in rows]
+
+    def retry_at(self, attempts: int, last_attempt: datetime) -> datetime:
+        """When a row that has failed ``attempts`` times, last at ``last_attempt``, is due again."""
+        delay: timedelta = min(timedelta(hours=1), self.retry_base * 2 ** max(attempts - 1, 0))
+        return last_attempt + delay
+
+    def mark_done(self, row_id: int, now: datetime) -> None:
+        with unit_of_work(self._sessions) as session:
+            row = session.get_one(InboundMessage, row_id)
+            row.status = DONE
+            row.attempts += 1
+            row.processed_at = now
+
+    def mark_failed(self, row_id: int, now: datetime, error: str) -> str:
+        """Record a failed attempt; the row is parked once it has failed ``max_attempts`` times."""
+        with unit_of_work(self._sessions) as session:
+            row = session.get_one(InboundMessage, row_id)
+            row.attempts += 1
+            row.last_error = error[-MAX_ERROR:]
+            row.processed_at = now
+            row.status = PARKED if row.attempts >= self.max_attempts else FAILED
+            return row.status
+
+    def requeue(self, row_id: int) -> bool:
+        """Give a parked (or failed) row a fresh set of attempts; False if there is no such row to requeue."""
+        with unit_of_work(self._sessions) as session:
+            row = session.get(InboundMessage, row_id)
+            if row is None or row.status not in (PARKED, FAILED):
+                return False
+            row.status = NEW
+            row.attempts = 0
+            return True
+
+    def summaries(self, status: str | None = None, limit: int = 100) -> list[InboundSummary]:
+        """Rows for the host, newest first; ``status`` None means every status."""
+        return self._summaries(None if status is None else InboundMessage.status == status, limit)
+
+    def summary(self, row_id: int) -> InboundSummary | None:
+        """One row for the host, or None."""
+        found = self._summaries(InboundMessage.id == row_id, 1)
+        return found[0] if found else None
+
+    def _summaries(self, condition: ColumnElement[bool] | None, limit: int) -> list[InboundSummary]:
+        m = InboundMessage
+        query = select(
+            m.id, m.source_key, m.message_id, m.channel, m.status, m.attempts, m.last_error, m.received_at,
+            m.processed_at, func.length(m.raw),
+        )  # fmt: skip
+        if condition is not None:
+            query = query.where(condition)
+        with unit_of_work(self._sessions) as session:
+            rows = session.execute(query.order_by(m.id.desc()).limit(limit)).all()
+        return [InboundSummary(*row) for row in rows]
+
+    def raw(self, row_id: int) -> bytes | None:
+        """The stored bytes of one row (for the host to inspect)."""
+        with unit_of_work(self._sessions) as session:
+            row = session.get(InboundMessage, row_id)
+            return None if row is None else bytes(row.raw)
+
+    def counts(self) -> dict[str, int]:
+        """How many rows are in each status."""
+        with unit_of_work(self._sessions) as session:
+            rows = session.execute(select(InboundMessage.status, func.count()).group_by(InboundMessage.status)).all()
+        found = {status: int(count) for status, count in rows}
+        return {status: found.get(status, 0) for status in STATUSES}

@@ -1,0 +1,218 @@
+"""IMAP intake: a mailbox the bot logs in to, waits on, and empties safely.
+
+:class:`ImapMailbox` is one logged-in connection with the folder selected.
+Messages are keyed ``imap:<user>@<host>/<folder>:<UIDVALIDITY>:<UID>``, so a
+key never names two messages even if the folder is recreated.  A message is
+acknowledged by moving it to ``done_folder`` (created if missing) when the
+server offers MOVE, else by flagging it ``\\Seen`` plus the ``done_flag``
+keyword; unacknowledged means "without that keyword".  Bodies are fetched
+with ``BODY.PEEK`` so fetching alone changes nothing on the server.
+
+:class:`ImapIntakeLoop` runs intake passes forever: after each pass it waits
+with IDLE where the server offers it (else it polls), at most
+``poll_seconds``, and when anything fails (the connection drops, the server
+restarts, the database is away) it logs, waits with exponential back-off,
+reconnects and carries on.  It runs in a thread; ``stop`` ends it within
+a quarter of a second (or one command's time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from bot.email.intake import Intake, IntakeResult, MessageRef
+
+log = logging.getLogger(__name__)
+
+SEEN = b"\\Seen"
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    """Where and how to log in; the password comes from the environment or the config file."""
+
+    host: str
+    user: str
+    password: str = field(default="", repr=False)
+    port: int = 0
+    security: str = "tls"
+    """``tls`` (implicit, port 993), ``starttls`` (port 143, then STARTTLS) or ``none`` (tests, localhost)."""
+    folder: str = "INBOX"
+    done_folder: str = "Processed"
+    """Where processed mail is moved; empty: flag it instead (also when the server lacks MOVE)."""
+    done_flag: str = "$RefereeDone"
+    idle: bool = True
+    poll_seconds: float = 60.0
+    timeout: float = 60.0
+    ca_file: str | None = None
+    max_backoff: float = 300.0
+
+    def __post_init__(self) -> None:
+        if self.security not in ("tls", "starttls", "none"):
+            raise ValueError(f"IMAP security must be tls, starttls or none, not {self.security!r}")
+
+    @property
+    def resolved_port(self) -> int:
+        return self.port or (993 if self.security == "tls" else 143)
+
+
+def _tls_context(ca_file: str | None) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=ca_file or None)
+
+
+class ImapMailbox:
+    """One connection with the intake folder selected; implements :class:`bot.email.intake.Mailbox`."""
+
+    def __init__(self, config: ImapConfig) -> None:
+        self.config = config
+        tls = config.security == "tls"
+        context = _tls_context(config.ca_file) if config.security != "none" else None
+        self.client = IMAPClient(
+            config.host, port=config.resolved_port, ssl=tls, ssl_context=context if tls else None,
+            timeout=config.timeout,
+        )  # fmt: skip
+        try:
+            self.client.normalise_times = False
+            if config.security == "starttls":
+                self.client.starttls(context)
+            self.client.login(config.user, config.password)
+            capabilities = set(self.client.capabilities())
+            self.can_idle = config.idle and b"IDLE" in capabilities
+            self.can_move = bool(config.done_folder) and b"MOVE" in capabilities
+            if self.can_move and not self.client.folder_exists(config.done_folder):
+                self.client.create_folder(config.done_folder)
+            selected = self.client.select_folder(config.folder)
+            self.uidvalidity = int(selected[b"UIDVALIDITY"])
+        except BaseException:
+            self.close()
+            raise
+        account = f"{config.user}@{config.host}/{config.folder}"
+        if len(account) > 120:
+            account = hashlib.sha256(account.encode()).hexdigest()[:24]
+        self.key_prefix = f"imap:{account}:{self.uidvalidity}:"
+
+    def unacknowledged(self) -> Sequence[MessageRef]:
+        uids = sorted(self.client.search(["UNKEYWORD", self.config.done_flag, "NOT", "DELETED"]))
+        refs: list[MessageRef] = []
+        for start in range(0, len(uids), 200):
+            chunk = uids[start : start + 200]
+            data = self.client.fetch(chunk, ["RFC822.SIZE", "INTERNALDATE"])
+            for uid in chunk:
+                item = data.get(uid)
+                if item is None:  # expunged meanwhile
+                    continue
+                arrived = item.get(b"INTERNALDATE")
+                arrived_at = arrived.astimezone(UTC) if isinstance(arrived, datetime) and arrived.tzinfo else None
+                refs.append(MessageRef(f"{self.key_prefix}{uid}", int(item.get(b"RFC822.SIZE", 0)), arrived_at, uid))
+        return refs
+
+    def read(self, ref: MessageRef, max_bytes: int) -> bytes:
+        uid = ref.handle
+        assert isinstance(uid, int)
+        if ref.size >= max_bytes:
+            part = f"BODY.PEEK[]<0.{max_bytes}>"
+            data = self.client.fetch([uid], [part]).get(uid, {})
+            raw = data.get(b"BODY[]<0>")
+        else:
+            data = self.client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {})
+            raw = data.get(b"BODY[]")
+        if not isinstance(raw, bytes):
+            raise IMAPClientError(f"message UID {uid} could not be fetched")
+        return raw
+
+    def acknowledge(self, refs: Sequence[MessageRef]) -> None:
+        uids = [ref.handle for ref in refs]
+        if self.can_move:
+            self.client.move(uids, self.config.done_folder)
+        else:
+            self.client.add_flags(uids, [SEEN, self.config.done_flag.encode()])
+
+    def wait(self, timeout: float, stop: threading.Event) -> None:
+        """Until the server reports a change (IDLE), ``timeout`` passes, or ``stop`` is set."""
+        deadline = time.monotonic() + timeout
+        if not self.can_idle:
+            stop.wait(timeout)
+            return
+        self.client.idle()
+        try:
+            while not stop.is_set():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                if self.client.idle_check(timeout=min(0.25, remaining)):
+                    break
+        finally:
+            self.client.idle_done()
+
+    def close(self) -> None:
+        try:
+            self.client.logout()
+        except Exception:  # the connection may already be gone; closing must not raise
+            with contextlib.suppress(Exception):
+                self.client.shutdown()
+
+
+RECOVERABLE = (IMAPClientError, OSError, socket.error, ssl.SSLError, EOFError)
+
+
+class ImapIntakeLoop:
+    """Intake passes forever, with IDLE or polling, reconnecting with back-off (see the module docstring)."""
+
+    def __init__(self, config: ImapConfig, intake: Intake) -> None:
+        self.config = config
+        self.intake = intake
+        self.passes = 0
+        self.connections = 0
+
+    def run_once(self) -> IntakeResult:
+        """Connect, run one pass, disconnect (``referee serve --once``, cron)."""
+        mailbox = ImapMailbox(self.config)
+        try:
+            return self.intake.run_once(mailbox)
+        finally:
+            mailbox.close()
+
+    def run(self, stop: threading.Event) -> None:
+        first_backoff = min(1.0, self.config.max_backoff)
+        backoff = first_backoff
+        while not stop.is_set():
+            mailbox: ImapMailbox | None = None
+            try:
+                mailbox = ImapMailbox(self.config)
+                self.connections += 1
+                log.info(
+                    "IMAP: logged in to %s as %s (%s)", self.config.host, self.config.user,
+                    "IDLE" if mailbox.can_idle else f"polling every {self.config.poll_seconds:g} s",
+                )  # fmt: skip
+                while not stop.is_set():
+                    result = self.intake.run_once(mailbox)
+                    self.passes += 1
+                    backoff = first_backoff
+                    if result.stored or result.acknowledged:
+                        log.info(
+                            "IMAP pass: %d stored, %d copies, %d processed, %d failed, %d parked, %d acknowledged",
+                            result.stored, result.duplicates, result.processed.done, result.processed.failed,
+                            result.processed.parked, result.acknowledged,
+                        )  # fmt: skip
+                    mailbox.wait(self.config.poll_seconds, stop)
+            except Exception as exc:
+                level = logging.WARNING if isinstance(exc, RECOVERABLE) else logging.ERROR
+                log.log(level, "IMAP intake interrupted (%s: %s); retrying in %.0f s", type(exc).__name__, exc, backoff,
+                        exc_info=level == logging.ERROR)  # fmt: skip
+                stop.wait(backoff)
+                backoff = min(backoff * 2, self.config.max_backoff)
+            finally:
+                if mailbox is not None:
+                    mailbox.close()

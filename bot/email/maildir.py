@@ -1,0 +1,144 @@
+"""Maildir on both ends: intake from a Maildir a mail server delivers to, and an outbox Maildir.
+
+**Intake** (:class:`MaildirMailbox`): the messages in ``new/`` are the
+unacknowledged ones (a delivery agent writes into ``tmp/`` and renames into
+``new/``, so a file there is complete).  Each is keyed
+``maildir:<unique name>`` (the part of the file name before ``:2,``, unique
+by the Maildir convention).  Acknowledging moves it into the ``done_folder``
+subfolder (Maildir++ ``.<folder>/cur/``, flagged seen), or into ``cur/``
+when no folder is configured.  It is stored before it is moved, exactly as
+with IMAP.
+
+**Outbox** (:class:`MaildirTransport`): each outgoing message is written to
+``tmp/`` and renamed into ``new/`` under a name derived from its
+Message-ID, so writing the same outbox row twice leaves one file.  This is
+what ``referee demo --via email`` uses, and a host may use it to hand mail to
+a local delivery agent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+from bot.email.intake import Intake, IntakeResult, MessageRef
+
+log = logging.getLogger(__name__)
+
+
+def make_maildir(root: Path) -> Path:
+    """Create ``root`` with ``tmp``, ``new`` and ``cur`` (as needed); returns ``root``."""
+    for sub in ("tmp", "new", "cur"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def deliver(root: Path, raw: bytes, name: str | None = None) -> Path:
+    """Deliver ``raw`` into the Maildir at ``root`` the Maildir way (tmp, then rename into new)."""
+    make_maildir(root)
+    name = name or f"{time.time_ns()}.P{os.getpid()}R{os.urandom(4).hex()}.{socket.gethostname()}"
+    temporary = root / "tmp" / name
+    with temporary.open("wb") as handle:
+        handle.write(raw)
+        handle.flush()
+        os.fsync(handle.fileno())
+    target = root / "new" / name
+    os.replace(temporary, target)
+    return target
+
+
+class MaildirMailbox:
+    """Implements :class:`bot.email.intake.Mailbox` over a local Maildir."""
+
+    def __init__(self, root: Path, done_folder: str = "Processed") -> None:
+        self.root = make_maildir(root)
+        self.done = make_maildir(root / f".{done_folder}") if done_folder else self.root
+
+    def unacknowledged(self) -> Sequence[MessageRef]:
+        refs: list[MessageRef] = []
+        for path in sorted((self.root / "new").iterdir(), key=_delivery_order):
+            if path.name.startswith("."):
+                continue
+            try:
+                status = path.stat()
+            except FileNotFoundError:  # taken by another reader meanwhile
+                continue
+            unique = path.name.split(":", 1)[0]
+            arrived = datetime.fromtimestamp(status.st_mtime, UTC)
+            refs.append(MessageRef(f"maildir:{unique}"[:200], status.st_size, arrived, path))
+        return refs
+
+    def read(self, ref: MessageRef, max_bytes: int) -> bytes:
+        assert isinstance(ref.handle, Path)
+        with ref.handle.open("rb") as handle:
+            return handle.read(max_bytes)
+
+    def acknowledge(self, refs: Sequence[MessageRef]) -> None:
+        for ref in refs:
+            assert isinstance(ref.handle, Path)
+            unique = ref.handle.name.split(":", 1)[0]
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(ref.handle, self.done / "cur" / f"{unique}:2,S")
+
+
+def _delivery_order(path: Path) -> tuple[float, str]:
+    try:
+        return path.stat().st_mtime, path.name
+    except FileNotFoundError:
+        return 0.0, path.name
+
+
+class MaildirIntakeLoop:
+    """Intake passes over a Maildir every ``poll_seconds`` until stopped."""
+
+    def __init__(self, mailbox: MaildirMailbox, intake: Intake, poll_seconds: float = 5.0) -> None:
+        self.mailbox = mailbox
+        self.intake = intake
+        self.poll_seconds = poll_seconds
+
+    def run_once(self) -> IntakeResult:
+        return self.intake.run_once(self.mailbox)
+
+    def run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                self.run_once()
+            except Exception:
+                log.exception("Maildir intake pass failed; trying again in %g s", self.poll_seconds)
+            stop.wait(self.poll_seconds)
+
+
+class MaildirTransport:
+    """Delivers outgoing mail into a Maildir; see the module docstring (a :class:`bot.email.sender.Transport`)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = make_maildir(root)
+
+    def connect(self) -> _MaildirConnection:
+        return _MaildirConnection(self.root)
+
+
+class _MaildirConnection:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    async def __aenter__(self) -> _MaildirConnection:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def send(self, message: EmailMessage, recipient: str) -> None:
+        name = "referee-" + hashlib.sha256(str(message["Message-ID"]).encode()).hexdigest()[:32]
+        if (self.root / "new" / name).exists() or any((self.root / "cur").glob(f"{name}:*")):
+            return
+        deliver(self.root, message.as_bytes(), name)

@@ -1,0 +1,317 @@
+"""Taking a raw RFC 5322 message apart: the headers the intake needs and the text to read.
+
+Nothing here raises on bad input.  Whatever could not be read becomes a
+:class:`Problem` (quoted back to the player as "not understood"), or an
+:class:`Attachment` (listed as ignored).  The text read is the first
+``text/plain`` part that is not an attachment, else the first ``text/html``
+part converted to text; forwarded messages (``message/rfc822``) are treated
+as attachments, not read.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email.utils
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from email import errors as mail_errors
+from email import policy
+from email.header import decode_header, make_header
+from email.message import Message
+from email.parser import BytesHeaderParser, BytesParser
+
+from bot.email.htmltext import html_to_text
+
+MAX_TEXT_CHARS = 64_000
+"""Only this much of the chosen text part is read (the rest is reported as ignored)."""
+
+_STRUCTURE_DEFECTS = (
+    mail_errors.NoBoundaryInMultipartDefect,
+    mail_errors.StartBoundaryNotFoundDefect,
+    mail_errors.MultipartInvariantViolationDefect,
+    mail_errors.MissingHeaderBodySeparatorDefect,
+    mail_errors.InvalidBase64CharactersDefect,
+    mail_errors.InvalidBase64LengthDefect,
+)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something in the message that could not be read: what to quote, and why."""
+
+    line: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A part that is not read: its name, type and (approximate, decoded) size."""
+
+    filename: str | None
+    content_type: str
+    size: int
+
+    def describe(self) -> str:
+        name = f"'{self.filename}' " if self.filename else ""
+        if self.content_type == "message/rfc822":
+            return f"forwarded message {name}({describe_size(self.size)}): forwarded messages are not read"
+        return f"attachment {name}({self.content_type}, {describe_size(self.size)}): attachments are not read"
+
+
+@dataclass(frozen=True)
+class MailText:
+    """What the intake needs from one message."""
+
+    size: int
+    headers: dict[str, str] = field(default_factory=dict)
+    """Lower-case name -> first value (decoded), for the loop and bounce policy."""
+    message_id: str | None = None
+    subject: str = ""
+    from_address: str | None = None
+    from_name: str | None = None
+    sender_address: str | None = None
+    return_path: str | None = None
+    """The envelope sender from ``Return-Path``: None when absent, "" for the null sender ``<>``."""
+    in_reply_to: str | None = None
+    references: tuple[str, ...] = ()
+    content_type: str = "text/plain"
+    text: str = ""
+    text_kind: str | None = None
+    """"plain" or "html" (converted) for the part read; None when no text part was found."""
+    truncated_chars: int = 0
+    problems: tuple[Problem, ...] = ()
+    attachments: tuple[Attachment, ...] = ()
+    too_large: bool = False
+
+
+def describe_size(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    if size >= 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size} bytes"
+
+
+def message_id_of(raw: bytes) -> str | None:
+    """The Message-ID of ``raw`` (headers only are parsed), or None."""
+    try:
+        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        value = headers.get("Message-ID")
+    except Exception:  # the stdlib parser is lenient; this guards the odd crash on garbage
+        return None
+    if value is None:
+        return None
+    return _first_id(str(value))
+
+
+def read_mail(raw: bytes, max_bytes: int) -> MailText:
+    """Take ``raw`` apart; a message of ``max_bytes`` or more is not read past its headers."""
+    too_large = len(raw) >= max_bytes
+    parser = BytesHeaderParser(policy=policy.default) if too_large else BytesParser(policy=policy.default)
+    try:
+        message = parser.parsebytes(raw)
+    except Exception as exc:  # pragma: no cover - the stdlib parser does not raise on bad input in practice
+        return MailText(len(raw), problems=(Problem("(the whole message)", f"it could not be parsed: {exc}"),))
+    headers = _headers(message)
+    from_name, from_address = _first_address(headers.get("from", ""))
+    _, sender_address = _first_address(headers.get("sender", ""))
+    mail = MailText(
+        size=len(raw),
+        headers=headers,
+        message_id=_first_id(headers.get("message-id", "")),
+        subject=" ".join(headers.get("subject", "").split()),
+        from_address=from_address,
+        from_name=from_name,
+        sender_address=sender_address,
+        return_path=_return_path(headers),
+        in_reply_to=_first_id(headers.get("in-reply-to", "")),
+        references=tuple(_message_ids(headers.get("references", ""))),
+        content_type=_content_type(message),
+        too_large=too_large,
+    )
+    if too_large:
+        return mail
+    return _with_body(mail, message)
+
+
+def _headers(message: Message) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name, value in message.raw_items():
+        key = name.lower()
+        if key not in found:
+            found[key] = _header_text(message, name, value)
+    return found
+
+
+def _header_text(message: Message, name: str, raw_value: object) -> str:
+    """The decoded header value; RFC 2047 words in unknown charsets are kept as they are."""
+    try:
+        return " ".join(str(message[name]).split())
+    except Exception:  # a malformed header can make the modern policy's parser raise; fall back
+        pass
+    text = str(raw_value)
+    try:
+        return " ".join(str(make_header(decode_header(text))).split())
+    except (LookupError, UnicodeError, ValueError, mail_errors.HeaderParseError):
+        return " ".join(text.split())
+
+
+def _first_address(value: str) -> tuple[str | None, str | None]:
+    for name, address in email.utils.getaddresses([value]):
+        address = address.strip().strip("<>").strip()
+        if "@" in address and " " not in address:
+            return (name.strip() or None), address
+    return None, None
+
+
+def _return_path(headers: dict[str, str]) -> str | None:
+    if "return-path" not in headers:
+        return None
+    value = headers["return-path"].strip()
+    if value in ("", "<>"):
+        return ""
+    _, address = _first_address(value)
+    return address or ""
+
+
+def _message_ids(value: str) -> list[str]:
+    ids: list[str] = []
+    for token in value.replace(">", "> ").split():
+        token = token.strip(",")
+        if token.startswith("<") and token.endswith(">") and "@" in token and len(token) > 3:
+            ids.append(token)
+    if not ids and value.strip() and "@" in value and " " not in value.strip():
+        ids.append(f"<{value.strip().strip('<>')}>")
+    return ids
+
+
+def _first_id(value: str) -> str | None:
+    ids = _message_ids(value)
+    return ids[0] if ids else None
+
+
+def _content_type(message: Message) -> str:
+    try:
+        return message.get_content_type()
+    except Exception:  # pragma: no cover
+        return "text/plain"
+
+
+def _with_body(mail: MailText, message: Message) -> MailText:
+    problems: list[Problem] = []
+    attachments: list[Attachment] = []
+    plain: list[Message] = []
+    html: list[Message] = []
+    broken = False
+    for part in _leaves(message):
+        broken = broken or any(isinstance(d, _STRUCTURE_DEFECTS) for d in part.defects)
+        kind = _content_type(part)
+        disposition = _disposition(part)
+        if kind in ("text/plain", "text/html") and disposition != "attachment" and not _filename(part):
+            (plain if kind == "text/plain" else html).append(part)
+        elif not kind.startswith("multipart/"):
+            attachments.append(Attachment(_filename(part), kind, _payload_size(part)))
+    broken = broken or any(isinstance(d, _STRUCTURE_DEFECTS) for d in message.defects)
+    chosen, kind_read = (plain[0], "plain") if plain else (html[0], "html") if html else (None, None)
+    text = ""
+    if chosen is not None:
+        text, charset_problem = _decode(chosen)
+        if charset_problem is not None:
+            problems.append(charset_problem)
+        broken = broken or any(isinstance(d, _STRUCTURE_DEFECTS) for d in chosen.defects)  # found while decoding
+        if kind_read == "html":
+            text = html_to_text(text)
+    if broken:
+        problems.append(
+            Problem(
+                f"Content-Type: {mail.content_type}",
+                "the message is damaged (its MIME structure or encoding); only what could be read is below"
+                if chosen is not None
+                else "the message is damaged (its MIME structure or encoding) and no text could be read: "
+                "send plain text",
+            )
+        )
+    elif chosen is None:
+        problems.append(
+            Problem(f"Content-Type: {mail.content_type}", "no text part was found: send your commands as plain text")
+        )
+    truncated = max(0, len(text) - MAX_TEXT_CHARS)
+    return replace(
+        mail, text=text[:MAX_TEXT_CHARS], text_kind=kind_read, truncated_chars=truncated, problems=tuple(problems),
+        attachments=tuple(attachments),
+    )  # fmt: skip
+
+
+def _leaves(message: Message) -> Iterator[Message]:
+    """Every non-multipart part, depth first; a forwarded message is one leaf (not opened)."""
+    if message.is_multipart() and _content_type(message).startswith("multipart/"):
+        payload = message.get_payload()
+        if isinstance(payload, list):
+            for part in payload:
+                if isinstance(part, Message):
+                    yield from _leaves(part)
+            return
+    yield message
+
+
+def _disposition(part: Message) -> str | None:
+    try:
+        return part.get_content_disposition()
+    except Exception:  # pragma: no cover
+        return None
+
+
+def _filename(part: Message) -> str | None:
+    try:
+        name = part.get_filename()
+    except Exception:
+        return "(unreadable name)"
+    return " ".join(name.split()) if name else None
+
+
+def _payload_size(part: Message) -> int:
+    payload = part.get_payload()
+    if isinstance(payload, list):
+        return sum(_payload_size(p) for p in payload if isinstance(p, Message))
+    if not isinstance(payload, str):
+        return 0
+    encoding = str(part.get("Content-Transfer-Encoding", "")).strip().lower()
+    if encoding == "base64":
+        return len("".join(payload.split())) * 3 // 4
+    return len(payload)
+
+
+def _decode(part: Message) -> tuple[str, Problem | None]:
+    """The text of ``part``; an unknown or wrong charset is read as UTF-8 (or Latin-1) and reported."""
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:  # pragma: no cover - decode=True is documented not to raise
+        payload = None
+    if not isinstance(payload, bytes):
+        raw = part.get_payload()
+        payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
+    try:
+        charset = (part.get_content_charset() or "us-ascii").strip().strip('"') or "us-ascii"
+    except Exception:  # an RFC 2231 parameter in a charset nobody knows
+        charset = "unknown"
+    try:
+        codec = codecs.lookup(charset).name
+    except LookupError:
+        text, fallback = _best_effort(payload)
+        return text, Problem(f"charset={charset}", f"unknown character set; the text was read as {fallback}")
+    try:
+        return payload.decode(codec), None
+    except UnicodeDecodeError:
+        if codec == "ascii":
+            # 8-bit text labelled ASCII is common and harmless: take it as UTF-8 (or Latin-1).
+            return _best_effort(payload)[0], None
+        return payload.decode(codec, "replace"), Problem(
+            f"charset={charset}", "the text is not valid in its character set; unreadable characters were replaced"
+        )
+
+
+def _best_effort(payload: bytes) -> tuple[str, str]:
+    try:
+        return payload.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError:
+        return payload.decode("latin-1"), "Latin-1"

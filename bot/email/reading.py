@@ -1,0 +1,362 @@
+"""Reading commands from the text of a message: the email vocabulary.
+
+Commands are read one per line, case-insensitively, from the subject and then
+the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
+
+    HELP [game]            LIST                 JOIN <game> [AS <name>]
+    ORDERS <game>          GAME <game>          (then order lines, in the game's syntax)
+    STATUS <game>          PASSWORD <secret>    RESIGN <game>
+    END / SIGNOFF          (stop reading)
+
+* The lines after ``ORDERS <game>`` (or ``GAME <game>``) up to the next
+  command line are that game's orders, sent as one text; a first order may
+  follow a colon on the same line (``ORDERS demo: play 6 bank 2``).  ``PASSWORD`` lines
+  may stand anywhere, also between order lines; they do not end the orders.
+* Outside an orders block, a line that is not a command is "not understood"
+  and quoted back.
+* Not read: quoted lines (``>``), attribution lines ("On ... wrote:"), and
+  everything after ``END``/``SIGNOFF``, a signature (``-- ``), a phone
+  signature ("Sent from my iPhone"), or the start of a quoted message that
+  is not marked with ``>`` (Outlook's "-----Original Message-----", a "From:"
+  / "Sent:" header block, a forwarded-message line, the referee's own reply).
+* The subject counts as the first line only when it is a command once its
+  ``Re:``/``Fwd:`` prefixes and ``[tags]`` are removed; otherwise it is
+  not read (so replying to a report is not an error).
+* The secret of a ``PASSWORD`` line is never quoted back: it is removed from
+  every line the reply could show.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from bot.core import commands as c
+
+MAX_LINES = 500
+MAX_NOT_UNDERSTOOD = 20
+MAX_QUOTE = 160
+HIDDEN = "********"
+
+_GAME = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("help", rf"^HELP(?:\s+{_GAME})?$"),
+        ("list", r"^LIST$"),
+        ("join", rf"^JOIN\s+{_GAME}(?:\s+AS\s+(.+))?$"),
+        ("orders", rf"^(?:ORDERS|GAME)\s+{_GAME}(?:\s*:\s*(.*))?$"),
+        ("status", rf"^STATUS\s+{_GAME}$"),
+        ("resign", rf"^RESIGN\s+{_GAME}$"),
+        ("end", r"^(?:END|SIGNOFF)$"),
+    )
+)
+_PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*)$", re.IGNORECASE)
+_KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RESIGN)\b", re.IGNORECASE)
+_USAGE = {
+    "HELP": "HELP or HELP <game>",
+    "LIST": "LIST, alone on its line",
+    "JOIN": "JOIN <game> or JOIN <game> AS <name>",
+    "ORDERS": "ORDERS <game>, then your orders on the lines below",
+    "GAME": "GAME <game>, then your orders on the lines below",
+    "STATUS": "STATUS <game>",
+    "RESIGN": "RESIGN <game>",
+}
+_TRAILING = ".:;!?,"
+
+_SUBJECT_PREFIX = re.compile(
+    r"^\s*(?:(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]*\]\s*)",
+    re.IGNORECASE,
+)
+_SUBJECT_TAG = re.compile(r"\s*\[[^\]]*\]\s*$")
+
+_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|på|w dniu)\b", re.IGNORECASE)
+_ATTRIBUTION_END = re.compile(
+    r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|skrev|napisał|kirjoitti)\s*(.*)?:\s*$", re.IGNORECASE
+)
+_QUOTED_MESSAGE = re.compile(
+    r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine|mensaje original)"
+    r"\s*-{2,}|_{10,}|begin forwarded message:?|receipt R[0-9A-F]{8} -- )",
+    re.IGNORECASE,
+)
+_HEADER_BLOCK_FROM = re.compile(r"^\*?(from|von|de|van|da)\*?\s*:\s*\S", re.IGNORECASE)
+_HEADER_BLOCK_NEXT = re.compile(r"^\*?(sent|date|to|subject|gesendet|envoyé|enviado|datum|an|à)\*?\s*:", re.IGNORECASE)
+_PHONE_SIGNATURE = re.compile(
+    r"^(sent from my |sent from (mail|outlook|yahoo mail) for |get outlook for |sent with proton ?mail|"
+    r"envoyé de mon |von meinem .* gesendet|enviado desde mi )",
+    re.IGNORECASE,
+)
+_SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
+"""The shape of a seat secret (bot.core.seat_secrets): hidden wherever it turns up in quoted lines."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a message asks for: its commands in order, the password it gave, what was skipped."""
+
+    commands: tuple[c.Command, ...]
+    password: str | None = None
+    ignored: tuple[str, ...] = ()
+    subject_command: bool = False
+
+
+@dataclass
+class _Block:
+    game: str
+    opener: str
+    lines: list[str] = field(default_factory=list)
+    from_subject: bool = False
+
+
+@dataclass
+class _Reader:
+    commands: list[c.Command | _Block] = field(default_factory=list)
+    passwords: list[str] = field(default_factory=list)
+    not_understood: list[c.NotUnderstood] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    block: _Block | None = None
+    subject_item: c.Command | None = None
+
+    def close_block(self) -> None:
+        if self.block is not None:
+            self.commands.append(self.block)
+            self.block = None
+
+    def not_understood_line(self, line: str, reason: str) -> None:
+        self.commands.append(c.NotUnderstood(clip(line), reason))
+
+
+def clip(line: str) -> str:
+    line = line.strip()
+    return line if len(line) <= MAX_QUOTE else line[: MAX_QUOTE - 1] + "…"
+
+
+def subject_text(subject: str) -> str:
+    """The subject without its reply/forward prefixes and bracketed tags."""
+    text = subject.strip()
+    while True:
+        stripped = _SUBJECT_PREFIX.sub("", text, count=1)
+        stripped = _SUBJECT_TAG.sub("", stripped)
+        if stripped == text:
+            return text.strip()
+        text = stripped
+
+
+def _parse(line: str) -> tuple[str, tuple[str | None, ...]] | None:
+    """The command a whole line is, as (name, groups), or None."""
+    text = line.strip()
+    for candidate in (text, text.rstrip(_TRAILING).rstrip()):
+        for name, pattern in _PATTERNS:
+            match = pattern.match(candidate)
+            if match is not None:
+                return name, match.groups()
+    return None
+
+
+def read_commands(subject: str, text: str) -> Reading:
+    """Read the subject and ``text`` (see the module docstring); never raises."""
+    reader = _Reader()
+    subject_command = _read_subject(reader, subject)
+    _read_body(reader, text.splitlines())
+    reader.close_block()
+    password = reader.passwords[0] if reader.passwords else None
+    if len({"".join(p.split()).lower() for p in reader.passwords}) > 1:
+        reader.commands.append(
+            c.NotUnderstood(
+                "PASSWORD ...",
+                "only one password counts in a message (the first was used); "
+                "send the orders of each game in a message of its own",
+            )
+        )
+    commands = _finish(reader)
+    secrets = [p for p in reader.passwords if p]
+    return Reading(
+        tuple(_hide(command, secrets) for command in commands),
+        password,
+        tuple(_hide_text(line, secrets) for line in reader.ignored),
+        subject_command,
+    )
+
+
+def _read_subject(reader: _Reader, subject: str) -> bool:
+    line = subject_text(subject)
+    password = _PASSWORD.match(line)
+    if password is not None and password.group(1).strip():
+        reader.passwords.append(password.group(1).strip())
+        return True
+    parsed = _parse(line)
+    if parsed is None or parsed[0] == "end":
+        return False
+    command = _command(parsed, line)
+    if isinstance(command, _Block):
+        command.from_subject = True
+        reader.block = command
+    elif command is not None:
+        reader.commands.append(command)
+        reader.subject_item = command
+    return True
+
+
+def _read_body(reader: _Reader, lines: list[str]) -> None:
+    quoted = 0
+    read = 0
+    index = 0
+    while index < len(lines):
+        raw = lines[index].replace("\u00a0", " ").replace("\ufeff", "").replace("\u200b", "")
+        line = raw.strip()
+        rest = len(lines) - index
+        if not line:
+            if reader.block is not None and reader.block.lines:
+                reader.block.lines.append("")
+            index += 1
+            continue
+        if line.startswith(">") or line.startswith("|>"):
+            quoted += 1
+            index += 1
+            continue
+        attribution = _attribution_length(lines, index)
+        if attribution:
+            quoted += attribution
+            index += attribution
+            continue
+        stop = _stop_reason(lines, index, line, raw)
+        if stop is not None:
+            reader.ignored.append(stop.format(n=rest, s="" if rest == 1 else "s"))
+            break
+        read += 1
+        if read > MAX_LINES:
+            reader.ignored.append(f"{rest} line{'' if rest == 1 else 's'} after the first {MAX_LINES} (not read)")
+            break
+        _read_line(reader, line)
+        index += 1
+    if quoted:
+        reader.ignored.insert(
+            0, f"{quoted} quoted line{'' if quoted == 1 else 's'} (starting with > or 'On ... wrote:')"
+        )
+
+
+def _attribution_length(lines: list[str], index: int) -> int:
+    """1 or 2 when the line (with the next one) is an attribution such as "On Mon, ... Ann wrote:"."""
+    line = lines[index].strip()
+    if _ATTRIBUTION_END.search(line) and (_ATTRIBUTION_START.match(line) or line.endswith("wrote:")):
+        return 1
+    if _ATTRIBUTION_START.match(line) and index + 1 < len(lines) and _ATTRIBUTION_END.search(lines[index + 1].strip()):
+        return 2
+    return 0
+
+
+def _stop_reason(lines: list[str], index: int, line: str, raw: str) -> str | None:
+    if raw.rstrip("\r\n") in ("-- ", "--") or line == "--":
+        return "signature ({n} line{s})"
+    if _parse(line) == ("end", ()):
+        return "{n} line{s} from END/SIGNOFF on (not read)"
+    if _PHONE_SIGNATURE.match(line):
+        return f"signature '{clip(line)}'"
+    if _QUOTED_MESSAGE.match(line):
+        return "quoted message ({n} line{s})"
+    if _HEADER_BLOCK_FROM.match(line):
+        following = [text.strip() for text in lines[index + 1 : index + 5] if text.strip()]
+        if any(_HEADER_BLOCK_NEXT.match(text) for text in following[:3]):
+            return "quoted message ({n} line{s})"
+    return None
+
+
+def _read_line(reader: _Reader, line: str) -> None:
+    password = _PASSWORD.match(line)
+    if password is not None:
+        secret = password.group(1).strip()
+        if secret:
+            reader.passwords.append(secret)
+        else:
+            reader.not_understood_line("PASSWORD", "give the password on the same line: PASSWORD <password>")
+        return
+    parsed = _parse(line)
+    if parsed is not None:
+        command = _command(parsed, line)
+        reader.close_block()
+        if isinstance(command, _Block):
+            reader.block = command
+        elif command is not None:
+            reader.commands.append(command)
+        return
+    if reader.block is not None:
+        reader.block.lines.append(line)
+        return
+    keyword = _KEYWORD.match(line)
+    if keyword is not None:
+        word = keyword.group(1).upper()
+        reader.not_understood_line(line, f"write it as {_USAGE[word]}")
+    else:
+        reader.not_understood_line(
+            line, "not a command (send HELP for the list); orders go on the lines after ORDERS <game>"
+        )
+
+
+def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command | _Block | None:
+    name, groups = parsed
+    if name == "help":
+        return c.ShowHelp(groups[0].lower() if groups[0] else None)
+    if name == "list":
+        return c.ListGames()
+    if name == "join":
+        game, seat = groups
+        assert game is not None
+        return c.JoinGame(game.lower(), seat.strip() if seat else None)
+    if name == "orders":
+        game, first = groups
+        assert game is not None
+        block = _Block(game.lower(), clip(line))
+        if first and first.strip():
+            block.lines.append(first.strip())
+        return block
+    if name == "status":
+        assert groups[0] is not None
+        return c.ShowStatus(groups[0].lower())
+    if name == "resign":
+        assert groups[0] is not None
+        return c.Resign(groups[0].lower())
+    return None
+
+
+def _finish(reader: _Reader) -> list[c.Command]:
+    """Blocks become SubmitOrders; a subject command repeated in the body counts once."""
+    body_commands = [item for item in reader.commands if item is not reader.subject_item]
+    result: list[c.Command] = []
+    for item in reader.commands:
+        if isinstance(item, _Block):
+            text = "\n".join(item.lines).strip()
+            if item.from_subject and not text:
+                continue  # a subject such as "Re: Game over" is no command; "ORDERS demo" there opens no orders
+            if not text:
+                result.append(
+                    c.NotUnderstood(item.opener, f"no orders followed; put them on the lines after ORDERS {item.game}")
+                )
+            else:
+                result.append(c.SubmitOrders(item.game, text))
+        elif item is reader.subject_item and item in body_commands:
+            continue
+        else:
+            result.append(item)
+    shown = [item for item in result if isinstance(item, c.NotUnderstood)]
+    if len(shown) > MAX_NOT_UNDERSTOOD:
+        dropped = {id(item) for item in shown[MAX_NOT_UNDERSTOOD:]}
+        result = [item for item in result if id(item) not in dropped]
+        result.append(c.NotUnderstood("...", f"{len(dropped)} more lines were not understood and are not listed"))
+    return result
+
+
+def _hide_text(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = re.sub(re.escape(secret), HIDDEN, text, flags=re.IGNORECASE)
+    return _SECRET_SHAPE.sub(HIDDEN, text)
+
+
+def _hide(command: c.Command, secrets: list[str]) -> c.Command:
+    if isinstance(command, c.NotUnderstood):
+        return c.NotUnderstood(_hide_text(command.line, secrets), command.reason)
+    if isinstance(command, c.SubmitOrders) and secrets:
+        text = command.text
+        for secret in secrets:
+            text = re.sub(re.escape(secret), HIDDEN, text, flags=re.IGNORECASE)
+        return c.SubmitOrders(command.game, text)
+    return command

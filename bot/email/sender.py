@@ -1,0 +1,125 @@
+"""The email sender: drains the outbox's ``email`` rows through a transport.
+
+Each pass takes the due rows, opens one session, and for each row composes
+the message, hands it over, and marks the row sent at once (one transaction
+per row), so a row is handed over again only if the process dies between
+the server's "250 OK" and that commit, and then with the same Message-ID.
+
+* The server is away (:class:`bot.email.smtp.TransportUnavailable`): the pass
+  stops, nothing is marked, and the sender waits with exponential back-off
+  (``retry_min`` doubling up to ``retry_max``) before trying again.  No
+  message is lost and none is sent twice.
+* The server refuses one message, or it cannot be built: that row is marked
+  failed (the outbox retries it with its own back-off) and the pass goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import AbstractAsyncContextManager, suppress
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Protocol
+
+from bot.core.clock import Clock
+from bot.core.outbox import OutboxDrain
+from bot.email.compose import MailIdentity, UnsendableMessage, compose
+from bot.email.smtp import MessageRejected, TransportUnavailable
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "email"
+
+
+class Connection(Protocol):
+    async def send(self, message: EmailMessage, recipient: str) -> None: ...
+
+
+class Transport(Protocol):
+    """Something that opens a session in which messages can be sent (SMTP, a Maildir)."""
+
+    def connect(self) -> AbstractAsyncContextManager[Connection]: ...
+
+
+@dataclass(frozen=True)
+class SendResult:
+    sent: int = 0
+    failed: int = 0
+    remaining: bool = False
+    """True when the batch was full: more rows may be due."""
+
+
+class MailSender:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        drain: OutboxDrain,
+        transport: Transport,
+        clock: Clock,
+        identity: MailIdentity,
+        *,
+        batch: int = 100,
+        interval: float = 5.0,
+        retry_min: float = 1.0,
+        retry_max: float = 300.0,
+    ) -> None:
+        self.drain = drain
+        self.transport = transport
+        self.clock = clock
+        self.identity = identity
+        self.batch = batch
+        self.interval = interval
+        self.retry_min = retry_min
+        self.retry_max = retry_max
+
+    async def send_due(self) -> SendResult:
+        """One batch; raises :class:`TransportUnavailable` when the server is away."""
+        rows = await asyncio.to_thread(self.drain.due, CHANNEL, self.clock.now(), self.batch)
+        if not rows:
+            return SendResult()
+        sent = failed = 0
+        async with self.transport.connect() as connection:
+            for row in rows:
+                try:
+                    message = compose(row, self.identity, self.clock.now())
+                    await connection.send(message, row.recipient)
+                except (UnsendableMessage, MessageRejected) as exc:
+                    retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
+                    log.warning("outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry)
+                    failed += 1
+                    continue
+                await asyncio.to_thread(self.drain.mark_sent, row.id, self.clock.now())
+                log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
+                sent += 1
+        return SendResult(sent, failed, len(rows) == self.batch)
+
+    async def drain_all(self) -> SendResult:
+        """Batches until nothing is due (``referee serve --once``, the demo); raises when the server is away."""
+        total = SendResult()
+        while True:
+            result = await self.send_due()
+            total = SendResult(total.sent + result.sent, total.failed + result.failed)
+            if not result.remaining:
+                return total
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Send until ``stop`` is set, backing off while the server is away."""
+        delay = self.retry_min
+        while not stop.is_set():
+            wait = self.interval
+            try:
+                result = await self.send_due()
+                delay = self.retry_min
+                if result.remaining:
+                    wait = 0.0
+            except TransportUnavailable as exc:
+                log.warning("mail server unavailable (%s); retrying in %.1f s", exc, delay)
+                wait, delay = delay, min(delay * 2, self.retry_max)
+            except Exception:
+                log.exception("the sender failed; retrying in %.1f s", delay)
+                wait, delay = delay, min(delay * 2, self.retry_max)
+            if wait:
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), timeout=wait)

@@ -1,0 +1,128 @@
+"""From raw bytes to an envelope: reading, policy, and what the reply must carry.
+
+:func:`understand` is pure (no I/O): the processor feeds it stored messages.
+Its result says either "apply this envelope" or "record this message and do
+nothing else" (automatic mail, or mail without a usable sender).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.core import commands as c
+from bot.email.mime import MailText, Problem, describe_size, read_mail
+from bot.email.policy import automatic_reason, sender_trust
+from bot.email.reading import HIDDEN, Reading, clip, read_commands, subject_text
+
+EMAIL = "email"
+
+
+@dataclass(frozen=True)
+class IntakePolicy:
+    """What understanding a message depends on (from the settings)."""
+
+    own_addresses: frozenset[str] = frozenset()
+    max_message_bytes: int = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """The envelope to apply, or why the message is only recorded (``skip``)."""
+
+    envelope: c.Envelope | None
+    skip: str | None = None
+    summary: str = ""
+    """Command names and policy notes, for the log (never a secret, never message text)."""
+
+
+def understand(raw: bytes, source_id: str, received_at: datetime, policy: IntakePolicy) -> Understanding:
+    """Read ``raw`` into an envelope with ``source_id`` as its idempotency key."""
+    mail = read_mail(raw, policy.max_message_bytes)
+    automatic = automatic_reason(mail, policy.own_addresses)
+    if automatic is not None:
+        return Understanding(None, automatic, f"automatic mail: {automatic}")
+    assert mail.from_address is not None  # automatic_reason flags mail without a From address
+    if mail.too_large:
+        reading = Reading(
+            (
+                c.NotUnderstood(
+                    f"(a message of {describe_size(mail.size)})",
+                    f"too large: messages of {describe_size(policy.max_message_bytes)} or more are not read; "
+                    "send your commands as plain text without attachments",
+                ),
+            )
+        )
+    else:
+        reading = read_commands(mail.subject, mail.text)
+    commands = _problems(mail.problems) + _guarded(reading, mail)
+    ignored = reading.ignored + _skipped(mail)
+    envelope = c.Envelope(
+        sender=c.Sender(EMAIL, mail.from_address, mail.from_name),
+        commands=commands,
+        source_id=source_id,
+        received_at=received_at,
+        reply=c.ReplyContext(
+            subject=_reply_subject(mail.subject, reading), message_id=mail.message_id, references=_references(mail)
+        ),
+        password=reading.password,
+        ignored=ignored,
+    )
+    names = " ".join(type(command).__name__ for command in commands) or "no commands"
+    extra = " +password" if reading.password else ""
+    return Understanding(envelope, None, f"{names}{extra}")
+
+
+def _problems(problems: tuple[Problem, ...]) -> tuple[c.Command, ...]:
+    return tuple(c.NotUnderstood(clip(p.line), p.reason) for p in problems)
+
+
+def _guarded(reading: Reading, mail: MailText) -> tuple[c.Command, ...]:
+    """Apply the forged-sender policy (see :mod:`bot.email.policy`) to the commands read."""
+    trust = sender_trust(mail)
+    if trust.aligned:
+        return reading.commands
+    guarded: list[c.Command] = []
+    for command in reading.commands:
+        if isinstance(command, c.SubmitOrders) and not reading.password:
+            guarded.append(
+                c.NotUnderstood(
+                    f"ORDERS {command.game}",
+                    f"your address could not be verified ({trust.reason}); "
+                    "orders need your seat password: add a line PASSWORD <password>",
+                )
+            )
+        elif isinstance(command, c.Resign):
+            guarded.append(
+                c.NotUnderstood(
+                    f"RESIGN {command.game}",
+                    f"your address could not be verified ({trust.reason}); "
+                    "send RESIGN from your own mail server, or ask the game master",
+                )
+            )
+        else:
+            guarded.append(command)
+    return tuple(guarded)
+
+
+def _skipped(mail: MailText) -> tuple[str, ...]:
+    notes = [attachment.describe() for attachment in mail.attachments]
+    if mail.text_kind == "html":
+        notes.insert(0, "the message had no plain-text part; its HTML was read as text")
+    if mail.truncated_chars:
+        notes.append(f"{mail.truncated_chars} characters at the end of the text (not read)")
+    return tuple(notes)
+
+
+def _reply_subject(subject: str, reading: Reading) -> str:
+    """The subject to answer under: never one that shows the password."""
+    if reading.password and reading.password.lower() in subject.lower():
+        return subject_text(subject).split()[0] + " " + HIDDEN if subject_text(subject) else "your message"
+    return subject[:200]
+
+
+def _references(mail: MailText) -> tuple[str, ...]:
+    references = list(mail.references)
+    if not references and mail.in_reply_to:
+        references.append(mail.in_reply_to)
+    return tuple(references[-10:])

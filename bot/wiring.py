@@ -1,0 +1,147 @@
+"""Building the email channel from the settings (part of the composition root, used by ``bot.cli``).
+
+What runs is decided by the settings alone:
+
+* intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
+* sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none;
+* the deadline worker always runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.clock import Clock, SystemClock
+from bot.core.deadlines import DeadlineWorker
+from bot.core.inbox import Inbox
+from bot.core.outbox import OutboxDrain
+from bot.core.ratelimit import ReplyBudget
+from bot.core.service import GameService, ServiceConfig
+from bot.email.compose import MailIdentity
+from bot.email.imap import ImapConfig, ImapIntakeLoop
+from bot.email.intake import Intake
+from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport
+from bot.email.processor import MailProcessor, ReplyLimit
+from bot.email.runner import EmailRuntime, IntakeLoop
+from bot.email.sender import MailSender, Transport
+from bot.email.smtp import SmtpConfig, SmtpTransport
+from bot.email.understand import IntakePolicy
+from bot.settings import Settings
+from bot.store.db import make_engine, session_factory
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def open_store(settings: Settings) -> Iterator[sessionmaker[Session]]:
+    """Sessions on the configured database (which must be migrated: ``referee db upgrade``)."""
+    engine = make_engine(settings.database)
+    try:
+        yield session_factory(engine)
+    finally:
+        engine.dispose()
+
+
+def service_config(settings: Settings) -> ServiceConfig:
+    return ServiceConfig(
+        mail_domain=settings.mail_domain,
+        default_turn_minutes=settings.turn_minutes,
+        default_offer_minutes=settings.offer_minutes,
+        default_decision_minutes=settings.decision_minutes,
+    )
+
+
+PROTOCOL_LOGGERS = ("imapclient", "aiosmtplib", "mail.log")
+"""Loggers that write protocol traffic (message text, seat passwords included) at DEBUG level."""
+
+
+def email_runtime(settings: Settings, sessions: sessionmaker[Session], clock: Clock | None = None) -> EmailRuntime:
+    """The intake, sender and deadline worker the settings ask for.
+
+    The protocol loggers are held at INFO whatever the root level: at DEBUG they would log
+    message text, and with it seat passwords (which must never reach a log).
+    """
+    for name in PROTOCOL_LOGGERS:
+        logging.getLogger(name).setLevel(logging.INFO)
+    clock = clock or SystemClock()
+    service = GameService(sessions, service_config(settings))
+    return EmailRuntime(
+        intake=_intake(settings, sessions, service, clock),
+        sender=_sender(settings, sessions, clock),
+        deadlines=DeadlineWorker(service, clock, timedelta(seconds=settings.deadline_check_seconds)),
+    )
+
+
+def _intake(
+    settings: Settings, sessions: sessionmaker[Session], service: GameService, clock: Clock
+) -> IntakeLoop | None:
+    policy = IntakePolicy(
+        own_addresses=frozenset({settings.bot_address.lower()}),
+        max_message_bytes=settings.email_max_message_kb * 1024,
+    )
+    inbox = Inbox(sessions, settings.inbound_max_attempts, timedelta(seconds=settings.inbound_retry_seconds))
+    limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))
+    processor = MailProcessor(inbox, service, clock, policy, ReplyBudget(sessions), limit)
+    intake = Intake(processor)
+    if settings.imap_host:
+        if not settings.imap_user:
+            raise ValueError("imap_host is set but imap_user is not")
+        config = ImapConfig(
+            host=settings.imap_host, user=settings.imap_user, password=settings.imap_password,
+            port=settings.imap_port, security=settings.imap_security, folder=settings.imap_folder,
+            done_folder=settings.imap_done_folder, done_flag=settings.imap_done_flag, idle=settings.imap_idle,
+            poll_seconds=settings.intake_poll_seconds, ca_file=settings.imap_ca_file or None,
+        )  # fmt: skip
+        return ImapIntakeLoop(config, intake)
+    if settings.maildir_inbox:
+        mailbox = MaildirMailbox(Path(settings.maildir_inbox), settings.maildir_done_folder)
+        return MaildirIntakeLoop(mailbox, intake, poll_seconds=settings.intake_poll_seconds)
+    return None
+
+
+def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
+    transport: Transport
+    if settings.smtp_host:
+        transport = SmtpTransport(
+            SmtpConfig(
+                host=settings.smtp_host, port=settings.smtp_port, security=settings.smtp_security,
+                user=settings.smtp_user, password=settings.smtp_password, envelope_from=settings.bot_address,
+                ca_file=settings.smtp_ca_file or None,
+            )
+        )  # fmt: skip
+    elif settings.maildir_outbox:
+        transport = MaildirTransport(Path(settings.maildir_outbox))
+    else:
+        return None
+    identity = MailIdentity(settings.bot_address, settings.mail_from_name)
+    return MailSender(OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds)
+
+
+def serve(runtime: EmailRuntime, once: bool = False) -> int:
+    """``referee serve``: run until SIGINT/SIGTERM (or one pass with ``once``); 0 on success."""
+    if runtime.intake is None:
+        log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
+    if runtime.sender is None:
+        log.warning("no outgoing mail configured (smtp_host or maildir_outbox): replies wait in the outbox")
+    if once:
+        return 0 if asyncio.run(runtime.run_once()) else 1
+    asyncio.run(_serve_until_signalled(runtime))
+    return 0
+
+
+async def _serve_until_signalled(runtime: EmailRuntime) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    log.info("referee serving; stop with SIGINT or SIGTERM")
+    await runtime.serve(stop)
+    log.info("referee stopped")

@@ -1,0 +1,111 @@
+"""The inbox (bot.core.inbox) and the processor's retry policy, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.clock import SimulatedClock
+from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox
+from bot.core.ratelimit import ReplyBudget
+from bot.core.service import GameService
+from bot.email.processor import ReplyLimit
+from tests.email.pipeline import deliver, message, processor_for
+from tests.email.world import START, build_world, outbox_rows
+
+RAW = b"From: a@example.org\r\nMessage-ID: <one@example.org>\r\n\r\nHELP\r\n"
+
+
+def test_a_second_copy_by_key_or_message_id_is_a_no_op(sessions: sessionmaker[Session]):
+    inbox = Inbox(sessions)
+    first = inbox.store("email", "imap:a:1:1", "<one@example.org>", RAW, START)
+    assert first.new and first.status == NEW
+    assert inbox.store("email", "imap:a:1:1", "<one@example.org>", RAW, START) == first.__class__(
+        first.id, "imap:a:1:1", NEW, False
+    )
+    copy = inbox.store("email", "imap:a:1:2", "<one@example.org>", RAW, START)
+    assert (copy.id, copy.new, copy.source_key) == (first.id, False, "imap:a:1:1")
+    other = inbox.store("email", "imap:a:1:3", None, RAW, START)
+    assert other.new and other.id != first.id
+    assert inbox.counts() == {NEW: 2, DONE: 0, FAILED: 0, PARKED: 0}
+    assert inbox.statuses(["imap:a:1:1", "imap:a:1:2", "imap:a:1:3"]) == {"imap:a:1:1": NEW, "imap:a:1:3": NEW}
+    assert inbox.raw(first.id) == RAW
+
+
+def test_failures_back_off_then_park_and_requeue_starts_afresh(sessions: sessionmaker[Session]):
+    inbox = Inbox(sessions, max_attempts=3, retry_base=timedelta(seconds=10))
+    row = inbox.store("email", "k1", None, RAW, START)
+    assert [p.id for p in inbox.pending(START)] == [row.id]
+    assert inbox.mark_failed(row.id, START, "boom 1") == FAILED
+    assert inbox.pending(START + timedelta(seconds=9)) == []
+    assert [p.attempts for p in inbox.pending(START + timedelta(seconds=10))] == [1]
+    assert inbox.mark_failed(row.id, START + timedelta(seconds=10), "boom 2") == FAILED
+    assert inbox.pending(START + timedelta(seconds=29)) == []
+    assert inbox.mark_failed(row.id, START + timedelta(seconds=30), "boom 3") == PARKED
+    assert inbox.pending(START + timedelta(days=30)) == []
+    (summary,) = inbox.summaries(PARKED)
+    assert (summary.attempts, summary.last_error, summary.size) == (3, "boom 3", len(RAW))
+    assert inbox.summary(row.id) == summary
+    assert inbox.requeue(row.id)
+    assert not inbox.requeue(row.id), "only parked or failed rows are requeued"
+    assert not inbox.requeue(row.id + 1000)
+    (again,) = inbox.pending(START)
+    assert again.attempts == 0
+    inbox.mark_done(again.id, START)
+    assert inbox.counts()[DONE] == 1
+
+
+def test_a_message_whose_handling_raises_is_kept_retried_and_parked(sessions, monkeypatch):
+    build_world(sessions, ("demo",))
+    clock = SimulatedClock(START + timedelta(hours=1))
+    inbox = Inbox(sessions, max_attempts=3, retry_base=timedelta(seconds=30))
+    processor = processor_for(sessions, clock, inbox=inbox)
+    calls: list[str] = []
+    original = GameService.apply
+
+    def flaky(self: GameService, envelope):  # type: ignore[no-untyped-def]
+        calls.append(envelope.source_id)
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(GameService, "apply", flaky)
+    raw = message("STATUS demo\n", subject="status")
+    assert deliver(processor, raw, "k:flaky").failed == 1
+    assert processor.process_pending().failed == 0, "not again before the back-off"
+    clock.advance(timedelta(seconds=30))
+    assert processor.process_pending().failed == 1
+    clock.advance(timedelta(seconds=60))
+    assert processor.process_pending().parked == 1
+    clock.advance(timedelta(days=1))
+    assert processor.process_pending().parked == 0
+    assert calls == ["k:flaky"] * 3
+    (parked,) = inbox.summaries(PARKED)
+    assert "RuntimeError: the database went away" in (parked.last_error or "")
+    assert outbox_rows(sessions) == []
+
+    monkeypatch.setattr(GameService, "apply", original)
+    assert inbox.requeue(parked.id)
+    assert processor.process_pending().done == 1
+    (reply,) = outbox_rows(sessions)
+    assert "STATUS demo" in reply.body
+
+
+def test_above_the_reply_limit_mail_is_applied_but_not_answered(sessions: sessionmaker[Session]):
+    build_world(sessions, ("demo",))
+    clock = SimulatedClock(START + timedelta(hours=2))  # the world's own replies are older than the window
+    processor = processor_for(sessions, clock, limit=ReplyLimit(replies=3, window=timedelta(hours=1)))
+    for number in range(5):
+        deliver(processor, message("STATUS demo\n", subject=f"status {number}"))
+    assert len(outbox_rows(sessions, "reply")) == 3
+    assert ReplyBudget(sessions).replies_since("email", "ANN@example.org", clock.now() - timedelta(hours=1)) == 3
+    clock.advance(timedelta(hours=1, minutes=1))
+    deliver(processor, message("STATUS demo\n", subject="later"))
+    assert len(outbox_rows(sessions, "reply")) == 4
+    assert Inbox(sessions).counts()[DONE] == 6
+
+
+def test_a_zero_limit_answers_nobody(sessions: sessionmaker[Session]):
+    build_world(sessions, ("demo",))
+    processor = processor_for(sessions, limit=ReplyLimit(replies=0))
+    assert deliver(processor, message("STATUS demo\n")).done == 1
+    assert outbox_rows(sessions, "reply") == []

@@ -1,0 +1,177 @@
+"""The sender against a real SMTP server (aiosmtpd): TLS modes, AUTH, refusals, and the server going away."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from datetime import timedelta
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core import commands as c
+from bot.core.clock import SimulatedClock
+from bot.core.outbox import OutboxDrain
+from bot.email.compose import MailIdentity, compose
+from bot.email.maildir import MaildirTransport
+from bot.email.sender import MailSender
+from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
+from tests.email.mailboxes import eventually
+from tests.email.world import GM, PASSWORDS, PLAYERS, REFEREE, SETUP_ORDERS, START, apply, outbox_rows, service_for
+from tests.support.smtp_sink import SmtpSink
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS"),  # implicit TLS: aiosmtpd cannot tell
+]
+
+IDENTITY = MailIdentity(REFEREE, "Referee")
+
+
+def sender_for(sessions: sessionmaker[Session], transport: object, clock: SimulatedClock) -> MailSender:
+    return MailSender(
+        OutboxDrain(sessions),
+        transport,
+        clock,
+        IDENTITY,
+        interval=0.05,
+        retry_min=0.05,
+        retry_max=0.2,  # type: ignore[arg-type]
+    )
+
+
+def smtp_config(sink: SmtpSink, **changes: object) -> SmtpConfig:
+    values: dict[str, object] = dict(host=sink.host, port=sink.port, security="none", envelope_from=REFEREE, timeout=5)
+    values.update(changes)
+    return SmtpConfig(**values)  # type: ignore[arg-type]
+
+
+def order_everyone(sessions: sessionmaker[Session], clock: SimulatedClock) -> None:
+    service = service_for(sessions)
+    for name, address in PLAYERS.items():
+        envelope = c.Envelope(
+            c.Sender("email", address, name), (c.SubmitOrders("demo", SETUP_ORDERS[name]),), f"setup:{name}",
+            clock.now(), c.ReplyContext("orders", f"<{name}@example.org>"), PASSWORDS[name],
+        )  # fmt: skip
+        assert "ORDERS ACCEPTED" in (service.apply(envelope).reply or "")
+
+
+async def test_plain_smtp_delivers_rfc5322_messages(world, smtp):
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    result = await sender_for(world, SmtpTransport(smtp_config(smtp)), clock).drain_all()
+    assert (result.sent, result.failed) == (6, 0)
+    assert outbox_rows(world) == []
+    received = smtp.messages()
+    assert {r.recipients for r in received} == {(address,) for address in PLAYERS.values()}
+    assert {r.mail_from for r in received} == {REFEREE}
+    first = received[0].message
+    for header in ("Message-ID", "Date", "From", "To", "Subject", "In-Reply-To", "References", "Auto-Submitted"):
+        assert first[header], header
+    assert first["Auto-Submitted"] == "auto-replied"
+    assert first["From"] == f"Referee <{REFEREE}>"
+    assert first.get_content_type() == "text/plain" and first.get_content_charset() == "utf-8"
+
+
+@pytest.mark.parametrize("security", ["starttls", "tls"])
+async def test_tls_and_auth(world, security):
+    sink = SmtpSink(tls=security, login=("referee", "s3cret"))
+    sink.start()
+    try:
+        clock = SimulatedClock(START)
+        apply(service_for(world), "ann@example.org", "Ann", c.ShowStatus("demo"))
+        config = smtp_config(sink, security=security, user="referee", password="s3cret", ca_file=str(sink.cert))
+        assert (await sender_for(world, SmtpTransport(config), clock).drain_all()).sent == 1
+        assert len(sink.messages()) == 1
+        assert "s3cret" not in repr(config)
+
+        apply(service_for(world), "ann@example.org", "Ann", c.ShowStatus("demo"))
+        wrong = smtp_config(sink, security=security, user="referee", password="wrong", ca_file=str(sink.cert))
+        with pytest.raises(TransportUnavailable):
+            await sender_for(world, SmtpTransport(wrong), clock).drain_all()
+        assert len(outbox_rows(world)) == 1, "nothing is marked when the server refuses the session"
+    finally:
+        sink.close()
+
+
+async def test_a_refused_recipient_is_retried_later_and_the_rest_go_through(world, smtp):
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    smtp.reject.add("cat@example.org")
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
+    result = await sender.drain_all()
+    assert (result.sent, result.failed) == (5, 1)
+    (left,) = outbox_rows(world)
+    assert left.recipient == "cat@example.org" and left.attempts == 1 and "550" in (left.last_error or "")
+    assert (await sender.drain_all()).sent == 0, "not before its back-off"
+    smtp.reject.clear()
+    clock.advance(timedelta(minutes=1))
+    assert (await sender.drain_all()).sent == 1
+    assert Counter(r.recipients[0] for r in smtp.messages())["cat@example.org"] == 1
+
+
+async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(world, smtp):
+    """Reports written while the server is down wait; when it is back (flapping at first), each arrives once."""
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
+    stop = asyncio.Event()
+    task = asyncio.create_task(sender.run(stop))
+    try:
+        await eventually(lambda: len(smtp.messages()) == 6)
+        smtp.stop()
+        clock.advance(timedelta(hours=49))
+        assert sorted(service_for(world).resolve_due(clock.now())) == [("club", 0), ("demo", 0)]
+        reports = [row for row in outbox_rows(world) if row.kind == "report"]
+        assert sorted(row.recipient for row in reports) == sorted([*PLAYERS.values(), GM] * 2)
+        await asyncio.sleep(0.5)
+        assert len(smtp.messages()) == 6 and len(outbox_rows(world)) == 14
+
+        smtp.accept_limit = 9  # back, but drops the session after three more messages
+        smtp.start()
+        await eventually(lambda: len(smtp.messages()) == 9)
+        await asyncio.sleep(0.3)
+        assert len(outbox_rows(world)) == 11
+        smtp.accept_limit = None
+        await eventually(lambda: len(smtp.messages()) == 20)
+        await asyncio.sleep(0.3)
+    finally:
+        stop.set()
+        await task
+    received = smtp.messages()
+    ids = Counter(str(r.message["Message-ID"]) for r in received)
+    assert len(received) == 20 and max(ids.values()) == 1, "no message was sent twice"
+    assert {row.message_id for row in reports} <= set(ids)
+    assert outbox_rows(world) == []
+    report = next(
+        r.message
+        for r in received
+        if r.recipients == ("ann@example.org",) and "[demo] Golden Strider: turn 0 report" in r.message["Subject"]
+    )
+    body = report.get_content()
+    assert report["Auto-Submitted"] == "auto-generated"
+    assert "Deadline: 2026-03-06 12:00 UTC (Fri 2026-03-06 13:00 CET, Europe/Paris)" in body
+    assert "copy for Ann" in body
+    gm_copy = next(
+        r.message for r in received if r.recipients == (GM,) and "[demo] Golden Strider: turn 0" in r.message["Subject"]
+    )
+    assert "copy for" not in gm_copy.get_content() and gm_copy["Subject"] == report["Subject"]
+
+
+async def test_the_maildir_transport_writes_each_message_once(world, tmp_path: Path):
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    transport = MaildirTransport(tmp_path / "outbox")
+    pending = OutboxDrain(world).due("email", clock.now())
+    sender = sender_for(world, transport, clock)
+    assert (await sender.drain_all()).sent == 6
+    files = sorted((tmp_path / "outbox" / "new").iterdir())
+    assert len(files) == 6
+    async with transport.connect() as connection:  # a retry after a crash between writing and marking
+        for row in pending:
+            await connection.send(compose(row, IDENTITY, clock.now()), row.recipient)
+    assert sorted((tmp_path / "outbox" / "new").iterdir()) == files
+    parsed = message_from_bytes(files[0].read_bytes(), policy=policy.default)
+    assert parsed["Auto-Submitted"] == "auto-replied"
