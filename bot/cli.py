@@ -180,10 +180,23 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _require_migrated(settings: Settings) -> None:
+    """Refuse to run against a database that is not at the latest schema (a clear line, not a crash later)."""
+    from bot.store.migrate import is_up_to_date
+
+    try:
+        current = is_up_to_date(settings.database)
+    except Exception as exc:  # the drivers raise many kinds; the message is what helps
+        raise UserError(f"cannot open the database {settings.database}: {exc}") from None
+    if not current:
+        raise UserError(f"the database {settings.database} is not at the latest schema: run `referee db upgrade`")
+
+
 def _serve(args: argparse.Namespace) -> int:
     from bot.wiring import email_runtime, open_store, serve
 
     settings = _settings(args)
+    _require_migrated(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with open_store(settings) as sessions:
         try:

@@ -106,3 +106,9 @@ def test_console_script_gives_no_traceback(tmp_path):
     done = subprocess.run([script, "replay", str(broken)], capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "is not valid JSON" in done.stderr
+
+
+def test_serve_refuses_a_database_that_is_not_migrated(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("REFEREE_DATABASE", str(tmp_path / "empty.sqlite3"))
+    assert main(["serve", "--once"]) == 2
+    assert "is not at the latest schema: run `referee db upgrade`" in capsys.readouterr().err

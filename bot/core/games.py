@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -9,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator import registry
 from adjudicator.api import GameRules, Phase
-from bot.store.models import Game, OrderSubmission, Seat
+from bot.store.models import Game, OrderSubmission, Seat, TurnRecord
 
 FORMING = "forming"
 RUNNING = "running"
@@ -53,6 +54,15 @@ def current_orders(session: Session, game: Game, turn: int) -> dict[str, OrderSu
         )
     ).all()
     return {row.seat_name: row for row in rows}
+
+
+def phase_opened_at(session: Session, game: Game, number: int) -> datetime | None:
+    """When phase ``number`` opened: the time the turn before it was resolved (None for the first)."""
+    if number == 0:
+        return None
+    return session.scalar(
+        select(TurnRecord.resolved_at).where(TurnRecord.game_id == game.id, TurnRecord.turn_number == number - 1)
+    )
 
 
 def active_seats(game: Game) -> list[Seat]:

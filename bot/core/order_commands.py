@@ -14,6 +14,7 @@ from bot.core.games import (
     PAUSED,
     RUNNING,
     current_orders,
+    phase_opened_at,
     rules_of,
     state_of,
 )
@@ -45,6 +46,15 @@ class OrderCommands(CommandContext):
         rules = rules_of(game)
         state = state_of(game)
         phase = rules.phase(state)
+        opened = phase_opened_at(self.session, game, phase.number) if phase is not None else None
+        if opened is not None and self.now < opened:
+            self.reply.error(
+                line,
+                f"these orders were sent before turn {phase.number if phase else '-'} began "
+                f"({format_deadline(opened, game.time_zone)}): they were meant for a turn already resolved, "
+                "and were not used",
+            )
+            return
         if phase is None or seat.name not in phase.owing:
             owing = ", ".join(phase.owing) if phase else "nobody"
             title = phase.title if phase else "the game"
@@ -95,11 +105,14 @@ class OrderCommands(CommandContext):
         password = self.envelope.password
         needs_password = sender.channel == "email" and game.auth_mode == "password"
         if password:
-            matching = [s for s in game.seats if check_secret(password, s.secret_hash)]
-            if not matching:
+            # The sender's own seat first: each check is a deliberately slow hash.
+            candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
+            matching = [next((s for s in candidates if check_secret(password, s.secret_hash)), None)]
+            if matching[0] is None:
                 self.reply.error("PASSWORD ...", f"wrong password for game {game.slug}; no orders were accepted")
                 return None
             seat = matching[0]
+            assert seat is not None
             if seat is not own:
                 self._tell_registered_address(game, seat)
             return seat

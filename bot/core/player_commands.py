@@ -24,7 +24,7 @@ from bot.core.games import (
 from bot.core.identities import find_or_create_player, seat_of
 from bot.core.rendering import render
 from bot.core.reports import format_deadline
-from bot.core.seat_secrets import hash_secret, new_secret
+from bot.core.seat_secrets import check_secret, hash_secret, new_secret
 from bot.store.models import Game, Seat
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
@@ -139,6 +139,12 @@ class PlayerCommands(CommandContext):
         if game.status == FORMING:
             self.session.delete(seat)
             self.reply.section(f"LEFT {game.slug}", f"Your seat {seat.name} was given up before the start.")
+            return
+        password_mode = self.envelope.sender.channel == "email" and game.auth_mode == "password"
+        if password_mode and not (self.envelope.password and check_secret(self.envelope.password, seat.secret_hash)):
+            self.reply.error(
+                line, f"resigning from {game.slug} needs your seat password: add a line PASSWORD <password>"
+            )
             return
         seat.resigned = True
         self.reply.section(f"RESIGNED from {game.slug}", f"{seat.name} now gets the game's no-moves-received orders.")

@@ -71,7 +71,7 @@ class GameService:
                 reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
                 for command in envelope.commands:
                     handle_command(session, envelope, reply, self.config, command)
-                if not envelope.commands and not envelope.ignored:
+                if not envelope.commands:
                     reply.section("NOTHING TO DO", "No command was found in your message. Send HELP for the list.")
                 if envelope.automatic:
                     return Applied(receipt, False, None)

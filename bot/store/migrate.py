@@ -34,3 +34,15 @@ def current_revision(target: str) -> str | None:
             return MigrationContext.configure(connection).get_current_revision()
     finally:
         engine.dispose()
+
+
+def head_revision() -> str | None:
+    """The newest revision the migrations define."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+
+
+def is_up_to_date(target: str) -> bool:
+    """True when ``target`` is at the newest revision (False for an empty or older database)."""
+    return current_revision(target) == head_revision()

@@ -29,11 +29,12 @@ class Harness:
         self.service = GameService(self.sessions)
 
     def send(self, who: str, *commands: c.Command, password: str | None = None, source: str | None = None,
-             channel: str = "email") -> Applied:  # fmt: skip
+             channel: str = "email", received_at: datetime | None = None, ignored: tuple[str, ...] = ()) -> Applied:  # fmt: skip
         address = who if channel == "discord" else f"{who.lower()}@example.org"
         envelope = c.Envelope(
-            c.Sender(channel, address, who), commands, source or f"test:{next(self.counter)}", self.clock.now(),
-            c.ReplyContext(f"orders from {who}", f"<m{next(self.counter)}@example.org>"), password,
+            c.Sender(channel, address, who), commands, source or f"test:{next(self.counter)}",
+            received_at or self.clock.now(), c.ReplyContext(f"orders from {who}", f"<m{next(self.counter)}@example.org>"),
+            password, ignored,
         )  # fmt: skip
         return self.service.apply(envelope)
 

@@ -229,3 +229,29 @@ def test_a_whole_game_finishes_reveals_its_seed_and_verifies(harness):
     assert len(final) == len(SEATS) + 2 and all(f"Seed revealed: {seed}" in m.body for m in final)
     assert all("Result:" in m.body and "   1. " in m.body for m in final)
     assert verify(read_record(views.record("gs1"))).ok
+
+
+def test_orders_sent_before_the_turn_began_are_not_applied_to_it(harness):
+    """A message held up (or requeued from the parked queue) after its turn resolved must not
+    count for the next turn: it is refused and the reply says why."""
+    harness.golden_strider_game()
+    harness.setup_all()
+    sent_at = harness.clock.now()
+    harness.pass_deadline()
+    reply = harness.send("Ann", c.SubmitOrders("gs1", "play 10/0 bank 0"), received_at=sent_at).reply
+    assert "were sent before turn 1 began" in reply and "were not used" in reply
+    assert "ORDERS ACCEPTED" not in reply
+    assert "ORDERS ACCEPTED" in harness.send("Ann", c.SubmitOrders("gs1", "play 10/0 bank 0")).reply
+
+
+def test_resigning_by_email_needs_the_password_in_a_password_game(harness):
+    harness.golden_strider_game(auth="password")
+    join_reply = next(m.body for m in harness.outbox("reply") if m.recipient == "dan@example.org")
+    secret = re.search(r"Your seat password: (\S+)", join_reply).group(1)
+    assert "needs your seat password" in harness.send("Dan", c.Resign("gs1")).reply
+    assert "RESIGNED from gs1" in harness.send("Dan", c.Resign("gs1"), password=secret).reply
+
+
+def test_a_message_with_nothing_but_ignored_lines_says_so(harness):
+    reply = harness.send("Ann", ignored=("an attachment: photo.jpg (2 MB)",)).reply
+    assert "NOTHING TO DO" in reply and "photo.jpg" in reply
