@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ RUNNER_NAMES = (
 )  # fmt: skip
 DEMO_START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
 DEMO_REFEREE = "referee@demo.invalid"
+THINKING_TIME = timedelta(minutes=10)
+"""How long a computer player takes over a move that resolves as soon as it arrives."""
 MISS_CHANCE = 0.04
 """How often a computer player forgets to send orders (to show the no-moves-received rule)."""
 
@@ -75,7 +78,8 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     database = directory / "demo.sqlite3"
     for stale in (database, directory / "demo.sqlite3-wal", directory / "demo.sqlite3-shm"):
-        stale.unlink(missing_ok=True)  # each demo plays a new game in a new database
+        stale.unlink(missing_ok=True)  # each demo plays a new game in a new database ...
+    shutil.rmtree(directory / "mail", ignore_errors=True)  # ... and new mailboxes
     upgrade(str(database))
     engine = make_engine(str(database))
     sessions = session_factory(engine)
@@ -140,7 +144,9 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
                 return 1
         after = views.game(slug)
         assert after is not None
-        if after.phase is not None and after.phase.number == view.phase.number:
+        if after.phase is None or after.phase.number != view.phase.number:
+            clock.advance(THINKING_TIME)  # resolved at once (a sequential move): the next player takes a while
+        elif after.phase.number == view.phase.number:
             deadline = service.next_deadline()
             if deadline is not None and deadline > clock.now():
                 clock.set(deadline)

@@ -112,3 +112,13 @@ def test_serve_refuses_a_database_that_is_not_migrated(tmp_path, capsys, monkeyp
     monkeypatch.setenv("REFEREE_DATABASE", str(tmp_path / "empty.sqlite3"))
     assert main(["serve", "--once"]) == 2
     assert "is not at the latest schema: run `referee db upgrade`" in capsys.readouterr().err
+
+
+def test_demo_by_email_of_a_sequential_game_twice_in_one_directory(tmp_path, capsys):
+    """Moves that resolve on arrival must not trip the per-address reply limit (players take
+    time over a move), and a second demo in the same directory starts with fresh mailboxes."""
+    for _ in range(2):
+        assert main(["demo", "--via", "email", "--game", "strike-gold", "--dir", str(tmp_path)]) == 0
+        out = capsys.readouterr().out
+        assert "ok   every message was applied and every reply and report was sent" in out
+        assert "applied without a reply" not in out
