@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -20,7 +21,7 @@ from bot.core.games import (
     normalise_slug,
     rules_of,
 )
-from bot.core.identities import find_or_create_player
+from bot.core.identities import find_or_create_player, reach
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.rendering import render
 from bot.core.reports import format_deadline
@@ -49,8 +50,6 @@ class HostCommands(CommandContext):
         except (registry.UnknownGame, GameError, ZoneInfoNotFoundError, ValueError) as exc:
             self.reply.error(line, str(exc))
             return
-        import secrets
-
         seed = secrets.token_hex(16)
         gm = find_or_create_player(self.session, self.envelope.sender, self.now)
         game = Game(
@@ -113,9 +112,9 @@ class HostCommands(CommandContext):
             self.config.mail_domain,
         )
         for seat in game.seats:
-            address = seat.player.email or seat.player.discord_id
-            if address is not None:
-                channel = "email" if seat.player.email else "discord"
+            target = reach(seat.player)
+            if target is not None:
+                channel, address = target
                 enqueue(
                     self.session,
                     Outgoing(channel, address, "report", subject, body, "common/start.txt.j2", {}, game.id, None, key),

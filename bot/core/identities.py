@@ -39,6 +39,15 @@ def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Pl
     return player
 
 
+def reach(player: Player) -> tuple[str, str] | None:
+    """The (channel, address) that reaches ``player``: email when known, else Discord, else None."""
+    if player.email is not None:
+        return "email", player.email
+    if player.discord_id is not None:
+        return "discord", player.discord_id
+    return None
+
+
 def seat_of(game: Game, player: Player) -> Seat | None:
     """The player's seat in ``game``, if any."""
     for seat in game.seats:

@@ -18,7 +18,7 @@ from bot.core.games import (
     rules_of,
     state_of,
 )
-from bot.core.identities import find_or_create_player, seat_of
+from bot.core.identities import find_or_create_player, reach, seat_of
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.reports import format_deadline
 from bot.core.seat_secrets import check_secret
@@ -107,12 +107,10 @@ class OrderCommands(CommandContext):
         if password:
             # The sender's own seat first: each check is a deliberately slow hash.
             candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
-            matching = [next((s for s in candidates if check_secret(password, s.secret_hash)), None)]
-            if matching[0] is None:
+            seat = next((s for s in candidates if check_secret(password, s.secret_hash)), None)
+            if seat is None:
                 self.reply.error("PASSWORD ...", f"wrong password for game {game.slug}; no orders were accepted")
                 return None
-            seat = matching[0]
-            assert seat is not None
             if seat is not own:
                 self._tell_registered_address(game, seat)
             return seat
@@ -126,10 +124,10 @@ class OrderCommands(CommandContext):
 
     def _tell_registered_address(self, game: Game, seat: Seat) -> None:
         """Orders came with the right password from another address: the owner is told (issue 3)."""
-        address = seat.player.email or seat.player.discord_id
-        if address is None:
+        target = reach(seat.player)
+        if target is None:
             return
-        channel = "email" if seat.player.email else "discord"
+        channel, address = target
         enqueue(
             self.session,
             Outgoing(

@@ -9,7 +9,6 @@ generic driver (:func:`adjudicator.turn.advance`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,6 +18,7 @@ from adjudicator.api import Phase
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
 from bot.core.games import FINISHED, current_orders, rules_of, state_of
+from bot.core.identities import reach
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.reports import render_turn_report
 from bot.store.models import Game, Player, TurnRecord
@@ -27,22 +27,18 @@ PUBLIC_CHANNEL = "public"
 """Outbox channel of each game's public copy (its Discord forum thread, the demo's screen)."""
 
 
-@dataclass(frozen=True)
-class Schedule:
-    """Deadline lengths by phase window (see :class:`adjudicator.api.Phase`)."""
-
-    @staticmethod
-    def minutes(game: Game, phase: Phase) -> int:
-        if phase.window == "offer":
-            return game.offer_minutes
-        if phase.window == "decision":
-            return game.decision_minutes
-        return game.turn_minutes
+def window_minutes(game: Game, phase: Phase) -> int:
+    """The deadline length of ``phase``'s window (see :class:`adjudicator.api.Phase`)."""
+    if phase.window == "offer":
+        return game.offer_minutes
+    if phase.window == "decision":
+        return game.decision_minutes
+    return game.turn_minutes
 
 
 def next_deadline(game: Game, phase: Phase, now: datetime) -> datetime:
     """The deadline of ``phase`` opening at ``now``, from the game's schedule."""
-    return now + timedelta(minutes=Schedule.minutes(game, phase))
+    return now + timedelta(minutes=window_minutes(game, phase))
 
 
 def resolve_current_turn(session: Session, game: Game, now: datetime, mail_domain: str) -> TurnRecord:
@@ -136,11 +132,11 @@ def _send_reports(
         mail_domain,
     )
     for seat in game.seats:
-        player = seat.player
-        body = render_turn_report(**common, seat=seat.name, private=record.private.get(seat.name))
-        channel, address = ("discord", player.discord_id) if player.email is None else ("email", player.email)
-        if address is None:
+        target = reach(seat.player)
+        if target is None:
             continue
+        channel, address = target
+        body = render_turn_report(**common, seat=seat.name, private=record.private.get(seat.name))
         enqueue(
             session,
             Outgoing(channel, address, "report", subject, body, "report", {}, game.id, record.turn_number, key),
@@ -148,17 +144,15 @@ def _send_reports(
             mail_domain,
         )
     gm = session.get(Player, game.gm_player_id) if game.gm_player_id is not None else None
-    if gm is not None and all(seat.player_id != gm.id for seat in game.seats):
-        channel, address = ("discord", gm.discord_id) if gm.email is None else ("email", gm.email)
-        if address is not None:
-            enqueue(
-                session,
-                Outgoing(
-                    channel, address, "report", subject, public_body, "report", {}, game.id, record.turn_number, key
-                ),
-                now,
-                mail_domain,
-            )
+    gm_target = reach(gm) if gm is not None and all(seat.player_id != gm.id for seat in game.seats) else None
+    if gm_target is not None:
+        channel, address = gm_target
+        enqueue(
+            session,
+            Outgoing(channel, address, "report", subject, public_body, "report", {}, game.id, record.turn_number, key),
+            now,
+            mail_domain,
+        )
 
 
 def _describe_phase(phase: Phase | None) -> str | None:

@@ -145,6 +145,8 @@ def test_discord_players_need_no_password(harness):
     harness.send("GM", c.StartGame("gs2"))
     reply = harness.send("Ann", c.SubmitOrders("gs2", "cards 10 8 6 4 2"), channel="discord").reply
     assert "ORDERS ACCEPTED" in reply
+    starts = {(m.channel, m.recipient) for m in harness.outbox("report") if "has started" in m.subject}
+    assert {("discord", name) for name in SEATS} <= starts  # Discord players are reached on Discord
 
 
 def test_mistakes_are_answered_not_raised(harness):
