@@ -126,8 +126,8 @@ def read_conditions(text: str) -> Conditions | str:
     stripe: int | None = None
     for part in (p.split() for p in re.split(r"\bor\b", text)):
         words = [w for w in part if w not in ("on", "at", "reaches", "reach", "knight", "gets", "get", "cards")]
-        numbers = [int(w) for w in words if w.isdigit()]
-        kinds = {w for w in words if not w.isdigit()}
+        numbers = [int(w) for w in words if w.isdecimal()]
+        kinds = {w for w in words if not w.isdecimal()}
         if len(numbers) != 1 or len(kinds) != 1:
             return f"could not read {' '.join(part)!r} as a condition like '30 beside' or 'stripe 12'"
         kind = kinds.pop()
@@ -183,7 +183,7 @@ def read_withdrawal(text: str) -> tuple[bool, bool] | None:
     words = text.split()
     if not words or words[0] not in WITHDRAW_WORDS:
         return None
-    rest = {word for word in words[1:] if not word.isdigit()}
+    rest = {word for word in words[1:] if not word.isdecimal()}
     if words[0] == "no" and not rest & {"standing", "orders", "order"}:
         return None
     if rest <= ALL_WORDS:

@@ -69,7 +69,7 @@ def parse_setup(text: str, min_card: int) -> ParsedOrders[SetupOrder]:
     found: SetupOrder | None = None
     for line in _lines(text):
         words = [w for w in _tokens(line) if w not in _PLAY_WORDS and w not in _FILLER]
-        if not words or not all(w.isdigit() for w in words):
+        if not words or not all(w.isdecimal() for w in words):
             errors.append(OrderError(line, f"not understood; expected {SETUP_SYNTAX}"))
             continue
         values = tuple(int(w) for w in words)
@@ -126,7 +126,7 @@ def _read_play_line(line: str) -> _RawPlay | str:
                 move = number
             i += 1
         elif word in _BANK_WORDS or word in _MOVE_WORDS:
-            if nxt is None or not nxt.isdigit():
+            if nxt is None or not nxt.isdecimal():
                 return f"'{word}' needs a number after it; expected {ROUND_SYNTAX}"
             if word in _BANK_WORDS:
                 bank = int(nxt)

@@ -68,7 +68,7 @@ def read_card(word: str) -> Card | None:
         return ZERO
     if word in _SPRINT_WORDS:
         return SPRINT
-    if word.isdigit() and 1 <= int(word) <= MAX_WRITTEN_CARD:
+    if word.isdecimal() and 1 <= int(word) <= MAX_WRITTEN_CARD:
         return move_card(int(word))
     return None
 
@@ -106,7 +106,7 @@ def parse_team_orders(
         return ParsedOrders(None, "", (OrderError("", f"no orders given; expected {SYNTAX}"),))
     tokenised = [(item, _tokens(item)) for item in items]
     flat = [token for _, tokens in tokenised for token in tokens]
-    one_pair = len(items) == 1 and len(flat) == 2 and flat[0].isdigit() and int(flat[0]) in active
+    one_pair = len(items) == 1 and len(flat) == 2 and flat[0].isdecimal() and int(flat[0]) in active
     bare = (
         not _MARKERS.search(text.lower())
         and (len(items) == 1 or all(len(tokens) == 1 for _, tokens in tokenised))
@@ -142,7 +142,7 @@ def _read_pairs(item: str, tokens: list[str], found: dict[int, Card], errors: li
     for i in range(0, len(tokens), 2):
         rider_word = tokens[i]
         card = read_card(tokens[i + 1]) if i + 1 < len(tokens) else None
-        if not rider_word.isdigit() or not 1 <= int(rider_word) <= RIDERS:
+        if not rider_word.isdecimal() or not 1 <= int(rider_word) <= RIDERS:
             problem = f"'{rider_word}' is not a rider 1-{RIDERS}; expected {SYNTAX}"
         elif i + 1 >= len(tokens):
             problem = f"no card for rider {rider_word}; expected {SYNTAX}"

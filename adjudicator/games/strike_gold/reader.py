@@ -125,8 +125,8 @@ class Reader:
         line = self.tokens[self.i].line
         self.i += 1
         named: int | None = None
-        while (w := self.word()) is not None and (w in DRAW_FILLER or w.lstrip("-").isdigit()):
-            if w.lstrip("-").isdigit():
+        while (w := self.word()) is not None and (w in DRAW_FILLER or w.lstrip("-").isdecimal()):
+            if w.lstrip("-").isdecimal():
                 named = int(w)
             self.i += 1
         w = self.word()

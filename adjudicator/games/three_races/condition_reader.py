@@ -129,13 +129,13 @@ def _tokenize(text: str, seats: Sequence[str], me: str) -> list[_Tok]:
         previous = tokens[-1] if tokens else None
         if word in _ME:
             tokens.append(_Tok("seat", me))
-        elif word in _CMP_WORDS and not (word == "over" and (i >= len(words) or not words[i].isdigit())):
+        elif word in _CMP_WORDS and not (word == "over" and (i >= len(words) or not words[i].isdecimal())):
             tokens.append(_Tok("cmp", word, cmp=_CMP_WORDS[word]))
         elif re.fullmatch(r"r(25|55|85)", word):
             tokens.append(_Tok("race", word, int(word[1:])))
         elif word in _ORDINALS:
             tokens.append(_Tok("ordinal", word, _ORDINALS[word]))
-        elif word.isdigit():
+        elif word.isdecimal():
             number = int(word)
             if previous is not None and previous.kind == "cmp":
                 tokens.append(_Tok("value", word, number, previous.cmp))

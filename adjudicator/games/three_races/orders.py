@@ -110,10 +110,10 @@ def parse_setup(text: str) -> ParsedOrders[Split]:
         return _setup_error(shown, f"did not understand '{unknown[0]}'; expected {SETUP_SYNTAX}")
     notes: list[str] = []
     hands: dict[int, list[int]] = {}
-    if any(w.isdigit() and int(w) in RACES for w in words):
+    if any(w.isdecimal() and int(w) in RACES for w in words):
         current: int | None = None
         for word in words:
-            if not word.isdigit():
+            if not word.isdecimal():
                 continue
             number = int(word)
             if number in RACES:

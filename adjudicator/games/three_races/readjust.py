@@ -63,7 +63,7 @@ def parse_readjust(rest: str, team: Team) -> tuple[Readjust | None, str]:
             race, card = int(labelled.group(1)), int(labelled.group(2))
             if race not in RACES:
                 return None, f"there is no {race} race; expected {SYNTAX}"
-        elif word.isdigit():
+        elif word.isdecimal():
             card = int(word)
             holders = [r for r in RACES if card in team.hands.get(r, ())]
             if not holders:
