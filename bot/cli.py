@@ -3,14 +3,15 @@
 Subcommands:
 
 * ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase] [--via direct|email]``
-* ``referee serve [--once]``: the email intake (IMAP or Maildir), the sender (SMTP or Maildir) and the
-  deadline worker, for the configured mailbox, until stopped (SIGINT/SIGTERM)
+* ``referee serve [--once]``: the deadline worker and each configured channel's workers (email: the
+  intake, IMAP or Maildir, and the sender, SMTP or Maildir), until stopped (SIGINT/SIGTERM)
 * ``referee inbox list [--status S]`` / ``referee inbox show ID`` / ``referee inbox requeue ID``: received
   mail, and parked messages put back in the queue
 * ``referee replay RECORD.json [--json]``
 * ``referee verify RECORD.json``
 * ``referee db upgrade [--db URL-or-path]``
 * ``referee games``: the kinds of game this referee runs.
+* ``referee turns list|requeue``, ``referee outbox list``, ``referee export GAME`` (:mod:`bot.cli_queues`).
 
 User errors print one line and exit 2; they never show a traceback.
 """
@@ -27,6 +28,7 @@ from typing import Any
 
 from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
+from bot import cli_queues
 from bot.core.rendering import render_report_body
 from bot.settings import Settings
 
@@ -43,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
         return result
-    except UserError as exc:
+    except (UserError, cli_queues.Refused) as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -66,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     demo.set_defaults(run=_demo)
 
-    serve = sub.add_parser("serve", help="run the email intake, the sender and the deadline worker")
+    serve = sub.add_parser("serve", help="run the deadline worker and every configured channel")
     serve.add_argument("--once", action="store_true", help="one pass of each, then exit (for cron)")
     serve.set_defaults(run=_serve)
 
@@ -100,6 +102,7 @@ def _parser() -> argparse.ArgumentParser:
 
     games = sub.add_parser("games", help="list the kinds of game")
     games.set_defaults(run=_games)
+    cli_queues.register(sub, _settings)
     return parser
 
 
@@ -193,17 +196,17 @@ def _require_migrated(settings: Settings) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from bot.wiring import email_runtime, open_store, serve
+    from bot.wiring import open_store, serve, workers
 
     settings = _settings(args)
     _require_migrated(settings)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     with open_store(settings) as sessions:
         try:
-            runtime = email_runtime(settings, sessions)
-        except ValueError as exc:  # a setting the email channel cannot use
+            found = workers(settings, sessions)
+        except ValueError as exc:  # a setting a channel cannot use
             raise UserError(str(exc)) from None
-        return serve(runtime, once=args.once)
+        return serve(found, once=args.once)
 
 
 def _inbox_list(args: argparse.Namespace) -> int:

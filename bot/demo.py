@@ -29,11 +29,12 @@ from adjudicator import registry
 from adjudicator.record import read_record, verify
 from bot.core import commands as c
 from bot.core.clock import SimulatedClock
+from bot.core.delivery import PUBLIC_PREFIX
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
-from bot.core.service import GameService, ServiceConfig
-from bot.core.turns import PUBLIC_CHANNEL
+from bot.core.rendering import render_message
+from bot.core.service import Applied, GameService, ServiceConfig
 from bot.core.views import GameViews
 from bot.email.demo import MailPlayers
 from bot.store.db import make_engine, session_factory
@@ -47,6 +48,8 @@ DEMO_START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)
 DEMO_REFEREE = "referee@demo.invalid"
 THINKING_TIME = timedelta(minutes=10)
 """How long a computer player takes over a move that resolves as soon as it arrives."""
+SCREEN = "demo"
+"""The demo's own channel: its players are on it, and the game's public place is the screen."""
 MISS_CHANCE = 0.04
 """How often a computer player forgets to send orders (to show the no-moves-received rule)."""
 
@@ -84,18 +87,24 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     engine = make_engine(str(database))
     sessions = session_factory(engine)
     clock = SimulatedClock(DEMO_START)
-    service = GameService(sessions, ServiceConfig(mail_domain="demo.invalid"))
+    service = GameService(sessions, ServiceConfig(message_domain="demo.invalid", public_channels=(SCREEN,)))
     views = GameViews(sessions)
     drain = OutboxDrain(sessions)
     rng = random.Random(options.seed)
     slug = "demo"
     counter = iter(range(1, 1_000_000))
 
-    def direct(address: str, name: str, *commands: c.Command) -> str | None:
+    def direct(address: str, name: str, *commands: c.Command) -> Applied:
+        channel = "email" if options.via == "email" else SCREEN  # the game master reads mail when players do
         envelope = c.Envelope(
-            c.Sender("email", address, name), commands, f"demo:{next(counter)}", clock.now(), c.ReplyContext("demo")
+            c.Sender(channel, address, name),
+            commands,
+            f"demo:{next(counter)}",
+            clock.now(),
+            trust=c.Trust.VERIFIED,
+            may_create=True,
         )
-        return service.apply(envelope).reply
+        return service.apply(envelope)
 
     mail: MailPlayers | None = None
     if options.via == "email":
@@ -104,22 +113,30 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
             options.seed,
         )  # fmt: skip
 
-    def send(batch: list[tuple[str, str, tuple[c.Command, ...]]]) -> list[str | None]:
+    def send(batch: list[tuple[str, str, tuple[c.Command, ...]]], expected: str) -> str | None:
+        """Send ``batch``; None when every reply says ``expected`` was done, else the first other reply."""
         if mail is not None:
-            return mail.send(batch)
-        return [direct(address, name, *commands) for address, name, commands in batch]
+            heading = expected.replace("_", " ").upper()
+            return next(
+                (reply or "(no reply)" for reply in mail.send(batch) if not reply or heading not in reply), None
+            )
+        for address, name, commands in batch:
+            applied = direct(address, name, *commands)
+            if expected not in applied.results:
+                return f"{name}: {', '.join(applied.problems) or 'no reply'}"
+        return None
 
     gm = "gm@demo.invalid"
     auth = "address"
     direct(gm, "Game Master", c.CreateGame(slug, rules.kind, game_options, options.time_zone, 48 * 60, False, auth))
     names = _names(rules.kind, seats)
-    joined = send([(_address(name), name, (c.JoinGame(slug, name),)) for name in names])
-    if not all(reply and "JOINED" in reply for reply in joined):
-        out(f"error: a player could not join:\n{next(r for r in joined if not r or 'JOINED' not in r)}")
+    refused = send([(_address(name), name, (c.JoinGame(slug, name),)) for name in names], "joined")
+    if refused is not None:
+        out(f"error: a player could not join:\n{refused}")
         return 1
     started = direct(gm, "Game Master", c.StartGame(slug))
-    if started is None or "STARTED" not in started:
-        out(started or "error: the game did not start")
+    if "started" not in started.results:
+        out(f"error: the game did not start: {', '.join(started.problems)}")
         return 1
     out(f"Demo: {rules.title}, {seats} players, database {database}")
     if mail is not None:
@@ -138,10 +155,10 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
                 continue
             text = rules.example_orders(state, seat, rng)
             batch.append((_address(seat), seat, (c.SubmitOrders(slug, text),)))
-        for (_, seat, _), reply in zip(batch, send(batch), strict=True):
-            if reply is None or "ORDERS ACCEPTED" not in reply:
-                out(f"error: the orders of {seat} were refused:\n{reply}")
-                return 1
+        refused = send(batch, "orders_accepted")
+        if refused is not None:
+            out(f"error: orders were refused:\n{refused}")
+            return 1
         after = views.game(slug)
         assert after is not None
         if after.phase is None or after.phase.number != view.phase.number:
@@ -198,8 +215,9 @@ def _address(name: str) -> str:
 
 
 def _print_public(drain: OutboxDrain, now: datetime, out: Callable[[str], None]) -> None:
-    """Show the public copies (what the game's forum thread would get), marking them delivered."""
-    for message in drain.due(PUBLIC_CHANNEL, now + timedelta(days=3650)):
-        out("")
-        out(message.body.rstrip())
-        drain.mark_sent(message.id, now)
+    """Show the public copies (what a game's public place gets), in the plain-text form, marking them delivered."""
+    for message in drain.due(SCREEN, now + timedelta(days=3650)):
+        if message.recipient.startswith(PUBLIC_PREFIX):
+            out("")
+            out(render_message("email", message.template, {**message.data, "context": {}}).body.rstrip())
+        drain.mark_sent(message.id, now)  # the screen's players read their own copies

@@ -35,6 +35,12 @@ class Settings:
     offer_minutes: int = 12 * 60
     decision_minutes: int = 24 * 60
     time_zone: str = "UTC"
+    game_masters: str = ""
+    """Comma-separated addresses that may create games (the host always may, from the command line)."""
+    host_addresses: str = ""
+    """Comma-separated email addresses of the host: told of parked turns and other trouble."""
+    turn_max_attempts: int = 5
+    turn_retry_seconds: int = 30
 
     # -- email: who the referee is ----------------------------------------
     mail_from_name: str = "Referee"

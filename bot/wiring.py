@@ -1,10 +1,12 @@
-"""Building the email channel from the settings (part of the composition root, used by ``bot.cli``).
+"""Building the runtime from the settings (part of the composition root, used by ``bot.cli``).
 
-What runs is decided by the settings alone:
+What runs is decided by the settings alone, each part a supervised worker
+(:mod:`bot.core.supervisor`), none depending on another:
 
-* intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
-* sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none;
-* the deadline worker always runs.
+* the deadline worker always runs;
+* email intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
+* email sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none;
+* further channels add their own workers here.
 """
 
 from __future__ import annotations
@@ -19,18 +21,20 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core import supervisor
 from bot.core.clock import Clock, SystemClock
 from bot.core.deadlines import DeadlineWorker
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService, ServiceConfig
+from bot.core.supervisor import Worker
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
 from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport
 from bot.email.processor import MailProcessor, ReplyLimit
-from bot.email.runner import EmailRuntime, IntakeLoop
+from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
 from bot.email.sender import MailSender, Transport
 from bot.email.smtp import SmtpConfig, SmtpTransport
 from bot.email.understand import IntakePolicy
@@ -52,19 +56,29 @@ def open_store(settings: Settings) -> Iterator[sessionmaker[Session]]:
 
 def service_config(settings: Settings) -> ServiceConfig:
     return ServiceConfig(
-        mail_domain=settings.mail_domain,
+        message_domain=settings.mail_domain,
         default_turn_minutes=settings.turn_minutes,
         default_offer_minutes=settings.offer_minutes,
         default_decision_minutes=settings.decision_minutes,
+        public_channels=public_channels(settings),
+        host_recipients=tuple(("email", a.strip().lower()) for a in settings.host_addresses.split(",") if a.strip()),
+        game_masters=frozenset(a.strip().lower() for a in settings.game_masters.split(",") if a.strip()),
+        turn_max_attempts=settings.turn_max_attempts,
+        turn_retry_seconds=settings.turn_retry_seconds,
     )
+
+
+def public_channels(settings: Settings) -> tuple[str, ...]:
+    """The channels with a public place for every game (none yet besides the demo's screen)."""
+    return ()
 
 
 PROTOCOL_LOGGERS = ("imapclient", "aiosmtplib", "mail.log")
 """Loggers that write protocol traffic (message text, seat passwords included) at DEBUG level."""
 
 
-def email_runtime(settings: Settings, sessions: sessionmaker[Session], clock: Clock | None = None) -> EmailRuntime:
-    """The intake, sender and deadline worker the settings ask for.
+def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | None = None) -> list[Worker]:
+    """Every worker the settings ask for: the deadline worker, and each configured channel's parts.
 
     The protocol loggers are held at INFO whatever the root level: at DEBUG they would log
     message text, and with it seat passwords (which must never reach a log).
@@ -73,11 +87,18 @@ def email_runtime(settings: Settings, sessions: sessionmaker[Session], clock: Cl
         logging.getLogger(name).setLevel(logging.INFO)
     clock = clock or SystemClock()
     service = GameService(sessions, service_config(settings))
-    return EmailRuntime(
-        intake=_intake(settings, sessions, service, clock),
-        sender=_sender(settings, sessions, clock),
-        deadlines=DeadlineWorker(service, clock, timedelta(seconds=settings.deadline_check_seconds)),
-    )
+    found: list[Worker] = [DeadlineWorker(service, clock, timedelta(seconds=settings.deadline_check_seconds))]
+    intake = _intake(settings, sessions, service, clock)
+    if intake is None:
+        log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
+    else:
+        found.append(EmailIntakeWorker(intake))
+    sender = _sender(settings, sessions, clock)
+    if sender is None:
+        log.warning("no outgoing mail configured (smtp_host or maildir_outbox): mail waits in the outbox")
+    else:
+        found.append(EmailSenderWorker(sender))
+    return found
 
 
 def _intake(
@@ -125,23 +146,19 @@ def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -
     return MailSender(OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds)
 
 
-def serve(runtime: EmailRuntime, once: bool = False) -> int:
+def serve(found: list[Worker], once: bool = False) -> int:
     """``referee serve``: run until SIGINT/SIGTERM (or one pass with ``once``); 0 on success."""
-    if runtime.intake is None:
-        log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
-    if runtime.sender is None:
-        log.warning("no outgoing mail configured (smtp_host or maildir_outbox): replies wait in the outbox")
     if once:
-        return 0 if asyncio.run(runtime.run_once()) else 1
-    asyncio.run(_serve_until_signalled(runtime))
+        return 0 if asyncio.run(supervisor.run_once(found)) else 1
+    asyncio.run(_serve_until_signalled(found))
     return 0
 
 
-async def _serve_until_signalled(runtime: EmailRuntime) -> None:
+async def _serve_until_signalled(found: list[Worker]) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    log.info("referee serving; stop with SIGINT or SIGTERM")
-    await runtime.serve(stop)
+    log.info("referee serving (%s); stop with SIGINT or SIGTERM", ", ".join(w.name for w in found))
+    await supervisor.serve(found, stop)
     log.info("referee stopped")

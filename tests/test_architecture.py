@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import sys
 from pathlib import Path
 
@@ -59,3 +60,40 @@ def test_adapters_never_reach_into_the_store_or_game_internals():
                 assert not name.startswith(("bot.store", "adjudicator.games")), (
                     f"{path.relative_to(ROOT)} imports {name}"
                 )
+
+
+CHANNEL_WORDS = ("email", "e-mail", "discord", "imap", "smtp", "mailbox", "password <", "send help", "subject")
+
+
+def _code_strings(path: Path) -> list[tuple[int, str]]:
+    """String constants of a module that are not docstrings (what the code says, not what it documents)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            found.append((node.lineno, node.value))
+    # attribute docstrings (a string right after an assignment) document too
+    for parent in ast.walk(tree):
+        body = getattr(parent, "body", None)
+        if isinstance(body, list):
+            for before, after in itertools.pairwise(body):
+                documented = isinstance(before, ast.Assign | ast.AnnAssign) and isinstance(after, ast.Expr)
+                if documented and isinstance(after.value, ast.Constant):
+                    found = [(line, text) for line, text in found if line != after.value.lineno]
+    return found
+
+
+def test_the_core_speaks_no_channel():
+    """bot/core holds no channel name and no email vocabulary: channels name themselves (issue 10)."""
+    offences = []
+    for path in sorted((ROOT / "bot" / "core").glob("*.py")):
+        for line, text in _code_strings(path):
+            lowered = text.lower()
+            offences += [f"{path.name}:{line}: {text!r}" for word in CHANNEL_WORDS if word in lowered]
+    assert offences == []

@@ -1,10 +1,15 @@
 """The common command model: what every channel turns its input into.
 
-An adapter (email, Discord, the demo's computer players) builds one
-:class:`Envelope` per thing received: who sent it, the commands in it, a source
-id that makes applying it idempotent, and how to reply.  The core applies an
-envelope in one transaction (:meth:`bot.core.service.GameService.apply`) and
-answers with outgoing messages as template name + plain data.
+An adapter (email, Discord, the host's command line, the demo's computer
+players) builds one :class:`Envelope` per thing received: who sent it, how far
+the channel vouches for that (:class:`Trust`), the commands in it, a source id
+that makes applying it idempotent, and an opaque reply context the core hands
+back untouched with the reply.  The core applies an envelope in one
+transaction (:meth:`bot.core.service.GameService.apply`) and answers with
+outcomes as template name + plain data (:mod:`bot.core.outcomes`).
+
+Every command declares who may run it (:class:`Permission`); one pipeline
+step checks it for every channel alike (:mod:`bot.core.pipeline`).
 
 Orders stay raw text here; the game's own parser reads them in the core.
 User mistakes are not exceptions: a line the adapter could not read becomes
@@ -13,14 +18,46 @@ User mistakes are not exceptions: a line the adapter could not read becomes
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
+
+
+class Trust(enum.Enum):
+    """How far the channel vouches for the sender's identity.
+
+    * ``VERIFIED``: the channel authenticated the person (Discord, the host's command line);
+    * ``VOUCHED``: the receiving server vouches for the address (e.g. DKIM/DMARC checked by a trusted server);
+    * ``CLAIMED``: only the sender's own word (a bare From header).
+
+    A password game needs the seat password unless the sender is VERIFIED; an
+    address-only game needs it unless the sender is VERIFIED or VOUCHED.
+    """
+
+    VERIFIED = "verified"
+    VOUCHED = "vouched"
+    CLAIMED = "claimed"
+
+
+class Permission(enum.Enum):
+    """Who may run a command (checked by :func:`bot.core.pipeline.authorise`)."""
+
+    ANYONE = "anyone"
+    SEAT = "seat"
+    """A seat of the named game, authenticated by identity and trust, or by the seat password."""
+    GAME_MASTER = "game master"
+    """A game master of the named game (or the host)."""
+    CREATOR = "creator"
+    """Someone the host allows to create games (``game_masters``), or the host."""
+    HOST = "host"
+    """The host only (the command line)."""
 
 
 @dataclass(frozen=True)
 class Sender:
-    """Who sent an envelope: channel ("email", "discord", "demo", "cli") and address on it."""
+    """Who sent an envelope: the adapter's channel label and the canonical address on it."""
 
     channel: str
     address: str
@@ -28,18 +65,10 @@ class Sender:
 
 
 @dataclass(frozen=True)
-class ReplyContext:
-    """What a reply must carry to thread with the message it answers (email headers, Discord ids)."""
-
-    subject: str = ""
-    message_id: str | None = None
-    references: tuple[str, ...] = ()
-    channel_target: str | None = None
-
-
-@dataclass(frozen=True)
 class ShowHelp:
     """``HELP [game]``: the command vocabulary, or one game's rules and order syntax."""
+
+    permission: ClassVar[Permission] = Permission.ANYONE
 
     game: str | None = None
 
@@ -48,10 +77,14 @@ class ShowHelp:
 class ListGames:
     """``LIST``: the games open to join or running."""
 
+    permission: ClassVar[Permission] = Permission.ANYONE
+
 
 @dataclass(frozen=True)
 class JoinGame:
     """``JOIN <game> [AS <name>]``: take a seat; the reply carries the seat's secret."""
+
+    permission: ClassVar[Permission] = Permission.ANYONE
 
     game: str
     name: str | None = None
@@ -64,6 +97,8 @@ class SubmitOrders:
     A later submission for the same turn replaces the earlier one (last set wins).
     """
 
+    permission: ClassVar[Permission] = Permission.SEAT
+
     game: str
     text: str
 
@@ -72,12 +107,16 @@ class SubmitOrders:
 class ShowStatus:
     """``STATUS <game>``: the phase, deadline, who has ordered, and the last report."""
 
+    permission: ClassVar[Permission] = Permission.ANYONE
+
     game: str
 
 
 @dataclass(frozen=True)
 class Resign:
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
+
+    permission: ClassVar[Permission] = Permission.SEAT
 
     game: str
 
@@ -86,11 +125,14 @@ class Resign:
 class CreateGame:
     """Host/GM: create a game of ``kind`` named ``game`` (open for joining)."""
 
+    permission: ClassVar[Permission] = Permission.CREATOR
+
     game: str
     kind: str
     options: dict[str, Any] = field(default_factory=dict)
     time_zone: str = "UTC"
-    turn_minutes: int = 48 * 60
+    turn_minutes: int = 0
+    """The length of a turn's window; 0 takes the host's default (the ``turn_minutes`` setting)."""
     early_processing: bool = False
     auth: str = "password"
 
@@ -99,12 +141,16 @@ class CreateGame:
 class StartGame:
     """GM: close joining and start the game (its first phase and deadline)."""
 
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
     game: str
 
 
 @dataclass(frozen=True)
 class NotUnderstood:
     """A line the adapter could not read as a command, quoted back in the reply."""
+
+    permission: ClassVar[Permission] = Permission.ANYONE
 
     line: str
     reason: str
@@ -122,13 +168,21 @@ class Envelope:
     no-op the second time.  ``password`` is the seat secret given in the
     message (``PASSWORD ...``), if any; it is checked, never stored or echoed.
     ``automatic`` marks machine-sent mail: it is recorded but never answered.
+    ``trust``, ``as_host`` and ``may_create`` are the adapter's word on who the
+    sender is; the core never asks which channel a message came from.
     """
 
     sender: Sender
     commands: tuple[Command, ...]
     source_id: str
     received_at: datetime
-    reply: ReplyContext = field(default_factory=ReplyContext)
+    reply_context: Mapping[str, Any] = field(default_factory=dict)
+    """Whatever the adapter needs to answer (subject and Message-ID, an interaction id): never read by the core."""
     password: str | None = None
     ignored: tuple[str, ...] = ()
     automatic: bool = False
+    trust: Trust = Trust.CLAIMED
+    as_host: bool = False
+    """The host's own command line: a game master of every game."""
+    may_create: bool = False
+    """The channel knows the sender may create games (a Discord GM role); ``game_masters`` is checked too."""

@@ -16,19 +16,30 @@ from datetime import timedelta
 
 from bot.core.clock import Clock
 from bot.core.service import GameService
+from bot.core.supervisor import Stage
 
 log = logging.getLogger(__name__)
 
 
 class DeadlineWorker:
-    """Runs :meth:`GameService.resolve_due` whenever something may be due."""
+    """Runs :meth:`GameService.resolve_due` whenever something may be due (a supervised worker)."""
+
+    name = "deadlines"
+    stage = Stage.DEADLINES
 
     def __init__(self, service: GameService, clock: Clock, interval: timedelta = timedelta(seconds=30)) -> None:
         self._service = service
         self._clock = clock
         self.interval = interval
 
-    def run_once(self) -> list[tuple[str, int]]:
+    async def prepare(self) -> None:
+        """Nothing to prepare."""
+
+    async def run_once(self) -> bool:
+        await asyncio.to_thread(self.run_once_sync)
+        return True
+
+    def run_once_sync(self) -> list[tuple[str, int]]:
         """Resolve what is due now; returns the (game, turn) pairs resolved."""
         resolved = self._service.resolve_due(self._clock.now())
         for game, turn in resolved:
@@ -47,7 +58,7 @@ class DeadlineWorker:
         """Resolve due games until ``stop`` is set; errors are logged and retried after one interval."""
         while not stop.is_set():
             try:
-                await asyncio.to_thread(self.run_once)
+                await asyncio.to_thread(self.run_once_sync)
                 wait = await asyncio.to_thread(self.seconds_to_wait)
             except Exception:
                 log.exception("the deadline worker failed; trying again in %s", self.interval)

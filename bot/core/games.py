@@ -61,7 +61,11 @@ def phase_opened_at(session: Session, game: Game, number: int) -> datetime | Non
     if number == 0:
         return None
     return session.scalar(
-        select(TurnRecord.resolved_at).where(TurnRecord.game_id == game.id, TurnRecord.turn_number == number - 1)
+        select(TurnRecord.resolved_at).where(
+            TurnRecord.game_id == game.id,
+            TurnRecord.generation == game.generation,
+            TurnRecord.turn_number == number - 1,
+        )
     )
 
 

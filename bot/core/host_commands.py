@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adjudicator import registry
@@ -13,19 +12,11 @@ from adjudicator.options import resolve_options
 from adjudicator.record import start_game
 from adjudicator.rng import commitment
 from bot.core import commands as c
-from bot.core.context import CommandContext
-from bot.core.games import (
-    FORMING,
-    RUNNING,
-    find_game,
-    normalise_slug,
-    rules_of,
-)
-from bot.core.identities import find_or_create_player, reach
-from bot.core.outbox import Outgoing, enqueue
-from bot.core.rendering import render
-from bot.core.reports import format_deadline
-from bot.core.turns import PUBLIC_CHANNEL, next_deadline
+from bot.core.context import Authorised, CommandContext
+from bot.core.games import FORMING, RUNNING, find_game, normalise_slug, rules_of
+from bot.core.identities import find_or_create_player
+from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.turns import next_deadline
 from bot.store.models import Game
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -38,50 +29,53 @@ class HostCommands(CommandContext):
         line = f"CREATE {command.game} {command.kind}"
         slug = normalise_slug(command.game)
         if not _SLUG.match(slug):
-            self.reply.error(line, "a game name is 1-40 letters, digits, - or _, starting with a letter or digit")
+            self.reply.problem(line, "bad_game_name", game=command.game)
             return
         if find_game(self.session, slug) is not None:
-            self.reply.error(line, f"a game called {slug} already exists")
+            self.reply.problem(line, "game_exists", game=slug)
             return
         try:
             rules = registry.get_rules(command.kind)
             options = resolve_options(rules.options(), command.options)
             ZoneInfo(command.time_zone)
-        except (registry.UnknownGame, GameError, ZoneInfoNotFoundError, ValueError) as exc:
-            self.reply.error(line, str(exc))
+        except (registry.UnknownGame, GameError, ValueError) as exc:
+            self.reply.problem(line, "bad_game_settings", reason=str(exc))
+            return
+        except ZoneInfoNotFoundError:
+            self.reply.problem(line, "unknown_time_zone", time_zone=command.time_zone)
             return
         seed = secrets.token_hex(16)
         gm = find_or_create_player(self.session, self.envelope.sender, self.now)
+        turn_minutes = command.turn_minutes or self.config.default_turn_minutes
         game = Game(
             slug=slug, kind=rules.kind, options=options, seed=seed, commitment=commitment(seed), status=FORMING,
-            time_zone=command.time_zone, turn_minutes=command.turn_minutes,
-            offer_minutes=min(command.turn_minutes, self.config.default_offer_minutes),
-            decision_minutes=min(command.turn_minutes, self.config.default_decision_minutes),
+            time_zone=command.time_zone, turn_minutes=turn_minutes,
+            offer_minutes=min(turn_minutes, self.config.default_offer_minutes),
+            decision_minutes=min(turn_minutes, self.config.default_decision_minutes),
             early_processing=command.early_processing, auth_mode=command.auth, deadline_at=None, phase_number=0,
-            state=None, gm_player_id=gm.id, created_at=self.now,
+            state=None, gm_player_id=gm.id, created_at=self.now, generation=0, turn_failures=0,
         )  # fmt: skip
         self.session.add(game)
         self.session.flush()
         self.reply.game_tag = slug
-        self.reply.section(f"CREATED {slug}", f"{rules.title}, open for joining: JOIN {slug} [AS <name>].")
+        self.reply.add("created", game=slug, title=rules.title)
+        self.delivery.send(
+            Outcome(ToPublic(game.id), Message("created", {"game": slug, "title": rules.title}), REPORT,
+                    f"created:{slug}", game.id)
+        )  # fmt: skip
 
-    def start(self, command: c.StartGame) -> None:
-        line = f"START {command.game}"
-        game = self._game(command.game, line)
-        if game is None:
-            return
-        gm = find_or_create_player(self.session, self.envelope.sender, self.now)
-        if game.gm_player_id != gm.id:
-            self.reply.error(line, f"only the game master of {game.slug} can start it")
-            return
+    def start(self, command: c.StartGame, granted: Authorised) -> None:
+        game = granted.game
+        assert game is not None  # Permission.GAME_MASTER
+        line = f"START {game.slug}"
         if game.status != FORMING:
-            self.reply.error(line, f"game {game.slug} is already {game.status}")
+            self.reply.problem(line, "already_started", game=game.slug, status=game.status)
             return
         rules = rules_of(game)
         try:
             state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)
         except GameError as exc:
-            self.reply.error(line, str(exc))
+            self.reply.problem(line, "cannot_start", game=game.slug, reason=str(exc))
             return
         phase = rules.phase(state)
         assert phase is not None
@@ -89,35 +83,22 @@ class HostCommands(CommandContext):
         game.status = RUNNING
         game.deadline_at = next_deadline(game, phase, self.now)
         self._announce_start(game, phase.title)
-        self.reply.section(
-            f"STARTED {game.slug}",
-            f"First phase: {phase.title}",
-            f"Deadline: {format_deadline(game.deadline_at, game.time_zone)}",
-        )
+        self.reply.add(
+            "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),
+            time_zone=game.time_zone,
+        )  # fmt: skip
 
     def _announce_start(self, game: Game, phase_title: str) -> None:
+        """Every seat, the GM (seated or not) and the public place are told the game has started."""
         rules = rules_of(game)
-        data: dict[str, Any] = {
+        data = {
             "game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats], "phase": phase_title,
-            "deadline": format_deadline(game.deadline_at, game.time_zone), "commitment": game.commitment,
-            "options": game.options,
+            "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
+            "commitment": game.commitment, "options": dict(game.options),
         }  # fmt: skip
-        body = render("common/start.txt.j2", data)
-        subject = f"[{game.slug}] {rules.title} has started"
-        key = f"start:{game.slug}"
-        enqueue(
-            self.session,
-            Outgoing(PUBLIC_CHANNEL, game.slug, "report", subject, body, "common/start.txt.j2", {}, game.id, None, key),
-            self.now,
-            self.config.mail_domain,
-        )
+        message = Message("started", data)
+        key = f"start:{game.slug}:{game.generation}"
+        self.delivery.send(Outcome(ToPublic(game.id), message, REPORT, key, game.id))
         for seat in game.seats:
-            target = reach(seat.player)
-            if target is not None:
-                channel, address = target
-                enqueue(
-                    self.session,
-                    Outgoing(channel, address, "report", subject, body, "common/start.txt.j2", {}, game.id, None, key),
-                    self.now,
-                    self.config.mail_domain,
-                )
+            self.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), message, REPORT, key, game.id))
+        self.delivery.send(Outcome(ToGameMasters(game.id), message, REPORT, key, game.id))

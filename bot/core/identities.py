@@ -1,4 +1,11 @@
-"""Who a sender is: one player row per person, found by channel address."""
+"""Who a sender is: one player row per person, with one identity row per channel address.
+
+The core never interprets a channel name: an adapter hands over the address
+in its canonical form (the email adapter lower-cases addresses; Discord ids
+are kept as they are), and the pair (channel, address) finds the person.
+A person linked on two channels has two identities and one player, so their
+orders count for the same seat and every message reaches both.
+"""
 
 from __future__ import annotations
 
@@ -8,18 +15,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.core.commands import Sender
-from bot.store.models import Game, Player, Seat
-
-
-def normalise_address(sender: Sender) -> str:
-    """Email addresses compare case-insensitively; Discord ids are kept as they are."""
-    return sender.address.strip() if sender.channel == "discord" else sender.address.strip().lower()
+from bot.store.models import Game, Identity, Player, Seat
 
 
 def find_player(session: Session, sender: Sender) -> Player | None:
-    address = normalise_address(sender)
-    column = Player.discord_id if sender.channel == "discord" else Player.email
-    return session.scalar(select(Player).where(column == address))
+    """The player behind ``sender``, or None on first contact."""
+    return session.scalar(
+        select(Player)
+        .join(Identity, Identity.player_id == Player.id)
+        .where(Identity.channel == sender.channel, Identity.address == sender.address.strip())
+    )
 
 
 def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Player:
@@ -27,25 +32,31 @@ def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Pl
     player = find_player(session, sender)
     if player is not None:
         return player
-    address = normalise_address(sender)
+    address = sender.address.strip()
     name = (sender.display_name or address.split("@")[0]).strip()[:40] or "player"
     player = Player(display_name=name, created_at=now)
-    if sender.channel == "discord":
-        player.discord_id = address
-    else:
-        player.email = address
     session.add(player)
     session.flush()
+    session.add(Identity(player_id=player.id, channel=sender.channel, address=address, linked_at=now))
+    session.flush()
+    session.refresh(player, ["identities"])
     return player
 
 
-def reach(player: Player) -> tuple[str, str] | None:
-    """The (channel, address) that reaches ``player``: email when known, else Discord, else None."""
-    if player.email is not None:
-        return "email", player.email
-    if player.discord_id is not None:
-        return "discord", player.discord_id
-    return None
+def link_identity(session: Session, player: Player, channel: str, address: str, now: datetime) -> None:
+    """Add (channel, address) to ``player``; an address already linked to someone else is moved."""
+    existing = session.scalar(select(Identity).where(Identity.channel == channel, Identity.address == address))
+    if existing is not None:
+        existing.player_id = player.id
+    else:
+        session.add(Identity(player_id=player.id, channel=channel, address=address, linked_at=now))
+    session.flush()
+    session.refresh(player, ["identities"])
+
+
+def reach(player: Player) -> list[tuple[str, str]]:
+    """Every (channel, address) that reaches ``player``, oldest link first."""
+    return [(identity.channel, identity.address) for identity in player.identities]
 
 
 def seat_of(game: Game, player: Player) -> Seat | None:

@@ -1,79 +1,83 @@
-"""Submitting orders: authenticating the seat, parsing with the game, last set wins.
+"""Submitting orders: parsing with the game, last set wins, resolving a completed turn.
 
+The pipeline has already authenticated the seat (:mod:`bot.core.pipeline`).
 Orders are stored as the raw text and the game's canonical form; the reply
 echoes the canonical form, the game's notes and every line it could not read.
-When every owing seat has ordered and the phase resolves on completion (or the
-game allows early processing), the turn is resolved in the same transaction.
+When every owing seat has ordered and the phase resolves on completion (a
+sequential game's move) or the game allows early processing, the turn is
+resolved in the same transaction; if the engine raises, the player's orders
+still stand and the turn goes to the deadline worker's retry-and-park path
+(the shunt), so an engine bug parks the turn, never the player's message.
 """
 
 from __future__ import annotations
 
+import logging
+
 from bot.core import commands as c
-from bot.core.context import CommandContext
-from bot.core.games import (
-    PAUSED,
-    RUNNING,
-    current_orders,
-    phase_opened_at,
-    rules_of,
-    state_of,
-)
-from bot.core.identities import find_or_create_player, reach, seat_of
-from bot.core.outbox import Outgoing, enqueue
-from bot.core.reports import format_deadline
-from bot.core.seat_secrets import check_secret
+from bot.core.context import Authorised, CommandContext
+from bot.core.games import PAUSED, RUNNING, current_orders, phase_opened_at, rules_of, state_of
+from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.turns import resolve_current_turn
 from bot.store.models import Game, OrderSubmission, Seat
 
+log = logging.getLogger(__name__)
+
+
+def opened_before(arrived_at_second: int, opened_at_second: int) -> bool:
+    """Whether orders that arrived at ``arrived`` were sent before a turn that opened at ``opened``.
+
+    Both are compared in whole seconds: a mail server stamps arrival times in
+    whole seconds while a turn opens at any fraction of one, so an arrival in
+    the same second as the opening cannot be placed before or after it.  It is
+    decided in the player's favour: only an arrival in an earlier second is
+    "before the turn began".
+    """
+    return arrived_at_second < opened_at_second
+
 
 class OrderCommands(CommandContext):
-    """ORDERS / GAME with the seat password rules of the game."""
+    """ORDERS / GAME for an authenticated seat."""
 
-    def submit(self, command: c.SubmitOrders) -> None:
-        line = f"ORDERS {command.game}"
-        game = self._game(command.game, line)
-        if game is None:
-            return
+    def submit(self, command: c.SubmitOrders, granted: Authorised) -> None:
+        game, seat = granted.game, granted.seat
+        assert game is not None and seat is not None  # Permission.SEAT
+        line = f"ORDERS {game.slug}"
         if game.status not in (RUNNING, PAUSED):
-            self.reply.error(line, f"game {game.slug} is {game.status}: it takes no orders now")
-            return
-        seat = self._authenticated_seat(game, line)
-        if seat is None:
+            self.reply.problem(line, "takes_no_orders", game=game.slug, status=game.status)
             return
         if game.deadline_at is not None and self.now > game.deadline_at:
-            self.reply.error(line, f"too late: the deadline was {format_deadline(game.deadline_at, game.time_zone)}")
+            self.reply.problem(line, "too_late", game=game.slug, deadline=game.deadline_at.isoformat(),
+                               time_zone=game.time_zone)  # fmt: skip
             return
         rules = rules_of(game)
         state = state_of(game)
         phase = rules.phase(state)
         opened = phase_opened_at(self.session, game, phase.number) if phase is not None else None
-        if opened is not None and self.now < opened:
-            self.reply.error(
-                line,
-                f"these orders were sent before turn {phase.number if phase else '-'} began "
-                f"({format_deadline(opened, game.time_zone)}): they were meant for a turn already resolved, "
-                "and were not used",
-            )
+        if (
+            phase is not None
+            and opened is not None
+            and opened_before(int(self.now.timestamp()), int(opened.timestamp()))
+        ):
+            self.reply.problem(line, "before_turn", game=game.slug, turn=phase.number, opened=opened.isoformat(),
+                               time_zone=game.time_zone)  # fmt: skip
             return
         if phase is None or seat.name not in phase.owing:
-            owing = ", ".join(phase.owing) if phase else "nobody"
-            title = phase.title if phase else "the game"
-            self.reply.error(line, f"{seat.name} owes no orders in {title}; orders are due from {owing}")
+            self.reply.problem(
+                line, "owes_nothing", game=game.slug, seat=seat.name, phase=phase.title if phase else None,
+                owing=list(phase.owing) if phase else [],
+            )  # fmt: skip
             return
         parsed = rules.parse_orders(state, seat.name, command.text)
         for error in parsed.errors:
-            self.reply.error(error.line or line, error.message)
+            self.reply.problem(error.line or line, "order_error", message=error.message)
+        kept = current_orders(self.session, game, phase.number).get(seat.name)
         if parsed.orders is None:
-            kept = current_orders(self.session, game, phase.number).get(seat.name)
-            self.reply.section(
-                f"ORDERS NOT ACCEPTED for {game.slug}, {phase.title}",
-                "Nothing usable was found; see NOT UNDERSTOOD below.",
-                f"Your orders on file still stand: {kept.canonical_text}" if kept else "You have no orders on file.",
-            )
+            self.reply.add("orders_refused", game=game.slug, phase=phase.title,
+                           kept=kept.canonical_text if kept else None)  # fmt: skip
             return
-        for previous in current_orders(self.session, game, phase.number).values():
-            if previous.seat_name == seat.name:
-                previous.current = False
+        if kept is not None:
+            kept.current = False
         self.session.add(
             OrderSubmission(
                 game_id=game.id, turn_number=phase.number, seat_name=seat.name, raw_text=command.text,
@@ -82,61 +86,39 @@ class OrderCommands(CommandContext):
             )
         )  # fmt: skip
         self.session.flush()
-        self.reply.section(
-            f"ORDERS ACCEPTED for {game.slug}, {phase.title}, seat {seat.name}",
-            *[f"  {text}" for text in parsed.canonical.splitlines()],
-            *[f"note: {note}" for note in parsed.notes],
-            f"Deadline: {format_deadline(game.deadline_at, game.time_zone)}. Send again to replace them.",
-        )
+        self.reply.add(
+            "orders_accepted", game=game.slug, phase=phase.title, turn=phase.number, seat=seat.name,
+            orders=parsed.canonical.splitlines(), notes=list(parsed.notes),
+            deadline=game.deadline_at.isoformat() if game.deadline_at else None, time_zone=game.time_zone,
+        )  # fmt: skip
         self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete)
 
     def _resolve_if_complete(self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool) -> None:
         if game.status != RUNNING or not (when_complete or game.early_processing):
             return
-        if set(owing) <= set(current_orders(self.session, game, turn)):
-            record = resolve_current_turn(self.session, game, self.now, self.config.mail_domain)
-            self.reply.section("TURN RESOLVED", f"Every order was in: turn {record.turn_number} was resolved at once.")
-
-    def _authenticated_seat(self, game: Game, line: str) -> Seat | None:
-        """The seat these orders are for: by the sender's identity, or by the seat password."""
-        sender = self.envelope.sender
-        player = find_or_create_player(self.session, sender, self.now)
-        own = seat_of(game, player)
-        password = self.envelope.password
-        needs_password = sender.channel == "email" and game.auth_mode == "password"
-        if password:
-            # The sender's own seat first: each check is a deliberately slow hash.
-            candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
-            seat = next((s for s in candidates if check_secret(password, s.secret_hash)), None)
-            if seat is None:
-                self.reply.error("PASSWORD ...", f"wrong password for game {game.slug}; no orders were accepted")
-                return None
-            if seat is not own:
-                self._tell_registered_address(game, seat)
-            return seat
-        if own is None:
-            self.reply.error(line, f"you have no seat in {game.slug}; JOIN it first, or give your PASSWORD")
-            return None
-        if needs_password:
-            self.reply.error(line, f"orders for {game.slug} need your seat password: add a line PASSWORD <password>")
-            return None
-        return own
-
-    def _tell_registered_address(self, game: Game, seat: Seat) -> None:
-        """Orders came with the right password from another address: the owner is told (issue 3)."""
-        target = reach(seat.player)
-        if target is None:
+        if not set(owing) <= set(current_orders(self.session, game, turn)):
             return
-        channel, address = target
-        enqueue(
-            self.session,
-            Outgoing(
-                channel, address, "notice", f"[{game.slug}] orders for {seat.name} from another address",
-                f"Orders for your seat {seat.name} in {game.slug} arrived from {self.envelope.sender.address}\n"
-                f"with your seat password, and were accepted (receipt {self.reply.receipt}).\n"
-                "If this was not you, tell the game master and change nothing else.\n",
-                "notice", {}, game.id, None, f"notice:{self.envelope.source_id}:{seat.name}",
-            ),
-            self.now,
-            self.config.mail_domain,
+        try:
+            with self.session.begin_nested():
+                record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery)
+        except Exception:
+            # The orders stand; the turn goes to the deadline worker's shunt (retried, then parked).
+            log.exception(
+                "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn
+            )
+            self.session.expire(game)
+            game.resolve_at = self.now
+            self.reply.add("turn_deferred", game=game.slug, turn=turn)
+            return
+        self.reply.add("turn_resolved", game=game.slug, turn=record.turn_number)
+
+    def tell_owner(self, game: Game, seat: Seat) -> None:
+        """Orders came with the right password from another address: the seat's owner is told (issue 3)."""
+        self.delivery.send(
+            Outcome(
+                ToPlayer(seat.player_id, seat.name),
+                Message("orders_elsewhere", {"game": game.slug, "seat": seat.name,
+                                             "sender": self.envelope.sender.address, "receipt": self.reply.receipt}),
+                NOTICE, f"notice:{self.envelope.source_id}:{seat.name}", game.id,
+            )
         )  # fmt: skip

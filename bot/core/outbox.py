@@ -1,9 +1,13 @@
 """The outbox: messages written in the same transaction as their cause, drained by senders.
 
-Channel adapters drain it through :class:`OutboxDrain` (they never touch the
-models).  A row is handed out until a sender marks it sent; a failed attempt
-is retried with exponential back-off.  Each row has a stable Message-ID, so a
-retry after a crash between "sent" and "marked" is recognisable downstream.
+A row says what to send as a template name and plain JSON data (never text)
+plus the recipient on one channel; the delivery step (:mod:`bot.core.delivery`)
+writes them.  Channel adapters drain it through :class:`OutboxDrain` (they
+never touch the models) and render each row in their own form.  A row is
+handed out until a sender marks it sent; a failed attempt is retried with
+exponential back-off; a permanent refusal parks it with the reason.  Each row
+has a stable Message-ID, so a retry after a crash between "sent" and "marked"
+is recognisable downstream.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import unit_of_work
@@ -25,19 +29,18 @@ MAX_BACKOFF = timedelta(hours=1)
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A message to send: channel-neutral text plus the data it was rendered from."""
+    """One outbox row to write: a message for one recipient on one channel."""
 
     channel: str
     recipient: str
     kind: str
-    subject: str
-    body: str
     template: str
-    headers: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any]
+    key: str
+    """What makes this message unique (with channel and recipient): its Message-ID is derived from it."""
+    context: Mapping[str, Any] = field(default_factory=dict)
     game_id: int | None = None
     turn_number: int | None = None
-    key: str = ""
-    """What makes this message unique (with channel and recipient): its Message-ID is derived from it."""
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,11 @@ class PendingMessage:
     channel: str
     recipient: str
     kind: str
-    subject: str
-    body: str
-    headers: Mapping[str, Any]
+    template: str
+    data: Mapping[str, Any]
+    context: Mapping[str, Any]
     attempts: int
+    created_at: datetime
 
 
 def stable_message_id(channel: str, recipient: str, key: str, domain: str) -> str:
@@ -64,14 +68,13 @@ def stable_message_id(channel: str, recipient: str, key: str, domain: str) -> st
 def enqueue(session: Session, message: Outgoing, now: datetime, domain: str = "referee.invalid") -> OutboxMessage:
     """Add ``message`` to the outbox inside the caller's transaction."""
     row = OutboxMessage(
-        message_id=stable_message_id(message.channel, message.recipient, message.key or message.subject, domain),
+        message_id=stable_message_id(message.channel, message.recipient, message.key, domain),
         channel=message.channel,
         recipient=message.recipient,
         kind=message.kind,
-        subject=message.subject,
-        body=message.body,
         template=message.template,
-        headers=dict(message.headers),
+        data=dict(message.data),
+        context=dict(message.context),
         game_id=message.game_id,
         turn_number=message.turn_number,
         created_at=now,
@@ -98,17 +101,13 @@ class OutboxDrain:
                 .where(
                     OutboxMessage.channel == channel,
                     OutboxMessage.sent_at.is_(None),
+                    OutboxMessage.parked_at.is_(None),
                     OutboxMessage.next_attempt_at <= now,
                 )
                 .order_by(OutboxMessage.id)
                 .limit(limit)
             ).all()
-            return [
-                PendingMessage(
-                    r.id, r.message_id, r.channel, r.recipient, r.kind, r.subject, r.body, dict(r.headers), r.attempts
-                )
-                for r in rows
-            ]
+            return [_pending(r) for r in rows]
 
     def mark_sent(self, message_id: int, now: datetime) -> None:
         with unit_of_work(self._sessions) as session:
@@ -127,9 +126,47 @@ class OutboxDrain:
             row.next_attempt_at = now + delay
             return row.next_attempt_at
 
-    def unsent_count(self, channel: str | None = None) -> int:
+    def park(self, message_id: int, now: datetime, reason: str) -> None:
+        """The channel refused the row for good (unknown recipient, no permission): keep it, stop trying."""
         with unit_of_work(self._sessions) as session:
-            query = select(OutboxMessage.id).where(OutboxMessage.sent_at.is_(None))
+            row = session.get_one(OutboxMessage, message_id)
+            row.attempts += 1
+            row.last_error = reason[:2000]
+            row.parked_at = now
+
+    def unsent_count(self, channel: str | None = None) -> int:
+        """Rows not yet sent and not parked."""
+        with unit_of_work(self._sessions) as session:
+            query = (
+                select(func.count())
+                .select_from(OutboxMessage)
+                .where(OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
+            )
             if channel is not None:
                 query = query.where(OutboxMessage.channel == channel)
-            return len(session.scalars(query).all())
+            return int(session.scalar(query) or 0)
+
+    def waiting_by_channel(self) -> dict[str, int]:
+        """How many rows wait (unsent, not parked) on each channel."""
+        with unit_of_work(self._sessions) as session:
+            rows = session.execute(
+                select(OutboxMessage.channel, func.count())
+                .where(OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
+                .group_by(OutboxMessage.channel)
+            ).all()
+            return {str(channel): int(count) for channel, count in rows}
+
+    def parked(self, channel: str | None = None) -> list[tuple[PendingMessage, str]]:
+        """Rows a channel refused for good, with the reason (for the host)."""
+        with unit_of_work(self._sessions) as session:
+            query = select(OutboxMessage).where(OutboxMessage.parked_at.is_not(None)).order_by(OutboxMessage.id)
+            if channel is not None:
+                query = query.where(OutboxMessage.channel == channel)
+            return [(_pending(r), r.last_error or "") for r in session.scalars(query).all()]
+
+
+def _pending(row: OutboxMessage) -> PendingMessage:
+    return PendingMessage(
+        row.id, row.message_id, row.channel, row.recipient, row.kind, row.template, dict(row.data),
+        dict(row.context), row.attempts, row.created_at,
+    )  # fmt: skip

@@ -1,7 +1,8 @@
 """Player commands that change no orders: help, list, join, status, resign.
 
-Mistakes (an unknown game, a full game, a taken name) are answered in the
-reply; nothing here raises for them.
+Mistakes (an unknown game, a full game, a taken name) are problems in the
+reply; nothing here raises for them.  Every answer is a phrase code with
+plain data (:mod:`bot.core.replies`).
 """
 
 from __future__ import annotations
@@ -12,22 +13,17 @@ from sqlalchemy import select
 
 from adjudicator import registry
 from bot.core import commands as c
-from bot.core.context import CommandContext
-from bot.core.games import (
-    FINISHED,
-    FORMING,
-    current_orders,
-    find_game,
-    rules_of,
-    state_of,
-)
-from bot.core.identities import find_or_create_player, seat_of
-from bot.core.rendering import render
-from bot.core.reports import format_deadline
-from bot.core.seat_secrets import check_secret, hash_secret, new_secret
+from bot.core.context import Authorised, CommandContext
+from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, state_of
+from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.seat_secrets import hash_secret, new_secret
 from bot.store.models import Game, Seat
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
+
+
+def _iso(moment: object) -> str | None:
+    return None if moment is None else moment.isoformat()  # type: ignore[attr-defined]
 
 
 class PlayerCommands(CommandContext):
@@ -35,7 +31,7 @@ class PlayerCommands(CommandContext):
 
     def show_help(self, command: c.ShowHelp) -> None:
         if command.game is None:
-            self.reply.section("HELP", *render("common/help.txt.j2", {"kinds": registry.kinds()}).splitlines())
+            self.reply.add("help", kinds=list(registry.kinds()))
             return
         name = command.game
         game = find_game(self.session, name)
@@ -43,47 +39,44 @@ class PlayerCommands(CommandContext):
         try:
             rules = registry.get_rules(kind)
         except registry.UnknownGame:
-            self.reply.error(
-                f"HELP {name}", f"no game or game kind called '{name}'; kinds: {', '.join(registry.kinds())}"
-            )
+            self.reply.problem(f"HELP {name}", "unknown_kind", name=name, kinds=list(registry.kinds()))
             return
-        self.reply.section(f"HELP {rules.title.upper()}", *rules.help_text().splitlines())
+        self.reply.add("game_help", title=rules.title, text=rules.help_text())
 
     def list_games(self) -> None:
         games = self.session.scalars(select(Game).where(Game.status != FINISHED).order_by(Game.slug)).all()
-        lines = [
-            f"{g.slug:<16} {rules_of(g).title:<18} {g.status:<9} {len(g.seats)}/{rules_of(g).max_seats} seats"
-            + (f"  deadline {format_deadline(g.deadline_at, g.time_zone)}" if g.deadline_at else "")
+        rows = [
+            {
+                "game": g.slug, "title": rules_of(g).title, "status": g.status, "seats": len(g.seats),
+                "max_seats": rules_of(g).max_seats, "deadline": _iso(g.deadline_at), "time_zone": g.time_zone,
+            }
             for g in games
-        ]
-        self.reply.section("GAMES", *(lines or ["No games are open or running."]))
+        ]  # fmt: skip
+        self.reply.add("games", games=rows)
 
     def join(self, command: c.JoinGame) -> None:
         line = f"JOIN {command.game}"
-        game = self._game(command.game, line)
+        game = self.game_named(command.game, line)
         if game is None:
             return
         if game.status != FORMING:
-            self.reply.error(line, f"game {game.slug} is {game.status}; it can only be joined before it starts")
+            self.reply.problem(line, "not_joinable", game=game.slug, status=game.status)
             return
         player = find_or_create_player(self.session, self.envelope.sender, self.now)
-        if seat_of(game, player) is not None:
-            self.reply.error(line, f"you already have the seat {seat_of(game, player).name} in {game.slug}")  # type: ignore[union-attr]
+        own = seat_of(game, player)
+        if own is not None:
+            self.reply.problem(line, "already_seated", game=game.slug, seat=own.name)
             return
         rules = rules_of(game)
         if len(game.seats) >= rules.max_seats:
-            self.reply.error(line, f"game {game.slug} is full ({rules.max_seats} seats)")
+            self.reply.problem(line, "game_full", game=game.slug, max_seats=rules.max_seats)
             return
         name = (command.name or player.display_name).strip()
         if not _SEAT_NAME.match(name):
-            self.reply.error(
-                line, f"'{name}' cannot be a seat name: letters, digits, spaces, . ' - and up to 40 characters"
-            )
+            self.reply.problem(line, "bad_seat_name", name=name)
             return
         if any(s.name.lower() == name.lower() for s in game.seats):
-            self.reply.error(
-                line, f"the name '{name}' is taken in {game.slug}; choose another with JOIN {game.slug} AS <name>"
-            )
+            self.reply.problem(line, "seat_name_taken", game=game.slug, name=name)
             return
         secret = new_secret()
         seat = Seat(
@@ -92,59 +85,44 @@ class PlayerCommands(CommandContext):
         )  # fmt: skip
         self.session.add(seat)
         self.session.flush()
-        self.reply.section(
-            f"JOINED {game.slug}",
-            f"You are {name} in {rules.title} game {game.slug} (seat {len(game.seats)} of at most {rules.max_seats}).",
-            f"Your seat password: {secret}",
-            "Put it on a line PASSWORD <password> in every message with orders. Keep it private.",
-        )
+        self.reply.add(
+            "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
+            max_seats=rules.max_seats, secret=secret, auth=game.auth_mode,
+        )  # fmt: skip
 
     def status(self, command: c.ShowStatus) -> None:
-        game = self._game(command.game, f"STATUS {command.game}")
+        game = self.game_named(command.game, f"STATUS {command.game}")
         if game is None:
             return
         rules = rules_of(game)
-        lines = [
-            f"{rules.title} game {game.slug}: {game.status}",
-            f"Seats: {', '.join(s.name for s in game.seats) or 'none'}",
-        ]
+        data: dict[str, object] = {
+            "game": game.slug, "title": rules.title, "status": game.status, "seats": [s.name for s in game.seats],
+            "turn": None, "phase": None, "deadline": _iso(game.deadline_at), "time_zone": game.time_zone,
+            "ordered": [], "waiting": [], "own_orders": None, "standings": [],
+        }  # fmt: skip
         if game.state is not None and game.status != FINISHED:
             phase = rules.phase(state_of(game))
             if phase is not None:
-                ordered = set(current_orders(self.session, game, phase.number))
-                lines.append(f"Now: turn {phase.number}, {phase.title}")
-                lines.append(f"Deadline: {format_deadline(game.deadline_at, game.time_zone)}")
-                lines.append(f"Orders in from: {', '.join(sorted(ordered & set(phase.owing))) or 'nobody yet'}")
-                lines.append(f"Waiting for: {', '.join(s for s in phase.owing if s not in ordered) or 'nobody'}")
-                player = find_or_create_player(self.session, self.envelope.sender, self.now)
-                own = seat_of(game, player)
-                if own is not None and own.name in ordered:
-                    lines.append(
-                        f"Your orders on file: {current_orders(self.session, game, phase.number)[own.name].canonical_text}"
-                    )
+                orders = current_orders(self.session, game, phase.number)
+                data.update(
+                    turn=phase.number, phase=phase.title,
+                    ordered=sorted(set(orders) & set(phase.owing)),
+                    waiting=[s for s in phase.owing if s not in orders],
+                )  # fmt: skip
+                player = find_player(self.session, self.envelope.sender)
+                own = seat_of(game, player) if player is not None else None
+                if own is not None and own.name in orders:
+                    data["own_orders"] = orders[own.name].canonical_text
         if game.status == FINISHED:
-            standings = rules.standings(state_of(game))
-            lines.extend(f"  {s.place}. {s.seat}" for s in standings)
-        self.reply.section(f"STATUS {game.slug}", *lines)
+            data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules.standings(state_of(game))]
+        self.reply.add("status", **data)
 
-    def resign(self, command: c.Resign) -> None:
-        line = f"RESIGN {command.game}"
-        game = self._game(command.game, line)
-        if game is None:
-            return
-        seat = seat_of(game, find_or_create_player(self.session, self.envelope.sender, self.now))
-        if seat is None:
-            self.reply.error(line, f"you have no seat in {game.slug}")
-            return
+    def resign(self, command: c.Resign, granted: Authorised) -> None:
+        game, seat = granted.game, granted.seat
+        assert game is not None and seat is not None  # Permission.SEAT
         if game.status == FORMING:
             self.session.delete(seat)
-            self.reply.section(f"LEFT {game.slug}", f"Your seat {seat.name} was given up before the start.")
-            return
-        password_mode = self.envelope.sender.channel == "email" and game.auth_mode == "password"
-        if password_mode and not (self.envelope.password and check_secret(self.envelope.password, seat.secret_hash)):
-            self.reply.error(
-                line, f"resigning from {game.slug} needs your seat password: add a line PASSWORD <password>"
-            )
+            self.reply.add("left", game=game.slug, seat=seat.name)
             return
         seat.resigned = True
-        self.reply.section(f"RESIGNED from {game.slug}", f"{seat.name} now gets the game's no-moves-received orders.")
+        self.reply.add("resigned", game=game.slug, seat=seat.name)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.record import GameRecord, replay, sealed_record
 from bot.core.games import FINISHED
-from bot.store.models import Game, TurnRecord
+from bot.core.turn_records import live_records
+from bot.store.models import Game
 
 
 def export_record(session: Session, game: Game) -> dict[str, Any]:
@@ -21,9 +21,7 @@ def export_record(session: Session, game: Game) -> dict[str, Any]:
     """
     if game.status != FINISHED:
         raise ValueError(f"game {game.slug} is not finished; its seed is still secret")
-    turns = session.scalars(
-        select(TurnRecord).where(TurnRecord.game_id == game.id).order_by(TurnRecord.turn_number)
-    ).all()
+    turns = live_records(session, game)
     record = GameRecord(
         game=game.kind,
         options=dict(game.options),

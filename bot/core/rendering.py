@@ -1,4 +1,15 @@
-"""Fixed-width text rendering with jinja2.
+"""Rendering messages with jinja2: each channel's form of a template name + data.
+
+A *form* is a folder of templates one channel renders with: ``email``
+(78-column plain text), or another channel's own folder.
+:func:`render_message` renders ``templates/<form>/<template>.txt.j2``; a
+form's template may start with a ``Title: ...`` line (an email's subject, a
+forum post's title), returned apart.
+Templates say the core's reply codes with the global ``phrase(code, data)``,
+which takes the form's own ``templates/<form>/phrases.j2`` macro of that name
+when there is one, else the shared ``templates/common/phrases.j2`` one; the
+game's own part of a report is ``game_report(data)``.  An adapter may add
+filters of its own (Discord timestamps) to ``environment(form).filters``.
 
 Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 
@@ -11,16 +22,20 @@ Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 UTC and the game's time zone, seed commitment or reveal) and a footer.
 Filters for columns: ``ljust(width)``, ``rjust(width)``, ``cell(width)``
 (right-aligned, ``-`` for zero when asked: ``cell(3, dash_zero=True)``),
-``clip(width)`` (shorten with ``~``) and ``wrap(width, indent)`` for prose.
+``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose, and
+``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone.
 """
 
 from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import jinja2
 
@@ -50,9 +65,28 @@ def _clip(value: object, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
 
 
-@lru_cache(maxsize=4)
-def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
-    """The shared jinja2 environment: strict undefineds, no autoescape (plain text)."""
+def _when(value: object, time_zone: str = "UTC") -> str:
+    """A stored moment (ISO text or datetime) in UTC and the game's zone, or a dash."""
+    if value is None or value == "":
+        return "-"
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return format_moment(moment, time_zone)
+
+
+def format_moment(moment: datetime | None, time_zone: str) -> str:
+    """``2026-12-01 18:00 UTC (Tue 2026-12-01 19:00 CET, Europe/Paris)``, or a dash when there is none."""
+    if moment is None:
+        return "-"
+    utc = moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if time_zone.upper() == "UTC":
+        return f"{utc} ({moment.astimezone(UTC).strftime('%A')})"
+    local = moment.astimezone(ZoneInfo(time_zone))
+    return f"{utc} ({local.strftime('%a %Y-%m-%d %H:%M %Z')}, {time_zone})"
+
+
+@lru_cache(maxsize=16)
+def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
+    """The jinja2 environment of one form: strict undefineds, no autoescape (plain text)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(directory)),
         undefined=jinja2.StrictUndefined,
@@ -61,14 +95,50 @@ def environment(directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap)
+    env.filters.update(ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, when=_when)
+    catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
+
+    def phrase(code: str, data: Mapping[str, Any]) -> str:
+        for name in catalogues:
+            try:
+                module = env.get_template(name).module
+            except jinja2.TemplateNotFound:
+                continue
+            macro = getattr(module, code, None)
+            if macro is not None:
+                return str(macro(data)).strip("\n")
+        raise KeyError(f"no phrase {code!r} in {' or '.join(catalogues)}")
+
+    def game_report(data: Mapping[str, Any]) -> str:
+        return render_report_body(
+            str(data["kind"]), data["report"], data.get("events", ()), data.get("seat"), data.get("private")
+        )
+
+    env.globals.update(phrase=phrase, game_report=game_report)
     return env
 
 
-def render(template: str, data: Mapping[str, Any]) -> str:
+def render(template: str, data: Mapping[str, Any], form: str = "common") -> str:
     """Render ``template`` (a path under templates/) with ``data``; trailing spaces trimmed."""
-    text = environment().get_template(template).render(**data)
+    text = environment(form).get_template(template).render(**data)
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A message in one channel's form: its title line (if the form has one) and its body."""
+
+    title: str | None
+    body: str
+
+
+def render_message(form: str, template: str, data: Mapping[str, Any]) -> Rendered:
+    """``templates/<form>/<template>.txt.j2`` with ``data``; a first line ``Title: ...`` is split off."""
+    text = render(f"{form}/{template}.txt.j2", data, form)
+    if text.startswith("Title:"):
+        first, _, rest = text.partition("\n")
+        return Rendered(first.removeprefix("Title:").strip(), rest.lstrip("\n"))
+    return Rendered(None, text)
 
 
 def render_report_body(

@@ -1,12 +1,23 @@
-"""The reply to one envelope: sections of what was done, what was not understood, what was ignored."""
+"""The reply to one envelope, as data: what was done, what was not understood, what was ignored.
+
+Handlers add *items* (``add("joined", game=..., seat=...)``) and *problems*
+(``problem(line, "unknown_game", game=..., known=[...])``): a code and plain
+data each.  The code names a phrase in ``templates/common/phrases.j2`` (a
+channel may say it its own way in ``templates/<form>/phrases.j2``), so no
+handler writes text for a channel.  A line an adapter could not read arrives
+with the adapter's own reason and is kept as the problem ``as_given``.
+"""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from bot.core.rendering import render
+from bot.core.outcomes import Message
+
+REPLY_TEMPLATE = "reply"
 
 
 def receipt_for(source_id: str) -> str:
@@ -20,25 +31,33 @@ class ReplyBuilder:
 
     receipt: str
     received_at: datetime
-    sections: list[dict[str, object]] = field(default_factory=list)
-    not_understood: list[dict[str, str]] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[dict[str, Any]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     game_tag: str | None = None
 
-    def section(self, heading: str, *lines: str) -> None:
-        self.sections.append({"heading": heading, "lines": [f"  {line}" for line in lines]})
+    def add(self, code: str, **data: Any) -> None:
+        """Something done or shown: the phrase ``code`` with ``data``."""
+        self.items.append({"code": code, **data})
 
-    def error(self, line: str, reason: str) -> None:
-        self.not_understood.append({"line": line, "reason": reason})
+    def problem(self, line: str, code: str, **data: Any) -> None:
+        """A line that was refused or not understood, and why (the phrase ``code``)."""
+        self.problems.append({"line": line, "code": code, **data})
 
-    def render(self) -> str:
-        return render(
-            "common/reply.txt.j2",
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """The codes of the items, in order (what a caller may check without reading text)."""
+        return tuple(item["code"] for item in self.items)
+
+    def message(self) -> Message:
+        return Message(
+            REPLY_TEMPLATE,
             {
                 "receipt": self.receipt,
-                "received": self.received_at.strftime("%Y-%m-%d %H:%M UTC"),
-                "sections": self.sections,
-                "not_understood": self.not_understood,
+                "received": self.received_at.isoformat(),
+                "game": self.game_tag,
+                "items": self.items,
+                "problems": self.problems,
                 "ignored": self.ignored,
             },
         )

@@ -4,44 +4,75 @@
 message changes nothing and sends nothing.  Each envelope gets exactly one
 reply (unless it is automatic mail), written to the outbox in the same
 transaction as the changes it caused.
+
+``resolve_due`` resolves each due game in its own transaction.  A game whose
+resolution raises is the turn shunt's (:mod:`bot.core.shunt`): retried with
+back-off, then parked with its error, the GMs and the host told; every other
+due game goes on being resolved.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import logging
+import traceback
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
-from bot.core.dispatch import handle_command
+from bot.core.context import CommandContext
+from bot.core.delivery import Delivery
 from bot.core.games import RUNNING, phase_of
-from bot.core.outbox import Outgoing, enqueue
+from bot.core.outcomes import REPLY, Message, Outcome, ToSender
+from bot.core.pipeline import handle_command
 from bot.core.replies import ReplyBuilder, receipt_for
+from bot.core.shunt import record_failure
 from bot.core.turns import resolve_current_turn
 from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class ServiceConfig:
     """What the core needs from the settings (passed explicitly, never global)."""
 
-    mail_domain: str = "referee.invalid"
+    message_domain: str = "referee.invalid"
+    """The domain of the stable Message-IDs of outgoing messages."""
     default_turn_minutes: int = 48 * 60
     default_offer_minutes: int = 12 * 60
     default_decision_minutes: int = 24 * 60
+    public_channels: tuple[str, ...] = ()
+    """Channels that have a public place for every game (its public copies go there)."""
+    host_recipients: tuple[tuple[str, str], ...] = ()
+    """(channel, address) pairs that reach the host (parked turns and other host notices)."""
+    game_masters: frozenset[str] = field(default_factory=frozenset)
+    """Addresses the host allows to create games."""
+    turn_max_attempts: int = 5
+    """Failed resolutions of one turn before it is parked."""
+    turn_retry_seconds: int = 30
+    """First retry delay of a failed resolution (doubling)."""
 
 
 @dataclass(frozen=True)
 class Applied:
-    """What applying an envelope did: its receipt, and the reply (None for automatic mail or a repeat)."""
+    """What applying an envelope did.
+
+    ``reply`` is the reply as data (None for automatic mail or a repeat);
+    ``results`` are the codes of what was done (``joined``, ``orders_accepted``
+    ...) and ``problems`` the codes of what was refused, so a caller can act on
+    the outcome without reading text.
+    """
 
     receipt: str
     duplicate: bool
-    reply: str | None
+    reply: Message | None
+    results: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
 
 
 class GameService:
@@ -69,17 +100,21 @@ class GameService:
                 )
                 session.flush()
                 reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
+                delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
+                context = CommandContext(session, envelope, reply, self.config, delivery)
                 for command in envelope.commands:
-                    handle_command(session, envelope, reply, self.config, command)
+                    handle_command(context, command)
                 if not envelope.commands:
-                    reply.section("NOTHING TO DO", "No command was found in your message. Send HELP for the list.")
+                    reply.add("nothing_to_do")
+                results = reply.codes
+                problems = tuple(p["code"] for p in reply.problems)
                 if envelope.automatic:
-                    return Applied(receipt, False, None)
-                body = reply.render()
-                enqueue(
-                    session, self._reply_message(envelope, reply, body), envelope.received_at, self.config.mail_domain
+                    return Applied(receipt, False, None, results, problems)
+                message = reply.message()
+                delivery.send(
+                    Outcome(ToSender(), message, REPLY, f"reply:{envelope.source_id}", context=envelope.reply_context)
                 )
-                return Applied(receipt, False, body)
+                return Applied(receipt, False, message, results, problems)
         except IntegrityError:
             # A concurrent copy of the same envelope won the race: it is a repeat.
             with unit_of_work(self._sessions) as session:
@@ -87,39 +122,20 @@ class GameService:
                     return Applied(receipt, True, None)
             raise
 
-    def _reply_message(self, envelope: c.Envelope, reply: ReplyBuilder, body: str) -> Outgoing:
-        subject = envelope.reply.subject.strip() or "your message"
-        if not subject.lower().startswith("re:"):
-            subject = f"Re: {subject}"
-        if reply.game_tag and f"[{reply.game_tag}]" not in subject:
-            subject = f"{subject} [{reply.game_tag}]"
-        headers: dict[str, object] = {}
-        if envelope.reply.message_id:
-            headers["In-Reply-To"] = envelope.reply.message_id
-            headers["References"] = " ".join((*envelope.reply.references, envelope.reply.message_id))
-        if envelope.reply.channel_target:
-            headers["channel_target"] = envelope.reply.channel_target
-        return Outgoing(
-            envelope.sender.channel,
-            envelope.sender.address,
-            "reply",
-            subject,
-            body,
-            "common/reply.txt.j2",
-            headers,
-            key=f"reply:{envelope.source_id}",
-        )
-
     def resolve_due(self, now: datetime) -> list[tuple[str, int]]:
-        """Resolve every running game whose deadline has passed; returns (game, turn) resolved.
+        """Resolve every running game that is due; returns the (game, turn) pairs resolved.
 
-        Each game is resolved in its own transaction, so one failing game
-        does not hold up the others, and a game resolved by another worker in
-        the meantime is skipped (its turn row already exists).
+        Due: past its deadline, or asked to resolve sooner (``resolve_at``: every
+        order in, or a retry after a failure), and not parked.  Each game is
+        resolved in its own transaction, so one failing game does not hold up
+        the others, and a game resolved by another worker in the meantime is
+        skipped (its turn row already exists).
         """
         with unit_of_work(self._sessions) as session:
             due = session.scalars(
-                select(Game.id).where(Game.status == RUNNING, Game.deadline_at.is_not(None), Game.deadline_at <= now)
+                select(Game.id)
+                .where(Game.status == RUNNING, Game.turn_parked_at.is_(None), _is_due(now))
+                .order_by(Game.id)
             ).all()
         resolved: list[tuple[str, int]] = []
         for game_id in due:
@@ -132,21 +148,48 @@ class GameService:
         try:
             with unit_of_work(self._sessions) as session:
                 game = session.scalars(select(Game).where(Game.id == game_id).with_for_update()).one()
-                if game.status != RUNNING or game.deadline_at is None or game.deadline_at > now:
+                if game.status != RUNNING or game.turn_parked_at is not None or not _due_now(game, now):
                     return None
                 if phase_of(game) is None:
                     return None
-                record = resolve_current_turn(session, game, now, self.config.mail_domain)
+                record = resolve_current_turn(session, game, now, self.config)
                 return game.slug, record.turn_number
         except IntegrityError:
             return None
+        except Exception as exc:
+            error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
+            with unit_of_work(self._sessions) as session:
+                record_failure(session, game_id, now, error, self.config)
+            return None
 
     def next_deadline(self) -> datetime | None:
-        """The earliest deadline of any running game (for a worker to sleep until)."""
+        """The earliest moment any running game is due (for a worker to sleep until)."""
         with unit_of_work(self._sessions) as session:
-            return session.scalar(
+            deadline = session.scalar(
                 select(Game.deadline_at)
-                .where(Game.status == RUNNING, Game.deadline_at.is_not(None))
+                .where(Game.status == RUNNING, Game.turn_parked_at.is_(None), Game.deadline_at.is_not(None))
                 .order_by(Game.deadline_at)
                 .limit(1)
             )
+            sooner = session.scalar(
+                select(Game.resolve_at)
+                .where(Game.status == RUNNING, Game.turn_parked_at.is_(None), Game.resolve_at.is_not(None))
+                .order_by(Game.resolve_at)
+                .limit(1)
+            )
+        candidates = [moment for moment in (deadline, sooner) if moment is not None]
+        return min(candidates) if candidates else None
+
+
+def _is_due(now: datetime) -> ColumnElement[bool]:
+    """SQL for :func:`_due_now`."""
+    return or_(
+        (Game.turn_failures == 0) & Game.deadline_at.is_not(None) & (Game.deadline_at <= now),
+        Game.resolve_at.is_not(None) & (Game.resolve_at <= now),
+    )
+
+
+def _due_now(game: Game, now: datetime) -> bool:
+    """Due at the deadline, or at ``resolve_at`` (asked for sooner; after a failure, the retry time only)."""
+    at_deadline = game.turn_failures == 0 and game.deadline_at is not None and game.deadline_at <= now
+    return at_deadline or (game.resolve_at is not None and game.resolve_at <= now)

@@ -1,30 +1,34 @@
 """Resolving a game's current phase: orders in, adjudication, turn record, reports out.
 
 One call resolves one phase inside the caller's transaction.  The resolved
-turn is stored keyed by (game, turn number), so a second attempt (a second
-worker, a retry after a crash) fails on the primary key and changes nothing.
-Seats without orders get the game's no-moves-received rule through the
-generic driver (:func:`adjudicator.turn.advance`).
+turn is stored keyed by (game, generation, turn number) (see
+:mod:`bot.core.turn_records`), so a second attempt (a second worker, a retry
+after a crash) fails on the primary key and changes nothing.  Seats without
+orders get the game's no-moves-received rule through the generic driver
+(:func:`adjudicator.turn.advance`).
+
+A turn's report is data kept in its record; :func:`report_outcomes` turns a
+record into the messages for every seat, the GMs and the public place, so a
+report can be sent again (a new channel, a rollback) without re-adjudicating.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
+from bot.core.delivery import Delivery
 from bot.core.games import FINISHED, current_orders, rules_of, state_of
-from bot.core.identities import reach
-from bot.core.outbox import Outgoing, enqueue
-from bot.core.reports import render_turn_report
-from bot.store.models import Game, Player, TurnRecord
+from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.store.models import Game, TurnRecord
 
-PUBLIC_CHANNEL = "public"
-"""Outbox channel of each game's public copy (its Discord forum thread, the demo's screen)."""
+if TYPE_CHECKING:
+    from bot.core.service import ServiceConfig
 
 
 def window_minutes(game: Game, phase: Phase) -> int:
@@ -41,7 +45,9 @@ def next_deadline(game: Game, phase: Phase, now: datetime) -> datetime:
     return now + timedelta(minutes=window_minutes(game, phase))
 
 
-def resolve_current_turn(session: Session, game: Game, now: datetime, mail_domain: str) -> TurnRecord:
+def resolve_current_turn(
+    session: Session, game: Game, now: datetime, config: ServiceConfig, delivery: Delivery | None = None
+) -> TurnRecord:
     """Resolve the open phase of ``game`` with the orders on file; store it and send reports."""
     rules = rules_of(game)
     state = state_of(game)
@@ -61,6 +67,7 @@ def resolve_current_turn(session: Session, game: Game, now: datetime, mail_domai
     resolution = advance(rules, state, orders, rng_for(game.seed, phase.number))
     record = TurnRecord(
         game_id=game.id,
+        generation=game.generation,
         turn_number=phase.number,
         phase_kind=phase.kind.value,
         phase_title=phase.title,
@@ -74,9 +81,12 @@ def resolve_current_turn(session: Session, game: Game, now: datetime, mail_domai
         resolved_at=now,
     )
     session.add(record)
-    session.flush()  # the (game, turn) primary key refuses a second resolution here
+    session.flush()  # the (game, generation, turn) primary key refuses a second resolution here
     game.state = record.state_after
     game.phase_number = phase.number + 1
+    game.resolve_at = None
+    game.turn_failures = 0
+    game.turn_error = None
     next_phase = rules.phase(resolution.state)
     if next_phase is None:
         game.status = FINISHED
@@ -84,78 +94,48 @@ def resolve_current_turn(session: Session, game: Game, now: datetime, mail_domai
         game.deadline_at = None
     else:
         game.deadline_at = next_deadline(game, next_phase, now)
-    _send_reports(session, game, record, next_phase, now, mail_domain)
+    delivery = delivery or Delivery(session, config, now)
+    for outcome in report_outcomes(game, record, next_phase):
+        delivery.send(outcome)
     return record
 
 
-def _send_reports(
-    session: Session, game: Game, record: TurnRecord, next_phase: Phase | None, now: datetime, mail_domain: str
-) -> None:
-    """One public copy, one copy per seat (with that seat's private data), and the GM's copy.
+def report_outcomes(game: Game, record: TurnRecord, next_phase: Phase | None) -> list[Outcome]:
+    """One public copy, one copy per seat (with that seat's private data), and the GMs' copy.
 
     A game master who holds no seat gets the public copy (issue 3: the GM gets
-    every report too); one who plays gets their seat's copy like anyone else.
+    every report too); one who plays gets their seat's copy (the delivery step
+    sends each recipient one copy of a key).
     """
     rules = rules_of(game)
     finished = next_phase is None
     common: dict[str, Any] = {
-        "game_slug": game.slug,
-        "game_title": rules.title,
-        "turn_title": f"turn {record.turn_number}: {record.phase_title}",
+        "game": game.slug,
+        "title": rules.title,
         "kind": game.kind,
+        "turn": record.turn_number,
+        "phase_title": record.phase_title,
         "report": record.report,
         "events": [e["text"] for e in record.events],
-        "next_phase": None if finished else _describe_phase(next_phase),
-        "deadline": game.deadline_at,
+        "next_phase": None
+        if next_phase is None
+        else {"number": next_phase.number, "title": next_phase.title, "owing": list(next_phase.owing)},
+        "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
         "time_zone": game.time_zone,
         "commitment": game.commitment if record.turn_number == 0 else None,
-        "revealed_seed": game.seed if finished else None,
+        "seed": game.seed if finished else None,
+        "final": finished,
+        "seat": None,
+        "private": None,
     }
-    subject = f"[{game.slug}] {rules.title}: turn {record.turn_number} report" + (" (final)" if finished else "")
-    key = f"report:{game.slug}:{record.turn_number}"
-    public_body = render_turn_report(**common)
-    enqueue(
-        session,
-        Outgoing(
-            PUBLIC_CHANNEL,
-            game.slug,
-            "report",
-            subject,
-            public_body,
-            "report",
-            {},
-            game.id,
-            record.turn_number,
-            key,
-        ),
-        now,
-        mail_domain,
-    )
+    key = f"report:{game.slug}:{record.generation}:{record.turn_number}"
+    public = Message("report", common)
+    outcomes = [Outcome(ToPublic(game.id), public, REPORT, key, game.id, record.turn_number)]
     for seat in game.seats:
-        target = reach(seat.player)
-        if target is None:
-            continue
-        channel, address = target
-        body = render_turn_report(**common, seat=seat.name, private=record.private.get(seat.name))
-        enqueue(
-            session,
-            Outgoing(channel, address, "report", subject, body, "report", {}, game.id, record.turn_number, key),
-            now,
-            mail_domain,
-        )
-    gm = session.get(Player, game.gm_player_id) if game.gm_player_id is not None else None
-    gm_target = reach(gm) if gm is not None and all(seat.player_id != gm.id for seat in game.seats) else None
-    if gm_target is not None:
-        channel, address = gm_target
-        enqueue(
-            session,
-            Outgoing(channel, address, "report", subject, public_body, "report", {}, game.id, record.turn_number, key),
-            now,
-            mail_domain,
-        )
-
-
-def _describe_phase(phase: Phase | None) -> str | None:
-    if phase is None:
-        return None
-    return f"turn {phase.number}: {phase.title} (orders from {', '.join(phase.owing)})"
+        data = {**common, "seat": seat.name, "private": record.private.get(seat.name)}
+        outcomes.append(
+            Outcome(ToPlayer(seat.player_id, seat.name), Message("report", data), REPORT, key, game.id,
+                    record.turn_number)
+        )  # fmt: skip
+    outcomes.append(Outcome(ToGameMasters(game.id), public, REPORT, key, game.id, record.turn_number))
+    return outcomes

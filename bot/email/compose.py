@@ -1,11 +1,13 @@
-"""Outbox rows as real RFC 5322 messages.
+"""Outbox rows as real RFC 5322 messages, rendered in the email form.
 
-Every message carries the row's stable Message-ID (a retry is recognisably the
-same message), Date, From, To, Subject, the threading headers the core put on
-the row (In-Reply-To, References), ``Auto-Submitted`` (``auto-replied`` on
-replies, ``auto-generated`` on reports and notices, RFC 3834) and
+The row's template and data are rendered with ``templates/email/`` (the
+first line of each is its Subject).  Every message carries the row's stable
+Message-ID (a retry is recognisably the same message), Date, From, To,
+Subject, the threading headers from the reply context the email intake put on
+the envelope (In-Reply-To, References), ``Auto-Submitted`` (``auto-replied``
+on replies, ``auto-generated`` on reports and notices, RFC 3834) and
 ``X-Auto-Response-Suppress: All`` so that auto-responders stay quiet, and a
-``text/plain; charset=utf-8`` body.
+``text/plain`` body: 7bit when it is plain ASCII, else UTF-8.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ from email import policy
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 
+import jinja2
+
 from bot.core.outbox import PendingMessage
+from bot.core.outcomes import REPLY
+from bot.core.rendering import render_message
+
+FORM = "email"
+"""The template folder of the email channel (``templates/email/``)."""
 
 
 @dataclass(frozen=True)
@@ -42,14 +51,18 @@ def compose(row: PendingMessage, identity: MailIdentity, now: datetime) -> Email
         message["Date"] = format_datetime(now)
         message["From"] = formataddr((identity.name, identity.address))
         message["To"] = recipient
-        message["Subject"] = row.subject
-        for name in ("In-Reply-To", "References"):
-            value = row.headers.get(name)
-            if value:
-                message[name] = str(value)
-        message["Auto-Submitted"] = "auto-replied" if row.kind == "reply" else "auto-generated"
+        rendered = render_message(FORM, row.template, {**row.data, "context": row.context})
+        message["Subject"] = rendered.title or "(no subject)"
+        in_reply_to = row.context.get("message_id")
+        if in_reply_to:
+            message["In-Reply-To"] = str(in_reply_to)
+            message["References"] = " ".join((*row.context.get("references", ()), str(in_reply_to)))
+        message["Auto-Submitted"] = "auto-replied" if row.kind == REPLY else "auto-generated"
         message["X-Auto-Response-Suppress"] = "All"
-        message.set_content(row.body, charset="utf-8")
-    except (ValueError, TypeError) as exc:
-        raise UnsendableMessage(str(exc)) from exc
+        if rendered.body.isascii():
+            message.set_content(rendered.body, charset="us-ascii", cte="7bit")
+        else:
+            message.set_content(rendered.body, charset="utf-8")
+    except (ValueError, TypeError, KeyError, jinja2.TemplateError) as exc:
+        raise UnsendableMessage(f"{type(exc).__name__}: {exc}") from exc
     return message

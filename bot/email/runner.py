@@ -1,10 +1,11 @@
-"""``referee serve``: the email intake, the sender and the deadline worker, side by side.
+"""The email channel's supervised workers: the intake (IMAP or Maildir) and the sender (SMTP or Maildir).
 
-The intake (IMAP or Maildir) runs in a thread (imapclient is blocking); the
-sender and the deadline worker are asyncio tasks.  At start-up one intake pass
-runs before anything else, so orders that arrived while the bot was down are
-in before the deadline worker resolves the turns that fell due meanwhile.
-``stop`` ends everything within about a second.
+The intake runs in a thread (imapclient is blocking); its ``prepare`` is one
+pass over what arrived while the bot was down, so those orders are stored and
+applied before the deadline worker resolves turns that fell due meanwhile.
+The sender is an asyncio task.  Both are :class:`bot.core.supervisor.Worker`
+values: ``referee serve`` runs them beside the deadline worker and any other
+channel's workers, and restarts one that fails without stopping the rest.
 """
 
 from __future__ import annotations
@@ -12,10 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from dataclasses import dataclass
 from typing import Protocol
 
-from bot.core.deadlines import DeadlineWorker
+from bot.core.supervisor import Stage
 from bot.email.intake import IntakeResult
 from bot.email.sender import MailSender
 from bot.email.smtp import TransportUnavailable
@@ -29,57 +29,61 @@ class IntakeLoop(Protocol):
     def run(self, stop: threading.Event) -> None: ...
 
 
-@dataclass
-class EmailRuntime:
-    """What ``referee serve`` runs; any part may be absent (no mailbox, no outgoing mail)."""
+class EmailIntakeWorker:
+    """Reads the mailbox until stopped."""
 
-    intake: IntakeLoop | None
-    sender: MailSender | None
-    deadlines: DeadlineWorker | None
+    name = "email-intake"
+    stage = Stage.INTAKE
+
+    def __init__(self, intake: IntakeLoop) -> None:
+        self.intake = intake
+
+    async def prepare(self) -> None:
+        await self.run_once()
 
     async def run_once(self) -> bool:
-        """One pass of each part (``referee serve --once``); False if a part could not do its work."""
-        ok = True
-        if self.intake is not None:
-            try:
-                result = await asyncio.to_thread(self.intake.run_once)
-                log.info(
-                    "intake: %d stored, %d processed, %d failed, %d parked, %d acknowledged",
-                    result.stored, result.processed.done, result.processed.failed, result.processed.parked,
-                    result.acknowledged,
-                )  # fmt: skip
-            except Exception as exc:
-                log.error("intake failed: %s: %s", type(exc).__name__, exc)
-                ok = False
-        if self.deadlines is not None:
-            await asyncio.to_thread(self.deadlines.run_once)
-        if self.sender is not None:
-            try:
-                sent = await self.sender.drain_all()
-                log.info("sender: %d sent, %d refused", sent.sent, sent.failed)
-            except TransportUnavailable as exc:
-                log.error("sender: mail server unavailable: %s", exc)
-                ok = False
-        return ok
-
-    async def serve(self, stop: asyncio.Event) -> None:
-        """Run until ``stop`` is set."""
-        if self.intake is not None:
-            try:
-                await asyncio.to_thread(self.intake.run_once)
-            except Exception as exc:
-                log.warning("first intake pass failed (%s: %s); the intake loop will retry", type(exc).__name__, exc)
-        thread_stop = threading.Event()
-        tasks: list[asyncio.Task[None]] = []
-        if self.intake is not None:
-            tasks.append(asyncio.create_task(asyncio.to_thread(self.intake.run, thread_stop), name="intake"))
-        if self.sender is not None:
-            tasks.append(asyncio.create_task(self.sender.run(stop), name="sender"))
-        if self.deadlines is not None:
-            tasks.append(asyncio.create_task(self.deadlines.run(stop), name="deadlines"))
         try:
-            await stop.wait()
+            result = await asyncio.to_thread(self.intake.run_once)
+        except Exception as exc:
+            log.error("intake failed: %s: %s", type(exc).__name__, exc)
+            return False
+        log.info(
+            "intake: %d stored, %d processed, %d failed, %d parked, %d acknowledged",
+            result.stored, result.processed.done, result.processed.failed, result.processed.parked,
+            result.acknowledged,
+        )  # fmt: skip
+        return True
+
+    async def run(self, stop: asyncio.Event) -> None:
+        thread_stop = threading.Event()
+        task = asyncio.create_task(asyncio.to_thread(self.intake.run, thread_stop))
+        try:
+            await asyncio.wait({task, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            stop.set()
             thread_stop.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await task
+
+
+class EmailSenderWorker:
+    """Drains the outbox's email rows until stopped."""
+
+    name = "email-sender"
+    stage = Stage.SENDING
+
+    def __init__(self, sender: MailSender) -> None:
+        self.sender = sender
+
+    async def prepare(self) -> None:
+        """Nothing to prepare."""
+
+    async def run_once(self) -> bool:
+        try:
+            sent = await self.sender.drain_all()
+        except TransportUnavailable as exc:
+            log.error("sender: mail server unavailable: %s", exc)
+            return False
+        log.info("sender: %d sent, %d refused", sent.sent, sent.failed)
+        return True
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.sender.run(stop)

@@ -58,15 +58,18 @@ def understand(raw: bytes, source_id: str, received_at: datetime, policy: Intake
     commands = _problems(mail.problems) + _guarded(reading, mail)
     ignored = reading.ignored + _skipped(mail)
     envelope = c.Envelope(
-        sender=c.Sender(EMAIL, mail.from_address, mail.from_name),
+        sender=c.Sender(EMAIL, mail.from_address.strip().lower(), mail.from_name),
         commands=commands,
         source_id=source_id,
         received_at=received_at,
-        reply=c.ReplyContext(
-            subject=_reply_subject(mail.subject, reading), message_id=mail.message_id, references=_references(mail)
-        ),
+        reply_context={
+            "subject": _reply_subject(mail.subject, reading),
+            "message_id": mail.message_id,
+            "references": list(_references(mail)),
+        },
         password=reading.password,
         ignored=ignored,
+        trust=c.Trust.VOUCHED if sender_trust(mail).aligned else c.Trust.CLAIMED,
     )
     names = " ".join(type(command).__name__ for command in commands) or "no commands"
     extra = " +password" if reading.password else ""

@@ -20,15 +20,40 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A person, known by one or more channel addresses."""
+    """A person, known by one or more channel addresses (:class:`Identity`)."""
 
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     display_name: Mapped[str] = mapped_column(String(80))
-    email: Mapped[str | None] = mapped_column(String(320), unique=True)
-    discord_id: Mapped[str | None] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    identities: Mapped[list[Identity]] = relationship(back_populates="player", order_by="Identity.id")
+
+
+class Identity(Base):
+    """One address of a player on one channel; a person linked on two channels has two rows."""
+
+    __tablename__ = "identities"
+    __table_args__ = (UniqueConstraint("channel", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(320))
+    linked_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    player: Mapped[Player] = relationship(back_populates="identities")
+
+
+class PublicPlace(Base):
+    """Where a game's public copies go on one channel (a Discord forum post id)."""
+
+    __tablename__ = "public_places"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16), primary_key=True)
+    place_id: Mapped[str] = mapped_column(String(64))
 
 
 class Game(Base):
@@ -58,9 +83,16 @@ class Game(Base):
     phase_number: Mapped[int] = mapped_column(Integer)
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     gm_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
-    discord_thread_id: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    generation: Mapped[int] = mapped_column(Integer, default=0)
+    """Which line of turn records is live; a rollback starts a new one (see :mod:`bot.core.turn_records`)."""
+    resolve_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    """A resolution wanted before the deadline (every order in, or a retry after a failure)."""
+    turn_failures: Mapped[int] = mapped_column(Integer, default=0)
+    turn_error: Mapped[str | None] = mapped_column(Text)
+    turn_parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """Set when resolving the open turn failed too often: the shunt (``referee turns``)."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -101,11 +133,12 @@ class OrderSubmission(Base):
 
 
 class TurnRecord(Base):
-    """A resolved turn, keyed by (game, turn number): it can never be resolved twice."""
+    """A resolved turn, keyed by (game, generation, turn number): never resolved twice in one generation."""
 
     __tablename__ = "turns"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
     turn_number: Mapped[int] = mapped_column(Integer, primary_key=True)
     phase_kind: Mapped[str] = mapped_column(String(16))
     phase_title: Mapped[str] = mapped_column(String(120))
@@ -154,8 +187,12 @@ class InboundMessage(Base):
 class OutboxMessage(Base):
     """A message to send, written in the same transaction as the change that caused it.
 
-    ``message_id`` is stable, so a retry can never reach a player twice as two
-    different messages; ``sent_at`` is set once the channel has accepted it.
+    It holds what to say as a template name and plain JSON data, never text:
+    each channel's sender renders its own form.  ``context`` is what a reply
+    needs to thread with the message it answers.  ``message_id`` is stable, so
+    a retry can never reach a player twice as two different messages;
+    ``sent_at`` is set once the channel has accepted it, ``parked_at`` when the
+    channel refused it for good (with ``last_error``).
     """
 
     __tablename__ = "outbox"
@@ -165,10 +202,9 @@ class OutboxMessage(Base):
     channel: Mapped[str] = mapped_column(String(16), index=True)
     recipient: Mapped[str] = mapped_column(String(320))
     kind: Mapped[str] = mapped_column(String(16))
-    subject: Mapped[str] = mapped_column(String(300))
-    body: Mapped[str] = mapped_column(Text)
     template: Mapped[str] = mapped_column(String(120))
-    headers: Mapped[dict[str, Any]] = mapped_column(JSON)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    context: Mapped[dict[str, Any]] = mapped_column(JSON)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     turn_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -176,6 +212,7 @@ class OutboxMessage(Base):
     attempts: Mapped[int] = mapped_column(Integer)
     last_error: Mapped[str | None] = mapped_column(Text)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
 class AuditEntry(Base):
@@ -186,6 +223,9 @@ class AuditEntry(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
     actor: Mapped[str] = mapped_column(String(320))
+    channel: Mapped[str] = mapped_column(String(16))
     action: Mapped[str] = mapped_column(String(40))
-    detail: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text)
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """What changed: ``{"command": ..., "before": ..., "after": ...}``."""
     at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -1,4 +1,8 @@
-"""A small driver for the core: a simulated clock and envelopes from named players."""
+"""A small driver for the core: a simulated clock and envelopes from named players.
+
+Replies and outbox rows are shown in the email form (``templates/email/``), the
+way a player reads them; ``Sent.applied`` keeps the outcome as data.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +15,32 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
 from bot.core.clock import SimulatedClock
-from bot.core.service import Applied, GameService
+from bot.core.service import Applied, GameService, ServiceConfig
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
+from tests.support.rendering import Row, rendered, reply_text
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+GM_ADDRESS = "gm@example.org"
+PUBLIC_CHANNEL = "screen"
+"""A channel with a public place for every game (as Discord's forum is)."""
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What applying an envelope gave: the outcome as data, and the reply as the player reads it."""
+
+    applied: Applied
+    reply: str | None
+
+    @property
+    def duplicate(self) -> bool:
+        return self.applied.duplicate
+
+    @property
+    def receipt(self) -> str:
+        return self.applied.receipt
 
 
 @dataclass
@@ -24,19 +48,27 @@ class Harness:
     sessions: sessionmaker[Session]
     clock: SimulatedClock = field(default_factory=lambda: SimulatedClock(START))
     counter: itertools.count[int] = field(default_factory=itertools.count)
+    config: ServiceConfig = field(
+        default_factory=lambda: ServiceConfig(game_masters=frozenset({GM_ADDRESS}), public_channels=(PUBLIC_CHANNEL,))
+    )
 
     def __post_init__(self) -> None:
-        self.service = GameService(self.sessions)
+        self.service = GameService(self.sessions, self.config)
 
     def send(self, who: str, *commands: c.Command, password: str | None = None, source: str | None = None,
-             channel: str = "email", received_at: datetime | None = None, ignored: tuple[str, ...] = ()) -> Applied:  # fmt: skip
-        address = who if channel == "discord" else f"{who.lower()}@example.org"
+             channel: str = "email", received_at: datetime | None = None, ignored: tuple[str, ...] = (),
+             trust: c.Trust | None = None) -> Sent:  # fmt: skip
+        address = f"{who.lower()}@example.org" if channel == "email" else who
+        if trust is None:
+            trust = c.Trust.VERIFIED if channel == "discord" else c.Trust.VOUCHED
         envelope = c.Envelope(
             c.Sender(channel, address, who), commands, source or f"test:{next(self.counter)}",
-            received_at or self.clock.now(), c.ReplyContext(f"orders from {who}", f"<m{next(self.counter)}@example.org>"),
-            password, ignored,
+            received_at or self.clock.now(),
+            {"subject": f"orders from {who}", "message_id": f"<m{next(self.counter)}@example.org>"},
+            password, ignored, trust=trust,
         )  # fmt: skip
-        return self.service.apply(envelope)
+        applied = self.service.apply(envelope)
+        return Sent(applied, reply_text(applied, envelope.reply_context))
 
     def golden_strider_game(self, slug: str = "gs1", early: bool = False, auth: str = "address") -> None:
         self.send("GM", c.CreateGame(slug, "golden-strider", {}, "Europe/Paris", 60, early, auth))
@@ -53,9 +85,9 @@ class Harness:
         self.clock.advance(timedelta(minutes=61))
         return self.service.resolve_due(self.clock.now())
 
-    def outbox(self, kind: str | None = None) -> list[OutboxMessage]:
+    def outbox(self, kind: str | None = None) -> list[Row]:
         with unit_of_work(self.sessions) as session:
             query = select(OutboxMessage).order_by(OutboxMessage.id)
             if kind:
                 query = query.where(OutboxMessage.kind == kind)
-            return list(session.scalars(query).all())
+            return [rendered(row) for row in session.scalars(query).all()]

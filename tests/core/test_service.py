@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from adjudicator.record import read_record, verify
 from bot.core import commands as c
 from bot.core.games import find_game
+from bot.core.service import ServiceConfig
 from bot.core.turns import resolve_current_turn
 from bot.core.views import GameViews
 from bot.store.db import unit_of_work
@@ -28,13 +29,17 @@ def harness(sessions):
 def turn_record(harness, number, slug="gs1"):
     with unit_of_work(harness.sessions) as session:
         game = find_game(session, slug)
-        return session.get(TurnRecord, (game.id, number))
+        return session.get(TurnRecord, (game.id, game.generation, number))
 
 
 def test_start_announces_the_seed_commitment_to_every_player(harness):
     harness.golden_strider_game()
     starts = [m for m in harness.outbox("report") if "has started" in m.subject]
-    assert {m.recipient for m in starts} == {f"{n.lower()}@example.org" for n in SEATS} | {"gs1"}
+    # every seat, the game master (who holds no seat), and the public place
+    assert {m.recipient for m in starts} == {f"{n.lower()}@example.org" for n in SEATS} | {
+        "gm@example.org",
+        "public:gs1",
+    }
     with unit_of_work(harness.sessions) as session:
         commitment = find_game(session, "gs1").commitment
     assert all(commitment in m.body for m in starts)
@@ -77,7 +82,10 @@ def test_deadline_resolves_the_turn_once_with_no_moves_received_and_reports(harn
         assert game.phase_number == 1
         assert (game.deadline_at - harness.clock.now()).total_seconds() == 60 * 60
     reports = [m for m in harness.outbox("report") if "turn 0 report" in m.subject]
-    assert {m.recipient for m in reports} == {f"{n.lower()}@example.org" for n in SEATS} | {"gs1", "gm@example.org"}
+    assert {m.recipient for m in reports} == {f"{n.lower()}@example.org" for n in SEATS} | {
+        "public:gs1",
+        "gm@example.org",
+    }
     assert len(reports) == len(SEATS) + 2  # every seat, the public thread, the GM
     assert all("Fay" in m.body and "6/0 6/0 6/0 6/0 6/0" in m.body for m in reports)
 
@@ -92,10 +100,10 @@ def test_a_turn_can_never_be_resolved_twice(harness):
         game_a = first.scalars(select(Game).where(Game.slug == "gs1")).one()
         game_b = second.scalars(select(Game).where(Game.slug == "gs1")).one()
         _ = game_a.seats, game_b.seats
-        resolve_current_turn(first, game_a, harness.clock.now(), "t.invalid")
+        resolve_current_turn(first, game_a, harness.clock.now(), ServiceConfig())
         first.commit()
         with pytest.raises(IntegrityError):
-            resolve_current_turn(second, game_b, harness.clock.now(), "t.invalid")
+            resolve_current_turn(second, game_b, harness.clock.now(), ServiceConfig())
         second.rollback()
     finally:
         first.close()
@@ -126,7 +134,7 @@ def test_password_authentication_by_email(harness):
     harness.golden_strider_game(auth="password")
     join_reply = next(m.body for m in harness.outbox("reply") if m.recipient == "ben@example.org")
     secret = re.search(r"Your seat password: (\S+)", join_reply).group(1)
-    assert "need your seat password" in harness.send("Ben", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
+    assert "needs your seat password" in harness.send("Ben", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
     assert "wrong password" in harness.send("Ben", c.SubmitOrders("gs1", "cards 10 8 6 4 2"), password="nope").reply
     stranger = harness.send("Zed", c.SubmitOrders("gs1", "cards 10 8 6 4 2"), password=secret.upper()).reply
     assert "ORDERS ACCEPTED for gs1, setup: choose five cards totalling 30, seat Ben" in stranger

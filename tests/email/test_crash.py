@@ -63,6 +63,6 @@ def test_killed_at_every_step_every_order_is_applied_once(dovecot, imap_user, wo
         assert sorted(row.seat_name for row in submissions) == sorted(PLAYERS)
         assert all(row.current for row in submissions)
     replies = [row for row in outbox_rows(world) if row.kind == "reply"]
-    answered = sorted(str(row.headers["In-Reply-To"]) for row in replies)
+    answered = sorted(str(row.context["message_id"]) for row in replies)
     expected = sorted([f"<{seat.lower()}-setup@example.org>" for seat in PLAYERS] + ["<status@example.org>"])
     assert answered == expected, "one reply per message, none twice"

@@ -1,7 +1,7 @@
 """End to end: mail APPENDed to Dovecot is read, applied, and answered through aiosmtpd, threaded.
 
 Everything is wired from the settings as ``referee serve`` does it
-(:func:`bot.wiring.email_runtime`): IMAP intake with IDLE, the SMTP sender and
+(:func:`bot.wiring.workers`): IMAP intake with IDLE, the SMTP sender and
 the deadline worker, running together until stopped.
 """
 
@@ -13,9 +13,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core import supervisor
 from bot.core.clock import SimulatedClock
 from bot.settings import Settings
-from bot.wiring import email_runtime
+from bot.wiring import workers
 from tests.email.mailboxes import append, eventually, folder_counts
 from tests.email.pipeline import message
 from tests.email.world import PASSWORDS, REFEREE, START
@@ -34,9 +35,9 @@ async def test_mail_in_reply_out_threaded(dovecot, imap_user, smtp, world, world
             "send_interval_seconds": 0.05, "intake_poll_seconds": 30,
         }
     )  # fmt: skip
-    runtime = email_runtime(settings, world, SimulatedClock(START + timedelta(hours=1)))
+    found = workers(settings, world, SimulatedClock(START + timedelta(hours=1)))
     stop = asyncio.Event()
-    task = asyncio.create_task(runtime.serve(stop))
+    task = asyncio.create_task(supervisor.serve(found, stop))
     try:
         orders = message(
             f"ORDERS demo\ncards 10 8 6 4 2\nPASSWORD {PASSWORDS['Ann']}\n", subject="my orders",

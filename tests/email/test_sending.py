@@ -53,9 +53,9 @@ def order_everyone(sessions: sessionmaker[Session], clock: SimulatedClock) -> No
     for name, address in PLAYERS.items():
         envelope = c.Envelope(
             c.Sender("email", address, name), (c.SubmitOrders("demo", SETUP_ORDERS[name]),), f"setup:{name}",
-            clock.now(), c.ReplyContext("orders", f"<{name}@example.org>"), PASSWORDS[name],
+            clock.now(), {"subject": "orders", "message_id": f"<{name}@example.org>"}, PASSWORDS[name],
         )  # fmt: skip
-        assert "ORDERS ACCEPTED" in (service.apply(envelope).reply or "")
+        assert "orders_accepted" in service.apply(envelope).results
 
 
 async def test_plain_smtp_delivers_rfc5322_messages(world, smtp):
@@ -72,7 +72,7 @@ async def test_plain_smtp_delivers_rfc5322_messages(world, smtp):
         assert first[header], header
     assert first["Auto-Submitted"] == "auto-replied"
     assert first["From"] == f"Referee <{REFEREE}>"
-    assert first.get_content_type() == "text/plain" and first.get_content_charset() == "utf-8"
+    assert first.get_content_type() == "text/plain" and first.get_content_charset() == "us-ascii"  # plain ASCII: 7bit
 
 
 @pytest.mark.parametrize("security", ["starttls", "tls"])
@@ -153,7 +153,7 @@ async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(
     body = report.get_content()
     assert report["Auto-Submitted"] == "auto-generated"
     assert "Deadline: 2026-03-06 12:00 UTC (Fri 2026-03-06 13:00 CET, Europe/Paris)" in body
-    assert "copy for Ann" in body
+    assert "Copy for Ann" in body
     gm_copy = next(
         r.message for r in received if r.recipients == (GM,) and "[demo] Golden Strider: turn 0" in r.message["Subject"]
     )

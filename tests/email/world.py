@@ -21,6 +21,7 @@ from bot.core import commands as c
 from bot.core.service import GameService, ServiceConfig
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage, Seat
+from tests.support.rendering import Row, rendered, reply_text
 
 START = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
 REFEREE = "referee@example.com"
@@ -50,12 +51,12 @@ def cheap_hash(secret: str) -> str:
 
 
 def service_for(sessions: sessionmaker[Session]) -> GameService:
-    return GameService(sessions, ServiceConfig(mail_domain=DOMAIN))
+    return GameService(sessions, ServiceConfig(message_domain=DOMAIN, game_masters=frozenset({GM})))
 
 
 def apply(service: GameService, address: str, name: str, *commands: c.Command, when: datetime = START) -> str | None:
     envelope = c.Envelope(c.Sender("email", address, name), commands, f"world:{next(_SOURCES)}", when)
-    return service.apply(envelope).reply
+    return reply_text(service.apply(envelope))
 
 
 def build_world(sessions: sessionmaker[Session], games: tuple[str, ...] = ("demo", "club", "newgame")) -> None:
@@ -82,7 +83,7 @@ def build_world(sessions: sessionmaker[Session], games: tuple[str, ...] = ("demo
 
 def outbox_rows(
     sessions: sessionmaker[Session], kind: str | None = None, unsent: bool = True, channel: str | None = "email"
-) -> list[OutboxMessage]:
+) -> list[Row]:
     """Outbox rows (by default: unsent email)."""
     with unit_of_work(sessions) as session:
         query = select(OutboxMessage).order_by(OutboxMessage.id)
@@ -92,4 +93,4 @@ def outbox_rows(
             query = query.where(OutboxMessage.kind == kind)
         if unsent:
             query = query.where(OutboxMessage.sent_at.is_(None))
-        return list(session.scalars(query).all())
+        return [rendered(row) for row in session.scalars(query).all()]

@@ -1,0 +1,189 @@
+"""The command pipeline: authorise, apply, audit; the same for every channel.
+
+For each command of an envelope, inside the envelope's transaction:
+
+1. **authorise** by the command's declared :class:`~bot.core.commands.Permission`:
+   ``ANYONE`` runs; ``SEAT`` needs the named game and a seat of it, found by the
+   sender's identity when the channel's :class:`~bot.core.commands.Trust` is enough
+   for the game's authentication, else by the seat password; ``GAME_MASTER``
+   needs a game master of the named game (or the host); ``CREATOR`` needs
+   someone the host allows to create games; ``HOST`` the host's command line.
+   A refusal is a problem in the reply and a warning in the log, never an exception.
+2. **apply** with the command's handler (:func:`_apply`: a ``match`` that mypy
+   checks for exhaustiveness, so a command without a handler fails the type check).
+3. **audit** every command run with a game master's or the host's authority
+   that changed something: who, from which channel, when, the command and its
+   reason (``audit_log``; ``referee gm log``).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict
+from typing import Any, assert_never
+
+from bot.core import commands as c
+from bot.core.context import Authorised, CommandContext
+from bot.core.games import find_game
+from bot.core.host_commands import HostCommands
+from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.order_commands import OrderCommands
+from bot.core.player_commands import PlayerCommands
+from bot.core.seat_secrets import check_secret
+from bot.store.models import AuditEntry, Game, Seat
+
+log = logging.getLogger(__name__)
+
+AUDITED = (c.Permission.GAME_MASTER, c.Permission.CREATOR, c.Permission.HOST)
+
+
+def handle_command(ctx: CommandContext, command: c.Command) -> None:
+    """Authorise, apply and (for GM and host commands) audit one command."""
+    granted = authorise(ctx, command)
+    if granted is None:
+        return
+    problems_before = len(ctx.reply.problems)
+    _apply(ctx, command, granted)
+    if command.permission in AUDITED and len(ctx.reply.problems) == problems_before:
+        _audit(ctx, command, granted)
+
+
+def label(command: c.Command) -> str:
+    """How a refusal names the command: its name and game (``ORDERS gs1``)."""
+    name = type(command).__name__
+    words = {
+        "SubmitOrders": "ORDERS", "JoinGame": "JOIN", "ShowStatus": "STATUS", "Resign": "RESIGN",
+        "CreateGame": "CREATE", "StartGame": "START", "ShowHelp": "HELP", "ListGames": "LIST",
+    }  # fmt: skip
+    game = getattr(command, "game", None)
+    return f"{words.get(name, name)} {game}" if game else words.get(name, name)
+
+
+def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
+    """What the command may act on, or None after the refusal was put in the reply and the log."""
+    permission = command.permission
+    if permission is c.Permission.ANYONE:
+        return Authorised()
+    line = label(command)
+    envelope = ctx.envelope
+    if permission is c.Permission.HOST:
+        return Authorised() if envelope.as_host else _refuse(ctx, command, line, "host_only")
+    if permission is c.Permission.CREATOR:
+        allowed = envelope.as_host or envelope.may_create or envelope.sender.address in ctx.config.game_masters
+        return Authorised() if allowed else _refuse(ctx, command, line, "not_a_creator")
+    slug = getattr(command, "game", None)
+    game = ctx.game_named(slug, line) if isinstance(slug, str) else None
+    if game is None:
+        return None
+    if permission is c.Permission.GAME_MASTER:
+        actor = find_player(ctx.session, envelope.sender)
+        if envelope.as_host or (actor is not None and actor.id == game.gm_player_id):
+            return Authorised(game=game, actor=actor)
+        return _refuse(ctx, command, line, "not_game_master", game=game.slug)
+    if permission is c.Permission.SEAT:
+        seat = _authenticated_seat(ctx, game, line)
+        return None if seat is None else Authorised(game=game, seat=seat, actor=seat.player)
+    assert_never(permission)
+
+
+def _refuse(ctx: CommandContext, command: c.Command, line: str, code: str, **data: Any) -> Authorised | None:
+    """Put the refusal in the reply and the log; returns None (nothing is authorised)."""
+    log.warning(
+        "refused %s from %s:%s (%s)", type(command).__name__, ctx.envelope.sender.channel, ctx.envelope.sender.address,
+        code,
+    )  # fmt: skip
+    ctx.reply.problem(line, code, **data)
+    return None
+
+
+def identity_suffices(game: Game, trust: c.Trust) -> bool:
+    """Whether the sender's identity alone authenticates a seat (see :class:`bot.core.commands.Trust`).
+
+    A password game takes identity only from a channel that authenticated the
+    person (VERIFIED); an address-only game also from one the receiving server
+    vouches for (VOUCHED).  Anything less needs the seat password.
+    """
+    if trust is c.Trust.VERIFIED:
+        return True
+    return game.auth_mode == "address" and trust is c.Trust.VOUCHED
+
+
+def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | None:
+    """The seat the command is for: by the seat password, else by the sender's identity where that suffices."""
+    envelope = ctx.envelope
+    player = find_or_create_player(ctx.session, envelope.sender, ctx.now)
+    own = seat_of(game, player)
+    password = envelope.password
+    if password:
+        # The sender's own seat first: each check is a hash.
+        candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
+        seat = next((s for s in candidates if check_secret(password, s.secret_hash)), None)
+        if seat is None:
+            log.warning("wrong seat password for %s from %s", game.slug, envelope.sender.address)
+            ctx.reply.problem("", "wrong_password", game=game.slug)  # the form names the password line
+            return None
+        if seat is not own:
+            OrderCommands(ctx.session, envelope, ctx.reply, ctx.config, ctx.delivery).tell_owner(game, seat)
+        return seat
+    if own is None:
+        ctx.reply.problem(line, "no_seat", game=game.slug)
+        return None
+    if not identity_suffices(game, envelope.trust):
+        ctx.reply.problem(line, "needs_password", game=game.slug)
+        return None
+    return own
+
+
+def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None:
+    args = (ctx.session, ctx.envelope, ctx.reply, ctx.config, ctx.delivery)
+    match command:
+        case c.ShowHelp():
+            PlayerCommands(*args).show_help(command)
+        case c.ListGames():
+            PlayerCommands(*args).list_games()
+        case c.JoinGame():
+            PlayerCommands(*args).join(command)
+        case c.ShowStatus():
+            PlayerCommands(*args).status(command)
+        case c.Resign():
+            PlayerCommands(*args).resign(command, granted)
+        case c.SubmitOrders():
+            OrderCommands(*args).submit(command, granted)
+        case c.CreateGame():
+            HostCommands(*args).create(command)
+        case c.StartGame():
+            HostCommands(*args).start(command, granted)
+        case c.NotUnderstood():
+            ctx.reply.problem(command.line, "as_given", reason=command.reason)
+        case _:
+            assert_never(command)
+
+
+def _audit(ctx: CommandContext, command: c.Command, granted: Authorised) -> None:
+    game = granted.game
+    slug = getattr(command, "game", None)
+    if game is None and isinstance(slug, str):
+        game = find_game(ctx.session, slug)  # a game the command created
+    detail = {"command": type(command).__name__, "arguments": _plain(asdict(command))}
+    ctx.session.add(
+        AuditEntry(
+            game_id=game.id if game is not None else None,
+            actor=ctx.envelope.sender.address,
+            channel=ctx.envelope.sender.channel,
+            action=type(command).__name__,
+            reason=str(getattr(command, "reason", "") or ""),
+            detail=detail,
+            at=ctx.now,
+        )
+    )
+
+
+def _plain(value: Any) -> Any:
+    """JSON-able copy of command arguments."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
