@@ -85,7 +85,7 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> Dists:
 
 @pytest.fixture(scope="module")
 def installed(dists: Dists, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
-    home = tmp_path_factory.mktemp("user")
+    home = tmp_path_factory.mktemp("user 100% ")  # a space and a % in the install path: both must work
     venv = home / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     env = _clean_env(venv, home)
@@ -141,7 +141,7 @@ def test_bot_and_its_resources_come_from_the_fresh_venv(installed: Installed) ->
         "import bot, bot.resources as r; print(bot.__file__); print(r.TEMPLATES_DIR); print(r.MIGRATIONS_DIR)",
     )  # fmt: skip
     assert probe.returncode == 0, probe.stderr
-    module, templates, migrations = (Path(line) for line in probe.stdout.split())
+    module, templates, migrations = (Path(line) for line in probe.stdout.splitlines())
     site = installed.site_packages
     assert module == site / "bot" / "__init__.py"
     assert templates == site / "bot" / "_templates" and (templates / "common").is_dir()
@@ -192,13 +192,14 @@ def test_an_editable_install_reads_templates_and_migrations_in_the_checkout(tmp_
     )  # fmt: skip
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     assert set(os.listdir(ROOT)) - top_level == set(), "the editable install wrote into the checkout"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # the probe imports bot from the checkout: leave no __pycache__ there
     probe = subprocess.run(
         [str(venv / "bin" / "python"), "-c",
          "import bot, bot.resources as r; print(bot.__file__); print(r.TEMPLATES_DIR); print(r.MIGRATIONS_DIR)"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert probe.returncode == 0, probe.stderr
-    module, templates, migrations = (Path(line) for line in probe.stdout.split())
+    module, templates, migrations = (Path(line) for line in probe.stdout.splitlines())
     assert module == ROOT / "bot" / "__init__.py"
     assert templates == ROOT / "templates"
     assert migrations == ROOT / "migrations"
