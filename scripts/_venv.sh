@@ -76,7 +76,7 @@ _venv_make() { # PYTHON
 }
 
 ensure_venv() { # [EXTRAS]
-  local extras="${1:-}" spec="." python stamp root="$PWD"
+  local extras="${1:-}" spec="." python digest installed stamp root="$PWD"
   [ -n "$extras" ] && spec=".[$extras]"
   if [ -e .venv ] && ! { _venv_python_ok .venv/bin/python && .venv/bin/python -m pip --version >/dev/null 2>&1; }; then
     echo "the existing .venv does not work (interpreter gone, older than 3.11, or no pip): making it again" >&2
@@ -90,14 +90,21 @@ ensure_venv() { # [EXTRAS]
   # An editable install from before the hatchling backend left referee.egg-info
   # here: on sys.path it would be a second 'referee' distribution.
   rm -rf referee.egg-info
-  stamp="$(.venv/bin/python -c 'import hashlib, sys; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())') $spec" ||
+  digest="$(.venv/bin/python -c 'import hashlib; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')" ||
     return 1
-  if [ -x .venv/bin/referee ] && [ "$(cat .venv/.referee-installed 2>/dev/null)" = "$stamp" ] &&
+  # The stamp is "<sha256 of pyproject.toml> <spec>"; an install with the test
+  # extras also serves scripts/demo, so the two scripts do not undo each other.
+  installed="$(cat .venv/.referee-installed 2>/dev/null || true)"
+  if [ "$spec" = . ] && [ "$installed" = "$digest .[test]" ]; then
+    installed="$digest ."
+  fi
+  if [ -x .venv/bin/referee ] && [ "$installed" = "$digest $spec" ] &&
     (cd / && "$root/.venv/bin/python" -c 'import bot.resources, adjudicator' >/dev/null 2>&1); then
     return 0
   fi
   rm -f .venv/.referee-installed
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip || return 1
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec" || return 1
+  stamp="$digest $spec"
   echo "$stamp" >.venv/.referee-installed
 }
