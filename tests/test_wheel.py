@@ -17,7 +17,6 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,7 +83,7 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> Dists:
 
 
 @pytest.fixture(scope="module")
-def installed(dists: Dists, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+def installed(dists: Dists, tmp_path_factory: pytest.TempPathFactory) -> Installed:
     home = tmp_path_factory.mktemp("user 100% ")  # a space and a % in the install path: both must work
     venv = home / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
@@ -100,7 +99,7 @@ def installed(dists: Dists, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     ).stdout.strip()  # fmt: skip
     cwd = home / "elsewhere"
     cwd.mkdir()
-    yield Installed(venv, Path(purelib), cwd, env)
+    return Installed(venv, Path(purelib), cwd, env)
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
