@@ -10,9 +10,14 @@ from bot.store.db import database_url
 
 
 def alembic_config(target: str) -> Config:
-    """An alembic configuration for ``target`` (URL or SQLite path), without an ini file."""
+    """An alembic configuration for ``target`` (URL or SQLite path), without an ini file.
+
+    The migrations are found through :mod:`bot.resources` (the installed package's
+    copy, else the checkout's ``migrations/``).  Alembic's options go through
+    ``configparser`` interpolation, so a ``%`` in either path is doubled.
+    """
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("script_location", str(MIGRATIONS_DIR).replace("%", "%%"))
     config.set_main_option("sqlalchemy.url", database_url(target).replace("%", "%%"))
     return config
 
