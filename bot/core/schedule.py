@@ -92,13 +92,13 @@ class Schedule(ABC):
 
 @dataclass(frozen=True)
 class FixedLength(Schedule):
-    """A deadline ``length`` of elapsed time after the opening (not a clock time)."""
+    """A deadline ``length`` of elapsed time after the opening (not a clock time); whole minutes."""
 
     length: timedelta
 
     def __post_init__(self) -> None:
-        if self.length <= timedelta(0) or self.length % timedelta(seconds=1):
-            raise TimeInputError("a turn length must be more than 0 and whole seconds, like 48h")
+        if self.length <= timedelta(0) or self.length % timedelta(minutes=1):
+            raise TimeInputError("a turn length must be more than 0 and whole minutes, like 48h")
 
     def earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
         return (opened_at + self.length).astimezone(UTC)
