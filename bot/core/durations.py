@@ -34,6 +34,7 @@ __all__ = [
     "TimeInputError",
     "format_duration",
     "format_duration_list",
+    "format_moment",
     "local_to_utc",
     "parse_date",
     "parse_duration",
@@ -308,3 +309,30 @@ def parse_moment(text: str, zone: ZoneInfo, base: datetime) -> datetime:
     if cleaned.startswith("-"):
         raise TimeInputError("a relative time counts forward; expected +2d3h, or a date and time")
     return _parse_instant(cleaned, zone, _MOMENT_EXAMPLE + ", or a time from now like +2d3h")
+
+
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def format_moment(moment: datetime, zone: ZoneInfo) -> str:
+    """A moment for a message, in UTC and in the game's zone (issue 12: "shown in UTC and the game's zone").
+
+    ``2026-12-05 18:00 UTC (Sat 18:00 GMT, Europe/London)``; the local day
+    is written too when it is not the UTC one (``2026-12-05 18:00 UTC (Sun 6
+    Dec 05:00 AEDT, Australia/Sydney)``), and only the weekday for a game
+    kept in UTC (``2026-12-05 18:00 UTC (Sat)``).  The part before the
+    bracket is text :func:`parse_instant` reads back.  Names are English
+    whatever the host's locale.  At most 78 characters for every zone (76
+    for the longest names), so it fits a mailed line of its own.
+    """
+    if moment.tzinfo is None:
+        raise ValueError("format_moment needs an aware moment")
+    in_utc = moment.astimezone(UTC)
+    shown = f"{in_utc:%Y-%m-%d %H:%M} UTC"
+    local = moment.astimezone(zone)
+    weekday = _WEEKDAYS[local.weekday()]
+    if local.utcoffset() == timedelta(0) and zone.key in ("UTC", "Etc/UTC", "Etc/Zulu", "Zulu", "Universal"):
+        return f"{shown} ({weekday})"
+    day = weekday if local.date() == in_utc.date() else f"{weekday} {local.day} {_MONTHS[local.month - 1]}"
+    return f"{shown} ({day} {local:%H:%M %Z}, {zone.key})"

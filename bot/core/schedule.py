@@ -78,11 +78,11 @@ class Schedule(ABC):
     """A rule for the next deadline; see the module docstring for the kinds."""
 
     @abstractmethod
-    def earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
         """The deadline the rule gives for a turn opened at ``opened_at``, before any minimum (UTC)."""
 
     @abstractmethod
-    def after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
         """The first deadline the rule allows at or after ``earliest`` (UTC)."""
 
     @abstractmethod
@@ -100,10 +100,10 @@ class FixedLength(Schedule):
         if self.length <= timedelta(0) or self.length % timedelta(minutes=1):
             raise TimeInputError("a turn length must be more than 0 and whole minutes, like 48h")
 
-    def earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
         return (opened_at + self.length).astimezone(UTC)
 
-    def after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
         return earliest
 
     def __str__(self) -> str:
@@ -122,11 +122,11 @@ class EveryDays(Schedule):
             raise TimeInputError(f"every N days needs N from 1 to {MAX_EVERY_DAYS}, not {self.days}")
         _check_clock_time(self.at)
 
-    def earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
         opened_day = opened_at.astimezone(zone).date()
         return scheduled_at(opened_day + timedelta(days=self.days), self.at, zone)
 
-    def after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
         first_day = opened_at.astimezone(zone).date() + timedelta(days=self.days)
         return _first_slot(max(first_day, _day_before(earliest, zone)), self.at, zone, earliest, lambda _: True)
 
@@ -147,10 +147,10 @@ class OnDays(Schedule):
             raise TimeInputError("a schedule needs at least one day of the week, like mon,thu")
         _check_clock_time(self.at)
 
-    def earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
-        return self.after(opened_at + timedelta(microseconds=1), opened_at, zone)
+    def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
+        return self._after(opened_at + timedelta(microseconds=1), opened_at, zone)
 
-    def after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
+    def _after(self, earliest: datetime, opened_at: datetime, zone: ZoneInfo) -> datetime:
         return _first_slot(_day_before(earliest, zone), self.at, zone, earliest, lambda d: d.weekday() in self.weekdays)
 
     def __str__(self) -> str:
@@ -174,10 +174,10 @@ def next_deadline(
     if minimum < timedelta(0):
         raise ValueError("a minimum turn length cannot be negative")
     opened_at = opened_at.astimezone(UTC)
-    deadline = schedule.earliest(opened_at, zone)
+    deadline = schedule._earliest(opened_at, zone)
     floor = opened_at + minimum
     if deadline < floor or deadline <= opened_at:
-        deadline = schedule.after(max(floor, opened_at + timedelta(microseconds=1)), opened_at, zone)
+        deadline = schedule._after(max(floor, opened_at + timedelta(microseconds=1)), opened_at, zone)
     return deadline
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
 from hypothesis import given
@@ -14,6 +14,7 @@ from bot.core.durations import (
     TimeInputError,
     format_duration,
     format_duration_list,
+    format_moment,
     local_to_utc,
     parse_date,
     parse_duration,
@@ -287,3 +288,47 @@ def test_dates():
     ]:
         with pytest.raises(TimeInputError, match=reason):
             parse_date(text)
+
+
+@pytest.mark.parametrize(
+    ("moment", "zone", "text"),
+    [
+        (
+            datetime(2026, 12, 5, 18, 0, tzinfo=UTC),
+            "Europe/London",
+            "2026-12-05 18:00 UTC (Sat 18:00 GMT, Europe/London)",
+        ),
+        (
+            datetime(2026, 7, 5, 17, 0, tzinfo=UTC),
+            "Europe/London",
+            "2026-07-05 17:00 UTC (Sun 18:00 BST, Europe/London)",
+        ),
+        (
+            datetime(2026, 12, 5, 18, 0, tzinfo=UTC),
+            "Australia/Sydney",
+            "2026-12-05 18:00 UTC (Sun 6 Dec 05:00 AEDT, Australia/Sydney)",
+        ),
+        (
+            datetime(2026, 12, 5, 18, 0, tzinfo=UTC),
+            "Asia/Tehran",
+            "2026-12-05 18:00 UTC (Sat 21:30 +0330, Asia/Tehran)",
+        ),
+        (datetime(2026, 12, 5, 18, 0, tzinfo=UTC), "UTC", "2026-12-05 18:00 UTC (Sat)"),
+        (datetime(2026, 12, 5, 19, 0, tzinfo=ZoneInfo("Europe/Paris")), "UTC", "2026-12-05 18:00 UTC (Sat)"),
+    ],
+)
+def test_format_moment_shows_utc_and_the_game_zone(moment, zone, text):
+    """Issue 12: "Times are stored in UTC and shown in UTC and the game's zone in every message"."""
+    assert format_moment(moment, ZoneInfo(zone)) == text
+
+
+def test_format_moment_fits_a_mailed_line_and_reads_back_in_every_zone():
+    """Every zone this machine knows, at two moments either side of midnight UTC, summer and winter."""
+    problems = []
+    for name in sorted(available_timezones() - {"localtime"}):
+        zone = ZoneInfo(name)
+        for moment in (datetime(2026, 12, 5, 0, 30, tzinfo=UTC), datetime(2026, 7, 5, 23, 30, tzinfo=UTC)):
+            text = format_moment(moment, zone)
+            if len(text) > 78 or parse_instant(text.split(" (")[0], zone) != moment:
+                problems.append(text)
+    assert problems == []
