@@ -184,5 +184,5 @@ def declare_absence(
         absence=absence,
         days_left=limit_days - total,
         deadline=moved_to,
-        moved=moved_to is not None and deadline is not None and moved_to != deadline,
+        moved=deadline is not None and moved_to != deadline,
     )

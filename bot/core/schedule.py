@@ -13,7 +13,10 @@ schedule as text):
 ``every day at 20:00`` (or ``daily at 20:00``), ``every 3 days at 18:00`` -- :class:`EveryDays`
     The deadline is at that local time on the N-th day after the day (in
     the game's zone) on which the turn opened: a turn opened on Monday, at
-    any hour, with ``every 3 days at 18:00`` ends on Thursday at 18:00.
+    any hour, with ``every 3 days at 18:00`` ends on Thursday at 18:00.  So
+    a turn lasts between N-1 and N+1 days: one opened late in the evening
+    before an early deadline time (23:00 with ``every day at 06:00``) is
+    short, which is what the minimum is for.
 
 ``mon,thu at 20:00``, ``mon-fri at 18:00``, ``weekdays at 18:00``,
 ``weekends at 12:00`` -- :class:`OnDays`
