@@ -1,0 +1,338 @@
+"""Durations and moments as people type them, and back (issue 12).
+
+Pure functions: no clock is read (a relative moment is counted from a ``base``
+the caller passes), no I/O; time zones come from the standard ``zoneinfo``.
+
+Durations are whole seconds written as numbers with units, largest unit
+first, with or without spaces: ``48h``, ``30m``, ``2d 3h``, ``2d3h``,
+``1h30m``, ``90s``, ``1w``, and ``0`` for none.  Units: ``w`` (7 days), ``d``,
+``h``, ``m``, ``s``; the long words (``2 days``, ``3 hours``, ``30 min``) are
+accepted too.  :func:`format_duration` writes the canonical short form
+(``2d 3h``), which parses back to the same value.
+
+Moments are ISO dates with a time (``2026-12-05T18:00``, ``2026-12-05
+18:00``, seconds optional), with an offset (``Z``, ``+01:00``, ``+0100``) or
+without one, in which case they are read in the game's zone by
+:func:`local_to_utc`; or relative (``+2d3h``), counted from a base.  Every
+result is an aware datetime in UTC.
+
+Every user mistake raises :class:`TimeInputError` with a one-line reason that
+names what was expected, never another exception.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import zoneinfo
+from collections.abc import Iterable
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+__all__ = [
+    "MAX_DURATION",
+    "TimeInputError",
+    "format_duration",
+    "format_duration_list",
+    "format_moment",
+    "local_to_utc",
+    "parse_date",
+    "parse_duration",
+    "parse_duration_list",
+    "parse_instant",
+    "parse_moment",
+    "parse_zone",
+]
+
+MAX_DURATION = timedelta(days=366)
+"""The longest duration :func:`parse_duration` accepts unless told otherwise."""
+
+
+class TimeInputError(ValueError):
+    """A duration, moment, date, zone or schedule typed wrongly.
+
+    ``str(error)`` is one line saying what was wrong and what was expected; it
+    is meant to be shown to the person who typed it as it is.
+    """
+
+
+_UNIT_SECONDS = {"w": 7 * 86400, "d": 86400, "h": 3600, "m": 60, "s": 1}
+_UNIT_WORDS = {
+    "w": "w",
+    "wk": "w",
+    "wks": "w",
+    "week": "w",
+    "weeks": "w",
+    "d": "d",
+    "day": "d",
+    "days": "d",
+    "h": "h",
+    "hr": "h",
+    "hrs": "h",
+    "hour": "h",
+    "hours": "h",
+    "m": "m",
+    "min": "m",
+    "mins": "m",
+    "minute": "m",
+    "minutes": "m",
+    "s": "s",
+    "sec": "s",
+    "secs": "s",
+    "second": "s",
+    "seconds": "s",
+}
+_UNIT_ORDER = "wdhms"
+_DURATION_EXAMPLE = "a duration like 48h, 30m or 2d 3h"
+_TOKEN = re.compile(r"\s*([0-9]+)\s*([a-z]+)\s*", re.ASCII)
+
+
+def _shown(text: str) -> str:
+    """The user's text for an error message: quoted, and cut if very long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def parse_duration(text: str, *, allow_seconds: bool = True, maximum: timedelta = MAX_DURATION) -> timedelta:
+    """Read a duration such as ``48h``, ``2d 3h``, ``2d3h``, ``90s`` or ``0``.
+
+    Units must come largest first and each at most once (``1h30m``, not
+    ``30m1h``).  ``allow_seconds=False`` refuses the ``s`` unit, for settings
+    where seconds make no sense.  Anything longer than ``maximum`` is refused,
+    so that no typo turns into a deadline next century (and no huge number
+    overflows).
+    """
+    cleaned = text.strip().lower()
+    if not cleaned:
+        raise TimeInputError(f"expected {_DURATION_EXAMPLE}, got nothing")
+    if re.fullmatch(r"0+", cleaned, re.ASCII):
+        return timedelta(0)
+    if re.fullmatch(r"[0-9]+", cleaned, re.ASCII):
+        raise TimeInputError(f"a unit is missing after {cleaned}; expected {_DURATION_EXAMPLE}")
+    if re.search(r"[0-9][.,][0-9]", cleaned):
+        raise TimeInputError(f"whole numbers only, as in 1h30m; got {_shown(text)}")
+    if cleaned.startswith("-"):
+        raise TimeInputError(f"a duration cannot be negative; expected {_DURATION_EXAMPLE}")
+    total = 0
+    position = 0
+    last_rank = -1
+    while position < len(cleaned):
+        match = _TOKEN.match(cleaned, position)
+        if match is None:
+            raise TimeInputError(f"expected {_DURATION_EXAMPLE}, got {_shown(text)}")
+        number, word = match.groups()
+        unit = _UNIT_WORDS.get(word)
+        if unit is None:
+            raise TimeInputError(f"unknown unit {word!r} in {_shown(text)}; expected w, d, h, m or s, as in 2d 3h")
+        if unit == "s" and not allow_seconds:
+            raise TimeInputError(f"seconds are not allowed here; expected {_DURATION_EXAMPLE}")
+        rank = _UNIT_ORDER.index(unit)
+        if rank <= last_rank:
+            raise TimeInputError(f"units must come largest first, each once, as in 2d 3h; got {_shown(text)}")
+        last_rank = rank
+        if len(number) > 12:
+            raise TimeInputError(f"{_shown(text)} is too long; expected at most {format_duration(maximum)}")
+        total += int(number) * _UNIT_SECONDS[unit]
+        position = match.end()
+    if total > maximum.total_seconds():
+        raise TimeInputError(f"{_shown(text)} is too long; expected at most {format_duration(maximum)}")
+    return timedelta(seconds=total)
+
+
+def format_duration(duration: timedelta) -> str:
+    """Write a duration the way :func:`parse_duration` reads it: ``2d 3h``, ``45m``, ``0``.
+
+    Days are the largest unit written (``14d``, not ``2w``).  Fractions of a
+    second are dropped.  A negative duration is a bug in the caller and raises
+    ``ValueError``.
+    """
+    if duration < timedelta(0):
+        raise ValueError(f"a duration to show cannot be negative: {duration!r}")
+    seconds = int(duration.total_seconds())
+    if seconds == 0:
+        return "0"
+    parts = []
+    for unit in "dhms":
+        size = _UNIT_SECONDS[unit]
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count}{unit}")
+    return " ".join(parts)
+
+
+def parse_duration_list(
+    text: str, *, allow_seconds: bool = True, maximum: timedelta = MAX_DURATION
+) -> tuple[timedelta, ...]:
+    """Read a comma-separated list of durations (``24h,1h``; ``none`` is the empty list).
+
+    The result is sorted longest first with repeats removed, so that equal
+    lists compare equal however they were typed.  A zero item is refused:
+    a list like this names times before something (reminders), and zero
+    before it is the moment itself.
+    """
+    cleaned = text.strip().lower()
+    if cleaned in ("none", "-"):
+        return ()
+    if not cleaned:
+        raise TimeInputError("expected durations separated by commas, like 24h,1h (or none)")
+    items = []
+    for piece in cleaned.split(","):
+        if not piece.strip():
+            raise TimeInputError(f"empty item in {_shown(text)}; expected durations like 24h,1h")
+        item = parse_duration(piece, allow_seconds=allow_seconds, maximum=maximum)
+        if not item:
+            raise TimeInputError(f"0 is not allowed in {_shown(text)}; expected durations like 24h,1h")
+        items.append(item)
+    return tuple(sorted(set(items), reverse=True))
+
+
+def format_duration_list(durations: Iterable[timedelta]) -> str:
+    """Write a list the way :func:`parse_duration_list` reads it: ``1d,1h``, or ``none``."""
+    items = sorted(set(durations), reverse=True)
+    return ",".join(format_duration(d).replace(" ", "") for d in items) if items else "none"
+
+
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    """Every IANA zone name this machine knows, by its lower-case spelling.
+
+    ``localtime`` (whatever the host is set to) and ``Factory`` are left out:
+    a game's zone must mean the same on every machine.
+    """
+    names = zoneinfo.available_timezones() - {"localtime", "Factory"}
+    return {name.lower(): name for name in names}
+
+
+def parse_zone(name: str) -> ZoneInfo:
+    """The IANA time zone called ``name`` (``Europe/London``, ``UTC``), in any letter case."""
+    canonical = _zone_names().get(name.strip().lower())
+    if canonical is None:
+        raise TimeInputError(f"unknown time zone {_shown(name)}; expected an IANA name like Europe/London or UTC")
+    try:
+        return ZoneInfo(canonical)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        raise TimeInputError(f"time zone {canonical!r} cannot be read on this machine") from None
+
+
+def local_to_utc(local: datetime, zone: ZoneInfo) -> datetime:
+    """The UTC moment at which clocks in ``zone`` show the naive ``local`` time.
+
+    The rule for local times that do not exist or exist twice is the one of
+    PEP 495 with ``fold=0`` (the same as java.time's ``ZonedDateTime.of``):
+
+    - a time skipped when clocks go forward (01:30 in London on 2027-03-28)
+      is read with the offset in force before the change, so it lands as
+      much later as the clocks jumped (02:30 BST, which is 01:30 UTC);
+    - a time shown twice when clocks go back (01:30 in London on
+      2026-10-25) is the first of the two (01:30 BST, which is 00:30 UTC):
+      the deadline passes when the clocks first show it.
+    """
+    if local.tzinfo is not None:
+        raise ValueError("local_to_utc takes a naive local time")
+    return local.replace(tzinfo=zone, fold=0).astimezone(UTC)
+
+
+_ISO_MOMENT = re.compile(
+    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ](?P<time>[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?)"
+    r"\s*(?P<offset>Z|UTC|[+-][0-9]{2}(?::?[0-9]{2})?)?",
+    re.ASCII,
+)
+MIN_YEAR, MAX_YEAR = 1970, 9998
+_MOMENT_EXAMPLE = "a date and time like 2026-12-05 18:00 (or 2026-12-05T18:00Z)"
+
+
+def parse_date(text: str) -> date:
+    """Read an ISO date, ``2026-12-05``; years outside 1970-9998 are refused as typos."""
+    cleaned = text.strip()
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned, re.ASCII):
+        raise TimeInputError(f"expected a date like 2026-12-05, got {_shown(text)}")
+    try:
+        day = date.fromisoformat(cleaned)
+    except ValueError as error:
+        raise TimeInputError(f"{_shown(text)} is not a real date ({error})") from None
+    if not MIN_YEAR <= day.year <= MAX_YEAR:
+        raise TimeInputError(f"the year {day.year} is out of range; expected {MIN_YEAR} to {MAX_YEAR}")
+    return day
+
+
+def parse_instant(text: str, zone: ZoneInfo) -> datetime:
+    """Read an absolute ISO moment; a time without offset is in ``zone`` (see :func:`local_to_utc`).
+
+    Years outside 1970-9998 are refused (see :func:`parse_date`; near the
+    ends of ``datetime``'s range an offset would overflow).
+    """
+    return _parse_instant(text, zone, _MOMENT_EXAMPLE)
+
+
+def _parse_instant(text: str, zone: ZoneInfo, example: str) -> datetime:
+    cleaned = text.strip().upper()
+    match = _ISO_MOMENT.fullmatch(cleaned)
+    if match is None:
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned, re.ASCII):
+            raise TimeInputError(f"a time of day is missing; expected {example}")
+        raise TimeInputError(f"expected {example}, got {_shown(text)}")
+    day = parse_date(match["date"])
+    clock = match["time"]
+    try:
+        moment_time = time.fromisoformat(clock if len(clock.split(":")[0]) == 2 else "0" + clock)
+    except ValueError:
+        raise TimeInputError(f"{clock!r} is not a time of day; expected hours 00-23 and minutes 00-59") from None
+    local = datetime.combine(day, moment_time)
+    offset = match["offset"]
+    if offset is None:
+        return local_to_utc(local, zone)
+    if offset in ("Z", "UTC"):
+        return local.replace(tzinfo=UTC)
+    sign = -1 if offset[0] == "-" else 1
+    digits = offset[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:] or 0)
+    if hours > 23 or minutes > 59:
+        raise TimeInputError(f"{offset!r} is not a UTC offset; expected one like +01:00 or Z")
+    shift = sign * timedelta(hours=hours, minutes=minutes)
+    return (local - shift).replace(tzinfo=UTC)
+
+
+def parse_moment(text: str, zone: ZoneInfo, base: datetime) -> datetime:
+    """Read a moment: ``+2d3h`` is that long after ``base``; anything else is :func:`parse_instant`.
+
+    The caller chooses the base (the current time to set a deadline, the
+    current deadline to extend one); it must be aware.  The result is in UTC.
+    """
+    if base.tzinfo is None:
+        raise ValueError("parse_moment needs an aware base time")
+    cleaned = text.strip()
+    if cleaned.startswith("+"):
+        try:
+            delta = parse_duration(cleaned[1:])
+        except TimeInputError as error:
+            raise TimeInputError(f"after '+', {error}") from None
+        return (base + delta).astimezone(UTC)
+    if cleaned.startswith("-"):
+        raise TimeInputError("a relative time counts forward; expected +2d3h, or a date and time")
+    return _parse_instant(cleaned, zone, _MOMENT_EXAMPLE + ", or a time from now like +2d3h")
+
+
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def format_moment(moment: datetime, zone: ZoneInfo) -> str:
+    """A moment for a message, in UTC and in the game's zone (issue 12: "shown in UTC and the game's zone").
+
+    ``2026-12-05 18:00 UTC (Sat 18:00 GMT, Europe/London)``; the local day
+    is written too when it is not the UTC one (``2026-12-05 18:00 UTC (Sun 6
+    Dec 05:00 AEDT, Australia/Sydney)``), and only the weekday for a game
+    kept in UTC (``2026-12-05 18:00 UTC (Sat)``).  The part before the
+    bracket is text :func:`parse_instant` reads back.  Names are English
+    whatever the host's locale.  At most 78 characters for every zone (76
+    for the longest names), so it fits a mailed line of its own.
+    """
+    if moment.tzinfo is None:
+        raise ValueError("format_moment needs an aware moment")
+    in_utc = moment.astimezone(UTC)
+    shown = f"{in_utc:%Y-%m-%d %H:%M} UTC"
+    local = moment.astimezone(zone)
+    weekday = _WEEKDAYS[local.weekday()]
+    if local.utcoffset() == timedelta(0) and zone.key in ("UTC", "Etc/UTC", "Etc/Zulu", "Zulu", "Universal"):
+        return f"{shown} ({weekday})"
+    day = weekday if local.date() == in_utc.date() else f"{weekday} {local.day} {_MONTHS[local.month - 1]}"
+    return f"{shown} ({day} {local:%H:%M %Z}, {zone.key})"
