@@ -31,7 +31,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 
+from bot.core.durations import format_moment
 from bot.resources import TEMPLATES_DIR
 
 
@@ -70,18 +71,7 @@ def _when(value: object, time_zone: str = "UTC") -> str:
     if value is None or value == "":
         return "-"
     moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    return format_moment(moment, time_zone)
-
-
-def format_moment(moment: datetime | None, time_zone: str) -> str:
-    """``2026-12-01 18:00 UTC (Tue 2026-12-01 19:00 CET, Europe/Paris)``, or a dash when there is none."""
-    if moment is None:
-        return "-"
-    utc = moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    if time_zone.upper() == "UTC":
-        return f"{utc} ({moment.astimezone(UTC).strftime('%A')})"
-    local = moment.astimezone(ZoneInfo(time_zone))
-    return f"{utc} ({local.strftime('%a %Y-%m-%d %H:%M %Z')}, {time_zone})"
+    return format_moment(moment, ZoneInfo(time_zone))
 
 
 @lru_cache(maxsize=16)

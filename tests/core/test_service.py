@@ -43,7 +43,7 @@ def test_start_announces_the_seed_commitment_to_every_player(harness):
     with unit_of_work(harness.sessions) as session:
         commitment = find_game(session, "gs1").commitment
     assert all(commitment in m.body for m in starts)
-    assert all("Deadline: 2026-03-01 13:00 UTC (Sun 2026-03-01 14:00 CET, Europe/Paris)" in m.body for m in starts)
+    assert all("Deadline: 2026-03-01 13:00 UTC (Sun 14:00 CET, Europe/Paris)" in m.body for m in starts)
 
 
 def test_orders_are_echoed_in_canonical_form_and_bad_lines_quoted(harness):

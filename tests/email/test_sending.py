@@ -152,7 +152,7 @@ async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(
     )
     body = report.get_content()
     assert report["Auto-Submitted"] == "auto-generated"
-    assert "Deadline: 2026-03-06 12:00 UTC (Fri 2026-03-06 13:00 CET, Europe/Paris)" in body
+    assert "Deadline: 2026-03-06 12:00 UTC (Fri 13:00 CET, Europe/Paris)" in body
     assert "Copy for Ann" in body
     gm_copy = next(
         r.message for r in received if r.recipients == (GM,) and "[demo] Golden Strider: turn 0" in r.message["Subject"]
