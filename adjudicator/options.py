@@ -41,3 +41,8 @@ def describe_options(specs: Sequence[OptionSpec]) -> str:
         choice = f" (one of: {', '.join(str(c) for c in spec.choices)})" if spec.choices else ""
         lines.append(f"  {spec.name} = {spec.default!r}{choice}\n      {spec.help}")
     return "\n".join(lines)
+
+
+def help_with_options(text: str, specs: Sequence[OptionSpec]) -> str:
+    """A game's help ``text`` followed by its options (what ``GameRules.help_text`` returns)."""
+    return text + "\nOptions:\n" + describe_options(specs) + "\n"

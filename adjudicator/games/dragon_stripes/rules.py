@@ -44,20 +44,18 @@ from adjudicator.api import (
     SetupError,
     Standing,
 )
+from adjudicator.games.dragon_stripes import computer, report
+from adjudicator.games.dragon_stripes import help as game_help
 from adjudicator.games.dragon_stripes import orders as order_syntax
-from adjudicator.games.dragon_stripes import parse as order_parser
-from adjudicator.games.dragon_stripes import report
+from adjudicator.games.dragon_stripes import orders_parse as order_parser
 from adjudicator.games.dragon_stripes import state as state_io
 from adjudicator.games.dragon_stripes.cards import build_deck, composition
 from adjudicator.games.dragon_stripes.engine import note, play_on
-from adjudicator.games.dragon_stripes.example import example_text
-from adjudicator.games.dragon_stripes.help import HELP
 from adjudicator.games.dragon_stripes.offers import offer_plan
 from adjudicator.games.dragon_stripes.options import OPTION_SPECS, STRIPES, Options
 from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders
 from adjudicator.games.dragon_stripes.resolve import resolve_phase
 from adjudicator.games.dragon_stripes.state import HEAD, Line, Player, State, Step
-from adjudicator.options import describe_options
 
 
 class DragonStripes:
@@ -208,10 +206,10 @@ class DragonStripes:
         return state_io.load(data)
 
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
-        return example_text(self.context(state, seat), rng)
+        return computer.example_text(self.context(state, seat), rng)
 
     def help_text(self) -> str:
-        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
+        return game_help.help_text()
 
 
 def _finish_event(state: State, standings: Sequence[Standing]) -> Event:

@@ -30,18 +30,23 @@ from adjudicator.api import (
     Standing,
 )
 from adjudicator.games.strike_gold import computer
+from adjudicator.games.strike_gold import help as game_help
 from adjudicator.games.strike_gold import state as state_io
 from adjudicator.games.strike_gold.cards import SLOTS, full_deck
 from adjudicator.games.strike_gold.grid import cards, face_down_slots, public_rows
-from adjudicator.games.strike_gold.help import HELP
 from adjudicator.games.strike_gold.options import OPTION_SPECS, Options
 from adjudicator.games.strike_gold.orders import Choice, DecisionOrder, Order, SetupOrder, TurnOrder, format_order
-from adjudicator.games.strike_gold.play import default_action, default_turn, resolve_decision, resolve_turn
-from adjudicator.games.strike_gold.reading import Context, read_order
+from adjudicator.games.strike_gold.orders_parse import Context, read_order
 from adjudicator.games.strike_gold.report import build_report, next_up, pending_json
-from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state, resolve_setup
+from adjudicator.games.strike_gold.resolve import (
+    default_action,
+    default_turn,
+    resolve_decision,
+    resolve_setup,
+    resolve_turn,
+)
+from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state
 from adjudicator.games.strike_gold.state import Stage, State
-from adjudicator.options import describe_options
 
 
 class StrikeGold:
@@ -191,7 +196,7 @@ class StrikeGold:
         return computer.example_orders(state, seat, rng)
 
     def help_text(self) -> str:
-        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
+        return game_help.help_text()
 
 
 def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:

@@ -9,7 +9,7 @@ A deadline (seed rules 3, 8, 9)::
     move 2: 25=4 55=9 85=3                the plain line: used when no case holds
 
 The canonical text puts these on one line, separated by ``; ``.  The deadline
-reader is :mod:`adjudicator.games.three_races.reading`.
+reader is :mod:`adjudicator.games.three_races.orders_deadline`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.api import OrderError, ParsedOrders
 from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders, format_orders
-from adjudicator.games.dragon_stripes.phrases import (
+from adjudicator.games.dragon_stripes.orders_phrases import (
     HOLD_PHRASES,
     PASS_PHRASES,
     REVEAL_PHRASES,

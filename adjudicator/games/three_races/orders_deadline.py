@@ -20,7 +20,6 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.api import OrderError, ParsedOrders
-from adjudicator.games.three_races.condition_reader import parse_condition
 from adjudicator.games.three_races.conditions import Condition, explain, format_condition
 from adjudicator.games.three_races.orders import (
     Cards,
@@ -31,6 +30,7 @@ from adjudicator.games.three_races.orders import (
     format_cards,
     format_deadline,
 )
+from adjudicator.games.three_races.orders_condition import parse_condition
 from adjudicator.games.three_races.plan import Option, check_cards, move_numbers
 from adjudicator.games.three_races.readjust import (
     KEYWORDS,

@@ -1,4 +1,4 @@
-"""Turning a player's text into a Strike Gold order for the current phase (see :mod:`.parse`).
+"""Turning a player's text into a Strike Gold order for the current phase (see :mod:`.orders_words`).
 
 :func:`read_order` never raises on bad text: it returns :class:`ParsedOrders` whose errors quote
 the line and say what was expected, and whose notes echo exactly how the order was read.
@@ -22,8 +22,15 @@ from adjudicator.games.strike_gold.orders import (
     describe_action,
     format_order,
 )
-from adjudicator.games.strike_gold.parse import describe_bounds, tokenize
-from adjudicator.games.strike_gold.reader import DECIDE_SYNTAX, SETUP_SYNTAX, TURN_SYNTAX, ChoiceLine, Read, Reader
+from adjudicator.games.strike_gold.orders_reader import (
+    DECIDE_SYNTAX,
+    SETUP_SYNTAX,
+    TURN_SYNTAX,
+    ChoiceLine,
+    Read,
+    Reader,
+)
+from adjudicator.games.strike_gold.orders_words import describe_bounds, tokenize
 from adjudicator.games.strike_gold.state import Pending, Source, Stage
 
 
