@@ -41,9 +41,9 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders
 from adjudicator.games.dragon_stripes import computer, report
 from adjudicator.games.dragon_stripes import help as game_help
 from adjudicator.games.dragon_stripes import orders as order_syntax
@@ -73,10 +73,9 @@ class DragonStripes:
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Deal the deck (stacked by the ``deck`` option, the rest shuffled) and play the first
         player's compulsory first card (RULINGS 4.1 step 2); those lines open the first report."""
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise SetupError(f"Dragon Stripes needs {self.min_seats} to {self.max_seats} players, not {len(seats)}")
-        if len(set(seats)) != len(seats):
-            raise SetupError("a seat is named twice")
+        check_seats(
+            seats, self.min_seats, self.max_seats, game="Dragon Stripes", noun="players", twice="a seat is named twice"
+        )
         opts = Options.from_mapping(options)
         deck = build_deck(opts.stacked_cards(), opts.footprint_counts, rng)
         state = State(opts, tuple(Player(seat) for seat in seats), opts.hoard_initial, deck)
@@ -141,12 +140,7 @@ class DragonStripes:
         for seat in orders:
             if seat not in phase.owing:
                 raise IllegalOrders(seat, f"owes no orders in {phase.title}")
-        given: dict[str, Orders] = {}
-        for seat in phase.owing:
-            order = orders.get(seat)
-            if not isinstance(order, Orders):
-                raise IllegalOrders(seat, f"expected Dragon Stripes orders, got {order!r}")
-            given[seat] = order
+        given = {seat: expect_orders(seat, orders, Orders, "Dragon Stripes orders") for seat in phase.owing}
         new_state, lines = resolve_phase(state, given)
         standings = self.standings(new_state)
         events = (_finish_event(new_state, standings),) if new_state.finished else ()

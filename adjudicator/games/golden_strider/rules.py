@@ -18,9 +18,9 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders
 from adjudicator.games.golden_strider import computer
 from adjudicator.games.golden_strider import help as game_help
 from adjudicator.games.golden_strider import orders as order_syntax
@@ -56,8 +56,14 @@ class GoldenStrider:
         return OPTION_SPECS
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise SetupError(f"Golden Strider needs {self.min_seats} to {self.max_seats} runners, not {len(seats)}")
+        check_seats(
+            seats,
+            self.min_seats,
+            self.max_seats,
+            game="Golden Strider",
+            noun="runners",
+            twice="a runner is named twice",
+        )
         return State(Options.from_mapping(options), tuple(Runner(seat) for seat in seats))
 
     def phase(self, state: State) -> Phase | None:
@@ -100,10 +106,10 @@ class GoldenStrider:
         if phase is None:
             raise IllegalOrders("-", "the race is over")
         if state.turn == 0:
-            setups = {seat: _expect(seat, orders, SetupOrder) for seat in phase.owing}
+            setups = {seat: expect_orders(seat, orders, SetupOrder) for seat in phase.owing}
             new_state, events = resolve_setup(state, setups)
             return Resolution(new_state, events, setup_report(new_state))
-        plays = {seat: _expect(seat, orders, PlayOrder) for seat in phase.owing}
+        plays = {seat: expect_orders(seat, orders, PlayOrder) for seat in phase.owing}
         new_state, lines, events = resolve_round(state, plays)
         return Resolution(new_state, events, round_report(new_state, lines))
 
@@ -163,13 +169,6 @@ class GoldenStrider:
 
     def help_text(self) -> str:
         return game_help.help_text()
-
-
-def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:
-    order = orders.get(seat)
-    if not isinstance(order, kind):
-        raise IllegalOrders(seat, f"expected a {kind.__name__}, got {order!r}")
-    return order
 
 
 def _played_index(line: RoundLine) -> int:

@@ -21,9 +21,9 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders
 from adjudicator.games.lautobus import computer
 from adjudicator.games.lautobus import help as game_help
 from adjudicator.games.lautobus import state as state_io
@@ -51,10 +51,7 @@ class Lautobus:
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Seed rules 1-3 with rulings L1-L3; only ``rng`` decides a seeded_random start."""
-        if len(seats) != TEAMS:
-            raise SetupError(f"L'autobus needs exactly {TEAMS} teams, not {len(seats)}")
-        if len(set(seats)) != len(seats):
-            raise SetupError("two teams have the same seat name")
+        check_seats(seats, TEAMS, TEAMS, game="L'autobus", noun="teams", twice="two teams have the same seat name")
         resolved = Options.from_mapping(options)
         return State(resolved, tuple(seats), start_cyclists(seats, resolved, rng))
 
@@ -85,12 +82,7 @@ class Lautobus:
         phase = self.phase(state)
         if phase is None:
             raise IllegalOrders("-", "the race is over")
-        checked: dict[str, TeamOrders] = {}
-        for seat in phase.owing:
-            order = orders.get(seat)
-            if not isinstance(order, TeamOrders):
-                raise IllegalOrders(seat, f"expected TeamOrders, got {order!r}")
-            checked[seat] = order
+        checked = {seat: expect_orders(seat, orders, TeamOrders, "TeamOrders") for seat in phase.owing}
         result = resolve_turn(state, checked)
         return Resolution(result.state, result.events, turn_report(state, result.state, result.lines, result.bonuses))
 

@@ -26,9 +26,9 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders
 from adjudicator.games.strike_gold import computer
 from adjudicator.games.strike_gold import help as game_help
 from adjudicator.games.strike_gold import state as state_io
@@ -62,8 +62,9 @@ class StrikeGold:
         return OPTION_SPECS
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise SetupError(f"Strike Gold needs {self.min_seats} to {self.max_seats} players, not {len(seats)}")
+        check_seats(
+            seats, self.min_seats, self.max_seats, game="Strike Gold", noun="players", twice="a player is named twice"
+        )
         return new_state(Options.from_mapping(options), tuple(seats), rng)
 
     def phase(self, state: State) -> Phase | None:
@@ -118,16 +119,16 @@ class StrikeGold:
         if phase is None:
             raise IllegalOrders("-", "the game is over")
         if state.stage is Stage.SETUP:
-            setups = {seat: _expect(seat, orders, SetupOrder) for seat in state.seats}
+            setups = {seat: expect_orders(seat, orders, SetupOrder) for seat in state.seats}
             for seat, order in setups.items():
                 _check_setup(state, seat, order)
             new, events = resolve_setup(state, setups)
             return Resolution(new, events, build_report(new, "setup", self.standings(new)))
         seat = phase.owing[0]
         if state.stage is Stage.DECIDE:
-            move = resolve_decision(state, _expect(seat, orders, DecisionOrder))
+            move = resolve_decision(state, expect_orders(seat, orders, DecisionOrder))
         else:
-            move = resolve_turn(state, _expect(seat, orders, TurnOrder), rng)
+            move = resolve_turn(state, expect_orders(seat, orders, TurnOrder), rng)
         if move.drawn_alone is not None:
             private = {seat: {"drawn": move.drawn_alone.value, "source": move.drawn_alone.source.value}}
             report = build_report(move.state, "draw", self.standings(move.state))
@@ -197,13 +198,6 @@ class StrikeGold:
 
     def help_text(self) -> str:
         return game_help.help_text()
-
-
-def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:
-    order = orders.get(seat)
-    if not isinstance(order, kind):
-        raise IllegalOrders(seat, f"expected a {kind.__name__}, got {order!r}")
-    return order
 
 
 def _check_setup(state: State, seat: str, order: SetupOrder) -> None:

@@ -18,9 +18,9 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders
 from adjudicator.games.three_races import computer, report
 from adjudicator.games.three_races import help as game_help
 from adjudicator.games.three_races import state as state_io
@@ -56,10 +56,14 @@ class ThreeRaces:
         return OPTION_SPECS
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
-        if len(seats) != 4:
-            raise SetupError(f"the three-race game needs exactly 4 teams, not {len(seats)}")
-        if len(set(seats)) != len(seats):
-            raise SetupError("a team is named twice")
+        check_seats(
+            seats,
+            self.min_seats,
+            self.max_seats,
+            game="the three-race game",
+            noun="teams",
+            twice="a team is named twice",
+        )
         return new_state(Options.from_mapping(options), tuple(seats))
 
     def phase(self, state: State) -> Phase | None:
@@ -94,10 +98,10 @@ class ThreeRaces:
         if self.phase(state) is None:
             raise IllegalOrders("-", "the game is over")
         if state.turn == 0:
-            splits = {seat: _expect(seat, orders, Split) for seat in state.seats}
+            splits = {seat: expect_orders(seat, orders, Split, "Split") for seat in state.seats}
             new = resolve_setup(state, splits)
             return Resolution(new, (), report.setup_report(new), report.private_reports(new, {}))
-        plays = {seat: _expect(seat, orders, DeadlineOrders) for seat in state.seats}
+        plays = {seat: expect_orders(seat, orders, DeadlineOrders, "DeadlineOrders") for seat in state.seats}
         result = resolve_deadline(state, plays)
         public = report.deadline_report(result.state, state.turn, result.moves)
         return Resolution(result.state, result.events, public, report.private_reports(result.state, result.notes))
@@ -147,10 +151,3 @@ class ThreeRaces:
 
     def help_text(self) -> str:
         return game_help.help_text()
-
-
-def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:
-    order = orders.get(seat)
-    if not isinstance(order, kind):
-        raise IllegalOrders(seat, f"expected {kind.__name__}, got {order!r}")
-    return order
