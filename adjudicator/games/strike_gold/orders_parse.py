@@ -20,6 +20,7 @@ from adjudicator.games.strike_gold.orders import (
     TurnOrder,
     action_problem,
     describe_action,
+    format_condition,
     format_order,
 )
 from adjudicator.games.strike_gold.orders_reader import (
@@ -30,7 +31,7 @@ from adjudicator.games.strike_gold.orders_reader import (
     Read,
     Reader,
 )
-from adjudicator.games.strike_gold.orders_words import describe_bounds, tokenize
+from adjudicator.games.strike_gold.orders_words import tokenize
 from adjudicator.games.strike_gold.state import Pending, Source, Stage
 
 
@@ -160,7 +161,7 @@ def _describe_choices(ctx: Context, choices: tuple[Choice, ...]) -> str:
         return describe_action(choices[0].action, ctx.grid)
     parts = []
     for i, choice in enumerate(choices):
-        condition = describe_bounds(choice.low, choice.high)
+        condition = format_condition(choice.low, choice.high, "the card is ")
         what = describe_action(choice.action, ctx.grid)
         if condition:
             parts.append(f"{condition}, {what}")

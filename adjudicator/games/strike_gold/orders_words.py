@@ -201,15 +201,5 @@ def read_condition(words: list[str]) -> Bounds | str:
     )
 
 
-def describe_bounds(low: int | None, high: int | None) -> str:
-    if low is None and high is None:
-        return ""
-    if low is None:
-        return f"if the card is {high} or less"
-    if high is None:
-        return f"if the card is {low} or more"
-    return f"if the card is {low}" if low == high else f"if the card is {low} to {high}"
-
-
 def slot_list(slots: tuple[int, ...]) -> str:
     return " ".join(slot_name(s) for s in slots)
