@@ -43,7 +43,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
 from adjudicator.games.dragon_stripes import computer, report
 from adjudicator.games.dragon_stripes import help as game_help
 from adjudicator.games.dragon_stripes import orders as order_syntax
@@ -119,6 +119,8 @@ class DragonStripes:
         )
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Orders]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         return order_parser.parse(text, self.context(state, seat))
 
     def format_orders(self, state: State, seat: str, orders: Orders) -> str:

@@ -23,7 +23,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
 from adjudicator.games.lautobus import computer
 from adjudicator.games.lautobus import help as game_help
 from adjudicator.games.lautobus import state as state_io
@@ -62,6 +62,8 @@ class Lautobus:
         return Phase(state.turn, PhaseKind.TURN, owing, f"turn {state.turn + 1}", "turn")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[TeamOrders]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         return parse_team_orders(state.team(seat), text, state.first_turn, state.options)
 
     def format_orders(self, state: State, seat: str, orders: TeamOrders) -> str:

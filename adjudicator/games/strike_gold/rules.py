@@ -28,7 +28,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
 from adjudicator.games.strike_gold import computer
 from adjudicator.games.strike_gold import help as game_help
 from adjudicator.games.strike_gold import state as state_io
@@ -82,6 +82,8 @@ class StrikeGold:
         return Phase(state.turn, PhaseKind.DECISION, (seat,), title, "decision", resolve_when_complete=True)
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         phase = self.phase(state)
         if phase is None:
             return ParsedOrders(None, "", (OrderError(text.strip(), "the game is over"),))
