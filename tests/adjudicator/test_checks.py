@@ -66,3 +66,19 @@ def test_option_mapping_both_ways():
     assert option_fields(_Options, {"speed": 3, "other": 1}) == {"speed": 3}
     assert options_dict(_Options(speed=2)) == {"speed": 2, "name": "x"}
     assert is_whole(3) and not is_whole(True) and not is_whole(3.0) and not is_whole("3")
+
+
+@pytest.mark.parametrize("kind", sorted(COUNT_MESSAGES))
+@pytest.mark.parametrize("number", ["9" * 5000, "\u0663" * 4400])
+def test_a_number_too_long_for_int_is_an_error_not_a_crash(kind: str, number: str):
+    """Found by the parser fuzz (issue 14): int() raises ValueError past 4300 digits, and every
+    game's parser turned digit runs into int (so such a mail would have been parked as a bug)."""
+    rules = registry.get_rules(kind)
+    seats = [f"s{i}" for i in range(rules.min_seats)]
+    state = rules.new_game(seats, resolve_options(rules.options(), {}), random.Random(1))
+    seat = rules.phase(state).owing[0]
+    parsed = rules.parse_orders(state, seat, f"hello\nplay {number} bank 2\n")
+    assert parsed.orders is None
+    assert parsed.errors[0].message == f"a number of {len(number)} digits is no order"
+    assert parsed.errors[0].line.startswith("play ") and len(parsed.errors[0].line) == 60
+    assert rules.parse_orders(state, seat, "9" * 100).errors[0].message != parsed.errors[0].message
