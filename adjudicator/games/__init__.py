@@ -19,8 +19,10 @@ missing or when ``rules.py`` does not use it):
 ==============  =============================================================
 
 Shared by every game, in :mod:`adjudicator`: :mod:`adjudicator.checks` (the
-seat-count check, the orders handed to ``resolve``) and
-:mod:`adjudicator.options` (declared options, option mappings, help).
+seat count and names, numbers too long to be orders, the orders handed to
+``resolve``), :mod:`adjudicator.options` (declared options, the mapping to
+and from a game's ``Options`` dataclass, help with options) and
+:mod:`adjudicator.text` (a message's lines and parts).
 
 Game-specific modules, each one concept:
 
