@@ -34,7 +34,7 @@ from adjudicator.games.golden_strider.resolve import (
     resolve_round,
     resolve_setup,
 )
-from adjudicator.games.golden_strider.state import CARD_LIFETIME, HAND_SIZE, MAX_CARD, RoundLine, Runner, State
+from adjudicator.games.golden_strider.state import CARD_LIFETIME, HAND_SIZE, MAX_CARD, Runner, State
 from adjudicator.games.golden_strider.track import positions
 
 Orders = SetupOrder | PlayOrder
@@ -171,8 +171,3 @@ class GoldenStrider:
 
     def help_text(self) -> str:
         return game_help.help_text()
-
-
-def _played_index(line: RoundLine) -> int:
-    """Where the played card stands in the line's cards (the first of equal cards)."""
-    return line.cards.index(line.played) if line.played is not None else -1
