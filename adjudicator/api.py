@@ -229,9 +229,9 @@ class GameRules(Protocol[StateT, OrdersT]):
         ...
 
     def example_orders(self, state: StateT, seat: str, rng: random.Random) -> str:
-        """Free text a simple computer player could send now (demo and tests)."""
+        """Free text a simple computer player could send now (demo and tests); each game's ``computer.py``."""
         ...
 
     def help_text(self) -> str:
-        """The order syntax and options, as plain text for players."""
+        """The order syntax and options, as plain text for players; each game's ``help.py``."""
         ...

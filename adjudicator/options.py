@@ -1,8 +1,15 @@
-"""Checking a game's options against the options it declares."""
+"""A game's options: checked against the ones it declares, mapped to and from its dataclass, in help.
+
+Every game keeps its resolved options in a frozen dataclass (``options.py``);
+:func:`option_fields` and :func:`options_dict` are the two directions of that
+mapping, :func:`is_whole` the check for a whole number (a bool is not one).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
 
 from adjudicator.api import JSON, OptionSpec, SetupError
 
@@ -41,3 +48,24 @@ def describe_options(specs: Sequence[OptionSpec]) -> str:
         choice = f" (one of: {', '.join(str(c) for c in spec.choices)})" if spec.choices else ""
         lines.append(f"  {spec.name} = {spec.default!r}{choice}\n      {spec.help}")
     return "\n".join(lines)
+
+
+def help_with_options(text: str, specs: Sequence[OptionSpec]) -> str:
+    """A game's help ``text`` followed by its options (what ``GameRules.help_text`` returns)."""
+    return text + "\nOptions:\n" + describe_options(specs) + "\n"
+
+
+def option_fields(cls: Any, values: Mapping[str, JSON]) -> dict[str, JSON]:
+    """The entries of ``values`` that name a field of the options dataclass ``cls``."""
+    names = {field.name for field in fields(cls)}
+    return {name: value for name, value in values.items() if name in names}
+
+
+def options_dict(options: Any) -> dict[str, JSON]:
+    """Every field of an options dataclass instance, by name, as stored."""
+    return {field.name: getattr(options, field.name) for field in fields(options)}
+
+
+def is_whole(value: JSON) -> bool:
+    """True for an int that is not a bool (JSON true is not the number 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,5 +1,10 @@
 """The players' help text for Dragon Stripes (order syntax and how the referee plays the game)."""
 
+from __future__ import annotations
+
+from adjudicator.games.dragon_stripes.options import OPTION_SPECS
+from adjudicator.options import help_with_options
+
 HELP = """\
 DRAGON STRIPES (Alex Randolph, 1989) - press your luck, for 2 to 6 players.
 
@@ -45,3 +50,8 @@ matter; "30+ beside" and "at least 30 beside" are read as 30 or more.
 The report lists each card as it came: the stripe the knight reached, the
 gems beside it, the hoard and the player's own gems after each line.
 """
+
+
+def help_text() -> str:
+    """The help text followed by every option and its default."""
+    return help_with_options(HELP, OPTION_SPECS)

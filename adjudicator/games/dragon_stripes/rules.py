@@ -41,23 +41,21 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.games.dragon_stripes import computer, report
+from adjudicator.games.dragon_stripes import help as game_help
 from adjudicator.games.dragon_stripes import orders as order_syntax
-from adjudicator.games.dragon_stripes import parse as order_parser
-from adjudicator.games.dragon_stripes import report
+from adjudicator.games.dragon_stripes import orders_parse as order_parser
 from adjudicator.games.dragon_stripes import state as state_io
 from adjudicator.games.dragon_stripes.cards import build_deck, composition
 from adjudicator.games.dragon_stripes.engine import note, play_on
-from adjudicator.games.dragon_stripes.example import example_text
-from adjudicator.games.dragon_stripes.help import HELP
 from adjudicator.games.dragon_stripes.offers import offer_plan
 from adjudicator.games.dragon_stripes.options import OPTION_SPECS, STRIPES, Options
 from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders
 from adjudicator.games.dragon_stripes.resolve import resolve_phase
 from adjudicator.games.dragon_stripes.state import HEAD, Line, Player, State, Step
-from adjudicator.options import describe_options
 
 
 class DragonStripes:
@@ -75,10 +73,9 @@ class DragonStripes:
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Deal the deck (stacked by the ``deck`` option, the rest shuffled) and play the first
         player's compulsory first card (RULINGS 4.1 step 2); those lines open the first report."""
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise SetupError(f"Dragon Stripes needs {self.min_seats} to {self.max_seats} players, not {len(seats)}")
-        if len(set(seats)) != len(seats):
-            raise SetupError("a seat is named twice")
+        check_seats(
+            seats, self.min_seats, self.max_seats, game="Dragon Stripes", noun="players", twice="a seat is named twice"
+        )
         opts = Options.from_mapping(options)
         deck = build_deck(opts.stacked_cards(), opts.footprint_counts, rng)
         state = State(opts, tuple(Player(seat) for seat in seats), opts.hoard_initial, deck)
@@ -122,6 +119,8 @@ class DragonStripes:
         )
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Orders]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         return order_parser.parse(text, self.context(state, seat))
 
     def format_orders(self, state: State, seat: str, orders: Orders) -> str:
@@ -143,12 +142,7 @@ class DragonStripes:
         for seat in orders:
             if seat not in phase.owing:
                 raise IllegalOrders(seat, f"owes no orders in {phase.title}")
-        given: dict[str, Orders] = {}
-        for seat in phase.owing:
-            order = orders.get(seat)
-            if not isinstance(order, Orders):
-                raise IllegalOrders(seat, f"expected Dragon Stripes orders, got {order!r}")
-            given[seat] = order
+        given = {seat: expect_orders(seat, orders, Orders, "Dragon Stripes orders") for seat in phase.owing}
         new_state, lines = resolve_phase(state, given)
         standings = self.standings(new_state)
         events = (_finish_event(new_state, standings),) if new_state.finished else ()
@@ -208,10 +202,10 @@ class DragonStripes:
         return state_io.load(data)
 
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
-        return example_text(self.context(state, seat), rng)
+        return computer.example_text(self.context(state, seat), rng)
 
     def help_text(self) -> str:
-        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
+        return game_help.help_text()
 
 
 def _finish_event(state: State, standings: Sequence[Standing]) -> Event:

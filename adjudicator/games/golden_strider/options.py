@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from adjudicator.api import JSON, OptionSpec, SetupError
+from adjudicator.options import option_fields, options_dict
 
 STEEPLECHASE_LENGTH = 70
 """Steeplechase variant: a 70-square race (seed, steeplechase variant)."""
@@ -75,7 +76,7 @@ class Options:
     @classmethod
     def from_mapping(cls, values: Mapping[str, JSON]) -> Options:
         """Build from already-resolved option values (see :mod:`adjudicator.options`)."""
-        options = cls(**{k: v for k, v in values.items() if k in cls.__dataclass_fields__})
+        options = cls(**option_fields(cls, values))
         if options.steeplechase:
             options = cls(**{**options.as_dict(), "race_length": STEEPLECHASE_LENGTH})
         if not 1 <= int(options.race_length) <= 1000:
@@ -85,4 +86,4 @@ class Options:
         return options
 
     def as_dict(self) -> dict[str, JSON]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return options_dict(self)

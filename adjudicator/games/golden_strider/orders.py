@@ -79,7 +79,7 @@ def parse_setup(text: str, min_card: int) -> ParsedOrders[SetupOrder]:
         elif found is not None:
             errors.append(OrderError(line, "a second set of cards; the first one is used"))
         else:
-            found = SetupOrder(values)
+            found = SetupOrder(tuple(sorted(values, reverse=True)))  # as written back: highest first
     if found is None and not errors:
         errors.append(OrderError("", f"no cards given; expected {SETUP_SYNTAX}"))
     canonical = format_setup(found) if found else ""

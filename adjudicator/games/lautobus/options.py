@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from adjudicator.api import JSON, OptionSpec, SetupError
+from adjudicator.options import is_whole, option_fields
 
 TEAMS = 5
 """Seed rule 1: five teams per game."""
@@ -92,7 +93,7 @@ class Options:
     @classmethod
     def from_mapping(cls, values: Mapping[str, JSON]) -> Options:
         """Build and check already-resolved option values; raise :class:`SetupError`."""
-        known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
+        known = option_fields(cls, values)
         cards = _movement_cards(known.get("movement_cards", list(DEFAULT_MOVEMENT_CARDS)))
         layout = _start_layout(known.get("start_layout"))
         for name, choices in (
@@ -120,13 +121,9 @@ class Options:
         }
 
 
-def _is_int(value: JSON) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _movement_cards(value: JSON) -> tuple[int, ...]:
     """Ruling L1: a non-empty list of small positive values (duplicates allowed)."""
-    if not isinstance(value, (list, tuple)) or not value or not all(_is_int(v) for v in value):
+    if not isinstance(value, (list, tuple)) or not value or not all(is_whole(v) for v in value):
         raise SetupError(f"movement_cards must be a non-empty list of whole numbers, not {value!r}")
     if len(value) > MAX_HAND:
         raise SetupError(f"movement_cards may hold at most {MAX_HAND} cards, not {len(value)}")
@@ -139,7 +136,7 @@ def _start_layout(value: JSON) -> tuple[int, ...] | None:
     """Ruling L2: None (the default layout) or 25 different spaces from 1."""
     if value is None or value == "standard":
         return None
-    if not isinstance(value, (list, tuple)) or not all(_is_int(v) for v in value):
+    if not isinstance(value, (list, tuple)) or not all(is_whole(v) for v in value):
         raise SetupError(f"start_layout must be None or a list of {CYCLISTS} spaces, not {value!r}")
     if len(value) != CYCLISTS or len(set(value)) != CYCLISTS:
         raise SetupError(f"start_layout must list {CYCLISTS} different spaces, not {len(set(value))}")

@@ -132,6 +132,10 @@ def parse_team_orders(
         return ParsedOrders(None, "", tuple(errors), tuple(notes))
     orders = TeamOrders(tuple(Play(rider, found[rider]) for rider in sorted(found) if rider in active))
     notes.extend(_echo(cyclists, found, first_turn, options))
+    if not orders.plays:  # only riders without cards were named: nothing to play, nothing to write back
+        riders = ", ".join(str(rider) for rider in active)
+        errors.append(OrderError(text.strip(), f"no card for a rider who holds cards (riders {riders}); {SYNTAX}"))
+        return ParsedOrders(None, "", tuple(errors), tuple(notes))
     return ParsedOrders(orders, format_orders(orders), tuple(errors), tuple(notes))
 
 

@@ -21,11 +21,13 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.games.lautobus import computer
+from adjudicator.games.lautobus import help as game_help
 from adjudicator.games.lautobus import state as state_io
-from adjudicator.games.lautobus.cards import SPRINT, ZERO, Card, CardKind, fallback_card, sort_hand, starting_hand
+from adjudicator.games.lautobus.cards import fallback_card, sort_hand, starting_hand
 from adjudicator.games.lautobus.layout import start_cyclists
 from adjudicator.games.lautobus.options import OPTION_SPECS, RIDERS, TEAMS, Options
 from adjudicator.games.lautobus.orders import Play, TeamOrders, format_orders, parse_team_orders
@@ -33,38 +35,6 @@ from adjudicator.games.lautobus.report import team_codes, turn_report
 from adjudicator.games.lautobus.resolve import resolve_turn
 from adjudicator.games.lautobus.scoring import race_places, standings
 from adjudicator.games.lautobus.state import State
-from adjudicator.options import describe_options
-
-HELP = """\
-L'AUTOBUS (Tony Reeves) - a bicycle race for exactly 5 teams of 5 cyclists.
-
-Each cyclist holds movement cards (1 2 3 4 5 6 by default, ruling L1) plus
-one ZERO and one SPRINT.  Every turn, every cyclist that still holds cards
-plays one (ruling L7).  Orders: one card per rider, riders numbered 1-5
-(rider 1 is your cyclist that started nearest the front):
-    1: 3, 2: 5, 3: zero, 4: sprint, 5: 2
-    rider 1 plays 3          (one per line is fine too)
-    3 5 zero sprint 2        (a bare list: your riders with cards, in order)
-A rider with no cards needs no card.  Case, commas and spaces do not matter;
-z = zero, s = sprint.
-
-Slipstream (rules 5-6): if the space directly ahead of your cyclist holds a
-cyclist who played the same movement card, you keep your card; otherwise it
-is discarded.  Judged before movement (ruling L4).
-Movement (rules 7-9): leader first; landing on an occupied space takes you on
-to the next free space, so joining a group puts you at its front.
-ZERO: no movement.  SPRINT: all your remaining cards at once (the ZERO too,
-ruling L6); as your last card it is a 1 (rule 11).  Neither may be played on
-turn 1, each is used once and never kept (a last-card SPRINT 1 can be, L5).
-A missing or illegal card (not held, used, a special on turn 1) is replaced
-by your lowest movement card; with only specials left, ZERO, else SPRINT (L8).
-
-The race ends when every cyclist has played out.  Bonuses: 1st +3, 2nd +2,
-3rd +1.  Each cyclist's penalty is the number of empty spaces between it and
-the winner; the team with the lowest total wins (ties: best cyclist, L9).
-
-Report: the road 20 spaces to a line, A3 = team A's rider 3, . = empty.
-"""
 
 
 class Lautobus:
@@ -81,10 +51,7 @@ class Lautobus:
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Seed rules 1-3 with rulings L1-L3; only ``rng`` decides a seeded_random start."""
-        if len(seats) != TEAMS:
-            raise SetupError(f"L'autobus needs exactly {TEAMS} teams, not {len(seats)}")
-        if len(set(seats)) != len(seats):
-            raise SetupError("two teams have the same seat name")
+        check_seats(seats, TEAMS, TEAMS, game="L'autobus", noun="teams", twice="two teams have the same seat name")
         resolved = Options.from_mapping(options)
         return State(resolved, tuple(seats), start_cyclists(seats, resolved, rng))
 
@@ -95,6 +62,8 @@ class Lautobus:
         return Phase(state.turn, PhaseKind.TURN, owing, f"turn {state.turn + 1}", "turn")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[TeamOrders]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         return parse_team_orders(state.team(seat), text, state.first_turn, state.options)
 
     def format_orders(self, state: State, seat: str, orders: TeamOrders) -> str:
@@ -115,12 +84,7 @@ class Lautobus:
         phase = self.phase(state)
         if phase is None:
             raise IllegalOrders("-", "the race is over")
-        checked: dict[str, TeamOrders] = {}
-        for seat in phase.owing:
-            order = orders.get(seat)
-            if not isinstance(order, TeamOrders):
-                raise IllegalOrders(seat, f"expected TeamOrders, got {order!r}")
-            checked[seat] = order
+        checked = {seat: expect_orders(seat, orders, TeamOrders, "TeamOrders") for seat in phase.owing}
         result = resolve_turn(state, checked)
         return Resolution(result.state, result.events, turn_report(state, result.state, result.lines, result.bonuses))
 
@@ -172,44 +136,7 @@ class Lautobus:
         return state_io.load(data)
 
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
-        """A legal card for every rider with cards, written in one of several styles."""
-        plays = [
-            (c.rider, _pick(c.cards, state.first_turn, rng))
-            for c in sorted(state.team(seat), key=lambda c: c.rider)
-            if c.has_cards
-        ]
-        style = rng.randrange(5)
-        if style == 0 or (style == 3 and len(plays) < 3):
-            return ", ".join(f"{rider}: {card.label}" for rider, card in plays)
-        if style == 1:
-            return "\n".join(f"Rider {rider} plays {card.label}" for rider, card in plays)
-        if style == 2:
-            return "; ".join(f"R{rider} {card.label.capitalize()}" for rider, card in plays)
-        if style == 3:
-            return " ".join(card.label.upper() for _, card in plays)
-        return "  ".join(f"{rider}={_short(card)}" for rider, card in plays)
+        return computer.example_orders(state, seat, rng)
 
     def help_text(self) -> str:
-        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
-
-
-def _pick(hand: tuple[Card, ...], first_turn: bool, rng: random.Random) -> Card:
-    """Mostly movement cards; a special now and then (never on turn 1), a SPRINT more
-    likely when few cards are left."""
-    choices: list[Card] = []
-    weights: list[int] = []
-    for card in dict.fromkeys(hand):
-        if card.special and first_turn:
-            continue
-        choices.append(card)
-        if card.kind is CardKind.MOVE:
-            weights.append(6)
-        elif card == SPRINT:
-            weights.append(6 if len(hand) <= 3 else 1)
-        else:
-            weights.append(1)
-    return rng.choices(choices, weights)[0]
-
-
-def _short(card: Card) -> str:
-    return {ZERO: "z", SPRINT: "s"}.get(card, card.label)
+        return game_help.help_text()

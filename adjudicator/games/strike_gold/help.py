@@ -1,5 +1,10 @@
 """The players' help text for Strike Gold (order syntax and the referee's rulings)."""
 
+from __future__ import annotations
+
+from adjudicator.games.strike_gold.options import OPTION_SPECS
+from adjudicator.options import help_with_options
+
 HELP = """\
 STRIKE GOLD - a press-your-luck grid card game for 2 to 8 players.
 
@@ -47,3 +52,8 @@ it turns up your first face-down card(s).
 
 Reports show face-down cards as ?, cleared slots as x.
 """
+
+
+def help_text() -> str:
+    """The help text followed by every option and its default."""
+    return help_with_options(HELP, OPTION_SPECS)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from adjudicator.api import JSON, OptionSpec, SetupError
 from adjudicator.games.strike_gold.cards import DECK_SIZE, full_deck
-from adjudicator.options import resolve_options
+from adjudicator.options import is_whole, option_fields, options_dict, resolve_options
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -138,7 +138,7 @@ class Options:
     def from_mapping(cls, values: Mapping[str, JSON]) -> Options:
         """Build from resolved option values (see :mod:`adjudicator.options`); raise SetupError."""
         checked = resolve_options(OPTION_SPECS, values)
-        fields = {k: v for k, v in checked.items() if k in cls.__dataclass_fields__}
+        fields = option_fields(cls, checked)
         fields["deck"] = parse_deck(checked.get("deck"))
         options = cls(**fields)
         if options.out_player_scores_zero and options.out_penalty == "none":
@@ -148,7 +148,7 @@ class Options:
         return options
 
     def as_dict(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data = options_dict(self)
         data["deck"] = list(self.deck) if self.deck is not None else None
         return data
 
@@ -163,7 +163,7 @@ def parse_deck(value: JSON) -> tuple[int, ...] | None:
             value = [int(w) for w in words]
         except ValueError:
             raise SetupError("deck must list card values (numbers -2 to 12), top card first") from None
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+    if not isinstance(value, (list, tuple)) or not all(is_whole(v) for v in value):
         raise SetupError("deck must be a list of card values (numbers -2 to 12), top card first")
     cards = tuple(value)
     if len(cards) != DECK_SIZE:

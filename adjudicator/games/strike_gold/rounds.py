@@ -1,4 +1,4 @@
-"""Strike Gold rounds: the deal, the setup flips, who starts, and the end-of-round scoring.
+"""Strike Gold rounds: the deal, the default setup, and the end-of-round scoring.
 
 Seed "Setup", "Ending a Round", "The Scoring Twist", "Winning"; rulings S2, S3, S3b, S5, S6, S9, S11.
 """
@@ -6,22 +6,19 @@ Seed "Setup", "Ending a Round", "The Scoring Twist", "Winning"; rulings S2, S3, 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from adjudicator.api import Event
-from adjudicator.games.strike_gold.cards import SLOTS, full_deck, slot_name
+from adjudicator.games.strike_gold.cards import SLOTS, full_deck
 from adjudicator.games.strike_gold.grid import (
     Grid,
     LineClear,
     clear_lines,
     face_down_slots,
-    flip,
     new_grid,
     reveal_all,
-    revealed_total,
     score,
-    value_at,
 )
 from adjudicator.games.strike_gold.options import Options
 from adjudicator.games.strike_gold.orders import SetupOrder
@@ -58,40 +55,6 @@ def new_state(options: Options, seats: tuple[str, ...], rng: random.Random) -> S
 def default_setup(grid: Grid, flips: int) -> SetupOrder:
     """Ruling S10: flip the first face-down slots in reading order."""
     return SetupOrder(face_down_slots(grid)[:flips])
-
-
-def first_player(state: State) -> tuple[int, str]:
-    """Who starts the round, and why (S9): the highest total of face-up cards, ties to the earliest
-    seat; with ``later_round_starter`` 'previous_out_player', rounds 2+ start with last round's out player."""
-    if (
-        state.round > 1
-        and state.options.later_round_starter == "previous_out_player"
-        and state.previous_out is not None
-    ):
-        return state.previous_out, "went out last round (later_round_starter option)"
-    totals = [revealed_total(g) for g in state.grids]
-    best = max(totals)
-    index = totals.index(best)
-    tied = sum(1 for t in totals if t == best)
-    reason = f"highest revealed total, {best}"
-    if tied > 1:
-        reason += f" (tied with {tied - 1} other(s); the earliest seat starts, ruling S9)"
-    return index, reason
-
-
-def resolve_setup(state: State, orders: Mapping[str, SetupOrder]) -> tuple[State, tuple[Event, ...]]:
-    """Every seat turns its chosen cards face up at once (S11: the player's choice); then the first player."""
-    grids = list(state.grids)
-    events: list[Event] = []
-    for i, seat in enumerate(state.seats):
-        for slot in orders[seat].slots:
-            grids[i] = flip(grids[i], slot)
-        shown = ", ".join(f"{slot_name(s)} {value_at(grids[i], s)}" for s in orders[seat].slots)
-        events.append(Event("flip", f"{seat} turned up {shown}", seat))
-    flipped = replace(state, grids=tuple(grids))
-    starter, reason = first_player(flipped)
-    events.append(Event("start", f"{state.seats[starter]} starts round {state.round}: {reason}", state.seats[starter]))
-    return replace(flipped, stage=Stage.TURN, current=starter, turn=state.turn + 1), tuple(events)
 
 
 @dataclass(frozen=True)

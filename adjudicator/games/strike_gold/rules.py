@@ -26,22 +26,27 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
 from adjudicator.games.strike_gold import computer
+from adjudicator.games.strike_gold import help as game_help
 from adjudicator.games.strike_gold import state as state_io
 from adjudicator.games.strike_gold.cards import SLOTS, full_deck
 from adjudicator.games.strike_gold.grid import cards, face_down_slots, public_rows
-from adjudicator.games.strike_gold.help import HELP
 from adjudicator.games.strike_gold.options import OPTION_SPECS, Options
 from adjudicator.games.strike_gold.orders import Choice, DecisionOrder, Order, SetupOrder, TurnOrder, format_order
-from adjudicator.games.strike_gold.play import default_action, default_turn, resolve_decision, resolve_turn
-from adjudicator.games.strike_gold.reading import Context, read_order
+from adjudicator.games.strike_gold.orders_parse import Context, read_order
 from adjudicator.games.strike_gold.report import build_report, next_up, pending_json
-from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state, resolve_setup
+from adjudicator.games.strike_gold.resolve import (
+    default_action,
+    default_turn,
+    resolve_decision,
+    resolve_setup,
+    resolve_turn,
+)
+from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state
 from adjudicator.games.strike_gold.state import Stage, State
-from adjudicator.options import describe_options
 
 
 class StrikeGold:
@@ -57,8 +62,9 @@ class StrikeGold:
         return OPTION_SPECS
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
-        if not self.min_seats <= len(seats) <= self.max_seats:
-            raise SetupError(f"Strike Gold needs {self.min_seats} to {self.max_seats} players, not {len(seats)}")
+        check_seats(
+            seats, self.min_seats, self.max_seats, game="Strike Gold", noun="players", twice="a player is named twice"
+        )
         return new_state(Options.from_mapping(options), tuple(seats), rng)
 
     def phase(self, state: State) -> Phase | None:
@@ -76,6 +82,8 @@ class StrikeGold:
         return Phase(state.turn, PhaseKind.DECISION, (seat,), title, "decision", resolve_when_complete=True)
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         phase = self.phase(state)
         if phase is None:
             return ParsedOrders(None, "", (OrderError(text.strip(), "the game is over"),))
@@ -113,16 +121,16 @@ class StrikeGold:
         if phase is None:
             raise IllegalOrders("-", "the game is over")
         if state.stage is Stage.SETUP:
-            setups = {seat: _expect(seat, orders, SetupOrder) for seat in state.seats}
+            setups = {seat: expect_orders(seat, orders, SetupOrder) for seat in state.seats}
             for seat, order in setups.items():
                 _check_setup(state, seat, order)
             new, events = resolve_setup(state, setups)
             return Resolution(new, events, build_report(new, "setup", self.standings(new)))
         seat = phase.owing[0]
         if state.stage is Stage.DECIDE:
-            move = resolve_decision(state, _expect(seat, orders, DecisionOrder))
+            move = resolve_decision(state, expect_orders(seat, orders, DecisionOrder))
         else:
-            move = resolve_turn(state, _expect(seat, orders, TurnOrder), rng)
+            move = resolve_turn(state, expect_orders(seat, orders, TurnOrder), rng)
         if move.drawn_alone is not None:
             private = {seat: {"drawn": move.drawn_alone.value, "source": move.drawn_alone.source.value}}
             report = build_report(move.state, "draw", self.standings(move.state))
@@ -191,14 +199,7 @@ class StrikeGold:
         return computer.example_orders(state, seat, rng)
 
     def help_text(self) -> str:
-        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
-
-
-def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:
-    order = orders.get(seat)
-    if not isinstance(order, kind):
-        raise IllegalOrders(seat, f"expected a {kind.__name__}, got {order!r}")
-    return order
+        return game_help.help_text()
 
 
 def _check_setup(state: State, seat: str, order: SetupOrder) -> None:

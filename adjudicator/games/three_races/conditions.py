@@ -13,7 +13,7 @@ played in the previous move.  Canonical forms (``CMP`` is one of
     anyone played >= 10 in 25        some other team did
 
 Any of them may start with ``not``; ``and`` binds tighter than ``or``.
-The reader, with its variants, is :mod:`adjudicator.games.three_races.condition_reader`.
+The reader, with its variants, is :mod:`adjudicator.games.three_races.orders_condition`.
 """
 
 from __future__ import annotations

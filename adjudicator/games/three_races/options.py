@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from adjudicator.api import JSON, OptionSpec, SetupError
+from adjudicator.options import option_fields, options_dict
 
 MAX_MOVES_PER_DEADLINE = 4
 """At most one whole card cycle per deadline (it also keeps the report within 80 columns)."""
@@ -71,7 +72,7 @@ class Options:
     @classmethod
     def from_mapping(cls, values: Mapping[str, JSON]) -> Options:
         """Build from already-resolved option values (see :mod:`adjudicator.options`); check the numbers."""
-        options = cls(**{k: v for k, v in values.items() if k in cls.__dataclass_fields__})
+        options = cls(**option_fields(cls, values))
         per_deadline = options.moves_per_deadline
         if isinstance(per_deadline, float) or not 1 <= per_deadline <= MAX_MOVES_PER_DEADLINE:
             raise SetupError(f"moves_per_deadline must be a whole number from 1 to {MAX_MOVES_PER_DEADLINE}")
@@ -80,4 +81,4 @@ class Options:
         return options
 
     def as_dict(self) -> dict[str, JSON]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        return options_dict(self)

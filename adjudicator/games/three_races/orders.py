@@ -9,7 +9,7 @@ A deadline (seed rules 3, 8, 9)::
     move 2: 25=4 55=9 85=3                the plain line: used when no case holds
 
 The canonical text puts these on one line, separated by ``; ``.  The deadline
-reader is :mod:`adjudicator.games.three_races.reading`.
+reader is :mod:`adjudicator.games.three_races.orders_deadline`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from adjudicator.api import OrderError, ParsedOrders
 from adjudicator.games.three_races.conditions import Condition, format_condition
 from adjudicator.games.three_races.readjust import Readjust, format_readjust
 from adjudicator.games.three_races.state import CARDS, HAND_SIZE, RACES
+from adjudicator.text import order_lines
 
 Cards = tuple[tuple[int, int], ...]
 """``(race, card)`` pairs, by race."""
@@ -103,7 +104,7 @@ def parse_setup(text: str) -> ParsedOrders[Split]:
     ``/``, ``;`` or new lines are read as 25, 55, 85.  When two races are given,
     the third gets the four cards left.
     """
-    shown = " / ".join(line.strip() for line in text.splitlines() if line.strip())
+    shown = " / ".join(order_lines(text))
     words = re.findall(r"\d+|[a-z]+|[/;\n]", text.lower())
     unknown = [w for w in words if w.isalpha() and w not in _SETUP_FILLER]
     if unknown:

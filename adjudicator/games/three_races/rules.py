@@ -18,12 +18,12 @@ from adjudicator.api import (
     Phase,
     PhaseKind,
     Resolution,
-    SetupError,
     Standing,
 )
-from adjudicator.games.three_races import report
+from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.games.three_races import computer, report
+from adjudicator.games.three_races import help as game_help
 from adjudicator.games.three_races import state as state_io
-from adjudicator.games.three_races.examples import example_deadline, example_setup
 from adjudicator.games.three_races.options import OPTION_SPECS, Options
 from adjudicator.games.three_races.orders import (
     DEFAULT_SPLIT,
@@ -34,67 +34,13 @@ from adjudicator.games.three_races.orders import (
     format_setup,
     parse_setup,
 )
+from adjudicator.games.three_races.orders_deadline import parse_deadline
 from adjudicator.games.three_races.plan import lowest_cards, move_numbers
-from adjudicator.games.three_races.reading import parse_deadline
 from adjudicator.games.three_races.resolve import resolve_deadline, resolve_setup
 from adjudicator.games.three_races.scoring import as_number
 from adjudicator.games.three_races.state import CARDS, CYCLE, HAND_SIZE, RACES, READJUSTMENTS, State, new_state
-from adjudicator.options import describe_options
 
 Orders = Split | DeadlineOrders
-
-HELP = """\
-THE THREE-RACE GAME (Alan Parr) - four teams, three simultaneous races.
-
-Each team has one runner in each of three races, of 25, 55 and 85 squares.
-A race ends when a runner reaches its finish; places are then decided by
-square and score 5, 3, 2, 1 (runners level share the points of the places
-they occupy).  The team with most points from the three races wins; level
-teams are separated by more 1st places, then 2nds, then 3rds.
-
-SETUP (secret): split your cards 1-12 into three hands of four.
-    25: 2 4 5 10 / 55: 1 6 9 11 / 85: 3 7 8 12
-Name two races and the third gets the four cards left.
-
-EACH DEADLINE plays two moves (moves_per_deadline).  In each move every
-runner plays one of its cards not yet played in this cycle: moves 1-4, 5-8,
-... are cycles, and at the end of each all four cards come back.
-    move 1: 25=10 55=6 85=12; move 2: 25=4 55=9 85=3
-In the 25 race the highest card moves the difference to the 2nd highest; in
-the 55 race the two highest move the difference to the 3rd; in the 85 race
-the three highest move the difference to the lowest.  Equal cards at the
-reference move nothing: 9 7 7 3 in the 55 race moves only the 9, by 2.
-A finished race needs no card.  Variants: m1, "1:", 25:10, r25 10, commas.
-
-CONDITIONS (rule 9): the second move may depend on the first.  Cases are
-tried in order; the first that holds is played, and the plain line is used
-when none does.  A case that names no card for a race plays the plain card.
-    move 2 if B square in 55 >= 30: 55=11
-    move 2 if 25 finished or B played 12 in 85: 55=9 85=3
-    move 2: 25=4 55=9 85=3
-A condition looks at the squares and places after move 1 and the cards
-played in move 1:
-    55 finished                 B square in 55 >= 30 (also <= > < = !=)
-    B place in 55 <= 2          B ahead of C in 85   (B behind C in 85)
-    B played 12 in 85           anyone played >= 10 in 25   (anyone but you)
-    not ..., and, or            ("and" binds tighter than "or")
-Also: me/I/my, B leads 55, B 1st in 55, at least, more than, 30 or more.
-The referee echoes how each condition was read.
-
-READJUSTMENT (rule 8), twice a game, before the first move of a cycle
-(moves 1, 5, 9, ...; readjust_timing), with the moves that follow it:
-    swap 25:10 55:11            10 goes from 25 to 55, 11 from 55 to 25
-    rotate 25:10 55:11 85:12    10 goes to 55, 11 to 85, 12 to 25
-    swap 10 11                  the same swap: the cards say which runners
-Each runner keeps four cards, three of its own.  Finished races take no part.
-
-NO ORDERS (rule 10): each runner plays its lowest card left, move by move.
-The same happens to a card that cannot be played (already played this
-cycle, or not that runner's) and to a race left without a card.  A team
-that sends no setup gets 25: 1 4 7 10 / 55: 2 5 8 11 / 85: 3 6 9 12.
-
-Your split and the cards you have left are sent to you alone.
-"""
 
 
 class ThreeRaces:
@@ -110,10 +56,14 @@ class ThreeRaces:
         return OPTION_SPECS
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
-        if len(seats) != 4:
-            raise SetupError(f"the three-race game needs exactly 4 teams, not {len(seats)}")
-        if len(set(seats)) != len(seats):
-            raise SetupError("a team is named twice")
+        check_seats(
+            seats,
+            self.min_seats,
+            self.max_seats,
+            game="the three-race game",
+            noun="teams",
+            twice="a team is named twice",
+        )
         return new_state(Options.from_mapping(options), tuple(seats))
 
     def phase(self, state: State) -> Phase | None:
@@ -126,6 +76,8 @@ class ThreeRaces:
         return Phase(state.turn, PhaseKind.TURN, state.seats, f"deadline {state.turn}: {moves}")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
+        if (refused := refuse_long_numbers(text)) is not None:
+            return refused
         if state.turn == 0:
             return parse_setup(text)
         return parse_deadline(state, seat, text)
@@ -148,10 +100,10 @@ class ThreeRaces:
         if self.phase(state) is None:
             raise IllegalOrders("-", "the game is over")
         if state.turn == 0:
-            splits = {seat: _expect(seat, orders, Split) for seat in state.seats}
+            splits = {seat: expect_orders(seat, orders, Split, "Split") for seat in state.seats}
             new = resolve_setup(state, splits)
             return Resolution(new, (), report.setup_report(new), report.private_reports(new, {}))
-        plays = {seat: _expect(seat, orders, DeadlineOrders) for seat in state.seats}
+        plays = {seat: expect_orders(seat, orders, DeadlineOrders, "DeadlineOrders") for seat in state.seats}
         result = resolve_deadline(state, plays)
         public = report.deadline_report(result.state, state.turn, result.moves)
         return Resolution(result.state, result.events, public, report.private_reports(result.state, result.notes))
@@ -197,16 +149,7 @@ class ThreeRaces:
         return state_io.load(data)
 
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
-        if state.turn == 0:
-            return example_setup(rng)
-        return example_deadline(state, seat, rng)
+        return computer.example_orders(state, seat, rng)
 
     def help_text(self) -> str:
-        return HELP + "\nOptions:\n" + describe_options(OPTION_SPECS) + "\n"
-
-
-def _expect(seat: str, orders: Mapping[str, Any], kind: type) -> Any:
-    order = orders.get(seat)
-    if not isinstance(order, kind):
-        raise IllegalOrders(seat, f"expected {kind.__name__}, got {order!r}")
-    return order
+        return game_help.help_text()

@@ -108,3 +108,11 @@ def test_notes_explain_restitution_and_carry_forward():
 def test_empty_text_is_an_error_not_an_order():
     parsed = RULES.parse_orders(ROUND, "A", "   \n  ")
     assert parsed.orders is None and parsed.errors
+
+
+def test_a_setup_reads_back_from_its_canonical_text_as_the_same_order():
+    """Found by the parser fuzz (issue 14): cards written low first were kept in that order, so the
+    canonical text (highest first) read back as a different order."""
+    parsed = RULES.parse_orders(SETUP, "A", "cards 0 10 10 10 0")
+    assert parsed.orders == SetupOrder((10, 10, 10, 0, 0))
+    assert RULES.parse_orders(SETUP, "A", parsed.canonical).orders == parsed.orders

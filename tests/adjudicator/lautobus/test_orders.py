@@ -168,3 +168,13 @@ def test_team_without_cards_owes_nothing(rules: Lautobus, la: SimpleNamespace) -
     parsed = rules.parse_orders(state, "A", "1: 3")
     assert parsed.orders is None
     assert "no orders are owed" in parsed.errors[0].message
+
+
+def test_cards_only_for_riders_without_cards_are_not_an_order(rules: Lautobus, la: SimpleNamespace) -> None:
+    """Found by the parser fuzz (issue 14): an order naming only riders that hold no cards was
+    accepted as an empty order whose canonical text was empty (and read back as no order)."""
+    state = la.state([("A", 1, 20, la.FULL), ("A", 2, 10, [])])
+    parsed = rules.parse_orders(state, "A", "cyclist 2 : 0")
+    assert parsed.orders is None and parsed.canonical == ""
+    assert "no card for a rider who holds cards (riders 1)" in parsed.errors[-1].message
+    assert "rider 2 has no cards left and needs none; zero ignored" in parsed.notes

@@ -14,6 +14,7 @@ from adjudicator.record import read_record, replay, replay_document, result_dige
 from adjudicator.rng import SETUP_TURN, rng_for
 from adjudicator.turn import advance, parse_turn_orders
 from bot.core.rendering import render_report_body
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 SEATS = ["alice", "bob", "carol", "dave", "eve"]
@@ -31,8 +32,7 @@ def render(result: Any) -> str:
 
 
 def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    assert text == path.read_text(encoding="utf-8"), f"report differs from {path}"
+    assert_golden(text, GOLDEN / name)
     assert max(len(line) for line in text.splitlines()) <= 80
 
 

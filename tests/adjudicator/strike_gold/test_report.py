@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from types import SimpleNamespace
@@ -10,16 +9,14 @@ from types import SimpleNamespace
 from adjudicator.games.strike_gold import StrikeGold
 from adjudicator.turn import advance
 from bot.core.rendering import render_report_body
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 DOWN = ("?1 ?2 ?3 ?4", "?5 ?6 ?7 ?8", "?9 ?10 ?11 ?12")
 
 
 def _check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN"):
-        path.write_text(text)
-    assert text == path.read_text()
+    assert_golden(text, GOLDEN / name)
 
 
 def test_golden_SG_5_round_end(sg: SimpleNamespace) -> None:

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from adjudicator.games.three_races.condition_reader import parse_condition
 from adjudicator.games.three_races.conditions import format_condition
 from adjudicator.games.three_races.orders import Split
+from adjudicator.games.three_races.orders_condition import parse_condition
 from adjudicator.games.three_races.state import State
 
 SPLIT = "25: 2 4 5 10 / 55: 1 6 9 11 / 85: 3 7 8 12"

@@ -12,6 +12,7 @@ from adjudicator.games.three_races.report import deadline_report, private_report
 from adjudicator.games.three_races.resolve import MoveLine, RaceMove
 from adjudicator.record import read_record, replay, replay_document
 from bot.core.rendering import render_report_body
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -36,10 +37,7 @@ PA1_RECORD = {
 
 
 def check_golden(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if not path.exists():  # pragma: no cover - writes the file once, to be read and committed
-        path.write_text(text)
-    assert text == path.read_text()
+    assert_golden(text, GOLDEN / name)
 
 
 def test_golden_pa1_deadline_private_copy() -> None:

@@ -23,6 +23,13 @@ from adjudicator.games.three_races.readjust import (
 from adjudicator.games.three_races.state import CARDS, RACES, READJUSTMENTS, State, Team
 
 
+def example_orders(state: State, seat: str, rng: random.Random) -> str:
+    """What the computer player sends for ``seat`` now: a setup split, or a deadline's moves."""
+    if state.turn == 0:
+        return example_setup(rng)
+    return example_deadline(state, seat, rng)
+
+
 def example_setup(rng: random.Random) -> str:
     cards = list(CARDS)
     rng.shuffle(cards)

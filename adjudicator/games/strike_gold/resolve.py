@@ -1,4 +1,5 @@
-"""One Strike Gold move: draw, then keep, discard & flip, or just discard (seed "On Your Turn").
+"""Strike Gold resolution: the setup flips and who starts (S9, S11), and one move: draw,
+then keep, discard & flip, or just discard (seed "On Your Turn").
 
 Column clears (and row wipes) follow every move (seed "Clearing Columns", S4); a player
 left with no face-down card goes out and the others take their final turns (seed
@@ -9,6 +10,7 @@ drawn alone ("draw deck") is shown only to its drawer until then (RULINGS 3.1).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from adjudicator.api import Event, IllegalOrders
@@ -21,6 +23,7 @@ from adjudicator.games.strike_gold.grid import (
     flip,
     live_slots,
     place,
+    revealed_total,
     value_at,
 )
 from adjudicator.games.strike_gold.orders import (
@@ -28,6 +31,7 @@ from adjudicator.games.strike_gold.orders import (
     Action,
     Choice,
     DecisionOrder,
+    SetupOrder,
     TurnOrder,
     action_problem,
     format_choices,
@@ -189,3 +193,37 @@ def _next_player(state: State, events: list[Event]) -> Move:
             replace(state, current=state.final_turns[0], final_turns=state.final_turns[1:], turn=turn), tuple(events)
         )
     return Move(replace(state, current=(me + 1) % n, turn=turn), tuple(events))
+
+
+def first_player(state: State) -> tuple[int, str]:
+    """Who starts the round, and why (S9): the highest total of face-up cards, ties to the earliest
+    seat; with ``later_round_starter`` 'previous_out_player', rounds 2+ start with last round's out player."""
+    if (
+        state.round > 1
+        and state.options.later_round_starter == "previous_out_player"
+        and state.previous_out is not None
+    ):
+        return state.previous_out, "went out last round (later_round_starter option)"
+    totals = [revealed_total(g) for g in state.grids]
+    best = max(totals)
+    index = totals.index(best)
+    tied = sum(1 for t in totals if t == best)
+    reason = f"highest revealed total, {best}"
+    if tied > 1:
+        reason += f" (tied with {tied - 1} other(s); the earliest seat starts, ruling S9)"
+    return index, reason
+
+
+def resolve_setup(state: State, orders: Mapping[str, SetupOrder]) -> tuple[State, tuple[Event, ...]]:
+    """Every seat turns its chosen cards face up at once (S11: the player's choice); then the first player."""
+    grids = list(state.grids)
+    events: list[Event] = []
+    for i, seat in enumerate(state.seats):
+        for slot in orders[seat].slots:
+            grids[i] = flip(grids[i], slot)
+        shown = ", ".join(f"{slot_name(s)} {value_at(grids[i], s)}" for s in orders[seat].slots)
+        events.append(Event("flip", f"{seat} turned up {shown}", seat))
+    flipped = replace(state, grids=tuple(grids))
+    starter, reason = first_player(flipped)
+    events.append(Event("start", f"{state.seats[starter]} starts round {state.round}: {reason}", state.seats[starter]))
+    return replace(flipped, stage=Stage.TURN, current=starter, turn=state.turn + 1), tuple(events)

@@ -1,7 +1,7 @@
 """The token reader behind Strike Gold's order parser: words in, draw source and choices out.
 
-It only recognises the shape of an order (see :mod:`.parse` for the accepted words); whether
-the order is legal now is checked by :mod:`.reading`.
+It only recognises the shape of an order (see :mod:`.orders_words` for the accepted words); whether
+the order is legal now is checked by :mod:`.orders_parse`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.api import OrderError
 from adjudicator.games.strike_gold.orders import Act, Action, Choice, normal_bounds
-from adjudicator.games.strike_gold.parse import (
+from adjudicator.games.strike_gold.orders_words import (
     ACTION_FILLER,
     ACTION_VERBS,
     DECK_WORDS,

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.api import OrderError, ParsedOrders
 from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders, format_orders
-from adjudicator.games.dragon_stripes.phrases import (
+from adjudicator.games.dragon_stripes.orders_phrases import (
     HOLD_PHRASES,
     PASS_PHRASES,
     REVEAL_PHRASES,
@@ -24,6 +24,7 @@ from adjudicator.games.dragon_stripes.phrases import (
     read_withdrawal,
 )
 from adjudicator.games.dragon_stripes.state import RunOrder, Step
+from adjudicator.text import order_parts
 
 DECIDE_SYNTAX = (
     "reveal, hold, or a standing order such as 'reveal until 30 beside', 'hold at stripe 12', 'reveal 3 then hold'"
@@ -49,7 +50,7 @@ def parse(text: str, ctx: Context) -> ParsedOrders[Orders]:
     reading = _Reading()
     errors: list[OrderError] = []
     notes: list[str] = []
-    for line in (raw.strip() for raw in re.split(r"[\n;]", text)):
+    for line in order_parts(text):
         words = normalise(line)
         if not words:
             continue

@@ -1,4 +1,4 @@
-"""Turning a player's text into a Strike Gold order for the current phase (see :mod:`.parse`).
+"""Turning a player's text into a Strike Gold order for the current phase (see :mod:`.orders_words`).
 
 :func:`read_order` never raises on bad text: it returns :class:`ParsedOrders` whose errors quote
 the line and say what was expected, and whose notes echo exactly how the order was read.
@@ -20,10 +20,18 @@ from adjudicator.games.strike_gold.orders import (
     TurnOrder,
     action_problem,
     describe_action,
+    format_condition,
     format_order,
 )
-from adjudicator.games.strike_gold.parse import describe_bounds, tokenize
-from adjudicator.games.strike_gold.reader import DECIDE_SYNTAX, SETUP_SYNTAX, TURN_SYNTAX, ChoiceLine, Read, Reader
+from adjudicator.games.strike_gold.orders_reader import (
+    DECIDE_SYNTAX,
+    SETUP_SYNTAX,
+    TURN_SYNTAX,
+    ChoiceLine,
+    Read,
+    Reader,
+)
+from adjudicator.games.strike_gold.orders_words import tokenize
 from adjudicator.games.strike_gold.state import Pending, Source, Stage
 
 
@@ -153,7 +161,7 @@ def _describe_choices(ctx: Context, choices: tuple[Choice, ...]) -> str:
         return describe_action(choices[0].action, ctx.grid)
     parts = []
     for i, choice in enumerate(choices):
-        condition = describe_bounds(choice.low, choice.high)
+        condition = format_condition(choice.low, choice.high, "the card is ")
         what = describe_action(choice.action, ctx.grid)
         if condition:
             parts.append(f"{condition}, {what}")

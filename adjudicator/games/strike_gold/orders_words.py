@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.games.strike_gold.cards import COLUMNS, MAX_CARD, MIN_CARD, ROWS, slot_at, slot_name
+from adjudicator.text import order_lines
 
 SLOT_TOKEN = re.compile(r"^r(\d+)c(\d+)$")
 
@@ -133,10 +134,7 @@ def normalize(line: str) -> str:
 def tokenize(text: str) -> list[Token]:
     """Tokens of every non-empty line; each remembers its original line for error messages."""
     tokens: list[Token] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            continue
+    for line in order_lines(text):
         tokens.extend(Token(t, line) for t in _TOKEN.findall(normalize(line)))
         tokens.append(Token(";", line))
     return tokens
@@ -199,16 +197,6 @@ def read_condition(words: list[str]) -> Bounds | str:
         f"could not read the condition 'if {' '.join(words)}'; write e.g. 'if 4 or less', 'if 10 or more', "
         f"'if 3 to 5' or 'if 7'"
     )
-
-
-def describe_bounds(low: int | None, high: int | None) -> str:
-    if low is None and high is None:
-        return ""
-    if low is None:
-        return f"if the card is {high} or less"
-    if high is None:
-        return f"if the card is {low} or more"
-    return f"if the card is {low}" if low == high else f"if the card is {low} to {high}"
 
 
 def slot_list(slots: tuple[int, ...]) -> str:

@@ -20,7 +20,6 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.api import OrderError, ParsedOrders
-from adjudicator.games.three_races.condition_reader import parse_condition
 from adjudicator.games.three_races.conditions import Condition, explain, format_condition
 from adjudicator.games.three_races.orders import (
     Cards,
@@ -31,6 +30,7 @@ from adjudicator.games.three_races.orders import (
     format_cards,
     format_deadline,
 )
+from adjudicator.games.three_races.orders_condition import parse_condition
 from adjudicator.games.three_races.plan import Option, check_cards, move_numbers
 from adjudicator.games.three_races.readjust import (
     KEYWORDS,
@@ -42,6 +42,7 @@ from adjudicator.games.three_races.readjust import (
     readjust_problem,
 )
 from adjudicator.games.three_races.state import CARDS, RACES, State
+from adjudicator.text import order_parts
 
 MAX_CASES = 8
 MOVE_SYNTAX = "move N: 25=C 55=C 85=C, e.g. move 1: 25=10 55=6 85=12"
@@ -66,10 +67,6 @@ class _Line:
     move: int
     condition: Condition | None
     cards: Cards
-
-
-def _segments(text: str) -> list[str]:
-    return [part.strip() for part in re.split(r"[;\n]", text) if part.strip()]
 
 
 def parse_cards(text: str) -> Cards | str:
@@ -269,7 +266,7 @@ def _label_number(label: re.Match[str]) -> int:
 def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineOrders]:
     """Read one deadline's orders for ``seat``; never raises on bad text."""
     reader = _Reader(state, seat)
-    for segment in _segments(text):
+    for segment in order_parts(text):
         reader.read(segment)
     if reader.lines:
         reader.check_cards()

@@ -1,0 +1,63 @@
+"""Checks every engine makes on what it is handed: the seats of a new game, a player's text, the
+orders to resolve.
+
+Each game keeps its own wording (its name, "runners", "teams" or "players");
+the rule is the same everywhere: the seat count the game declares
+(``GameRules.min_seats`` .. ``max_seats``), every seat named once, and
+``resolve`` given an order of the right type for every owing seat (anything
+else is a caller bug or a bad record, :class:`~adjudicator.api.IllegalOrders`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from adjudicator.api import IllegalOrders, OrderError, ParsedOrders, SetupError
+
+T = TypeVar("T")
+
+
+def check_seats(seats: Sequence[str], low: int, high: int, *, game: str, noun: str, twice: str) -> None:
+    """Raise :class:`SetupError` unless ``low`` to ``high`` seats are given, each named once.
+
+    The count message reads "<game> needs <low> to <high> <noun>, not <n>" (or
+    "needs exactly <n> <noun>" when ``low == high``); ``twice`` is the message
+    for a seat named twice.
+    """
+    if not low <= len(seats) <= high:
+        span = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise SetupError(f"{game} needs {span} {noun}, not {len(seats)}")
+    if len(set(seats)) != len(seats):
+        raise SetupError(twice)
+
+
+MAX_DIGITS = 100
+"""No order needs a number this long; Python's ``int()`` refuses more than 4300 digits."""
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+
+
+def refuse_long_numbers(text: str) -> ParsedOrders[Any] | None:
+    """An error for text holding a number of more than :data:`MAX_DIGITS` digits, else None.
+
+    Every ``parse_orders`` asks this first: the games' parsers turn digit runs
+    into ``int``, which raises ``ValueError`` past 4300 digits (found by the
+    parser fuzz, issue 14), and no order is meant by such a number.
+    """
+    for line in text.splitlines():
+        if match := _LONG_NUMBER.search(line):
+            shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:57] + "..."
+            return ParsedOrders(None, "", (OrderError(shown, f"a number of {len(match.group())} digits is no order"),))
+    return None
+
+
+def expect_orders(seat: str, orders: Mapping[str, Any], kind: type[T], what: str | None = None) -> T:
+    """``orders[seat]`` if it is a ``kind``; else :class:`IllegalOrders` "expected <what>, got ...".
+
+    ``what`` defaults to "a <kind name>".
+    """
+    order = orders.get(seat)
+    if not isinstance(order, kind):
+        raise IllegalOrders(seat, f"expected {what or 'a ' + kind.__name__}, got {order!r}")
+    return order
