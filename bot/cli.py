@@ -11,6 +11,7 @@ Subcommands:
 * ``referee verify RECORD.json``
 * ``referee db upgrade [--db URL-or-path]``
 * ``referee games``: the kinds of game this referee runs.
+* ``referee gm ...``: the host runs games (:mod:`bot.cli_gm`).
 * ``referee turns list|requeue``, ``referee outbox list``, ``referee export GAME`` (:mod:`bot.cli_queues`).
 
 User errors print one line and exit 2; they never show a traceback.
@@ -28,7 +29,7 @@ from typing import Any
 
 from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
-from bot import cli_queues
+from bot import cli_gm, cli_queues
 from bot.core.rendering import render_report_body
 from bot.settings import Settings
 
@@ -45,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
         return result
-    except (UserError, cli_queues.Refused) as exc:
+    except (UserError, cli_queues.Refused, cli_gm.Refused) as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -103,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the kinds of game")
     games.set_defaults(run=_games)
     cli_queues.register(sub, _settings)
+    cli_gm.register(sub, _settings)
     return parser
 
 

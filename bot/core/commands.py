@@ -135,6 +135,26 @@ class CreateGame:
     """The length of a turn's window; 0 takes the host's default (the ``turn_minutes`` setting)."""
     early_processing: bool = False
     auth: str = "password"
+    seats: int | None = None
+    """Seats the game starts with (START is refused until they are filled); None: any number the game allows."""
+    max_seats: int | None = None
+    """Open joining up to this many seats (at most the game's own maximum)."""
+    schedule: str = ""
+    """Deadline schedule (``48h``, ``every 3 days at 18:00``, ``mon,thu at 20:00``); empty: ``turn_minutes``."""
+    min_gap: str = "0"
+    """Minimum time between a report and the next deadline (``12h``)."""
+    early_delay: str | None = None
+    """Early processing: resolve this long after the last order (``30m``, ``0``); None: off unless early_processing."""
+    grace: str = "0"
+    reminders: str = "24h,1h"
+    join: str = "anyone"
+    """Who may join: ``anyone``, or ``invited`` (the addresses in ``invited``)."""
+    invited: tuple[str, ...] = ()
+    observers: bool = True
+    absence_limit_days: int = 14
+    game_masters: tuple[tuple[str, str], ...] = ()
+    """(channel, address) of the game's GMs when someone else creates it for them (the host): the first is
+    the game's GM, the others co-GMs; each is sent the GM password.  Empty: the creator is the GM."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +164,212 @@ class StartGame:
     permission: ClassVar[Permission] = Permission.GAME_MASTER
 
     game: str
+
+
+# ---- game masters (issue 12): each names its game; overrides carry a reason ------------------------
+
+
+@dataclass(frozen=True)
+class SetJoining:
+    """GM: open or close joining before the start."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    open: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """GM: end the game now (``abandon``: without a result), for a reason."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    reason: str
+    abandon: bool = False
+
+
+@dataclass(frozen=True)
+class SetDeadline:
+    """GM: set the deadline of the open turn: ``when`` is an ISO time (game's zone) or ``+2d3h`` from the deadline."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    when: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PauseGame:
+    """GM: stop the clock (optionally until a time: then the game resumes with a new deadline)."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    reason: str
+    until: str | None = None
+
+
+@dataclass(frozen=True)
+class ResumeGame:
+    """GM: start the clock again, with a new deadline (default: the game's schedule from now)."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    reason: str
+    deadline: str | None = None
+
+
+@dataclass(frozen=True)
+class ProcessNow:
+    """GM: resolve turn ``turn`` now; refused once that turn is resolved (a repeat can never process two)."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    turn: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PreviewTurn:
+    """GM: resolve the open turn privately with the orders so far; the GM sees the report, nothing changes."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+
+
+@dataclass(frozen=True)
+class EnterOrders:
+    """GM: enter or change the orders of a seat (its player gets a copy)."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    seat: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ReplacePlayer:
+    """GM: give a seat to someone else (``channel``/``address``): a fresh secret, the seat's private state."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    seat: str
+    channel: str
+    address: str
+    reason: str
+    extend: str | None = None
+    """Also move the deadline (``+1d``, or an ISO time)."""
+
+
+@dataclass(frozen=True)
+class EjectPlayer:
+    """GM: take a seat from its player; it gets the no-moves-received rule until replaced."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    seat: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RollBack:
+    """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    to_turn: int
+    reason: str
+    deadline: str | None = None
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """GM: a message to every seat, the observers and the game's public place."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SetOption:
+    """GM: change a game option before the start (``value`` as JSON, or a word)."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    name: str
+    value: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class AddGameMaster:
+    """GM: add a co-GM (``hand_over``: make them the GM and step back)."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+    channel: str
+    address: str
+    reason: str
+    hand_over: bool = False
+
+
+@dataclass(frozen=True)
+class ShowLog:
+    """GM: the game's audit log."""
+
+    permission: ClassVar[Permission] = Permission.GAME_MASTER
+
+    game: str
+
+
+# ---- players: waiting, observing, absence -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WaitForDeadline:
+    """``SET WAIT`` / ``SET NOWAIT``: this turn, do not process early (njudge's SET WAIT)."""
+
+    permission: ClassVar[Permission] = Permission.SEAT
+
+    game: str
+    wait: bool = True
+
+
+@dataclass(frozen=True)
+class Observe:
+    """``OBSERVE <game>``: get the public reports without a seat (``stop``: no longer)."""
+
+    permission: ClassVar[Permission] = Permission.ANYONE
+
+    game: str
+    stop: bool = False
+
+
+@dataclass(frozen=True)
+class DeclareAbsence:
+    """``ABSENT <game> <from> <to>``: days away; a deadline inside them moves to their end, within a limit."""
+
+    permission: ClassVar[Permission] = Permission.SEAT
+
+    game: str
+    first: str
+    last: str
 
 
 @dataclass(frozen=True)
@@ -156,7 +382,12 @@ class NotUnderstood:
     reason: str
 
 
-Command = ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | Resign | CreateGame | StartGame | NotUnderstood
+Command = (
+    ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | Resign | CreateGame | StartGame
+    | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
+    | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
+    | WaitForDeadline | Observe | DeclareAbsence | NotUnderstood
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

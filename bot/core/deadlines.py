@@ -40,8 +40,14 @@ class DeadlineWorker:
         return True
 
     def run_once_sync(self) -> list[tuple[str, int]]:
-        """Resolve what is due now; returns the (game, turn) pairs resolved."""
-        resolved = self._service.resolve_due(self._clock.now())
+        """Resume paused games whose pause ended, resolve what is due, send due reminders; returns what resolved."""
+        now = self._clock.now()
+        for game in self._service.resume_due(now):
+            log.info("resumed game %s: its pause ended", game)
+        resolved = self._service.resolve_due(now)
+        reminded = self._service.remind_due(now)
+        if reminded:
+            log.info("sent %d reminder(s)", reminded)
         for game, turn in resolved:
             log.info("resolved game %s turn %d at its deadline", game, turn)
         return resolved

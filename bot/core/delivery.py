@@ -6,7 +6,7 @@ This is the one place that decides who gets what on which channel:
 * a person gets a copy on every channel linked to them (:func:`bot.core.identities.reach`);
 * a game's public copy goes to each channel that has a public place for games
   (``ServiceConfig.public_channels``: a Discord forum post, the demo's screen),
-  and to none when none is configured;
+  and to none when none is configured, and to every observer of the game;
 * the host's notices go to ``ServiceConfig.host_recipients``.
 
 Rows are written in the caller's transaction, so they exist exactly when the
@@ -21,13 +21,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.core.commands import Sender
 from bot.core.identities import reach
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.outcomes import Outcome, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
-from bot.store.models import Game, Player
+from bot.store.models import Game, GameMaster, Observer, Player
 
 if TYPE_CHECKING:
     from bot.core.service import ServiceConfig
@@ -82,15 +83,24 @@ class Delivery:
                 return [pair for player in game_masters(self.session, audience.game_id) for pair in reach(player)]
             case ToPublic():
                 game = self.session.get_one(Game, audience.game_id)
-                return [(channel, public_recipient(game.slug)) for channel in self.config.public_channels]
+                places = [(channel, public_recipient(game.slug)) for channel in self.config.public_channels]
+                watching = observers(self.session, game.id) if game.observers_allowed else []
+                return places + [pair for player in watching for pair in reach(player)]
             case ToHost():
                 return list(self.config.host_recipients)
 
 
 def game_masters(session: Session, game_id: int) -> list[Player]:
-    """The game masters of a game (today its creator)."""
+    """The game masters of a game: its GM (``games.gm_player_id``) first, then its co-GMs."""
     game = session.get_one(Game, game_id)
-    if game.gm_player_id is None:
-        return []
-    gm = session.get(Player, game.gm_player_id)
-    return [] if gm is None else [gm]
+    ids = [game.gm_player_id] if game.gm_player_id is not None else []
+    ids += [row.player_id for row in session.scalars(select(GameMaster).where(GameMaster.game_id == game_id)).all()]
+    players = [session.get(Player, pid) for pid in dict.fromkeys(ids)]
+    return [p for p in players if p is not None]
+
+
+def observers(session: Session, game_id: int) -> list[Player]:
+    """Who observes a game (its public reports, never a seat's private part)."""
+    rows = session.scalars(select(Observer).where(Observer.game_id == game_id)).all()
+    players = [session.get(Player, row.player_id) for row in rows]
+    return [p for p in players if p is not None]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import timedelta
 
 from adjudicator import registry
 from adjudicator.api import GameError
@@ -13,11 +13,14 @@ from adjudicator.record import start_game
 from adjudicator.rng import commitment
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
+from bot.core.durations import format_duration
+from bot.core.game_settings import read_settings
 from bot.core.games import FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.identities import find_or_create_player
-from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.turns import next_deadline
-from bot.store.models import Game
+from bot.store.models import Game, GameMaster
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -37,32 +40,56 @@ class HostCommands(CommandContext):
         try:
             rules = registry.get_rules(command.kind)
             options = resolve_options(rules.options(), command.options)
-            ZoneInfo(command.time_zone)
+            settings = read_settings(command, rules.min_seats, rules.max_seats)
         except (registry.UnknownGame, GameError, ValueError) as exc:
             self.reply.problem(line, "bad_game_settings", reason=str(exc))
-            return
-        except ZoneInfoNotFoundError:
-            self.reply.problem(line, "unknown_time_zone", time_zone=command.time_zone)
             return
         seed = secrets.token_hex(16)
         gm = find_or_create_player(self.session, self.envelope.sender, self.now)
         turn_minutes = command.turn_minutes or self.config.default_turn_minutes
+        gm_secret = new_secret()
         game = Game(
             slug=slug, kind=rules.kind, options=options, seed=seed, commitment=commitment(seed), status=FORMING,
-            time_zone=command.time_zone, turn_minutes=turn_minutes,
+            time_zone=settings.zone.key, turn_minutes=turn_minutes,
             offer_minutes=min(turn_minutes, self.config.default_offer_minutes),
             decision_minutes=min(turn_minutes, self.config.default_decision_minutes),
-            early_processing=command.early_processing, auth_mode=command.auth, deadline_at=None, phase_number=0,
-            state=None, gm_player_id=gm.id, created_at=self.now, generation=0, turn_failures=0,
+            early_processing=settings.early_delay is not None, auth_mode=command.auth, deadline_at=None,
+            phase_number=0, state=None, gm_player_id=gm.id, created_at=self.now, generation=0, turn_failures=0,
+            schedule=settings.schedule, min_gap_minutes=settings.min_gap_minutes,
+            early_delay_minutes=settings.early_delay or 0, grace_minutes=settings.grace_minutes,
+            reminders=settings.reminders, max_seats=command.max_seats, target_seats=command.seats,
+            joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
+            observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
+            gm_secret_hash=hash_secret(gm_secret),
         )  # fmt: skip
         self.session.add(game)
         self.session.flush()
+        self._name_game_masters(game, command, gm_secret)
         self.reply.game_tag = slug
-        self.reply.add("created", game=slug, title=rules.title)
+        shown = settings.schedule or format_duration(timedelta(minutes=turn_minutes))
+        self.reply.add(
+            "created", game=slug, title=rules.title, gm_secret=gm_secret, schedule=shown, time_zone=game.time_zone,
+            seats=command.seats, max_seats=command.max_seats or rules.max_seats,
+        )  # fmt: skip
         self.delivery.send(
             Outcome(ToPublic(game.id), Message("created", {"game": slug, "title": rules.title}), REPORT,
                     f"created:{slug}", game.id)
         )  # fmt: skip
+
+    def _name_game_masters(self, game: Game, command: c.CreateGame, gm_secret: str) -> None:
+        """The GMs named at creation: the first runs the game, the others are co-GMs; each gets the GM password."""
+        for number, (channel, address) in enumerate(command.game_masters):
+            player = find_or_create_player(self.session, c.Sender(channel, address.strip()), self.now)
+            if number == 0:
+                game.gm_player_id = player.id
+            elif self.session.get(GameMaster, (game.id, player.id)) is None:
+                self.session.add(GameMaster(game_id=game.id, player_id=player.id))
+            message = Message("gm_named", {"game": game.slug, "title": rules_of(game).title, "gm_secret": gm_secret,
+                                           "co_gm": number > 0})  # fmt: skip
+            self.delivery.send(
+                Outcome(ToPlayer(player.id), message, NOTICE, f"gm-named:{game.slug}:{address}", game.id)
+            )
+        self.session.flush()
 
     def start(self, command: c.StartGame, granted: Authorised) -> None:
         game = granted.game
@@ -72,6 +99,10 @@ class HostCommands(CommandContext):
             self.reply.problem(line, "already_started", game=game.slug, status=game.status)
             return
         rules = rules_of(game)
+        if game.target_seats is not None and len(game.seats) < game.target_seats:
+            self.reply.problem(line, "seats_not_filled", game=game.slug, seats=len(game.seats),
+                               target=game.target_seats)  # fmt: skip
+            return
         try:
             state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)
         except GameError as exc:
@@ -81,7 +112,7 @@ class HostCommands(CommandContext):
         assert phase is not None
         game.state = rules.dump_state(state)
         game.status = RUNNING
-        game.deadline_at = next_deadline(game, phase, self.now)
+        game.deadline_at = next_deadline(self.session, game, phase, self.now)
         self._announce_start(game, phase.title)
         self.reply.add(
             "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),

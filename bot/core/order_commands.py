@@ -13,6 +13,7 @@ still stand and the turn goes to the deadline worker's retry-and-park path
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
@@ -46,7 +47,8 @@ class OrderCommands(CommandContext):
         if game.status not in (RUNNING, PAUSED):
             self.reply.problem(line, "takes_no_orders", game=game.slug, status=game.status)
             return
-        if game.deadline_at is not None and self.now > game.deadline_at:
+        in_grace = game.grace_until is not None and self.now <= game.grace_until
+        if game.deadline_at is not None and self.now > game.deadline_at and not in_grace:
             self.reply.problem(line, "too_late", game=game.slug, deadline=game.deadline_at.isoformat(),
                                time_zone=game.time_zone)  # fmt: skip
             return
@@ -94,10 +96,28 @@ class OrderCommands(CommandContext):
         self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete)
 
     def _resolve_if_complete(self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool) -> None:
-        if game.status != RUNNING or not (when_complete or game.early_processing):
+        """Every owing seat has ordered: resolve now, or plan the early resolution, or wait for the deadline.
+
+        A sequential game's move resolves at once.  A game with early
+        processing resolves ``early_delay_minutes`` after the last order
+        (orders may still change meanwhile), unless a seat asked it to wait
+        for the deadline (SET WAIT).  A turn in its grace period resolves as
+        soon as the late orders are in.
+        """
+        if game.status != RUNNING or not set(owing) <= set(current_orders(self.session, game, turn)):
             return
-        if not set(owing) <= set(current_orders(self.session, game, turn)):
-            return
+        waiting = any(seat.wait_turn == turn for seat in game.seats)
+        at_once = when_complete or game.grace_until is not None
+        if not at_once:
+            if not game.early_processing or waiting:
+                return
+            if game.early_delay_minutes > 0:
+                # The delay runs from the moment the last seat's orders came in; a change inside it keeps the time.
+                if game.resolve_at is None:
+                    game.resolve_at = self.now + timedelta(minutes=game.early_delay_minutes)
+                self.reply.add("early_planned", game=game.slug, turn=turn, at=game.resolve_at.isoformat(),
+                               time_zone=game.time_zone)  # fmt: skip
+                return
         try:
             with self.session.begin_nested():
                 record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery)

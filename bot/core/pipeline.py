@@ -24,11 +24,15 @@ from typing import Any, assert_never
 
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
+from bot.core.delivery import game_masters
+from bot.core.game_admin import GameAdmin
 from bot.core.games import find_game
 from bot.core.host_commands import HostCommands
 from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.order_commands import OrderCommands
+from bot.core.overrides import Overrides
 from bot.core.player_commands import PlayerCommands
+from bot.core.presence_commands import PresenceCommands
 from bot.core.seat_secrets import check_secret
 from bot.store.models import AuditEntry, Game, Seat
 
@@ -54,6 +58,11 @@ def label(command: c.Command) -> str:
     words = {
         "SubmitOrders": "ORDERS", "JoinGame": "JOIN", "ShowStatus": "STATUS", "Resign": "RESIGN",
         "CreateGame": "CREATE", "StartGame": "START", "ShowHelp": "HELP", "ListGames": "LIST",
+        "SetJoining": "JOINING", "EndGame": "END", "SetDeadline": "DEADLINE", "PauseGame": "PAUSE",
+        "ResumeGame": "RESUME", "ProcessNow": "PROCESS", "PreviewTurn": "PREVIEW", "EnterOrders": "ORDERS FOR",
+        "ReplacePlayer": "REPLACE", "EjectPlayer": "EJECT", "RollBack": "ROLLBACK", "Broadcast": "BROADCAST",
+        "SetOption": "OPTION", "AddGameMaster": "ADD GM", "ShowLog": "LOG", "WaitForDeadline": "WAIT",
+        "Observe": "OBSERVE", "DeclareAbsence": "ABSENT",
     }  # fmt: skip
     game = getattr(command, "game", None)
     return f"{words.get(name, name)} {game}" if game else words.get(name, name)
@@ -77,9 +86,15 @@ def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
         return None
     if permission is c.Permission.GAME_MASTER:
         actor = find_player(ctx.session, envelope.sender)
-        if envelope.as_host or (actor is not None and actor.id == game.gm_player_id):
+        if envelope.as_host:
             return Authorised(game=game, actor=actor)
-        return _refuse(ctx, command, line, "not_game_master", game=game.slug)
+        if actor is None or actor.id not in {gm.id for gm in game_masters(ctx.session, game.id)}:
+            return _refuse(ctx, command, line, "not_game_master", game=game.slug)
+        # By a channel that does not authenticate people (mail), a GM command needs the GM password.
+        unproven = not (envelope.password and check_secret(envelope.password, game.gm_secret_hash or ""))
+        if envelope.trust is not c.Trust.VERIFIED and game.gm_secret_hash is not None and unproven:
+            return _refuse(ctx, command, line, "needs_gm_password", game=game.slug)
+        return Authorised(game=game, actor=actor)
     if permission is c.Permission.SEAT:
         seat = _authenticated_seat(ctx, game, line)
         return None if seat is None else Authorised(game=game, seat=seat, actor=seat.player)
@@ -153,6 +168,42 @@ def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None
             HostCommands(*args).create(command)
         case c.StartGame():
             HostCommands(*args).start(command, granted)
+        case c.SetJoining():
+            GameAdmin(*args).set_joining(command, granted)
+        case c.EndGame():
+            GameAdmin(*args).end(command, granted)
+        case c.SetOption():
+            GameAdmin(*args).set_option(command, granted)
+        case c.AddGameMaster():
+            GameAdmin(*args).add_game_master(command, granted)
+        case c.Broadcast():
+            GameAdmin(*args).broadcast(command, granted)
+        case c.ShowLog():
+            GameAdmin(*args).show_log(command, granted)
+        case c.SetDeadline():
+            Overrides(*args).set_deadline(command, granted)
+        case c.PauseGame():
+            Overrides(*args).pause(command, granted)
+        case c.ResumeGame():
+            Overrides(*args).resume(command, granted)
+        case c.ProcessNow():
+            Overrides(*args).process(command, granted)
+        case c.PreviewTurn():
+            Overrides(*args).preview(command, granted)
+        case c.EnterOrders():
+            Overrides(*args).enter_orders(command, granted)
+        case c.ReplacePlayer():
+            Overrides(*args).replace(command, granted)
+        case c.EjectPlayer():
+            Overrides(*args).eject(command, granted)
+        case c.RollBack():
+            Overrides(*args).rollback(command, granted)
+        case c.WaitForDeadline():
+            PresenceCommands(*args).wait(command, granted)
+        case c.Observe():
+            PresenceCommands(*args).observe(command)
+        case c.DeclareAbsence():
+            PresenceCommands(*args).declare_absence(command, granted)
         case c.NotUnderstood():
             ctx.reply.problem(command.line, "as_given", reason=command.reason)
         case _:

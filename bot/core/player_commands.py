@@ -62,14 +62,21 @@ class PlayerCommands(CommandContext):
         if game.status != FORMING:
             self.reply.problem(line, "not_joinable", game=game.slug, status=game.status)
             return
+        if not game.joining_open:
+            self.reply.problem(line, "joining_closed", game=game.slug)
+            return
+        if game.join_policy == "invited" and self.envelope.sender.address.lower() not in game.invited:
+            self.reply.problem(line, "not_invited", game=game.slug)
+            return
         player = find_or_create_player(self.session, self.envelope.sender, self.now)
         own = seat_of(game, player)
         if own is not None:
             self.reply.problem(line, "already_seated", game=game.slug, seat=own.name)
             return
         rules = rules_of(game)
-        if len(game.seats) >= rules.max_seats:
-            self.reply.problem(line, "game_full", game=game.slug, max_seats=rules.max_seats)
+        most = min(rules.max_seats, game.max_seats or rules.max_seats, game.target_seats or rules.max_seats)
+        if len(game.seats) >= most:
+            self.reply.problem(line, "game_full", game=game.slug, max_seats=most)
             return
         name = (command.name or player.display_name).strip()
         if not _SEAT_NAME.match(name):
@@ -87,7 +94,7 @@ class PlayerCommands(CommandContext):
         self.session.flush()
         self.reply.add(
             "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
-            max_seats=rules.max_seats, secret=secret, auth=game.auth_mode,
+            max_seats=most, secret=secret, auth=game.auth_mode,
         )  # fmt: skip
 
     def status(self, command: c.ShowStatus) -> None:

@@ -25,12 +25,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.core import commands as c
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
-from bot.core.games import RUNNING, phase_of
-from bot.core.outcomes import REPLY, Message, Outcome, ToSender
+from bot.core.games import PAUSED, RUNNING, phase_of
+from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
+from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
+from bot.core.reminding import remind, start_grace
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.shunt import record_failure
-from bot.core.turns import resolve_current_turn
+from bot.core.turns import next_deadline, resolve_current_turn
 from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
@@ -152,6 +154,8 @@ class GameService:
                     return None
                 if phase_of(game) is None:
                     return None
+                if start_grace(session, game, now, self.config):
+                    return None
                 record = resolve_current_turn(session, game, now, self.config)
                 return game.slug, record.turn_number
         except IntegrityError:
@@ -161,6 +165,43 @@ class GameService:
             with unit_of_work(self._sessions) as session:
                 record_failure(session, game_id, now, error, self.config)
             return None
+
+    def remind_due(self, now: datetime) -> int:
+        """Send every reminder that is due now (each game in its own transaction); returns how many went out."""
+        with unit_of_work(self._sessions) as session:
+            games = session.scalars(
+                select(Game.id).where(Game.status == RUNNING, Game.deadline_at.is_not(None), Game.deadline_at > now)
+            ).all()
+        sent = 0
+        for game_id in games:
+            try:
+                with unit_of_work(self._sessions) as session:
+                    sent += remind(session, session.get_one(Game, game_id), now, self.config)
+            except IntegrityError:
+                continue  # another worker sent this reminder
+        return sent
+
+    def resume_due(self, now: datetime) -> list[str]:
+        """Resume every game paused until a time that has come, with a new deadline from its schedule."""
+        resumed: list[str] = []
+        with unit_of_work(self._sessions) as session:
+            games = session.scalars(
+                select(Game).where(Game.status == PAUSED, Game.paused_until.is_not(None), Game.paused_until <= now)
+                .with_for_update()
+            ).all()  # fmt: skip
+            for game in games:
+                phase = phase_of(game)
+                if phase is None:
+                    continue
+                resume_game(game, next_deadline(session, game, phase, now))
+                data = {"game": game.slug, "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
+                        "time_zone": game.time_zone, "reason": "the pause ended"}  # fmt: skip
+                delivery = Delivery(session, self.config, now)
+                for seat in game.seats:
+                    delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("resumed", data), NOTICE,
+                                          f"resumed:{game.slug}:{now.isoformat()}", game.id))  # fmt: skip
+                resumed.append(game.slug)
+        return resumed
 
     def next_deadline(self) -> datetime | None:
         """The earliest moment any running game is due (for a worker to sleep until)."""
@@ -184,12 +225,18 @@ class GameService:
 def _is_due(now: datetime) -> ColumnElement[bool]:
     """SQL for :func:`_due_now`."""
     return or_(
-        (Game.turn_failures == 0) & Game.deadline_at.is_not(None) & (Game.deadline_at <= now),
+        (Game.turn_failures == 0)
+        & Game.grace_until.is_(None)
+        & Game.deadline_at.is_not(None)
+        & (Game.deadline_at <= now),
         Game.resolve_at.is_not(None) & (Game.resolve_at <= now),
     )
 
 
 def _due_now(game: Game, now: datetime) -> bool:
     """Due at the deadline, or at ``resolve_at`` (asked for sooner; after a failure, the retry time only)."""
-    at_deadline = game.turn_failures == 0 and game.deadline_at is not None and game.deadline_at <= now
+    at_deadline = (
+        game.turn_failures == 0 and game.grace_until is None and game.deadline_at is not None
+        and game.deadline_at <= now
+    )  # fmt: skip
     return at_deadline or (game.resolve_at is not None and game.resolve_at <= now)

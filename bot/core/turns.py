@@ -16,19 +16,29 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
+from bot.core.absence import Absence, postpone_deadline
 from bot.core.delivery import Delivery
 from bot.core.games import FINISHED, current_orders, rules_of, state_of
 from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
-from bot.store.models import Game, TurnRecord
+from bot.core.schedule import next_deadline as schedule_deadline
+from bot.core.schedule import parse_schedule
+from bot.store.models import Absence as AbsenceRow
+from bot.store.models import AuditEntry, Game, TurnRecord
 
 if TYPE_CHECKING:
     from bot.core.service import ServiceConfig
+
+
+LATE_NOTICE = timedelta(minutes=5)
+"""A turn resolved this much after it was due says so in its report (the referee was down)."""
 
 
 def window_minutes(game: Game, phase: Phase) -> int:
@@ -40,9 +50,28 @@ def window_minutes(game: Game, phase: Phase) -> int:
     return game.turn_minutes
 
 
-def next_deadline(game: Game, phase: Phase, now: datetime) -> datetime:
-    """The deadline of ``phase`` opening at ``now``, from the game's schedule."""
-    return now + timedelta(minutes=window_minutes(game, phase))
+def next_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> datetime:
+    """The deadline of ``phase`` opening at ``now``.
+
+    An ordinary turn follows the game's schedule (:mod:`bot.core.schedule`: a
+    local clock time is kept across daylight-saving changes) with the minimum
+    gap after the report; the windows of a game's other phases (Dragon Stripes
+    offers, Strike Gold decisions) keep their own lengths.  A deadline that
+    falls in an absence of a seat that owes orders moves to its end
+    (:func:`bot.core.absence.postpone_deadline`).
+    """
+    zone = ZoneInfo(game.time_zone)
+    minimum = timedelta(minutes=game.min_gap_minutes)
+    if phase.window in ("offer", "decision") or not game.schedule:
+        deadline = now + max(timedelta(minutes=window_minutes(game, phase)), minimum)
+    else:
+        deadline = schedule_deadline(parse_schedule(game.schedule), now, zone, minimum)
+    absences = [
+        Absence(row.first_day, row.last_day)
+        for row in session.scalars(select(AbsenceRow).where(AbsenceRow.game_id == game.id)).all()
+        if row.seat_name in phase.owing
+    ]
+    return postpone_deadline(deadline, absences, zone) if absences else deadline
 
 
 def resolve_current_turn(
@@ -65,6 +94,8 @@ def resolve_current_turn(
             orders[seat] = parsed.orders
             texts[seat] = row.canonical_text
     resolution = advance(rules, state, orders, rng_for(game.seed, phase.number))
+    due_at = game.grace_until or game.deadline_at
+    late = now - due_at if due_at is not None and now - due_at >= LATE_NOTICE else None
     record = TurnRecord(
         game_id=game.id,
         generation=game.generation,
@@ -85,6 +116,7 @@ def resolve_current_turn(
     game.state = record.state_after
     game.phase_number = phase.number + 1
     game.resolve_at = None
+    game.grace_until = None
     game.turn_failures = 0
     game.turn_error = None
     next_phase = rules.phase(resolution.state)
@@ -93,14 +125,49 @@ def resolve_current_turn(
         game.finished_at = now
         game.deadline_at = None
     else:
-        game.deadline_at = next_deadline(game, next_phase, now)
+        game.deadline_at = next_deadline(session, game, next_phase, now)
     delivery = delivery or Delivery(session, config, now)
-    for outcome in report_outcomes(game, record, next_phase):
+    actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number))
+    for outcome in report_outcomes(game, record, next_phase, late=late, gm_actions=actions):
         delivery.send(outcome)
     return record
 
 
-def report_outcomes(game: Game, record: TurnRecord, next_phase: Phase | None) -> list[Outcome]:
+def previous_report_at(session: Session, game: Game, turn: int) -> datetime | None:
+    """When the report before turn ``turn``'s went out (None for the first)."""
+    return session.scalar(
+        select(TurnRecord.resolved_at).where(
+            TurnRecord.game_id == game.id, TurnRecord.generation == game.generation, TurnRecord.turn_number == turn - 1
+        )
+    )
+
+
+def gm_actions_since(session: Session, game: Game, since: datetime | None) -> list[dict[str, Any]]:
+    """The game masters' overrides since ``since`` (all of them when None), for the next report to announce."""
+    query = select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(ANNOUNCED))
+    if since is not None:
+        query = query.where(AuditEntry.at > since)
+    return [
+        {"action": entry.action, "reason": entry.reason, "at": entry.at.isoformat(), "by": entry.actor}
+        for entry in session.scalars(query.order_by(AuditEntry.id)).all()
+    ]
+
+
+ANNOUNCED = (
+    "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
+    "RollBack", "SetOption", "EndGame", "AddGameMaster",
+)  # fmt: skip
+"""Overrides that every player hears of in the game's next report (GM issue: "announced in the next message")."""
+
+
+def report_outcomes(
+    game: Game,
+    record: TurnRecord,
+    next_phase: Phase | None,
+    *,
+    late: timedelta | None = None,
+    gm_actions: list[dict[str, Any]] | None = None,
+) -> list[Outcome]:
     """One public copy, one copy per seat (with that seat's private data), and the GMs' copy.
 
     A game master who holds no seat gets the public copy (issue 3: the GM gets
@@ -125,6 +192,8 @@ def report_outcomes(game: Game, record: TurnRecord, next_phase: Phase | None) ->
         "commitment": game.commitment if record.turn_number == 0 else None,
         "seed": game.seed if finished else None,
         "final": finished,
+        "late_minutes": None if late is None else int(late.total_seconds() // 60),
+        "gm_actions": gm_actions or [],
         "seat": None,
         "private": None,
     }

@@ -6,10 +6,10 @@ this module; ``tests/store/test_migrations.py`` checks that they agree.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Date, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from bot.store.types import UTCDateTime
@@ -93,6 +93,25 @@ class Game(Base):
     turn_error: Mapped[str | None] = mapped_column(Text)
     turn_parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """Set when resolving the open turn failed too often: the shunt (``referee turns``)."""
+    schedule: Mapped[str] = mapped_column(String(80), default="")
+    """The deadline schedule (:mod:`bot.core.schedule`); empty: ``turn_minutes`` of elapsed time."""
+    min_gap_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    early_delay_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    """With ``early_processing``: how long after the last order the turn resolves (orders may still change)."""
+    grace_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    grace_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """Set while the open turn waits, past its deadline, for late seats (grace)."""
+    reminders: Mapped[str] = mapped_column(String(80), default="24h,1h")
+    max_seats: Mapped[int | None] = mapped_column(Integer)
+    target_seats: Mapped[int | None] = mapped_column(Integer)
+    """Seats the game starts with (None: any number the game allows, up to ``max_seats``)."""
+    joining_open: Mapped[bool] = mapped_column(Boolean, default=True)
+    join_policy: Mapped[str] = mapped_column(String(16), default="anyone")
+    invited: Mapped[list[str]] = mapped_column(JSON, default=list)
+    observers_allowed: Mapped[bool] = mapped_column(Boolean, default=True)
+    absence_limit_days: Mapped[int] = mapped_column(Integer, default=14)
+    paused_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    gm_secret_hash: Mapped[str | None] = mapped_column(String(128))
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -111,9 +130,55 @@ class Seat(Base):
     secret_hash: Mapped[str] = mapped_column(String(128))
     resigned: Mapped[bool] = mapped_column(Boolean)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    wait_turn: Mapped[int | None] = mapped_column(Integer)
+    """The turn for which the seat asked the game to wait for the deadline (njudge's SET WAIT)."""
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
+
+
+class GameMaster(Base):
+    """A game master of a game besides its creator (a co-GM); the creator is ``games.gm_player_id``."""
+
+    __tablename__ = "game_masters"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+
+
+class Observer(Base):
+    """Someone who gets a game's public reports without a seat."""
+
+    __tablename__ = "observers"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+
+
+class Absence(Base):
+    """Days a seat's player declared away (both ends included, in the game's zone)."""
+
+    __tablename__ = "absences"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat_name: Mapped[str] = mapped_column(String(40))
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    declared_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ReminderSent(Base):
+    """A reminder sent (or found stale) for one turn: never sent twice, even across restarts."""
+
+    __tablename__ = "reminders_sent"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    generation: Mapped[int] = mapped_column(Integer, primary_key=True)
+    turn_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    offset_minutes: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    sent: Mapped[bool] = mapped_column(Boolean)
 
 
 class OrderSubmission(Base):

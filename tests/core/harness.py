@@ -59,8 +59,8 @@ class Harness:
              channel: str = "email", received_at: datetime | None = None, ignored: tuple[str, ...] = (),
              trust: c.Trust | None = None) -> Sent:  # fmt: skip
         address = f"{who.lower()}@example.org" if channel == "email" else who
-        if trust is None:
-            trust = c.Trust.VERIFIED if channel == "discord" else c.Trust.VOUCHED
+        if trust is None:  # the GM acts as on Discord (authenticated), players as by vouched mail
+            trust = c.Trust.VERIFIED if channel == "discord" or who == "GM" else c.Trust.VOUCHED
         envelope = c.Envelope(
             c.Sender(channel, address, who), commands, source or f"test:{next(self.counter)}",
             received_at or self.clock.now(),

@@ -1,0 +1,206 @@
+"""``referee gm ...``: the host's command line for running games (issue 12).
+
+Every subcommand builds one command of the common model (:mod:`bot.core.commands`)
+and applies it through the same pipeline as every channel, as the host: a
+game master of every game, authenticated by being on the machine
+(``Trust.VERIFIED``, ``as_host``).  It prints one line per effect and exits 2
+with a one-line reason when refused; ``--json`` where a listing is printed.
+
+Examples::
+
+    referee gm create golden-strider spring26 --seats 6 --time-zone Europe/London \\
+        --schedule "mon,thu at 20:00" --early 30m --grace 2h --reminders 24h,1h --gm gm@club.org
+    referee gm start spring26
+    referee gm status spring26 --json
+    referee gm deadline spring26 +1d --reason "two players asked for a day"
+    referee gm pause spring26 --until 2027-01-04T18:00 --reason "holidays"
+    referee gm process spring26 --turn 4 --reason "everyone agreed"
+    referee gm orders spring26 "Steve Ovett" "play 6/0 bank 2" --reason "sent to me by phone"
+    referee gm replace spring26 "Steve Ovett" new@club.org --reason "Steve left" --extend +2d
+    referee gm rollback spring26 --to-turn 3 --reason "wrong orders were processed"
+    referee gm log spring26
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.core import commands as c
+from bot.settings import Settings
+
+SettingsOf = Callable[[argparse.Namespace], Settings]
+HOST = c.Sender("cli", "host", "the host")
+
+
+class Refused(Exception):
+    """A one-line reason; ``bot.cli`` prints it and exits 2."""
+
+
+def _address(text: str) -> tuple[str, str]:
+    """``someone@club.org`` is an email address; ``discord:1234`` a Discord user id."""
+    channel, sep, rest = text.partition(":")
+    if sep and channel in ("discord", "email"):
+        return channel, rest.strip()
+    return "email", text.strip().lower()
+
+
+def _options(items: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise Refused(f"--option needs NAME=VALUE, not {item!r}")
+        try:
+            options[name.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name.strip()] = value
+    return options
+
+
+def register(sub: Any, settings_of: SettingsOf) -> None:
+    """Add ``referee gm`` and its subcommands to ``sub`` (an argparse subparsers object)."""
+    gm = sub.add_parser(
+        "gm", help="run games as the host: create, start, deadlines, overrides, log",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
+    gm_sub = gm.add_subparsers(required=True, metavar="ACTION")
+
+    def add(name: str, help_text: str, build: Callable[[argparse.Namespace], c.Command], *, listing: bool = False,
+            example: str = "") -> argparse.ArgumentParser:  # fmt: skip
+        parser = gm_sub.add_parser(name, help=help_text, description=f"{help_text}.\n\nExample: {example}" if example
+                                   else help_text, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+        if listing:
+            parser.add_argument("--json", action="store_true", help="one JSON document")
+        parser.set_defaults(run=lambda args: _run(args, settings_of(args), build(args)))
+        assert isinstance(parser, argparse.ArgumentParser)
+        return parser
+
+    def reason(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--reason", required=True, help="why (written to the log and told to the players)")
+
+    create = add("create", "create a game (you, or the --gm addresses, run it)", lambda a: c.CreateGame(
+        a.game, a.kind, _options(a.option), a.time_zone, 0, False, a.auth, seats=a.seats, max_seats=a.max_seats,
+        schedule=a.schedule or "", min_gap=a.min_gap, early_delay=a.early, grace=a.grace, reminders=a.reminders,
+        join="invited" if a.invite else "anyone", invited=tuple(a.invite), observers=not a.no_observers,
+        absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm),
+    ), example="referee gm create golden-strider spring26 --seats 6 --schedule 48h --gm gm@club.org")  # fmt: skip
+    create.add_argument("kind")
+    create.add_argument("game")
+    seats = create.add_mutually_exclusive_group()
+    seats.add_argument("--seats", type=int, help="the game starts with exactly N seats")
+    seats.add_argument("--max-seats", type=int, help="open joining, up to N seats")
+    create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    create.add_argument("--time-zone", default="UTC", metavar="TZ", help="e.g. Europe/London (default UTC)")
+    create.add_argument("--schedule", metavar="SPEC", help="48h, 'every 3 days at 18:00', 'mon,thu at 20:00'")
+    create.add_argument("--min-gap", default="0", metavar="DURATION", help="least time from a report to a deadline")
+    create.add_argument("--early", metavar="DELAY", help="process early, DELAY after the last order (0 allowed)")
+    create.add_argument("--grace", default="0", metavar="DURATION", help="wait this long for late orders")
+    create.add_argument("--reminders", default="24h,1h", metavar="LIST", help="before each deadline (or none)")
+    create.add_argument("--auth", choices=("password", "address"), default="password")
+    create.add_argument("--invite", action="append", default=[], metavar="ADDRESS", help="only these may join")
+    create.add_argument("--no-observers", action="store_true", help="closed to observers")
+    create.add_argument("--absence-limit", type=int, default=14, metavar="DAYS", help="per player (0: none)")
+    create.add_argument("--gm", action="append", default=[], metavar="ADDRESS", help="the GM (then co-GMs)")
+
+    add("start", "start a game (refused until its seats are filled)", lambda a: c.StartGame(a.game),
+        example="referee gm start spring26").add_argument("game")  # fmt: skip
+    add("status", "phase, turn, deadline, who owes orders and who has sent them", lambda a: c.ShowStatus(a.game),
+        listing=True).add_argument("game")  # fmt: skip
+
+    deadline = add("deadline", "set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
+                   lambda a: c.SetDeadline(a.game, a.when, a.reason), example="referee gm deadline g1 +1d --reason x")  # fmt: skip
+    deadline.add_argument("game")
+    deadline.add_argument("when")
+    reason(deadline)
+    pause = add("pause", "stop the clock", lambda a: c.PauseGame(a.game, a.reason, a.until))
+    pause.add_argument("game")
+    pause.add_argument("--until", metavar="WHEN")
+    reason(pause)
+    resume = add("resume", "start the clock again", lambda a: c.ResumeGame(a.game, a.reason, a.deadline))
+    resume.add_argument("game")
+    resume.add_argument("--deadline", metavar="WHEN", help="default: the game's schedule from now")
+    reason(resume)
+    process = add("process", "resolve the open turn now (name it: a repeat cannot process two)",
+                  lambda a: c.ProcessNow(a.game, a.turn, a.reason), example="referee gm process g1 --turn 4 --reason x")  # fmt: skip
+    process.add_argument("game")
+    process.add_argument("--turn", type=int, required=True, metavar="N")
+    reason(process)
+    add("preview", "resolve the open turn privately; change nothing", lambda a: c.PreviewTurn(a.game)).add_argument(
+        "game")  # fmt: skip
+    orders = add("orders", "enter or change a seat's orders (its player gets a copy)",
+                 lambda a: c.EnterOrders(a.game, a.seat, a.text, a.reason))  # fmt: skip
+    orders.add_argument("game")
+    orders.add_argument("seat")
+    orders.add_argument("text")
+    reason(orders)
+    replace = add("replace", "give a seat to a substitute (a fresh secret, the seat's last report)",
+                  lambda a: c.ReplacePlayer(a.game, a.seat, *_address(a.address), a.reason, a.extend))  # fmt: skip
+    replace.add_argument("game")
+    replace.add_argument("seat")
+    replace.add_argument("address", help="an email address, or discord:<user id>")
+    replace.add_argument("--extend", metavar="WHEN", help="also move the deadline (+2d, or an ISO time)")
+    reason(replace)
+    eject = add("eject", "take a seat from its player", lambda a: c.EjectPlayer(a.game, a.seat, a.reason))
+    eject.add_argument("game")
+    eject.add_argument("seat")
+    reason(eject)
+    rollback = add("rollback", "go back to the start of turn N (its orders stay on file)",
+                   lambda a: c.RollBack(a.game, a.to_turn, a.reason, a.deadline))  # fmt: skip
+    rollback.add_argument("game")
+    rollback.add_argument("--to-turn", type=int, required=True, metavar="N")
+    rollback.add_argument("--deadline", metavar="WHEN")
+    reason(rollback)
+    broadcast = add("broadcast", "a message to every seat and the public place", lambda a: c.Broadcast(a.game, a.text))
+    broadcast.add_argument("game")
+    broadcast.add_argument("text")
+    add("log", "the game's audit log", lambda a: c.ShowLog(a.game), listing=True).add_argument("game")
+    joining = add("joining", "open or close joining", lambda a: c.SetJoining(a.game, a.state == "open", a.reason))
+    joining.add_argument("game")
+    joining.add_argument("state", choices=("open", "close"))
+    joining.add_argument("--reason", default="")
+    end = add("end", "end the game now (--abandon: without a result)", lambda a: c.EndGame(a.game, a.reason, a.abandon))
+    end.add_argument("game")
+    end.add_argument("--abandon", action="store_true")
+    reason(end)
+    option = add("option", "change an option before the start", lambda a: c.SetOption(a.game, a.name, a.value,
+                 a.reason))  # fmt: skip
+    option.add_argument("game")
+    option.add_argument("name")
+    option.add_argument("value")
+    reason(option)
+    add_gm = add("add-gm", "add a co-GM (--hand-over: make them the GM)", lambda a: c.AddGameMaster(
+        a.game, *_address(a.address), a.reason, a.hand_over))  # fmt: skip
+    add_gm.add_argument("game")
+    add_gm.add_argument("address")
+    add_gm.add_argument("--hand-over", action="store_true")
+    reason(add_gm)
+
+
+def _run(args: argparse.Namespace, settings: Settings, command: c.Command) -> int:
+    from bot.core.rendering import render
+    from bot.core.service import GameService
+    from bot.wiring import open_store, service_config
+
+    envelope = c.Envelope(
+        HOST, (command,), f"cli:{uuid.uuid4()}", datetime.now(UTC), trust=c.Trust.VERIFIED, as_host=True,
+    )  # fmt: skip
+    with open_store(settings) as sessions:
+        applied = GameService(sessions, service_config(settings)).apply(envelope)
+    assert applied.reply is not None
+    data = applied.reply.data
+    if getattr(args, "json", False) and data["items"]:
+        print(json.dumps(data["items"][0], indent=1, default=str))
+    else:
+        for item in data["items"]:
+            sys.stdout.write(render("cli/item.txt.j2", {"item": item}, "cli"))
+    if data["problems"]:
+        first = data["problems"][0]
+        reason = render("cli/problem.txt.j2", {"item": first}, "cli").strip()
+        raise Refused(" ".join(reason.split()))
+    return 0
