@@ -1,0 +1,68 @@
+"""``referee gm ...`` (bot/cli_gm.py): the host runs a game from the command line, one line per effect, exit 2 refused."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.cli import main
+from bot.core import commands as c
+from bot.core.service import GameService
+from bot.store.db import make_engine, session_factory
+from bot.store.migrate import upgrade
+
+SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+
+
+def test_the_host_runs_a_game_from_the_command_line(tmp_path, capsys):
+    database = tmp_path / "r.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm"]
+
+    assert main([*gm, "create", "golden-strider", "cup", "--seats", "6", "--time-zone", "Europe/London",
+                 "--schedule", "48h", "--gm", "gm@club.org"]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "CREATED cup" in out and "Deadlines: 2d (Europe/London); seats: 6." in out
+    assert main([*gm, "start", "cup"]) == 2
+    assert "has 0 of its 6 seats filled" in capsys.readouterr().err
+
+    engine = make_engine(str(database))
+    service = GameService(session_factory(engine))
+    now = datetime.now(UTC)
+    for i, name in enumerate(SEATS):
+        sender = c.Sender("email", f"{name.lower()}@club.org", name)
+        envelope = c.Envelope(sender, (c.JoinGame("cup", name),), f"join:{i}", now, trust=c.Trust.VERIFIED)
+        assert service.apply(envelope).results == ("joined",)
+    engine.dispose()
+
+    assert main([*gm, "start", "cup"]) == 0
+    assert "STARTED cup" in capsys.readouterr().out
+    assert main([*gm, "status", "cup", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["turn"] == 0 and status["waiting"] == SEATS and status["status"] == "running"
+    assert main([*gm, "deadline", "cup", "+1d", "--reason", "a public holiday"]) == 0
+    assert "DEADLINE cup" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:  # --reason is required: argparse's usage error, exit 2
+        main([*gm, "deadline", "cup", "+1d"])
+    assert refused.value.code == 2 and "--reason" in capsys.readouterr().err
+    assert main([*gm, "orders", "cup", "Ann", "cards 10 8 6 4 2", "--reason", "by phone"]) == 0
+    assert "ORDERS ENTERED for cup, seat Ann" in capsys.readouterr().out
+    assert main([*gm, "process", "cup", "--turn", "3", "--reason", "typo"]) == 2
+    assert "turn 3 of cup is not open (turn 0 is)" in capsys.readouterr().err
+    assert main([*gm, "process", "cup", "--turn", "0", "--reason", "everyone agreed"]) == 0
+    assert "PROCESSED cup" in capsys.readouterr().out
+    assert main([*gm, "process", "cup", "--turn", "0", "--reason", "a repeat"]) == 2  # never two turns
+    capsys.readouterr()
+    assert main([*gm, "log", "cup", "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)["entries"]
+    assert [e["action"] for e in entries] == ["CreateGame", "StartGame", "SetDeadline", "EnterOrders", "ProcessNow"]
+    assert all(e["channel"] == "cli" and e["actor"] == "host" for e in entries)
+    assert main([*gm, "end", "cup", "--reason", "the club closed"]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "export", "cup"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["game"] == "golden-strider" and len(record["turns"]) == 1
