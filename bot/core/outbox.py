@@ -13,18 +13,21 @@ is recognisable downstream.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 
 MAX_BACKOFF = timedelta(hours=1)
+LEASE = timedelta(minutes=2)
+"""How long a sender holds the rows it claimed before another may take them (it died meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -93,21 +96,54 @@ class OutboxDrain:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
 
-    def due(self, channel: str, now: datetime, limit: int = 100) -> list[PendingMessage]:
-        """Unsent rows of ``channel`` whose next attempt is due, oldest first."""
+    def due(self, channel: str, now: datetime, limit: int = 100, lease: timedelta = LEASE) -> list[PendingMessage]:
+        """Claim up to ``limit`` unsent rows of ``channel`` whose next attempt is due, oldest first.
+
+        A claimed row is leased to this sender for ``lease``: any other sender
+        (another ``referee serve`` process on the same database) skips it until
+        it is marked sent, failed or parked, or the lease runs out (the sender
+        died).  On PostgreSQL the candidates are locked with ``FOR UPDATE SKIP
+        LOCKED``, so two senders never wait for each other or take the same row;
+        the conditional update guards SQLite (one writer at a time) the same way.
+        """
+        free = or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until <= now)
         with unit_of_work(self._sessions) as session:
-            rows = session.scalars(
-                select(OutboxMessage)
+            ids = session.scalars(
+                select(OutboxMessage.id)
                 .where(
                     OutboxMessage.channel == channel,
                     OutboxMessage.sent_at.is_(None),
                     OutboxMessage.parked_at.is_(None),
                     OutboxMessage.next_attempt_at <= now,
+                    free,
                 )
                 .order_by(OutboxMessage.id)
                 .limit(limit)
+                .with_for_update(skip_locked=True)
+            ).all()
+            if not ids:
+                return []
+            token = uuid.uuid4().hex
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id.in_(ids), free)
+                .values(claimed_until=now + lease, claimed_by=token)
+            )
+            rows = session.scalars(
+                select(OutboxMessage)
+                .where(OutboxMessage.id.in_(ids), OutboxMessage.claimed_by == token)
+                .order_by(OutboxMessage.id)
             ).all()
             return [_pending(r) for r in rows]
+
+    def release(self, message_ids: list[int]) -> None:
+        """Give back claimed rows that were not sent (the channel went away mid-batch): due again at once."""
+        with unit_of_work(self._sessions) as session:
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id.in_(message_ids), OutboxMessage.sent_at.is_(None))
+                .values(claimed_until=None)
+            )
 
     def mark_sent(self, message_id: int, now: datetime) -> None:
         with unit_of_work(self._sessions) as session:
@@ -115,6 +151,7 @@ class OutboxDrain:
             if row.sent_at is None:
                 row.sent_at = now
                 row.attempts += 1
+            row.claimed_until = None
 
     def mark_failed(self, message_id: int, now: datetime, error: str) -> datetime:
         """Record a failed attempt; returns when the row is due again (back-off doubles)."""
@@ -124,6 +161,7 @@ class OutboxDrain:
             row.last_error = error[:2000]
             delay = min(MAX_BACKOFF, timedelta(seconds=5 * 2 ** min(row.attempts - 1, 12)))
             row.next_attempt_at = now + delay
+            row.claimed_until = None
             return row.next_attempt_at
 
     def park(self, message_id: int, now: datetime, reason: str) -> None:
@@ -133,6 +171,7 @@ class OutboxDrain:
             row.attempts += 1
             row.last_error = reason[:2000]
             row.parked_at = now
+            row.claimed_until = None
 
     def unsent_count(self, channel: str | None = None) -> int:
         """Rows not yet sent and not parked."""

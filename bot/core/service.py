@@ -149,7 +149,11 @@ class GameService:
     def _resolve_one(self, game_id: int, now: datetime) -> tuple[str, int] | None:
         try:
             with unit_of_work(self._sessions) as session:
-                game = session.scalars(select(Game).where(Game.id == game_id).with_for_update()).one()
+                game = session.scalars(
+                    select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
+                ).one_or_none()
+                if game is None:
+                    return None  # another worker is resolving it (PostgreSQL: SKIP LOCKED)
                 if game.status != RUNNING or game.turn_parked_at is not None or not _due_now(game, now):
                     return None
                 if phase_of(game) is None:

@@ -80,19 +80,27 @@ class MailSender:
         if not rows:
             return SendResult()
         sent = failed = 0
-        async with self.transport.connect() as connection:
-            for row in rows:
-                try:
-                    message = compose(row, self.identity, self.clock.now())
-                    await connection.send(message, row.recipient)
-                except (UnsendableMessage, MessageRejected) as exc:
-                    retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
-                    log.warning("outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry)
-                    failed += 1
-                    continue
-                await asyncio.to_thread(self.drain.mark_sent, row.id, self.clock.now())
-                log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
-                sent += 1
+        settled: set[int] = set()
+        try:
+            async with self.transport.connect() as connection:
+                for row in rows:
+                    try:
+                        message = compose(row, self.identity, self.clock.now())
+                        await connection.send(message, row.recipient)
+                    except (UnsendableMessage, MessageRejected) as exc:
+                        retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
+                        log.warning("outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry)
+                        failed += 1
+                        settled.add(row.id)
+                        continue
+                    await asyncio.to_thread(self.drain.mark_sent, row.id, self.clock.now())
+                    settled.add(row.id)
+                    log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
+                    sent += 1
+        finally:
+            unsent = [row.id for row in rows if row.id not in settled]
+            if unsent:  # the server went away mid-batch: give the rest back at once, for the next try
+                await asyncio.to_thread(self.drain.release, unsent)
         return SendResult(sent, failed, len(rows) == self.batch)
 
     async def drain_all(self) -> SendResult:

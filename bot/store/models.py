@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Date, ForeignKey, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Date, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from bot.store.types import UTCDateTime
@@ -278,6 +278,14 @@ class OutboxMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """A sender's lease on the row (:meth:`bot.core.outbox.OutboxDrain.due`): others skip it until then."""
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+
+    __table_args__ = (
+        Index("ix_outbox_due", "channel", "sent_at", "next_attempt_at"),
+        Index("ix_outbox_replies", "channel", "recipient", "kind", "created_at"),
+    )
 
 
 class AuditEntry(Base):

@@ -1,4 +1,5 @@
-"""game masters run real games: schedules, early processing, grace, reminders, joining, observers, absences
+"""game masters run real games: schedules, early processing, grace, reminders, joining, observers, absences;
+outbox leases for several senders
 
 Revision ID: 0005
 Revises: 0003
@@ -42,6 +43,11 @@ def upgrade() -> None:
             batch.add_column(column)
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("wait_turn", sa.Integer(), nullable=True))
+    with op.batch_alter_table("outbox") as batch:  # several senders on one database (leases), and fast due queries
+        batch.add_column(sa.Column("claimed_until", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("claimed_by", sa.String(length=32), nullable=True))
+        batch.create_index("ix_outbox_due", ["channel", "sent_at", "next_attempt_at"], unique=False)
+        batch.create_index("ix_outbox_replies", ["channel", "recipient", "kind", "created_at"], unique=False)
     op.create_table(
         "game_masters",
         sa.Column("game_id", sa.Integer(), nullable=False),
@@ -91,6 +97,11 @@ def downgrade() -> None:
     op.drop_table("absences")
     op.drop_table("observers")
     op.drop_table("game_masters")
+    with op.batch_alter_table("outbox") as batch:
+        batch.drop_index("ix_outbox_replies")
+        batch.drop_index("ix_outbox_due")
+        batch.drop_column("claimed_by")
+        batch.drop_column("claimed_until")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("wait_turn")
     with op.batch_alter_table("games") as batch:
