@@ -13,9 +13,23 @@ User mistakes are not exceptions: a line the adapter could not read becomes
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+
+class Trust(enum.Enum):
+    """How sure the adapter is that the sender is who the address says.
+
+    ``VERIFIED``: the channel authenticated the sender (a Discord interaction
+    carries the user Discord logged in); ``VOUCHED``: a trusted relay vouches
+    for it (e.g. DKIM/SPF passed); ``CLAIMED``: only the message says so.
+    """
+
+    VERIFIED = "verified"
+    VOUCHED = "vouched"
+    CLAIMED = "claimed"
 
 
 @dataclass(frozen=True)
@@ -132,3 +146,4 @@ class Envelope:
     password: str | None = None
     ignored: tuple[str, ...] = ()
     automatic: bool = False
+    trust: Trust = Trust.CLAIMED

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select
@@ -21,6 +21,8 @@ from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 
 MAX_BACKOFF = timedelta(hours=1)
+PARKED_UNTIL = datetime(9999, 1, 1, tzinfo=UTC)
+"""The next attempt of a parked row: never."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,20 @@ class OutboxDrain:
             delay = min(MAX_BACKOFF, timedelta(seconds=5 * 2 ** min(row.attempts - 1, 12)))
             row.next_attempt_at = now + delay
             return row.next_attempt_at
+
+    def park(self, message_id: int, now: datetime, reason: str) -> None:
+        """Stop retrying a row the channel refused for good (unknown channel, missing permission, closed DMs).
+
+        The row stays unsent with ``last_error`` = ``parked: <reason>`` and is
+        never due again (its next attempt is set to :data:`PARKED_UNTIL`), so
+        a GM can see why it was not delivered.
+        """
+        with unit_of_work(self._sessions) as session:
+            row = session.get_one(OutboxMessage, message_id)
+            if row.sent_at is None:
+                row.attempts += 1
+                row.last_error = f"parked: {reason}"[:2000]
+                row.next_attempt_at = PARKED_UNTIL
 
     def unsent_count(self, channel: str | None = None) -> int:
         with unit_of_work(self._sessions) as session:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.api import Phase
-from bot.core.games import find_game, phase_of
+from bot.core.games import find_game, phase_of, rules_of
 from bot.core.records import export_record
 from bot.store.db import unit_of_work
+from bot.store.models import Game
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,16 @@ class GameView:
     phase: Phase | None
     state: dict[str, Any] | None
     seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One line of the list of games: enough to offer the game by name (autocomplete)."""
+
+    slug: str
+    kind: str
+    title: str
+    status: str
 
 
 class GameViews:
@@ -39,6 +51,14 @@ class GameViews:
             return GameView(
                 game.slug, game.kind, game.status, phase_of(game), game.state, tuple(s.name for s in game.seats)
             )
+
+    def games(self, statuses: tuple[str, ...] | None = None) -> list[GameListing]:
+        """Every game (or those whose status is in ``statuses``), by slug."""
+        with unit_of_work(self._sessions) as session:
+            query = select(Game).order_by(Game.slug)
+            if statuses is not None:
+                query = query.where(Game.status.in_(statuses))
+            return [GameListing(g.slug, g.kind, rules_of(g).title, g.status) for g in session.scalars(query)]
 
     def record(self, slug: str) -> dict[str, Any]:
         """The sealed record of a finished game (raises ValueError otherwise)."""

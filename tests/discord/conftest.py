@@ -47,3 +47,29 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
         yield fake
     finally:
         await fake.stop()
+
+
+@pytest.fixture
+def discord_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restore discord.py's endpoints after a test that points them at the fake."""
+    import discord
+    import discord.gateway
+    import discord.http
+
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    )
+
+
+@pytest.fixture
+def sqlite_sessions(tmp_path):  # type: ignore[no-untyped-def]
+    """A migrated SQLite database (the end-to-end tests run on one back end; the core's tests cover both)."""
+    from bot.store.db import make_engine, session_factory
+    from bot.store.migrate import upgrade
+
+    target = str(tmp_path / "discord.sqlite3")
+    upgrade(target)
+    engine = make_engine(target)
+    yield session_factory(engine)
+    engine.dispose()

@@ -1,0 +1,59 @@
+"""Answering an interaction: defer, apply one envelope, follow up privately, then try the DM copy.
+
+Discord wants an answer within 3 s (TEST_INFRA pitfall 16) and the core may
+take longer (a database on the far side of a network, a turn resolving), so
+every command is deferred first (ephemeral, "thinking"), applied in a worker
+thread, and answered with follow-ups.  The reply is ephemeral: orders are
+private (issue 13).  The copy by direct message is the reply row the core put
+in the outbox; it is delivered at once, and a player whose DMs are closed
+(50007) is told so in a second ephemeral follow-up; nothing fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.core import commands as c
+from bot.core.clock import Clock
+from bot.core.rendering import render
+from bot.core.service import GameService
+from bot.discord.conversion import envelope_for, reply_text
+from bot.discord.delivery import DMS_CLOSED, DiscordDelivery
+from bot.discord.render import discord_messages
+
+log = logging.getLogger(__name__)
+
+
+class Answers:
+    """Turns an interaction and its commands into one applied envelope and private replies."""
+
+    def __init__(self, service: GameService, delivery: DiscordDelivery, clock: Clock) -> None:
+        self._service = service
+        self._delivery = delivery
+        self._clock = clock
+
+    async def apply(self, interaction: discord.Interaction, *commands: c.Command) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        envelope = envelope_for(interaction, commands, self._clock.now())
+        applied = await asyncio.to_thread(self._service.apply, envelope)
+        text = reply_text(applied)
+        if text is None:
+            text = f"This was already applied (receipt {applied.receipt}); nothing changed."
+        await self.tell(interaction, text)
+        delivered = await self._delivery.deliver_to_user(interaction.user.id)
+        if any(d.code == DMS_CLOSED for d in delivered):
+            note = render("discord/dms_closed.txt.j2", {"receipt": applied.receipt}).strip()
+            await interaction.followup.send(note, ephemeral=True)
+        self._delivery.wake()
+
+    async def tell(self, interaction: discord.Interaction, text: str) -> None:
+        """``text`` as ephemeral code blocks (a follow-up when the interaction was already answered)."""
+        for block in discord_messages(text):
+            if interaction.response.is_done():
+                await interaction.followup.send(block, ephemeral=True)
+            else:
+                await interaction.response.send_message(block, ephemeral=True)

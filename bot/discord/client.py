@@ -1,0 +1,67 @@
+"""The discord.py client: an ``app_commands`` tree synced to the configured guild.
+
+Plain :class:`discord.Client` (not ``AutoShardedClient``, which would ask
+``GET /gateway/bot``: TEST_INFRA pitfall 6) with default intents: the bot
+needs no privileged intent, since everything arrives as interactions.
+Commands are registered for the one guild and synced in ``setup_hook``
+(guild commands appear at once; global ones can take an hour).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+SORRY = (
+    "Sorry: that failed on the referee's side and has been logged. If it was orders, "
+    "check with /status whether they arrived before sending them again."
+)
+
+
+class RefereeTree(app_commands.CommandTree[discord.Client]):
+    """The command tree: an error in a command is logged and answered privately, never left unanswered."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(error, app_commands.CheckFailure):
+            log.info("/%s refused for %s: %s", command, interaction.user.id, error)
+            text = str(error) or "You may not use this command."
+        else:
+            log.error("/%s from %s failed", command, interaction.user.id, exc_info=error)
+            text = SORRY
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell %s that /%s failed", interaction.user.id, command)
+
+
+class RefereeClient(discord.Client):
+    """The referee on Discord; commands are added to the guild ``guild_id`` and synced at login."""
+
+    def __init__(self, guild_id: int, *, guild_ready_timeout: float = 2.0) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            guild_ready_timeout=guild_ready_timeout,
+            max_ratelimit_timeout=30.0,
+        )
+        self.guild_id = guild_id
+        self.tree = RefereeTree(self)
+        self.guild = discord.Object(guild_id)
+
+    def install(self, commands: Iterable[app_commands.Command[Any, ..., Any]]) -> None:
+        """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""
+        for command in commands:
+            self.tree.add_command(command, guild=self.guild)
+
+    async def setup_hook(self) -> None:
+        synced = await self.tree.sync(guild=self.guild)
+        log.info("synced %d commands to guild %s", len(synced), self.guild_id)

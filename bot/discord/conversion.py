@@ -1,0 +1,84 @@
+"""Interaction -> Envelope, and the core's answer -> text: the adapter's touchpoint with the core's commands.
+
+Each interaction is one envelope (ARCHITECTURE: the common command model):
+
+* ``source_id`` is ``discord:<interaction id>``: Discord never reuses an
+  interaction id, so applying the same interaction twice is a no-op;
+* the sender is ``Sender("discord", "<user id>", <display name>)``, and its
+  trust is ``VERIFIED``: Discord authenticated the user who pressed the key;
+* ``ReplyContext.channel_target`` names the interaction, for the record.
+
+Recipients of outbox rows on this channel (see :func:`target_of`) are the
+other half of the contract, kept here too so there is one place to adapt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import discord
+
+from bot.core import commands as c
+from bot.core.service import Applied
+
+CHANNEL = "discord"
+PUBLIC_CHANNEL = "public"
+"""The core's outbox channel of every game's public copy (``bot.core.turns.PUBLIC_CHANNEL``)."""
+
+
+def sender_of(user: discord.abc.User) -> c.Sender:
+    """The core's sender for a Discord user: the id (stable), and the name shown in the guild."""
+    return c.Sender(CHANNEL, str(user.id), user.display_name)
+
+
+def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ...], now: datetime) -> c.Envelope:
+    """One envelope for one interaction (a slash command or a modal submission)."""
+    return c.Envelope(
+        sender=sender_of(interaction.user),
+        commands=commands,
+        source_id=f"discord:{interaction.id}",
+        received_at=now,
+        reply=c.ReplyContext(subject=_describe(interaction), channel_target=f"interaction:{interaction.id}"),
+        trust=c.Trust.VERIFIED,
+    )
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    return f"/{command.qualified_name}" if command is not None else "your message"
+
+
+def reply_text(applied: Applied) -> str | None:
+    """The reply to show the sender (rendered text today), or None when the interaction was a repeat."""
+    return applied.reply
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where an outbox row goes on Discord: a user's DMs, or a game's public forum post."""
+
+    kind: str  # "user" or "public"
+    key: str  # a Discord user id, or a game slug
+
+
+def target_of(channel: str, recipient: str) -> Target:
+    """The Discord target of an outbox row.
+
+    ``user:<id>`` and ``public:<slug>`` are the recipients of rows of channel
+    ``discord``; a bare id is a user (what the core writes today), and a row
+    of the core's ``public`` channel is addressed to the game's slug.
+    """
+    if channel == PUBLIC_CHANNEL:
+        return Target("public", recipient)
+    kind, _, key = recipient.partition(":")
+    if kind in ("user", "public") and key:
+        return Target(kind, key)
+    if recipient.isdecimal():
+        return Target("user", recipient)
+    raise ValueError(f"not a Discord recipient: {recipient!r}")
+
+
+def user_recipients(user_id: int) -> tuple[str, ...]:
+    """The recipient forms of a user's DMs (see :func:`target_of`)."""
+    return (str(user_id), f"user:{user_id}")
