@@ -21,10 +21,13 @@ from bot.core.clock import Clock
 from bot.core.rendering import render
 from bot.core.service import GameService
 from bot.discord.conversion import envelope_for, reply_text
-from bot.discord.delivery import DMS_CLOSED, DiscordDelivery
+from bot.discord.delivery import DiscordDelivery
 from bot.discord.render import discord_messages
 
 log = logging.getLogger(__name__)
+
+ALREADY_ANSWERED = 40060
+UNKNOWN_INTERACTION = 10062
 
 
 class Answers:
@@ -36,16 +39,29 @@ class Answers:
         self._clock = clock
 
     async def apply(self, interaction: discord.Interaction, *commands: c.Command) -> None:
+        """Defer, apply the commands as one envelope, answer; nothing is applied if Discord refuses the deferral.
+
+        Discord refuses it when the interaction was answered already (40060:
+        the gateway delivered it twice, or another process took it) or has
+        expired (10062: more than 3 s late); the player then sees Discord's
+        own "interaction failed" and nothing was done in their name.
+        """
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as refused:
+                if refused.code not in (ALREADY_ANSWERED, UNKNOWN_INTERACTION):
+                    raise
+                log.warning("interaction %s not applied: %s", interaction.id, refused)
+                return
         envelope = envelope_for(interaction, commands, self._clock.now())
         applied = await asyncio.to_thread(self._service.apply, envelope)
         text = reply_text(applied)
         if text is None:
             text = f"This was already applied (receipt {applied.receipt}); nothing changed."
         await self.tell(interaction, text)
-        delivered = await self._delivery.deliver_to_user(interaction.user.id)
-        if any(d.code == DMS_CLOSED for d in delivered):
+        await self._delivery.deliver_to_user(interaction.user.id)
+        if self._delivery.dms_closed(interaction.user.id):
             note = render("discord/dms_closed.txt.j2", {"receipt": applied.receipt}).strip()
             await interaction.followup.send(note, ephemeral=True)
         self._delivery.wake()

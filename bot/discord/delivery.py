@@ -17,9 +17,9 @@ message it already has, so a retry after a lost response posts nothing twice.
 Failures (issue 13, "Delivery and limits"):
 
 * transient (5xx, a dropped connection, a timeout, 429): the row is marked
-  failed (exponential back-off in the outbox) and the pass stops, so a
-  game's reports keep their order; a 429 also holds every send for its
-  ``retry_after`` (discord.py itself waits out short ones);
+  failed (exponential back-off in the outbox), the pass stops, and no row is
+  sent before that row's next attempt (or a 429's ``retry_after``; discord.py
+  itself waits out short ones), so the reports keep their order;
 * permanent (unknown channel 10003, missing permission 50013, missing
   access 50001, a DM refused with 50007, any other 4xx): the row is parked
   with the reason, never retried;
@@ -32,9 +32,9 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import aiohttp
 import discord
@@ -81,7 +81,7 @@ class _Refused(Exception):
 
 
 class _Transient(Exception):
-    """Worth another try later; ``hold`` seconds before any send at all (rate limits)."""
+    """Worth another try later; at least ``hold`` seconds before any send at all (rate limits)."""
 
     def __init__(self, reason: str, hold: float = 0.0) -> None:
         super().__init__(reason)
@@ -118,7 +118,13 @@ class DiscordDelivery:
         self.channels = tuple(channels)
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
-        self._hold_until = 0.0
+        self.held_until: datetime | None = None
+        """No send before this (the next attempt of a row that failed for a transient reason)."""
+        self._dms_closed: set[str] = set()
+
+    def dms_closed(self, user_id: int) -> bool:
+        """Whether the last DM tried for this user was refused with 50007 (their DMs are closed)."""
+        return str(user_id) in self._dms_closed
 
     def wake(self) -> None:
         """Ask for a pass now (something was just queued)."""
@@ -149,9 +155,10 @@ class DiscordDelivery:
 
     async def _pass(self, recipients: set[str] | None) -> list[Delivered]:
         async with self._lock:
-            if time.monotonic() < self._hold_until:
-                return []
             now = self._clock.now()
+            if self.held_until is not None and now < self.held_until:
+                return []
+            self.held_until = None
             rows: list[PendingMessage] = []
             for channel in self.channels:
                 rows.extend(await asyncio.to_thread(self._drain.due, channel, now))
@@ -170,12 +177,15 @@ class DiscordDelivery:
         try:
             await self._send(row)
         except _Refused as refused:
+            if refused.code == DMS_CLOSED:
+                self._dms_closed.add(target_of(row.channel, row.recipient).key)
             await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), str(refused))
             log.warning("outbox row %d to %s parked: %s", row.id, row.recipient, refused)
             return Delivered(row.id, row.recipient, PARKED, str(refused), refused.code)
         except _Transient as transient:
-            self._hold_until = max(self._hold_until, time.monotonic() + transient.hold)
-            when = await asyncio.to_thread(self._drain.mark_failed, row.id, self._clock.now(), str(transient))
+            now = self._clock.now()
+            when = await asyncio.to_thread(self._drain.mark_failed, row.id, now, str(transient))
+            self.held_until = max(when, now + timedelta(seconds=transient.hold))
             log.warning("outbox row %d to %s not sent (%s); next try at %s", row.id, row.recipient, transient, when)
             return Delivered(row.id, row.recipient, RETRY, str(transient))
         except Exception as error:
@@ -188,6 +198,7 @@ class DiscordDelivery:
             log.exception("outbox row %d to %s failed", row.id, row.recipient)
             return Delivered(row.id, row.recipient, RETRY, reason)
         await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
+        self._dms_closed.discard(target_of(row.channel, row.recipient).key)
         return Delivered(row.id, row.recipient, SENT)
 
     async def _send(self, row: PendingMessage) -> None:

@@ -8,11 +8,16 @@ fails the test.
 from __future__ import annotations
 
 import logging
+import shutil
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from sqlalchemy.orm import Session, sessionmaker
 
+from bot.store.db import make_engine, session_factory
+from bot.store.migrate import upgrade
 from tests.support.fake_discord import FakeDiscord
 
 
@@ -62,14 +67,19 @@ def discord_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-@pytest.fixture
-def sqlite_sessions(tmp_path):  # type: ignore[no-untyped-def]
-    """A migrated SQLite database (the end-to-end tests run on one back end; the core's tests cover both)."""
-    from bot.store.db import make_engine, session_factory
-    from bot.store.migrate import upgrade
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One migrated SQLite file per run; each test gets a copy."""
+    target = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    upgrade(str(target))
+    return target
 
-    target = str(tmp_path / "discord.sqlite3")
-    upgrade(target)
-    engine = make_engine(target)
+
+@pytest.fixture
+def sqlite_sessions(sqlite_template: Path, tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    """A migrated, empty SQLite database (these tests run on one back end; the core's tests cover both)."""
+    target = tmp_path / "discord.sqlite3"
+    shutil.copy(sqlite_template, target)
+    engine = make_engine(str(target))
     yield session_factory(engine)
     engine.dispose()

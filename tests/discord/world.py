@@ -15,11 +15,15 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.deadlines import DeadlineWorker
+from bot.core.outbox import PARKED_UNTIL
 from bot.discord.runtime import DiscordRuntime
 from bot.settings import Settings
+from bot.store.db import unit_of_work
+from bot.store.models import OutboxMessage
 from tests.core.harness import Harness
 from tests.support.fake_discord import FakeDiscord
 
@@ -52,17 +56,22 @@ class World:
         return await asyncio.to_thread(DeadlineWorker(self.harness.service, self.harness.clock).run_once)
 
     async def delivered(self) -> None:
-        """Until the outbox of Discord (and the public copies) is empty or parked."""
+        """Until every Discord (and public) row is sent or parked; time moves on past back-offs."""
+        delivery = self.runtime.delivery
         for _ in range(200):
-            await self.runtime.delivery.deliver_due()
-            if not await asyncio.to_thread(self._due):
+            await delivery.deliver_due()
+            if not await asyncio.to_thread(self._waiting):
                 return
-            await asyncio.sleep(0.05)
+            if delivery.held_until is not None:
+                self.harness.clock.set(max(delivery.held_until, self.harness.clock.now()))
+            await asyncio.sleep(0.01)
         raise AssertionError("the outbox did not drain")
 
-    def _due(self) -> bool:
-        drain = self.runtime.delivery
-        return any(drain._drain.due(channel, self.harness.clock.now()) for channel in drain.channels)
+    def _waiting(self) -> bool:
+        with unit_of_work(self.sessions) as session:
+            return bool(session.scalars(select(OutboxMessage.id).where(
+                OutboxMessage.channel.in_(self.runtime.delivery.channels), OutboxMessage.sent_at.is_(None),
+                OutboxMessage.next_attempt_at < PARKED_UNTIL)).first())  # fmt: skip
 
     def thread_messages(self, slug: str) -> list[dict[str, Any]]:
         [thread] = [t for t in self.fake.threads() if t["name"].startswith(f"{slug} ")]
