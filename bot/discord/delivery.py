@@ -7,7 +7,9 @@ which is every game's public copy) are drained through
 * to ``user:<id>`` (or a bare id): a direct message;
 * to ``public:<slug>`` (or a ``public`` row for ``<slug>``): the game's post
   in the configured forum channel, opened on first use with the game's name
-  and recorded with :mod:`bot.core.places`, so it survives a restart.
+  and recorded with :mod:`bot.core.places`, so it survives a restart (a
+  post whose creation was answered by an error is looked for among the
+  guild's active threads before another is made).
 
 Each row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
 each with a nonce derived from the row's stable Message-ID and the block's
@@ -235,12 +237,23 @@ class DiscordDelivery:
             raise _Refused(f"channel {self._forum_channel_id} is not a forum channel", None)
         listing = next((g for g in await asyncio.to_thread(self._views.games) if g.slug == slug), None)
         title = listing.title if listing is not None else slug
-        opening = render("discord/forum_post.txt.j2", {"game": slug, "title": title})
-        made = await forum.create_thread(name=f"{slug} -- {title}"[:100], content=opening)
-        place = str(made.thread.id)
+        name = f"{slug} -- {title}"[:100]
+        place = await self._find_post(forum, name)
+        if place is None:
+            opening = render("discord/forum_post.txt.j2", {"game": slug, "title": title})
+            made = await forum.create_thread(name=name, content=opening)
+            place = str(made.thread.id)
         await asyncio.to_thread(record_public_place, self._sessions, slug, CHANNEL, place)
         log.info("opened the forum post %s for game %s", place, slug)
         return place
+
+    async def _find_post(self, forum: discord.ForumChannel, name: str) -> str | None:
+        """The bot's own live post called ``name`` in ``forum``: one made by an attempt whose answer was lost."""
+        me = self._client.user
+        for thread in await forum.guild.active_threads():
+            if thread.parent_id == forum.id and thread.name == name and me is not None and thread.owner_id == me.id:
+                return str(thread.id)
+        return None
 
 
 def _classify(error: discord.HTTPException) -> Exception:

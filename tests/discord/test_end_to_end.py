@@ -239,3 +239,29 @@ async def test_a_refusing_thread_parks_the_public_copies_with_the_reason(
         assert tries() == 1  # never retried
         for name in SEATS:  # everyone's own copy went out all the same
             assert any("-- copy for " in m["content"] for m in fake_discord.dm_messages(world.user(name)["id"]))
+
+
+async def test_a_lost_answer_to_opening_the_post_opens_no_second_post(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        fake_discord.outage(503, times=1, after_commit=True, match=lambda r: r.path.endswith("/threads"))
+        await start_game(world)
+        await world.delivered()
+        assert [r.status for r in fake_discord.requests if r.path.endswith("/threads")] == [503]
+        [thread] = fake_discord.threads()
+        assert [m["content"][:3] for m in world.thread_messages("gs1")] == ["**G", "```"]  # opening, then the start
+
+
+async def test_an_outage_on_the_interaction_routes_is_retried_by_the_webhook_adapter(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """TEST_INFRA pitfall 9: the webhook adapter retries any 5xx, so a brief outage still gets the answer through."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        fake_discord.outage(503, times=1, match=lambda r: r.path.startswith("/interactions/"))
+        fake_discord.outage(500, times=1, match=lambda r: r.path.startswith("/webhooks/"))
+        [reply] = await world.command("Ann", "games")
+        assert "GAMES" in reply["content"]
+        statuses = [(r.path.split("/")[1], r.status) for r in fake_discord.requests if r.path.split("/")[1] in
+                    ("interactions", "webhooks")]  # fmt: skip
+        assert statuses == [("interactions", 503), ("interactions", 200), ("webhooks", 500), ("webhooks", 200)]

@@ -154,6 +154,7 @@ class FakeDiscord:
             ("PUT", "/channels/{channel}/pins/{message}", self._pin),
             ("GET", "/channels/{channel}/messages/pins", self._list_pins),
             ("POST", "/channels/{channel}/threads", self._forum_post),
+            ("GET", "/guilds/{guild}/threads/active", self._active_threads),
             ("POST", "/users/@me/channels", self._open_dm),
             ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
@@ -538,6 +539,10 @@ class FakeDiscord:
         first["id"] = str(thread_id)  # a forum post's first message shares the thread's id
         self.messages[thread_id] = [first]
         return _json({**thread, "message": first})
+
+    async def _active_threads(self, request: web.Request) -> web.Response:
+        live = [t for t in self.threads() if not t["thread_metadata"]["archived"]]
+        return _json({"threads": live, "members": [], "has_more": False})
 
     async def _open_dm(self, request: web.Request) -> web.Response:
         body = await request.json()
