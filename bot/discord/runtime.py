@@ -26,6 +26,7 @@ from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
 from bot.discord.delivery import DiscordDelivery
+from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
 from bot.settings import Settings
 
@@ -66,7 +67,8 @@ class DiscordRuntime:
             interval=settings.discord_send_interval_seconds,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
-        self.client.install(player_commands(self.answers, GameViews(sessions)))
+        views = GameViews(sessions)
+        self.client.install([*player_commands(self.answers, views), play_command(self.answers, views)])
         self.ready = asyncio.Event()
 
     async def run(self, stop: asyncio.Event) -> None:

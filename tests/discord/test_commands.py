@@ -24,9 +24,10 @@ from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
 from bot.discord.delivery import DiscordDelivery
+from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
-from tests.core.harness import Harness
+from tests.core.harness import SEATS, Harness
 from tests.support.fake_discord import AUTOCOMPLETE, SLASH, FakeDiscord
 
 
@@ -55,7 +56,8 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     client = RefereeClient(fake.guild_id, guild_ready_timeout=0.05)
     delivery = DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id)
     answers = Answers(GameService(sessions), delivery, harness.clock)
-    client.install(player_commands(answers, GameViews(sessions)))
+    views = GameViews(sessions)
+    client.install([*player_commands(answers, views), play_command(answers, views)])
     return client
 
 
@@ -75,7 +77,7 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["games", "help", "join", "orders", "resign", "status"]
+    assert sorted(synced) == ["games", "help", "join", "orders", "play", "resign", "status"]
     join = {o["name"]: o for o in synced["join"]["options"]}
     assert join["game"]["required"] and join["game"]["autocomplete"] and not join["name"].get("required", False)
     orders = {o["name"]: o for o in synced["orders"]["options"]}
@@ -158,3 +160,49 @@ async def test_status_names_who_has_ordered_and_the_copy_goes_by_dm(bench: Bench
     assert "Orders in from: Ann\n" in text and "cards 10 8 6 4 2" not in text
     assert [m["content"] for m in bench.fake.dm_messages(zed["id"])] == [text]
     assert OutboxDrain(bench.harness.sessions).unsent_count("discord") == 0
+
+
+async def test_play_offers_the_players_own_cards_and_checks_ranges_in_code(bench: Bench) -> None:
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    users = {name: bench.fake.add_member(name) for name in SEATS}
+    for name, user in users.items():
+        await bench.call(SLASH, "join", {"game": "gs1", "name": name}, user)
+    bench.harness.send("GM", c.StartGame("gs1"))
+    for index, (name, user) in enumerate(users.items()):
+        await bench.call(
+            SLASH, "orders", {"game": "gs1", "text": f"cards 10 8 6 {4 + index % 2} {2 - index % 2}"}, user
+        )
+    bench.harness.pass_deadline()
+    synced = {o["name"]: o for o in next(cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]
+                                         if cmd["name"] == "play")["options"]}  # fmt: skip
+    assert (synced["bank"]["min_value"], synced["bank"]["max_value"]) == (0, 10)  # sent to Discord, not enforced
+
+    async def offered(user: dict[str, Any], typed: str) -> list[tuple[str, str]]:
+        payload = await bench.call(AUTOCOMPLETE, "play", {"game": "gs1", "card": typed}, user, focused="card")
+        [callback] = bench.fake.callbacks[int(payload["id"])]
+        return [(ch["value"], ch["name"]) for ch in callback["data"]["choices"]]
+
+    ann = await offered(users["Ann"], "")
+    assert [value for value, _ in ann] == ["2/0", "4/0", "6/0", "8/0", "10/0"]
+    assert ann[0][1] == "2/0  (worth 2; play by round 7)"
+    assert [value for value, _ in await offered(users["Ben"], "")] == ["1/0", "5/0", "6/0", "8/0", "10/0"]
+    assert [value for value, _ in await offered(users["Ann"], "1")] == ["10/0"]
+    assert await offered(bench.fake.add_member("stranger"), "") == []
+
+    for options, refusal in [({"card": "8/0", "bank": 99}, "bank must be between 0 and 10, not 99"),
+                             ({"card": "8/0", "bank": 9}, "you cannot bank 9 from a card worth 8"),
+                             ({"card": "eight", "bank": 1}, "'eight' is not a card")]:  # fmt: skip
+        payload = await bench.call(SLASH, "play", {"game": "gs1", **options}, users["Ann"])
+        [callback] = bench.fake.callbacks[int(payload["id"])]
+        assert callback["type"] == 4 and callback["data"]["flags"] == 64 and refusal in callback["data"]["content"]
+    assert "Ann" not in view_ordered(bench)  # nothing was applied
+
+    payload = await bench.call(SLASH, "play", {"game": "gs1", "card": "8/0", "bank": 3}, users["Ann"])
+    [text] = bench.texts(payload)
+    assert "ORDERS ACCEPTED" in text and "play 8/0 bank 3" in text
+    assert "Ann" in view_ordered(bench)
+
+
+def view_ordered(bench: Bench) -> str:
+    reply = bench.harness.send("Zed", c.ShowStatus("gs1")).reply or ""
+    return next(line for line in reply.splitlines() if "Orders in from:" in line)
