@@ -168,7 +168,7 @@ async def test_play_offers_the_players_own_cards_and_checks_ranges_in_code(bench
     for name, user in users.items():
         await bench.call(SLASH, "join", {"game": "gs1", "name": name}, user)
     bench.harness.send("GM", c.StartGame("gs1"))
-    for index, (name, user) in enumerate(users.items()):
+    for index, user in enumerate(users.values()):
         await bench.call(
             SLASH, "orders", {"game": "gs1", "text": f"cards 10 8 6 {4 + index % 2} {2 - index % 2}"}, user
         )
