@@ -56,6 +56,8 @@ class RefereeClient(discord.Client):
         self.guild_id = guild_id
         self.tree = RefereeTree(self)
         self.guild = discord.Object(guild_id)
+        self.decision_desk: Any = None
+        """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
 
     def install(self, commands: Iterable[app_commands.Command[Any, ..., Any]]) -> None:
         """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""

@@ -34,7 +34,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -108,6 +108,7 @@ class DiscordDelivery:
         interval: float = 2.0,
         max_attempts: int = 10,
         channels: Iterable[str] = (CHANNEL, PUBLIC_CHANNEL),
+        after_public: Callable[[str, discord.abc.Messageable], Awaitable[None]] | None = None,
     ) -> None:
         self._client = client
         self._sessions = sessions
@@ -118,6 +119,8 @@ class DiscordDelivery:
         self.interval = interval
         self.max_attempts = max_attempts
         self.channels = tuple(channels)
+        self.after_public = after_public
+        """Called after each public row is sent, with the game and its place (the decision prompts)."""
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self.held_until: datetime | None = None
@@ -205,9 +208,12 @@ class DiscordDelivery:
 
     async def _send(self, row: PendingMessage) -> None:
         try:
-            messageable = await self._messageable(target_of(row.channel, row.recipient))
+            target = target_of(row.channel, row.recipient)
+            messageable = await self._messageable(target)
             for index, block in enumerate(discord_messages(row.body)):
                 await messageable.send(block, nonce=nonce_for(row.message_id, index))
+            if target.kind == "public" and self.after_public is not None:
+                await self.after_public(target.key, messageable)
         except ValueError as error:
             raise _Refused(str(error), None) from error
         except discord.RateLimited as limited:

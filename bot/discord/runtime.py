@@ -25,6 +25,7 @@ from bot.core.service import GameService, ServiceConfig
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
+from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
@@ -69,6 +70,9 @@ class DiscordRuntime:
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)
         self.client.install([*player_commands(self.answers, views), play_command(self.answers, views)])
+        self.client.decision_desk = DecisionDesk(self.answers, views)
+        self.client.add_dynamic_items(DecisionButton)
+        self.delivery.after_public = self.client.decision_desk.after_public
         self.ready = asyncio.Event()
 
     async def run(self, stop: asyncio.Event) -> None:
