@@ -199,7 +199,8 @@ class DiscordDelivery:
                 await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), reason)
                 log.exception("outbox row %d parked after %d attempts", row.id, row.attempts + 1)
                 return Delivered(row.id, row.recipient, PARKED, reason)
-            await asyncio.to_thread(self._drain.mark_failed, row.id, self._clock.now(), reason)
+            now = self._clock.now()
+            self.held_until = await asyncio.to_thread(self._drain.mark_failed, row.id, now, reason)
             log.exception("outbox row %d to %s failed", row.id, row.recipient)
             return Delivered(row.id, row.recipient, RETRY, reason)
         await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
@@ -207,6 +208,9 @@ class DiscordDelivery:
         return Delivered(row.id, row.recipient, SENT)
 
     async def _send(self, row: PendingMessage) -> None:
+        if self._client.is_closed():
+            # Stopping: an answer still running after the client closed leaves the row to the next run.
+            raise _Transient("the Discord client is closed")
         try:
             target = target_of(row.channel, row.recipient)
             messageable = await self._messageable(target)

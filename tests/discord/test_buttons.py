@@ -53,27 +53,39 @@ async def test_buttons_carry_game_turn_and_seat_and_refuse_others_and_stale_turn
     async with running_world(fake_discord, sqlite_sessions) as world:
         await start(world)
         [prompt] = prompts(world)
-        assert buttons(prompt) == {"ds:ds1:0:Ann:reveal": "Ann: reveal", "ds:ds1:0:Ann:hold": "Ann: hold"}
-        assert "turn 0: Ann: reveal or hold" in prompt["content"]
+        a = active(world)  # the game's seed (secret, random) decides who starts
+        other = next(name for name in PLAYERS if name != a)
+        assert buttons(prompt) == {f"ds:ds1:0:{a}:reveal": f"{a}: reveal", f"ds:ds1:0:{a}:hold": f"{a}: hold"}
+        assert f"turn 0: {a}: reveal or hold" in prompt["content"]
 
-        refused = await click(world, "ds:ds1:0:Ann:reveal", prompt, "Ben")
-        assert refused["flags"] == 64 and refused["content"] == "This button is for Ann, not for you."
-        refused = await click(world, "ds:ds1:0:Ann:reveal", prompt, "Zed")  # not even a player
-        assert refused["content"] == "This button is for Ann, not for you."
-        view = GameViews(world.sessions).game("ds1")
-        assert view is not None and view.phase is not None and view.phase.number == 0  # nothing changed
+        refused = await click(world, f"ds:ds1:0:{a}:reveal", prompt, other)
+        assert refused["flags"] == 64 and refused["content"] == f"This button is for {a}, not for you."
+        refused = await click(world, f"ds:ds1:0:{a}:reveal", prompt, "Zed")  # not even a player
+        assert refused["content"] == f"This button is for {a}, not for you."
+        assert active(world) == a and phase_number(world) == 0  # nothing changed
 
-        reply = await click(world, "ds:ds1:0:Ann:reveal", prompt, "Ann")
+        reply = await click(world, f"ds:ds1:0:{a}:reveal", prompt, a)
         assert reply["flags"] == 64 and "ORDERS ACCEPTED" in reply["content"] and "reveal" in reply["content"]
         await world.delivered()
         assert any("-- turn 0:" in m for m in thread_reports(world, "ds1"))
         latest = prompts(world)[-1]
         assert latest is not prompt and all(":1:" in key for key in buttons(latest))
 
-        stale = await click(world, "ds:ds1:0:Ann:reveal", prompt, "Ann")
+        stale = await click(world, f"ds:ds1:0:{a}:reveal", prompt, a)
         assert stale["content"] == "Turn 0 of ds1 is over (or no longer waits for you): nothing was changed."
-        after = GameViews(world.sessions).game("ds1")
-        assert after is not None and after.phase is not None and after.phase.number == 1
+        assert phase_number(world) == 1
+
+
+def active(world: World) -> str:
+    view = GameViews(world.sessions).game("ds1")
+    assert view is not None and view.phase is not None
+    return view.phase.owing[0]
+
+
+def phase_number(world: World) -> int:
+    view = GameViews(world.sessions).game("ds1")
+    assert view is not None and view.phase is not None
+    return view.phase.number
 
 
 async def test_a_whole_dragon_stripes_game_by_buttons(
@@ -121,3 +133,33 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)
             assert sum(f"-- copy for {name}" in m for m in dms) == turns
+
+
+async def test_buttons_and_undelivered_messages_survive_a_restart(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start(world)
+        [prompt] = prompts(world)  # posted by this run, still live when it stops
+        harness = world.harness
+        fake_discord.outage(503, times=None)  # Discord's REST is away when the bot stops: the DM copy waits
+        [status] = await world.command("Ben", "status", {"game": "ds1"})
+        ben = world.user("Ben")["id"]
+        dms_before = len(fake_discord.dm_messages(ben))
+    fake_discord.faults.clear()
+    async with running_world(fake_discord, sqlite_sessions, harness=harness) as again:
+        assert fake_discord.identifies == 2 and again.runtime.client is not world.runtime.client
+        await again.delivered()
+        dms = [m["content"] for m in fake_discord.dm_messages(ben)]
+        assert len(dms) == dms_before + 1 and dms[-1] == status["content"]  # sent once, after the restart
+
+        a = active(again)
+        reply = await click(again, f"ds:ds1:0:{a}:hold", prompt, a)  # a button from before the restart
+        assert "ORDERS ACCEPTED" in reply["content"]
+        await again.delivered()
+        reports = [m for m in thread_reports(again, "ds1") if not m.startswith("**ds1**")]
+        assert reports == expected_messages(again, "ds1") and any("-- turn 0:" in m for m in reports)
+        offer = prompts(again)[-1]
+        assert any(key.startswith("ds:ds1:1:") and key.endswith(":take") for key in buttons(offer))
+        stale = await click(again, f"ds:ds1:0:{a}:reveal", prompt, a)
+        assert stale["content"].startswith("Turn 0 of ds1 is over")

@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.deadlines import DeadlineWorker
@@ -60,18 +60,19 @@ class World:
         delivery = self.runtime.delivery
         for _ in range(200):
             await delivery.deliver_due()
-            if not await asyncio.to_thread(self._waiting):
+            waiting = await asyncio.to_thread(self._waiting)
+            if waiting is None:
                 return
-            if delivery.held_until is not None:
-                self.harness.clock.set(max(delivery.held_until, self.harness.clock.now()))
+            self.harness.clock.set(max(waiting, delivery.held_until or waiting, self.harness.clock.now()))
             await asyncio.sleep(0.01)
         raise AssertionError("the outbox did not drain")
 
-    def _waiting(self) -> bool:
+    def _waiting(self) -> datetime | None:
+        """When the next unsent, unparked row of the bot's channels is due (None: there is none)."""
         with unit_of_work(self.sessions) as session:
-            return bool(session.scalars(select(OutboxMessage.id).where(
+            return session.scalars(select(func.min(OutboxMessage.next_attempt_at)).where(
                 OutboxMessage.channel.in_(self.runtime.delivery.channels), OutboxMessage.sent_at.is_(None),
-                OutboxMessage.next_attempt_at < PARKED_UNTIL)).first())  # fmt: skip
+                OutboxMessage.next_attempt_at < PARKED_UNTIL)).first()  # fmt: skip
 
     def thread_messages(self, slug: str) -> list[dict[str, Any]]:
         [thread] = [t for t in self.fake.threads() if t["name"].startswith(f"{slug} ")]
@@ -79,8 +80,11 @@ class World:
 
 
 @asynccontextmanager
-async def running_world(fake: FakeDiscord, sessions: sessionmaker[Session]) -> AsyncIterator[World]:
-    harness = Harness(sessions)
+async def running_world(
+    fake: FakeDiscord, sessions: sessionmaker[Session], harness: Harness | None = None
+) -> AsyncIterator[World]:
+    """The bot running against ``fake`` (pass the ``harness`` of an earlier run to restart it)."""
+    harness = harness or Harness(sessions)
     settings = Settings(
         discord_token="fake-token",
         discord_guild_id=fake.guild_id,
@@ -99,7 +103,7 @@ async def running_world(fake: FakeDiscord, sessions: sessionmaker[Session]) -> A
         task.result()
     assert runtime.ready.is_set(), "the bot did not become ready"
     try:
-        yield World(fake, harness, runtime)
+        yield World(fake, harness, runtime, users={u["username"]: u for u in fake.users.values()})
     finally:
         stop.set()
         await asyncio.wait_for(task, 10)

@@ -327,9 +327,18 @@ class FakeDiscord:
         await socket.send_str(json.dumps({"op": 0, "t": event, "s": next(self._sequence), "d": data}))
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event to every connected client."""
+        """Send a gateway event to every connected client (a client closing meanwhile is skipped)."""
+        sent = 0
         for socket in list(self._sockets):
-            await self._send(socket, event, data)
+            if socket.closed:
+                continue
+            try:
+                await self._send(socket, event, data)
+                sent += 1
+            except (ConnectionError, RuntimeError):
+                continue
+        if not sent:
+            raise AssertionError(f"no client is connected to the gateway to receive {event}")
 
     # -- interactions the tests send ---------------------------------------
 
