@@ -265,3 +265,20 @@ async def test_an_outage_on_the_interaction_routes_is_retried_by_the_webhook_ada
         statuses = [(r.path.split("/")[1], r.status) for r in fake_discord.requests if r.path.split("/")[1] in
                     ("interactions", "webhooks")]  # fmt: skip
         assert statuses == [("interactions", 503), ("interactions", 200), ("webhooks", 500), ("webhooks", 200)]
+
+
+async def test_a_dropped_connection_is_transient(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """TEST_INFRA pitfall 11: discord.py lets a reset on Linux through raw; delivery retries it, sends it once."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start_game(world)
+        await order_all(world)
+        await world.delivered()
+        fake_discord.drop_connections(times=2, match=_is_send)
+        assert await world.pass_deadline() == [("gs1", 0)]
+        await world.delivered()
+        assert sum(r.status == -1 for r in fake_discord.requests) == 2
+        failed = [r for r in rows(world.sessions) if r.last_error and "Disconnected" in r.last_error]
+        assert failed and all(r.sent_at is not None for r in failed)
+        assert thread_reports(world, "gs1") == expected_messages(world, "gs1")

@@ -234,6 +234,12 @@ class FakeDiscord:
         self.faults.append(fault)
         return fault
 
+    def drop_connections(self, *, times: int = 1, match: Callable[[Request], bool] | None = None) -> Fault:
+        """Close the connection without an answer (the client sees a raw ServerDisconnectedError: pitfall 11)."""
+        fault = Fault(match or _delivery_request, 0, {}, times=times)
+        self.faults.append(fault)
+        return fault
+
     def rate_limit(
         self, retry_after: float, *, times: int = 1, match: Callable[[Request], bool] | None = None
     ) -> Fault:
@@ -267,6 +273,12 @@ class FakeDiscord:
         record = Request(request.method, request.path.removeprefix("/api/v10"), dict(request.query), body)
         self.requests.append(record)
         fault = next((f for f in self.faults if f.active() and f.match(record)), None)
+        if fault is not None and fault.status == 0:
+            fault.hits += 1
+            if request.transport is not None:
+                request.transport.abort()
+            record.status = -1
+            return web.Response(status=500)
         if fault is not None and not fault.after_commit:
             fault.hits += 1
             response: web.StreamResponse = _json(fault.body, fault.status, fault.headers)
@@ -284,7 +296,7 @@ class FakeDiscord:
         """The first recorded request (past or future) matching ``pred``."""
 
         def found() -> Request | None:
-            return next((r for r in self.requests if r.status and pred(r)), None)
+            return next((r for r in self.requests if r.status and pred(r)), None)  # 0: not answered yet
 
         async with self._changed:
             await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
