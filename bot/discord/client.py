@@ -13,6 +13,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -24,6 +25,23 @@ SORRY = (
 )
 
 
+async def tell_privately(interaction: discord.Interaction, text: str) -> None:
+    """``text`` to the interaction's user only (a follow-up once the interaction was answered)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+        log.warning("could not tell %s (%s): %s", interaction.user.id, error, text)
+
+
+async def apologise(interaction: discord.Interaction, what: str, error: BaseException) -> None:
+    """A bug while handling ``what``: logged with its traceback, and the user told privately (never left hanging)."""
+    log.error("%s from %s failed", what, interaction.user.id, exc_info=error)
+    await tell_privately(interaction, SORRY)
+
+
 class RefereeTree(app_commands.CommandTree[discord.Client]):
     """The command tree: an error in a command is logged and answered privately, never left unanswered."""
 
@@ -31,17 +49,9 @@ class RefereeTree(app_commands.CommandTree[discord.Client]):
         command = interaction.command.qualified_name if interaction.command else "?"
         if isinstance(error, app_commands.CheckFailure):
             log.info("/%s refused for %s: %s", command, interaction.user.id, error)
-            text = str(error) or "You may not use this command."
-        else:
-            log.error("/%s from %s failed", command, interaction.user.id, exc_info=error)
-            text = SORRY
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell %s that /%s failed", interaction.user.id, command)
+            await tell_privately(interaction, str(error) or "You may not use this command.")
+            return
+        await apologise(interaction, f"/{command}", error)
 
 
 class RefereeClient(discord.Client):

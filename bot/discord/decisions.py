@@ -28,6 +28,7 @@ import discord
 from bot.core import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
+from bot.discord.client import apologise
 from bot.discord.conversion import sender_of
 
 KIND = "dragon-stripes"
@@ -110,7 +111,10 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         if desk is None:
             await interaction.response.send_message("The referee is not taking decisions here.", ephemeral=True)
             return
-        await desk.clicked(interaction, self.game, self.turn, self.seat, self.action)
+        try:
+            await desk.clicked(interaction, self.game, self.turn, self.seat, self.action)
+        except Exception as error:
+            await apologise(interaction, f"button {self.custom_id}", error)
 
 
 class DecisionDesk:

@@ -20,6 +20,7 @@ from bot.core import commands as c
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, JOINABLE, LISTED, PLAYING, game_choices
+from bot.discord.client import apologise
 
 ORDERS_MODAL_PREFIX = "referee:orders:"
 ORDERS_MAX = 4000
@@ -44,6 +45,9 @@ class OrdersModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         await self._answers.apply(interaction, c.SubmitOrders(self.game, self.orders.value))
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:  # type: ignore[override]
+        await apologise(interaction, f"orders for {self.game} (modal)", error)
 
 
 def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Command[Any, ..., Any]]:

@@ -23,12 +23,13 @@ from bot.core.service import GameService
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
+from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
 from tests.core.harness import SEATS, Harness
-from tests.support.fake_discord import AUTOCOMPLETE, SLASH, FakeDiscord
+from tests.support.fake_discord import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
 
 @dataclass
@@ -58,6 +59,8 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     answers = Answers(GameService(sessions), delivery, harness.clock)
     views = GameViews(sessions)
     client.install([*player_commands(answers, views), play_command(answers, views)])
+    client.decision_desk = DecisionDesk(answers, views)
+    client.add_dynamic_items(DecisionButton)
     return client
 
 
@@ -133,21 +136,42 @@ async def test_autocomplete_offers_live_games_by_what_each_command_accepts(bench
 
 
 async def test_a_failure_is_logged_and_answered_privately(bench: Bench, tmp_path: Any, no_logged_errors: Any) -> None:
+    """A bug (here: a database with no tables) in a command, a modal or a button: logged, and the user told."""
     from bot.store.db import make_engine, session_factory
 
     broken = session_factory(make_engine(str(tmp_path / "unmigrated.sqlite3")))
     client = bench_client(bench.fake, broken, bench.harness)
     await client.login("fake-token")
+    user = bench.fake.add_member("x")
+    state = client._connection
     try:
-        payload = bench.fake.interaction_payload(
-            SLASH, bench.fake.command_data("games", {}), bench.fake.add_member("x")
+        command = bench.fake.interaction_payload(SLASH, bench.fake.command_data("games", {}), user)
+        state.parse_interaction_create(command)  # type: ignore[arg-type]  # as the gateway hands it over
+        opened = bench.fake.interaction_payload(SLASH, bench.fake.command_data("orders", {"game": "gs1"}), user)
+        state.parse_interaction_create(opened)  # type: ignore[arg-type]
+        await bench.fake.wait_until(lambda: bool(bench.fake.callbacks.get(int(opened["id"]))))
+        field = {"type": 18, "id": 1, "component": {"type": 4, "custom_id": "orders", "value": "cards 10 8 6 4 2"}}
+        submitted = bench.fake.interaction_payload(
+            MODAL_SUBMIT, {"custom_id": "referee:orders:gs1", "components": [field]}, user
         )
-        interaction: discord.Interaction = discord.Interaction(data=payload, state=client._connection)  # type: ignore[arg-type]
-        await client.tree._call(interaction)
+        state.parse_interaction_create(submitted)  # type: ignore[arg-type]
+        row = {
+            "type": 1,
+            "components": [{"type": 2, "style": 1, "label": "x: reveal", "custom_id": "ds:ds1:0:x:reveal"}],
+        }
+        message = {**bench.fake._message(bench.fake.text_channel_id, {"content": "turn 0", "components": [row]})}
+        clicked = bench.fake.interaction_payload(COMPONENT, {"custom_id": "ds:ds1:0:x:reveal", "component_type": 2},
+                                                 user, message=message)  # fmt: skip
+        state.parse_interaction_create(clicked)  # type: ignore[arg-type]
+        for payload in (command, submitted, clicked):
+            await bench.fake.wait_until(lambda p=payload: bool(bench.fake.replies(p)))  # type: ignore[misc]
     finally:
         await client.close()
-    assert [m["content"] for m in bench.fake.replies(payload)] == [SORRY]
-    assert [r.name for r in no_logged_errors.records] == ["bot.discord.client"]
+    for payload in (command, submitted, clicked):
+        assert [m["content"] for m in bench.fake.replies(payload)] == [SORRY]
+        assert bench.fake.replies(payload)[0]["flags"] == 64
+    logged = sorted(r.getMessage().split(" from ")[0] for r in no_logged_errors.records)
+    assert logged == ["/games", "button ds:ds1:0:x:reveal", "orders for gs1 (modal)"]
     no_logged_errors.records.clear()
 
 
