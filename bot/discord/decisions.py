@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from bot.core import commands as c
+from bot.core.games import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import apologise
@@ -66,7 +67,7 @@ def custom_id(game: str, turn: int, seat: str, action: str) -> str:
 def prompt_for(view: GameView) -> Prompt | None:
     """The prompt for ``view``'s open phase, or None (not Dragon Stripes, over, or nothing to press)."""
     phase = view.phase
-    if view.kind != KIND or phase is None or view.status != "running":
+    if view.kind != KIND or phase is None or view.status != RUNNING:
         return None
     text = f"**{view.slug}**, turn {phase.number}: {phase.title}"
     if phase.kind.value == "offer":
