@@ -82,3 +82,39 @@ async def test_rate_limit_is_honoured_and_503_raises(client: discord.Client, fak
         await channel.send("lost")
     await channel.send("back")
     assert [m["content"] for m in fake_discord.messages[fake_discord.text_channel_id]] == ["after a wait", "back"]
+
+
+async def test_edit_delete_and_pins(client: discord.Client, fake_discord: FakeDiscord) -> None:
+    channel = client.get_channel(fake_discord.text_channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    status = await channel.send("status: turn 1")
+    await status.edit(content="status: turn 2")
+    await status.pin()
+    pinned = [m.content async for m in channel.pins()]
+    assert pinned == ["status: turn 2"]
+    gone = await channel.send("to delete")
+    await gone.delete()
+    assert [m["content"] for m in fake_discord.messages[channel.id]] == ["status: turn 2"]
+
+
+async def test_the_original_response_can_be_edited(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.api_base)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake_discord.gateway_url))
+    bot = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    tree = app_commands.CommandTree(bot)
+
+    @tree.command(name="slow", description="answer later", guild=discord.Object(fake_discord.guild_id))
+    async def slow(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.edit_original_response(content="done")
+
+    task = asyncio.create_task(bot.start("fake-token"))
+    await asyncio.wait_for(bot.wait_until_ready(), 10)
+    try:
+        await tree.sync(guild=discord.Object(fake_discord.guild_id))
+        interaction = await fake_discord.slash("slow", {}, fake_discord.add_member("ann"))
+        await fake_discord.wait_for_request(lambda r: r.method == "PATCH" and r.path.endswith("/@original"))
+        assert [m["content"] for m in fake_discord.replies(interaction)] == ["done"]
+    finally:
+        await bot.close()
+        await task
