@@ -20,7 +20,7 @@ from bot.core import commands as c
 from bot.core.clock import Clock
 from bot.core.rendering import render
 from bot.core.service import GameService
-from bot.discord.conversion import envelope_for, reply_text
+from bot.discord.conversion import apply_envelope, envelope_for
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.render import discord_messages
 
@@ -55,14 +55,11 @@ class Answers:
                 log.warning("interaction %s not applied: %s", interaction.id, refused)
                 return
         envelope = envelope_for(interaction, commands, self._clock.now())
-        applied = await asyncio.to_thread(self._service.apply, envelope)
-        text = reply_text(applied)
-        if text is None:
-            text = f"This was already applied (receipt {applied.receipt}); nothing changed."
-        await self.tell(interaction, text)
+        answer = await asyncio.to_thread(apply_envelope, self._service, envelope)
+        await self.tell(interaction, answer.text)
         await self._delivery.deliver_to_user(interaction.user.id)
         if self._delivery.dms_closed(interaction.user.id):
-            note = render("discord/dms_closed.txt.j2", {"receipt": applied.receipt}).strip()
+            note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
             await interaction.followup.send(note, ephemeral=True)
         self._delivery.wake()
 

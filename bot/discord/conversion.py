@@ -8,8 +8,10 @@ Each interaction is one envelope (ARCHITECTURE: the common command model):
   trust is ``VERIFIED``: Discord authenticated the user who pressed the key;
 * ``ReplyContext.channel_target`` names the interaction, for the record.
 
-Recipients of outbox rows on this channel (see :func:`target_of`) are the
-other half of the contract, kept here too so there is one place to adapt.
+The envelope is applied by :func:`apply_envelope`, which turns the core's
+``Applied`` into the text to answer.  Recipients of outbox rows on this
+channel (see :func:`target_of`) are the other half of the contract, kept
+here too so there is one place to adapt (with :mod:`bot.discord.delivery`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from datetime import datetime
 import discord
 
 from bot.core import commands as c
-from bot.core.service import Applied
+from bot.core.service import Applied, GameService
 
 CHANNEL = "discord"
 PUBLIC_CHANNEL = "public"
@@ -47,6 +49,27 @@ def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ..
 def _describe(interaction: discord.Interaction) -> str:
     command = interaction.command
     return f"/{command.qualified_name}" if command is not None else "your message"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What to show the sender of an interaction: its receipt, and the reply as text."""
+
+    receipt: str
+    text: str
+
+
+def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
+    """Apply ``envelope`` (blocking: run it in a worker thread) and say what to answer.
+
+    ``Applied.reply`` is rendered text today; a repeat (the same interaction
+    id applied before) has no reply, and is told so.
+    """
+    applied = service.apply(envelope)
+    text = reply_text(applied)
+    if text is None:
+        text = f"This was already applied (receipt {applied.receipt}); nothing changed."
+    return Answer(applied.receipt, text)
 
 
 def reply_text(applied: Applied) -> str | None:
