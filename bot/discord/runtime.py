@@ -25,6 +25,7 @@ from bot.core.service import GameService, ServiceConfig
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
+from bot.discord.conversion import CHANNEL, PUBLIC_CHANNEL
 from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.golden_strider import play_command
@@ -66,6 +67,8 @@ class DiscordRuntime:
             self.clock,
             settings.discord_forum_channel_id,
             interval=settings.discord_send_interval_seconds,
+            # Without a forum channel the public copies are left for another reader (the demo's screen).
+            channels=(CHANNEL, PUBLIC_CHANNEL) if settings.discord_forum_channel_id else (CHANNEL,),
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)

@@ -41,3 +41,11 @@ def test_the_runtime_refuses_to_start_without_token_or_guild(sqlite_sessions) ->
         DiscordRuntime(Settings(discord_guild_id=1), sqlite_sessions)
     with pytest.raises(ValueError, match="guild_id"):
         DiscordRuntime(Settings(discord_token="t"), sqlite_sessions)
+
+
+def test_without_a_forum_channel_the_public_copies_are_left_alone(sqlite_sessions) -> None:  # type: ignore[no-untyped-def]
+    assert DiscordRuntime(Settings(discord_token="t", discord_guild_id=1), sqlite_sessions).delivery.channels == (
+        "discord",
+    )
+    with_forum = Settings(discord_token="t", discord_guild_id=1, discord_forum_channel_id=2)
+    assert DiscordRuntime(with_forum, sqlite_sessions).delivery.channels == ("discord", "public")
