@@ -22,6 +22,7 @@ from bot.core.rendering import render
 from bot.core.service import GameService
 from bot.discord.conversion import apply_envelope, envelope_for
 from bot.discord.delivery import DiscordDelivery
+from bot.discord.orders_modal import submitted_orders
 from bot.discord.render import discord_messages
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,15 @@ class Answers:
             note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
             await interaction.followup.send(note, ephemeral=True)
         self._delivery.wake()
+
+    async def orders_by_modal(self, interaction: discord.Interaction) -> bool:
+        """Apply an orders modal's submission (see :mod:`bot.discord.orders_modal`); False for anything else."""
+        submitted = submitted_orders(interaction)
+        if submitted is None:
+            return False
+        game, text = submitted
+        await self.apply(interaction, c.SubmitOrders(game, text))
+        return True
 
     async def tell(self, interaction: discord.Interaction, text: str) -> None:
         """``text`` as ephemeral code blocks (a follow-up when the interaction was already answered)."""

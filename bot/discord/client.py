@@ -10,7 +10,7 @@ Commands are registered for the one guild and synced in ``setup_hook``
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import aiohttp
@@ -68,6 +68,17 @@ class RefereeClient(discord.Client):
         self.guild = discord.Object(guild_id)
         self.decision_desk: Any = None
         """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
+        self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
+        """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        for hook in self.interaction_hooks:
+            try:
+                if await hook(interaction):
+                    return
+            except Exception as error:
+                await apologise(interaction, f"interaction {interaction.id}", error)
+                return
 
     def install(self, commands: Iterable[app_commands.Command[Any, ..., Any]]) -> None:
         """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""

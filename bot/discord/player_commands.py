@@ -4,7 +4,8 @@ Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``STATUS``, ``HELP``,
 ``RESIGN``); orders stay free text in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
-with a paragraph field, for long or multi-line orders.  Game names
+with a paragraph field, for long or multi-line orders
+(:mod:`bot.discord.orders_modal`).  Game names
 autocomplete from live state: joinable games for ``/join``, games in play for
 ``/orders`` and ``/resign``, any game for ``/status`` and ``/help``.
 """
@@ -20,34 +21,7 @@ from bot.core import commands as c
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, JOINABLE, LISTED, PLAYING, game_choices
-from bot.discord.client import apologise
-
-ORDERS_MODAL_PREFIX = "referee:orders:"
-ORDERS_MAX = 4000
-"""Discord's longest text input."""
-
-
-class OrdersModal(discord.ui.Modal):
-    """A paragraph field for the orders of one game; its submission is one envelope."""
-
-    def __init__(self, game: str, answers: Answers) -> None:
-        super().__init__(title=f"Orders for {game}"[:45], custom_id=f"{ORDERS_MODAL_PREFIX}{game}"[:100], timeout=None)
-        self.game = game
-        self._answers = answers
-        self.orders: discord.ui.TextInput[OrdersModal] = discord.ui.TextInput(
-            label="Orders, in the game's own syntax",
-            style=discord.TextStyle.paragraph,
-            custom_id="orders",
-            max_length=ORDERS_MAX,
-            placeholder="One order per line, as in the game's help (/help game:...)",
-        )
-        self.add_item(self.orders)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        await self._answers.apply(interaction, c.SubmitOrders(self.game, self.orders.value))
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:  # type: ignore[override]
-        await apologise(interaction, f"orders for {self.game} (modal)", error)
+from bot.discord.orders_modal import open_orders_modal
 
 
 def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Command[Any, ..., Any]]:
@@ -80,7 +54,7 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     @app_commands.autocomplete(game=playing)
     async def orders(interaction: discord.Interaction, game: str, text: str | None = None) -> None:
         if text is None or not text.strip():
-            await interaction.response.send_modal(OrdersModal(game.strip(), answers))
+            await open_orders_modal(interaction, game.strip())
             return
         await answers.apply(interaction, c.SubmitOrders(game, text))
 

@@ -73,6 +73,7 @@ class DiscordRuntime:
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)
         self.client.install([*player_commands(self.answers, views), play_command(self.answers, views)])
+        self.client.interaction_hooks.append(self.answers.orders_by_modal)
         self.client.decision_desk = DecisionDesk(self.answers, views)
         self.client.add_dynamic_items(DecisionButton)
         self.delivery.after_public = self.client.decision_desk.after_public

@@ -59,6 +59,7 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     answers = Answers(GameService(sessions), delivery, harness.clock)
     views = GameViews(sessions)
     client.install([*player_commands(answers, views), play_command(answers, views)])
+    client.interaction_hooks.append(answers.orders_by_modal)
     client.decision_desk = DecisionDesk(answers, views)
     client.add_dynamic_items(DecisionButton)
     return client
@@ -171,7 +172,7 @@ async def test_a_failure_is_logged_and_answered_privately(bench: Bench, tmp_path
         assert [m["content"] for m in bench.fake.replies(payload)] == [SORRY]
         assert bench.fake.replies(payload)[0]["flags"] == 64
     logged = sorted(r.getMessage().split(" from ")[0] for r in no_logged_errors.records)
-    assert logged == ["/games", "button ds:ds1:0:x:reveal", "orders for gs1 (modal)"]
+    assert logged == ["/games", "button ds:ds1:0:x:reveal", f"interaction {submitted['id']}"]
     no_logged_errors.records.clear()
 
 

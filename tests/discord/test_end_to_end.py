@@ -282,3 +282,29 @@ async def test_a_dropped_connection_is_transient(
         failed = [r for r in rows(world.sessions) if r.last_error and "Disconnected" in r.last_error]
         assert failed and all(r.sent_at is not None for r in failed)
         assert thread_reports(world, "gs1") == expected_messages(world, "gs1")
+
+
+async def test_two_players_writing_in_the_modal_at_once_both_count_even_across_a_restart(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """discord.py keeps one modal per custom id and drops it after one submission: the bot must not rely on it."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start_game(world)
+        opened = {}
+        for name in ("Ann", "Ben", "Cat"):
+            opened[name] = await fake_discord.slash("orders", {"game": "gs1"}, world.user(name))
+            assert (await fake_discord.wait_for_callback(opened[name]))["type"] == 9
+        for name in ("Ann", "Ben"):
+            sent = await fake_discord.submit_modal(
+                "referee:orders:gs1", {"orders": "cards 10 8 6 4 2"}, world.user(name)
+            )
+            [reply] = await fake_discord.wait_for_replies(sent)
+            assert "ORDERS ACCEPTED" in reply["content"] and f"seat {name}" in reply["content"]
+        harness = world.harness
+    async with running_world(fake_discord, sqlite_sessions, harness=harness) as again:  # Cat's modal is still open
+        sent = await fake_discord.submit_modal("referee:orders:gs1", {"orders": "cards 10 8 6 4 2"}, again.user("Cat"),
+                                               labelled=False)  # fmt: skip
+        [reply] = await fake_discord.wait_for_replies(sent)
+        assert "ORDERS ACCEPTED" in reply["content"] and "seat Cat" in reply["content"]
+        [status, *_] = await again.command("Dan", "status", {"game": "gs1"})
+        assert "Orders in from: Ann, Ben, Cat\n" in status["content"]
