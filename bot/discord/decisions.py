@@ -127,14 +127,16 @@ class DecisionDesk:
         self._prompted: set[tuple[str, int]] = set()
 
     async def clicked(self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str) -> None:
+        """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else apply it."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the checks read the database: 3 s rule
         own = await asyncio.to_thread(self._views.seat_of, game, sender_of(interaction.user))
         if own != seat:
-            await interaction.response.send_message(f"This button is for {seat}, not for you.", ephemeral=True)
+            await interaction.followup.send(f"This button is for {seat}, not for you.", ephemeral=True)
             return
         view = await asyncio.to_thread(self._views.game, game)
         phase = view.phase if view is not None else None
         if phase is None or phase.number != turn or seat not in phase.owing:
-            await interaction.response.send_message(
+            await interaction.followup.send(
                 f"Turn {turn} of {game} is over (or no longer waits for you): nothing was changed.", ephemeral=True
             )
             return
