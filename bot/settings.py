@@ -78,6 +78,15 @@ class Settings:
     send_interval_seconds: float = 5.0
     deadline_check_seconds: float = 30.0
 
+    # -- Discord (runs when discord_token is set; token from REFEREE_DISCORD_TOKEN) --
+    discord_token: str = field(default="", repr=False)
+    discord_guild_id: int = 0
+    discord_forum_channel_id: int = 0
+    discord_gm_role_id: int = 0
+    discord_api_base: str = "https://discord.com/api/v10"
+    discord_gateway_url: str = "wss://gateway.discord.gg/"
+    discord_send_interval_seconds: float = 2.0
+
     @classmethod
     def load(cls, path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
         """Defaults, then the TOML file (``[referee]`` table or top level), then ``REFEREE_<FIELD>``."""

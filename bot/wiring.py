@@ -6,7 +6,7 @@ What runs is decided by the settings alone, each part a supervised worker
 * the deadline worker always runs;
 * email intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
 * email sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none;
-* further channels add their own workers here.
+* Discord: when ``discord_token`` is set (with ``discord_guild_id``; a forum channel gives games a public place).
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ def service_config(settings: Settings) -> ServiceConfig:
 
 
 def public_channels(settings: Settings) -> tuple[str, ...]:
-    """The channels with a public place for every game (none yet besides the demo's screen)."""
-    return ()
+    """The channels with a public place for every game: Discord, when a forum channel is configured."""
+    return ("discord",) if settings.discord_token and settings.discord_forum_channel_id else ()
 
 
 PROTOCOL_LOGGERS = ("imapclient", "aiosmtplib", "mail.log")
@@ -98,6 +98,12 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
         log.warning("no outgoing mail configured (smtp_host or maildir_outbox): mail waits in the outbox")
     else:
         found.append(EmailSenderWorker(sender))
+    if settings.discord_token:
+        from bot.discord.runtime import DiscordRuntime  # imported only when Discord is configured
+
+        found.append(DiscordRuntime(settings, sessions, service=service, clock=clock))
+    else:
+        log.info("no Discord token (REFEREE_DISCORD_TOKEN): Discord is not run")
     return found
 
 

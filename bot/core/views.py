@@ -5,12 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.api import Phase
-from bot.core.games import find_game, phase_of
+from bot.core.commands import Sender
+from bot.core.games import find_game, phase_of, rules_of
+from bot.core.identities import find_player, seat_of
 from bot.core.records import export_record
 from bot.store.db import unit_of_work
+from bot.store.models import Game
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,16 @@ class GameView:
     phase: Phase | None
     state: dict[str, Any] | None
     seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One line of the list of games: enough to offer the game by name (autocomplete)."""
+
+    slug: str
+    kind: str
+    title: str
+    status: str
 
 
 class GameViews:
@@ -39,6 +53,24 @@ class GameViews:
             return GameView(
                 game.slug, game.kind, game.status, phase_of(game), game.state, tuple(s.name for s in game.seats)
             )
+
+    def games(self, statuses: tuple[str, ...] | None = None) -> list[GameListing]:
+        """Every game (or those whose status is in ``statuses``), by slug."""
+        with unit_of_work(self._sessions) as session:
+            query = select(Game).order_by(Game.slug)
+            if statuses is not None:
+                query = query.where(Game.status.in_(statuses))
+            return [GameListing(g.slug, g.kind, rules_of(g).title, g.status) for g in session.scalars(query)]
+
+    def seat_of(self, slug: str, sender: Sender) -> str | None:
+        """The name of ``sender``'s seat in ``slug`` (resigned or not), or None: no seat, no player, no game."""
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            player = find_player(session, sender)
+            if game is None or player is None:
+                return None
+            seat = seat_of(game, player)
+            return None if seat is None else seat.name
 
     def record(self, slug: str) -> dict[str, Any]:
         """The sealed record of a finished game (raises ValueError otherwise)."""

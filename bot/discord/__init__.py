@@ -1,5 +1,14 @@
-"""The Discord channel (discord.py): slash commands in, reports to each game's forum thread.
+"""The Discord channel (discord.py): slash commands and buttons in, replies and reports out.
 
-This package is the seam the Discord issue fills in; until then nothing here
-runs.  Like every adapter it talks to the rest only through :mod:`bot.core`.
+* :mod:`runtime` -- ``DiscordRuntime.run(stop)``: log in, sync the commands to
+  the guild, deliver the outbox until stopped (what ``referee serve`` runs);
+* :mod:`client` -- the ``discord.Client`` and its ``app_commands`` tree;
+* :mod:`player_commands`, :mod:`golden_strider`, :mod:`decisions` -- the
+  slash commands, ``/play``, and Dragon Stripes' buttons;
+* :mod:`answers` -- defer, apply one envelope, answer privately;
+* :mod:`conversion` and :mod:`delivery` -- the two touchpoints with the core
+  (Interaction -> Envelope; outbox rows -> DMs and forum posts);
+* :mod:`render` -- code blocks under 2,000 characters, Discord timestamps.
+
+Like every adapter it talks to the rest only through :mod:`bot.core`.
 """

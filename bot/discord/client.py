@@ -1,0 +1,90 @@
+"""The discord.py client: an ``app_commands`` tree synced to the configured guild.
+
+Plain :class:`discord.Client` (not ``AutoShardedClient``, which would ask
+``GET /gateway/bot``: TEST_INFRA pitfall 6) with default intents: the bot
+needs no privileged intent, since everything arrives as interactions.
+Commands are registered for the one guild and synced in ``setup_hook``
+(guild commands appear at once; global ones can take an hour).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+
+log = logging.getLogger(__name__)
+
+SORRY = (
+    "Sorry: that failed on the referee's side and has been logged. If it was orders, "
+    "check with /status whether they arrived before sending them again."
+)
+
+
+async def tell_privately(interaction: discord.Interaction, text: str) -> None:
+    """``text`` to the interaction's user only (a follow-up once the interaction was answered)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+        log.warning("could not tell %s (%s): %s", interaction.user.id, error, text)
+
+
+async def apologise(interaction: discord.Interaction, what: str, error: BaseException) -> None:
+    """A bug while handling ``what``: logged with its traceback, and the user told privately (never left hanging)."""
+    log.error("%s from %s failed", what, interaction.user.id, exc_info=error)
+    await tell_privately(interaction, SORRY)
+
+
+class RefereeTree(app_commands.CommandTree[discord.Client]):
+    """The command tree: an error in a command is logged and answered privately, never left unanswered."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        command = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(error, app_commands.CheckFailure):
+            log.info("/%s refused for %s: %s", command, interaction.user.id, error)
+            await tell_privately(interaction, str(error) or "You may not use this command.")
+            return
+        await apologise(interaction, f"/{command}", error)
+
+
+class RefereeClient(discord.Client):
+    """The referee on Discord; commands are added to the guild ``guild_id`` and synced at login."""
+
+    def __init__(self, guild_id: int, *, guild_ready_timeout: float = 2.0) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            guild_ready_timeout=guild_ready_timeout,
+            max_ratelimit_timeout=30.0,
+        )
+        self.guild_id = guild_id
+        self.tree = RefereeTree(self)
+        self.guild = discord.Object(guild_id)
+        self.decision_desk: Any = None
+        """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
+        self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
+        """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        for hook in self.interaction_hooks:
+            try:
+                if await hook(interaction):
+                    return
+            except Exception as error:
+                await apologise(interaction, f"interaction {interaction.id}", error)
+                return
+
+    def install(self, commands: Iterable[app_commands.Command[Any, ..., Any]]) -> None:
+        """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""
+        for command in commands:
+            self.tree.add_command(command, guild=self.guild)
+
+    async def setup_hook(self) -> None:
+        synced = await self.tree.sync(guild=self.guild)
+        log.info("synced %d commands to guild %s", len(synced), self.guild_id)

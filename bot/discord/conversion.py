@@ -1,0 +1,105 @@
+"""Interaction -> Envelope, and the core's answer -> text: the adapter's touchpoint with the core's commands.
+
+Each interaction is one envelope (ARCHITECTURE: the common command model):
+
+* ``source_id`` is ``discord:<interaction id>``: Discord never reuses an
+  interaction id, so applying the same interaction twice is a no-op;
+* the sender is ``Sender("discord", "<user id>", <display name>)``, and its
+  trust is ``VERIFIED``: Discord authenticated the user who pressed the key;
+* ``ReplyContext.channel_target`` names the interaction, for the record.
+
+The envelope is applied by :func:`apply_envelope`, which turns the core's
+``Applied`` into the text to answer.  Recipients of outbox rows on this
+channel (see :func:`target_of`) are the other half of the contract, kept
+here too so there is one place to adapt (with :mod:`bot.discord.delivery`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import discord
+
+from bot.core import commands as c
+from bot.core.service import Applied, GameService
+from bot.discord.render import render_outcome
+
+CHANNEL = "discord"
+
+
+def sender_of(user: discord.abc.User) -> c.Sender:
+    """The core's sender for a Discord user: the id (stable), and the name shown in the guild."""
+    return c.Sender(CHANNEL, str(user.id), user.display_name)
+
+
+def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ...], now: datetime) -> c.Envelope:
+    """One envelope for one interaction (a slash command or a modal submission)."""
+    return c.Envelope(
+        sender=sender_of(interaction.user),
+        commands=commands,
+        source_id=f"discord:{interaction.id}",
+        received_at=now,
+        reply_context={"subject": _describe(interaction), "interaction": str(interaction.id)},
+        trust=c.Trust.VERIFIED,
+    )
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    return f"/{command.qualified_name}" if command is not None else "your message"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What to show the sender of an interaction: its receipt, and the reply as text."""
+
+    receipt: str
+    text: str
+
+
+def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
+    """Apply ``envelope`` (blocking: run it in a worker thread) and say what to answer.
+
+    A repeat (the same interaction id applied before) has no reply, and is told so.
+    """
+    applied = service.apply(envelope)
+    text = reply_text(applied)
+    if text is None:
+        text = f"This was already applied (receipt {applied.receipt}); nothing changed."
+    return Answer(applied.receipt, text)
+
+
+def reply_text(applied: Applied) -> str | None:
+    """The reply in Discord's form (``templates/discord/reply.txt.j2``), or None when the interaction was a repeat."""
+    if applied.reply is None:
+        return None
+    return render_outcome(applied.reply.template, applied.reply.data)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where an outbox row goes on Discord: a user's DMs, or a game's public forum post."""
+
+    kind: str  # "user" or "public"
+    key: str  # a Discord user id, or a game slug
+
+
+def target_of(channel: str, recipient: str) -> Target:
+    """The Discord target of an outbox row.
+
+    ``public:<slug>`` is a game's public place (the core's delivery writes it
+    for every channel that has public places); a user is their bare Discord
+    id (the address the core knows them by), or ``user:<id>``.
+    """
+    kind, _, key = recipient.partition(":")
+    if kind in ("user", "public") and key:
+        return Target(kind, key)
+    if recipient.isdecimal():
+        return Target("user", recipient)
+    raise ValueError(f"not a Discord recipient: {recipient!r}")
+
+
+def user_recipients(user_id: int) -> tuple[str, ...]:
+    """The recipient forms of a user's DMs (see :func:`target_of`)."""
+    return (str(user_id), f"user:{user_id}")

@@ -1,0 +1,276 @@
+"""Outbox rows -> Discord: the adapter's sending half, and its touchpoint with the core's outbox.
+
+Rows of the outbox channel ``discord`` (and the core's ``public`` channel,
+which is every game's public copy) are drained through
+:class:`bot.core.outbox.OutboxDrain`, oldest first:
+
+* to ``user:<id>`` (or a bare id): a direct message;
+* to ``public:<slug>`` (or a ``public`` row for ``<slug>``): the game's post
+  in the configured forum channel, opened on first use with the game's name
+  and recorded with :mod:`bot.core.places`, so it survives a restart (a
+  post whose creation was answered by an error is looked for among the
+  guild's active threads before another is made).
+
+Each row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
+each with a nonce derived from the row's stable Message-ID and the block's
+index, sent with ``enforce_nonce``: Discord answers a repeat with the
+message it already has, so a retry after a lost response posts nothing twice.
+
+Failures (issue 13, "Delivery and limits"):
+
+* transient (5xx, a dropped connection, a timeout, 429): the row is marked
+  failed (exponential back-off in the outbox), the pass stops, and no row is
+  sent before that row's next attempt (or a 429's ``retry_after``; discord.py
+  itself waits out short ones), so the reports keep their order;
+* permanent (unknown channel 10003, missing permission 50013, missing
+  access 50001, a DM refused with 50007, any other 4xx): the row is parked
+  with the reason, never retried;
+* anything else is a bug: logged, retried, parked after ``max_attempts``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import aiohttp
+import discord
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.clock import Clock
+from bot.core.outbox import OutboxDrain, PendingMessage
+from bot.core.places import public_place, record_public_place
+from bot.core.rendering import render
+from bot.core.views import GameViews
+from bot.discord.conversion import CHANNEL, Target, target_of, user_recipients
+from bot.discord.render import discord_messages, render_outcome
+
+log = logging.getLogger(__name__)
+
+DMS_CLOSED = 50007
+PERMANENT_CODES = {
+    10003: "unknown channel",
+    10013: "unknown user",
+    50001: "missing access",
+    50013: "missing permissions",
+    DMS_CLOSED: "cannot send messages to this user (their DMs are closed)",
+}
+SENT, RETRY, PARKED = "sent", "retry", "parked"
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """What became of one row in one attempt."""
+
+    row_id: int
+    recipient: str
+    status: str
+    reason: str = ""
+    code: int | None = None
+
+
+class _Refused(Exception):
+    """Discord refused a row for good."""
+
+    def __init__(self, reason: str, code: int | None) -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+class _Transient(Exception):
+    """Worth another try later; at least ``hold`` seconds before any send at all (rate limits)."""
+
+    def __init__(self, reason: str, hold: float = 0.0) -> None:
+        super().__init__(reason)
+        self.hold = hold
+
+
+def nonce_for(message_id: str, index: int) -> str:
+    """At most 25 characters (Discord's limit), the same on every retry of the same block."""
+    return hashlib.sha256(f"{message_id}\x00{index}".encode()).hexdigest()[:25]
+
+
+class DiscordDelivery:
+    """Sends due outbox rows to Discord; one pass at a time (see the module docstring)."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        sessions: sessionmaker[Session],
+        clock: Clock,
+        forum_channel_id: int,
+        *,
+        interval: float = 2.0,
+        max_attempts: int = 10,
+        channels: Iterable[str] = (CHANNEL,),
+        after_public: Callable[[str, discord.abc.Messageable], Awaitable[None]] | None = None,
+    ) -> None:
+        self._client = client
+        self._sessions = sessions
+        self._drain = OutboxDrain(sessions)
+        self._views = GameViews(sessions)
+        self._clock = clock
+        self._forum_channel_id = forum_channel_id
+        self.interval = interval
+        self.max_attempts = max_attempts
+        self.channels = tuple(channels)
+        self.after_public = after_public
+        """Called after each public row is sent, with the game and its place (the decision prompts)."""
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self.held_until: datetime | None = None
+        """No send before this (the next attempt of a row that failed for a transient reason)."""
+        self._dms_closed: set[str] = set()
+
+    def dms_closed(self, user_id: int) -> bool:
+        """Whether the last DM tried for this user was refused with 50007 (their DMs are closed)."""
+        return str(user_id) in self._dms_closed
+
+    def wake(self) -> None:
+        """Ask for a pass now (something was just queued)."""
+        self._wake.set()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Deliver until ``stop`` is set: a pass every ``interval``, or sooner when woken."""
+        while not stop.is_set():
+            try:
+                await self.deliver_due()
+            except Exception:
+                log.exception("a Discord delivery pass failed; trying again in %.1f s", self.interval)
+            self._wake.clear()
+            waiter = asyncio.ensure_future(self._wake.wait())
+            stopper = asyncio.ensure_future(stop.wait())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait({waiter, stopper}, timeout=self.interval, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            stopper.cancel()
+
+    async def deliver_due(self) -> list[Delivered]:
+        """One pass over every due row of this adapter's channels."""
+        return await self._pass(None)
+
+    async def deliver_to_user(self, user_id: int) -> list[Delivered]:
+        """One pass over the due rows for one user's DMs (right after their command, to tell them of closed DMs)."""
+        return await self._pass(set(user_recipients(user_id)))
+
+    async def _pass(self, recipients: set[str] | None) -> list[Delivered]:
+        async with self._lock:
+            now = self._clock.now()
+            if self.held_until is not None and now < self.held_until:
+                return []
+            self.held_until = None
+            rows: list[PendingMessage] = []
+            for channel in self.channels:
+                rows.extend(await asyncio.to_thread(self._drain.due, channel, now))
+            rows.sort(key=lambda row: row.id)
+            if recipients is not None:
+                rows = [r for r in rows if r.channel == CHANNEL and r.recipient in recipients]
+            done: list[Delivered] = []
+            for row in rows:
+                outcome = await self._deliver(row)
+                done.append(outcome)
+                if outcome.status == RETRY:
+                    break  # Discord is away or busy: keep the order, try again later
+            return done
+
+    async def _deliver(self, row: PendingMessage) -> Delivered:
+        try:
+            await self._send(row)
+        except _Refused as refused:
+            if refused.code == DMS_CLOSED:
+                self._dms_closed.add(target_of(row.channel, row.recipient).key)
+            await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), str(refused))
+            log.warning("outbox row %d to %s parked: %s", row.id, row.recipient, refused)
+            return Delivered(row.id, row.recipient, PARKED, str(refused), refused.code)
+        except _Transient as transient:
+            now = self._clock.now()
+            when = await asyncio.to_thread(self._drain.mark_failed, row.id, now, str(transient))
+            self.held_until = max(when, now + timedelta(seconds=transient.hold))
+            log.warning("outbox row %d to %s not sent (%s); next try at %s", row.id, row.recipient, transient, when)
+            return Delivered(row.id, row.recipient, RETRY, str(transient))
+        except Exception as error:
+            reason = f"{type(error).__name__}: {error}"
+            if row.attempts + 1 >= self.max_attempts:
+                await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), reason)
+                log.exception("outbox row %d parked after %d attempts", row.id, row.attempts + 1)
+                return Delivered(row.id, row.recipient, PARKED, reason)
+            now = self._clock.now()
+            self.held_until = await asyncio.to_thread(self._drain.mark_failed, row.id, now, reason)
+            log.exception("outbox row %d to %s failed", row.id, row.recipient)
+            return Delivered(row.id, row.recipient, RETRY, reason)
+        await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
+        self._dms_closed.discard(target_of(row.channel, row.recipient).key)
+        return Delivered(row.id, row.recipient, SENT)
+
+    async def _send(self, row: PendingMessage) -> None:
+        if self._client.is_closed():
+            # Stopping: an answer still running after the client closed leaves the row to the next run.
+            raise _Transient("the Discord client is closed")
+        try:
+            target = target_of(row.channel, row.recipient)
+            messageable = await self._messageable(target)
+            text = render_outcome(row.template, row.data, row.context)
+            for index, block in enumerate(discord_messages(text)):
+                await messageable.send(block, nonce=nonce_for(row.message_id, index))
+            if target.kind == "public" and self.after_public is not None:
+                await self.after_public(target.key, messageable)
+        except ValueError as error:
+            raise _Refused(str(error), None) from error
+        except discord.RateLimited as limited:
+            raise _Transient(f"rate limited for {limited.retry_after:.1f} s", limited.retry_after) from limited
+        except discord.HTTPException as error:
+            raise _classify(error) from error
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            # A dropped connection reaches us raw (TEST_INFRA pitfall 11): transient.
+            raise _Transient(f"{type(error).__name__}: {error}") from error
+
+    async def _messageable(self, target: Target) -> discord.abc.Messageable:
+        if target.kind == "user":
+            return await self._client.create_dm(discord.Object(int(target.key)))
+        place = await asyncio.to_thread(public_place, self._sessions, target.key, CHANNEL)
+        if place is None:
+            place = await self._open_public_place(target.key)
+        return self._client.get_partial_messageable(int(place))
+
+    async def _open_public_place(self, slug: str) -> str:
+        """The game's forum post, created now with the game's name, and recorded."""
+        if not self._forum_channel_id:
+            raise _Refused("no forum channel is configured (discord_forum_channel_id)", None)
+        forum = self._client.get_channel(self._forum_channel_id)
+        if forum is None:
+            forum = await self._client.fetch_channel(self._forum_channel_id)
+        if not isinstance(forum, discord.ForumChannel):
+            raise _Refused(f"channel {self._forum_channel_id} is not a forum channel", None)
+        listing = next((g for g in await asyncio.to_thread(self._views.games) if g.slug == slug), None)
+        title = listing.title if listing is not None else slug
+        name = f"{slug} -- {title}"[:100]
+        place = await self._find_post(forum, name)
+        if place is None:
+            opening = render("discord/forum_post.txt.j2", {"game": slug, "title": title})
+            made = await forum.create_thread(name=name, content=opening)
+            place = str(made.thread.id)
+        await asyncio.to_thread(record_public_place, self._sessions, slug, CHANNEL, place)
+        log.info("opened the forum post %s for game %s", place, slug)
+        return place
+
+    async def _find_post(self, forum: discord.ForumChannel, name: str) -> str | None:
+        """The bot's own live post called ``name`` in ``forum``: one made by an attempt whose answer was lost."""
+        me = self._client.user
+        for thread in await forum.guild.active_threads():
+            if thread.parent_id == forum.id and thread.name == name and me is not None and thread.owner_id == me.id:
+                return str(thread.id)
+        return None
+
+
+def _classify(error: discord.HTTPException) -> Exception:
+    if error.status == 429:
+        return _Transient(f"HTTP 429: {error.text}", hold=60.0)
+    if error.status >= 500:
+        return _Transient(f"HTTP {error.status}: {error.text or 'server error'}")
+    reason = PERMANENT_CODES.get(error.code) or error.text or "refused"
+    return _Refused(f"HTTP {error.status} code {error.code}: {reason}", error.code)

@@ -1,0 +1,79 @@
+"""The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/status``, ``/help``, ``/resign``.
+
+Each command is one envelope of the common command model (the same
+commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``STATUS``, ``HELP``,
+``RESIGN``); orders stay free text in the game's own syntax, read by the
+game's own parser in the core.  ``/orders`` without ``text`` opens a modal
+with a paragraph field, for long or multi-line orders
+(:mod:`bot.discord.orders_modal`).  Game names
+autocomplete from live state: joinable games for ``/join``, games in play for
+``/orders`` and ``/resign``, any game for ``/status`` and ``/help``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.core import commands as c
+from bot.core.views import GameViews
+from bot.discord.answers import Answers
+from bot.discord.choices import ANY, JOINABLE, LISTED, PLAYING, game_choices
+from bot.discord.orders_modal import open_orders_modal
+
+
+def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Command[Any, ..., Any]]:
+    """The player commands, bound to ``answers`` (the core) and ``views`` (autocomplete)."""
+
+    async def joinable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, JOINABLE)
+
+    async def playing(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, PLAYING)
+
+    async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, LISTED)
+
+    async def any_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, ANY)
+
+    @app_commands.command(name="games", description="The games open to join or running")
+    async def games(interaction: discord.Interaction) -> None:
+        await answers.apply(interaction, c.ListGames())
+
+    @app_commands.command(name="join", description="Take a seat in a game before it starts")
+    @app_commands.describe(game="The game to join", name="Your seat's name (default: your display name)")
+    @app_commands.autocomplete(game=joinable)
+    async def join(interaction: discord.Interaction, game: str, name: str | None = None) -> None:
+        await answers.apply(interaction, c.JoinGame(game, name))
+
+    @app_commands.command(name="orders", description="Send your orders (the last set sent counts)")
+    @app_commands.describe(game="Your game", text="Your orders; leave out to write several lines")
+    @app_commands.autocomplete(game=playing)
+    async def orders(interaction: discord.Interaction, game: str, text: str | None = None) -> None:
+        if text is None or not text.strip():
+            await open_orders_modal(interaction, game.strip())
+            return
+        await answers.apply(interaction, c.SubmitOrders(game, text))
+
+    @app_commands.command(name="status", description="A game's phase, deadline and who has ordered")
+    @app_commands.describe(game="The game")
+    @app_commands.autocomplete(game=listed)
+    async def status(interaction: discord.Interaction, game: str) -> None:
+        await answers.apply(interaction, c.ShowStatus(game))
+
+    @app_commands.command(name="help", description="The commands, or one game's rules and order syntax")
+    @app_commands.describe(game="A game or game kind (leave out for the list of commands)")
+    @app_commands.autocomplete(game=any_game)
+    async def help_(interaction: discord.Interaction, game: str | None = None) -> None:
+        await answers.apply(interaction, c.ShowHelp(game))
+
+    @app_commands.command(name="resign", description="Leave a game; your seat gets no-moves-received orders")
+    @app_commands.describe(game="The game to leave")
+    @app_commands.autocomplete(game=listed)
+    async def resign(interaction: discord.Interaction, game: str) -> None:
+        await answers.apply(interaction, c.Resign(game))
+
+    return [games, join, orders, status, help_, resign]

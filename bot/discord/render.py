@@ -1,0 +1,114 @@
+"""Discord's form of a message: fixed-width code blocks under 2,000 characters, Discord timestamps.
+
+Discord refuses a message over 2,000 characters and renders markdown, so a
+report (fixed-width text, columns aligned) is sent as one or more code
+blocks, split only at line boundaries so a table row is never cut in two
+(issue 13).  A single line too long for a block is hard-wrapped.  Timestamp
+markup (``<t:unix:F>``) is rendered in each reader's own time zone, but not
+inside a code block, so deadlines are repeated after the blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import jinja2
+
+from bot.core.rendering import render_message
+
+FORM = "discord"
+"""Discord's template folder (``templates/discord/``); a message it has no template for uses the email form."""
+
+LIMIT = 2000
+_FENCE_OPEN = "```\n"
+_FENCE_CLOSE = "\n```"
+_DEADLINE = re.compile(r"^\s*Deadline:\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
+
+
+def code_blocks(text: str, limit: int = LIMIT) -> list[str]:
+    """``text`` as fenced code blocks, each at most ``limit`` characters including its fences.
+
+    Blocks break only between lines; a line longer than a block can hold is
+    cut into pieces of the largest size that fits.  Backticks that would close
+    the fence early are separated by a zero-width space.  Empty text gives no
+    block.
+    """
+    room = limit - len(_FENCE_OPEN) - len(_FENCE_CLOSE)
+    if room < 1:
+        raise ValueError(f"a limit of {limit} leaves no room inside the fences")
+    lines: list[str] = []
+    for line in text.replace("```", "`\u200b``").rstrip("\n").split("\n"):
+        lines.extend(line[i : i + room] for i in range(0, max(len(line), 1), room))
+    if not any(line.strip() for line in lines):
+        return []
+    blocks: list[str] = []
+    current: list[str] = []
+    size = -1  # the first line adds no newline
+    for line in lines:
+        if current and size + 1 + len(line) > room:
+            blocks.append(_fence(current))
+            current, size = [], -1
+        current.append(line)
+        size += 1 + len(line)
+    if current:
+        blocks.append(_fence(current))
+    return blocks
+
+
+def _fence(lines: list[str]) -> str:
+    return _FENCE_OPEN + "\n".join(lines) + _FENCE_CLOSE
+
+
+def timestamp(moment: datetime) -> str:
+    """``<t:unix:F> (<t:unix:R>)``: the full date and time, and "in 3 hours", in the reader's own zone."""
+    if moment.tzinfo is None:
+        raise ValueError("a naive datetime has no instant; pass an aware one")
+    unix = int(moment.timestamp())
+    return f"<t:{unix}:F> (<t:{unix}:R>)"
+
+
+def deadline_note(text: str) -> str | None:
+    """``Deadline: <t:..:F> (<t:..:R>)`` for the first ``Deadline: YYYY-MM-DD HH:MM UTC`` line of ``text``.
+
+    A bridge while messages are rendered text: the core writes deadlines in
+    UTC (and the game's zone); Discord readers also get them in their own.
+    """
+    match = _DEADLINE.search(text)
+    if match is None:
+        return None
+    moment = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+    return f"Deadline: {timestamp(moment)}"
+
+
+def discord_messages(text: str, limit: int = LIMIT) -> list[str]:
+    """The messages that carry ``text`` on Discord: its code blocks, the deadline note after the last."""
+    blocks = code_blocks(text, limit)
+    note = deadline_note(text)
+    if note is None or not blocks:
+        return blocks
+    if len(blocks[-1]) + 1 + len(note) <= limit:
+        blocks[-1] = f"{blocks[-1]}\n{note}"
+    else:
+        blocks.append(note)
+    return blocks
+
+
+def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
+    """The text of an outcome (template + data) in Discord's form, its title (if any) first.
+
+    ``templates/discord/<template>.txt.j2`` when Discord says it its own way
+    (replies, reports: slash commands instead of mail commands), else the
+    plain-text form the email channel uses; the phrases of replies come from
+    ``templates/discord/phrases.j2`` first.
+    """
+    values = {**data, "context": dict(context or {})}
+    for form in (FORM, "email"):
+        try:
+            rendered = render_message(form, template, values)
+        except jinja2.TemplateNotFound:
+            continue
+        return f"{rendered.title}\n\n{rendered.body}" if rendered.title else rendered.body
+    raise jinja2.TemplateNotFound(template)

@@ -1,0 +1,126 @@
+"""The Discord channel as one supervised task: log in, sync the commands, deliver the outbox until stopped.
+
+``DiscordRuntime.run(stop)`` is what ``referee serve`` runs for Discord
+(beside the email channel and the deadline worker, which are not Discord's).
+
+``discord_api_base`` and ``discord_gateway_url`` point discord.py at a
+Discord-compatible server (the tests' fake).  discord.py has no per-client
+setting for them: they are the class attributes ``discord.http.Route.BASE``
+and ``DiscordWebSocket.DEFAULT_GATEWAY`` (internals, hence the exact pin of
+discord.py), set for the whole process when the runtime starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+import yarl
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.clock import Clock, SystemClock
+from bot.core.service import GameService, ServiceConfig
+from bot.core.supervisor import Stage
+from bot.core.views import GameViews
+from bot.discord.answers import Answers
+from bot.discord.client import RefereeClient
+from bot.discord.conversion import CHANNEL
+from bot.discord.decisions import DecisionButton, DecisionDesk
+from bot.discord.delivery import DiscordDelivery
+from bot.discord.golden_strider import play_command
+from bot.discord.player_commands import player_commands
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def point_at(api_base: str, gateway_url: str) -> None:
+    """Send every discord.py client of this process to ``api_base`` (REST) and ``gateway_url``."""
+    discord.http.Route.BASE = api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class DiscordRuntime:
+    """The client, its commands and the outbox delivery, built from the settings."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        sessions: sessionmaker[Session],
+        *,
+        service: GameService | None = None,
+        clock: Clock | None = None,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        if not settings.discord_token:
+            raise ValueError("Discord needs a bot token: set REFEREE_DISCORD_TOKEN")
+        if not settings.discord_guild_id:
+            raise ValueError("Discord needs the guild: set guild_id in [referee.discord]")
+        self.settings = settings
+        self.clock = clock or SystemClock()
+        self.service = service or GameService(sessions, ServiceConfig(message_domain=settings.mail_domain))
+        self.client = RefereeClient(settings.discord_guild_id, guild_ready_timeout=guild_ready_timeout)
+        self.delivery = DiscordDelivery(
+            self.client,
+            sessions,
+            self.clock,
+            settings.discord_forum_channel_id,
+            interval=settings.discord_send_interval_seconds,
+            channels=(CHANNEL,),
+        )
+        self.answers = Answers(self.service, self.delivery, self.clock)
+        views = GameViews(sessions)
+        self.client.install([*player_commands(self.answers, views), play_command(self.answers, views)])
+        self.client.interaction_hooks.append(self.answers.orders_by_modal)
+        self.client.decision_desk = DecisionDesk(self.answers, views)
+        self.client.add_dynamic_items(DecisionButton)
+        self.delivery.after_public = self.client.decision_desk.after_public
+        self.ready = asyncio.Event()
+
+    name = "discord"
+    stage = Stage.INTAKE
+
+    async def prepare(self) -> None:
+        """Nothing to read before the others start: interactions are answered as they come."""
+
+    async def run_once(self) -> bool:
+        """``referee serve --once`` does not log in to Discord (interactions need a running client)."""
+        log.info("discord: not run by `serve --once`; its outbox rows wait for `referee serve`")
+        return True
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Log in, sync commands to the guild, deliver until ``stop``; a failed login or a lost client raises.
+
+        The supervisor (:mod:`bot.core.supervisor`) restarts it; the rest of the
+        referee goes on meanwhile.
+        """
+        point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
+        if self.client.is_closed():
+            self.client.clear()  # a restart after a lost connection reuses the client
+        client_task = asyncio.create_task(self.client.start(self.settings.discord_token), name="discord-client")
+        ready_task = asyncio.create_task(self.client.wait_until_ready())
+        try:
+            await asyncio.wait({client_task, ready_task}, return_when=asyncio.FIRST_COMPLETED)
+            if client_task.done():
+                client_task.result()  # raises why the client stopped (a refused token, say)
+                raise RuntimeError("the Discord client stopped before it was ready")
+            log.info("Discord ready as %s in guild %s", self.client.user, self.settings.discord_guild_id)
+            self.ready.set()
+            delivering = asyncio.Event()
+            delivery_task = asyncio.create_task(self.delivery.run(delivering), name="discord-delivery")
+            stop_task = asyncio.create_task(stop.wait())
+            await asyncio.wait({client_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)
+            stop_task.cancel()
+            delivering.set()  # only this channel's delivery stops with its client; the referee goes on
+            await delivery_task
+            if client_task.done():
+                client_task.result()
+                if not stop.is_set():
+                    raise RuntimeError("the Discord client disconnected")
+        finally:
+            ready_task.cancel()
+            await self.client.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await client_task

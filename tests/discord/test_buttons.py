@@ -1,0 +1,165 @@
+"""Dragon Stripes played through buttons against the fake Discord (issue 13: decisions as buttons).
+
+Every button carries game, turn and seat; a click from anyone else, or on a
+turn that is over, gets a private refusal and changes nothing; a whole game
+is played by clicks, every report checked in the game's post and every DM.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core import commands as c
+from bot.core.views import GameViews
+from tests.discord.test_end_to_end import expected_messages, rows, thread_reports
+from tests.discord.world import World, running_world
+from tests.support.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.integration
+
+PLAYERS = ["Ann", "Ben", "Cat"]
+
+
+async def start(world: World) -> None:
+    world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", {}, "UTC", 60, False, "address"))
+    for name in PLAYERS:
+        await world.command(name, "join", {"game": "ds1", "name": name})
+    assert "STARTED ds1" in (world.harness.send("GM", c.StartGame("ds1")).reply or "")
+    await world.delivered()
+
+
+def prompts(world: World) -> list[dict[str, Any]]:
+    return [m for m in world.thread_messages("ds1") if m["components"]]
+
+
+def buttons(message: dict[str, Any]) -> dict[str, str]:
+    """custom id -> label."""
+    return {b["custom_id"]: b["label"] for row in message["components"] for b in row["components"]}
+
+
+async def click(world: World, custom_id: str, message: dict[str, Any], who: str) -> dict[str, Any]:
+    payload = await world.fake.click(custom_id, message, world.user(who))
+    [first, *_] = await world.fake.wait_for_replies(payload)
+    return first
+
+
+async def test_buttons_carry_game_turn_and_seat_and_refuse_others_and_stale_turns(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start(world)
+        [prompt] = prompts(world)
+        a = active(world)  # the game's seed (secret, random) decides who starts
+        other = next(name for name in PLAYERS if name != a)
+        assert buttons(prompt) == {f"ds:ds1:0:{a}:reveal": f"{a}: reveal", f"ds:ds1:0:{a}:hold": f"{a}: hold"}
+        assert f"turn 0: {a}: reveal or hold" in prompt["content"]
+
+        refused = await click(world, f"ds:ds1:0:{a}:reveal", prompt, other)
+        assert refused["flags"] == 64 and refused["content"] == f"This button is for {a}, not for you."
+        refused = await click(world, f"ds:ds1:0:{a}:reveal", prompt, "Zed")  # not even a player
+        assert refused["content"] == f"This button is for {a}, not for you."
+        assert active(world) == a and phase_number(world) == 0  # nothing changed
+
+        reply = await click(world, f"ds:ds1:0:{a}:reveal", prompt, a)
+        assert reply["flags"] == 64 and "ORDERS ACCEPTED" in reply["content"] and "reveal" in reply["content"]
+        await world.delivered()
+        assert any("-- turn 0:" in m for m in thread_reports(world, "ds1"))
+        latest = prompts(world)[-1]
+        assert latest is not prompt and all(":1:" in key for key in buttons(latest))
+
+        stale = await click(world, f"ds:ds1:0:{a}:reveal", prompt, a)
+        assert stale["content"] == "Turn 0 of ds1 is over (or no longer waits for you): nothing was changed."
+        assert phase_number(world) == 1
+
+
+def active(world: World) -> str:
+    view = GameViews(world.sessions).game("ds1")
+    assert view is not None and view.phase is not None
+    return view.phase.owing[0]
+
+
+def phase_number(world: World) -> int:
+    view = GameViews(world.sessions).game("ds1")
+    assert view is not None and view.phase is not None
+    return view.phase.number
+
+
+async def test_a_whole_dragon_stripes_game_by_buttons(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start(world)
+        views = GameViews(world.sessions)
+        rng = random.Random(13)
+        clicks = 0
+        seen_offer = False
+        done: dict[int, set[str]] = {}
+        while (view := views.game("ds1")) is not None and view.phase is not None:
+            prompt = prompts(world)[-1]
+            assert f"turn {view.phase.number}:" in prompt["content"]
+            choices = buttons(prompt)
+            answered = done.setdefault(view.phase.number, set())
+            seat = next(s for s in view.phase.owing if s not in answered)
+            answered.add(seat)
+            mine = [key for key in choices if key.split(":")[3] == seat]
+            assert mine, (view.phase, choices)
+            if any(key.endswith(":take") for key in mine):
+                seen_offer = True
+                key = rng.choice(mine)
+            else:
+                action = ":reveal" if rng.random() < 0.7 else ":hold"
+                key = next(k for k in mine if k.endswith(action))
+            reply = await click(world, key, prompt, seat)
+            assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
+            await world.delivered()
+            clicks += 1
+            assert clicks < 500, "the game did not end"
+        assert view is not None and view.status == "finished" and seen_offer
+
+        posted = thread_reports(world, "ds1")
+        reports = [m for m in posted if not m.startswith("**ds1**")]
+        assert reports == expected_messages(world, "ds1")  # every public report once, in order
+        turns = sum(1 for r in rows(world.sessions) if r.channel == "public" and r.kind == "report"
+                    and r.turn_number is not None)  # fmt: skip
+        text = "\n".join(reports)
+        assert all(f"-- turn {n}:" in text for n in range(turns)) and "GAME OVER" in text
+        assert all(len(m) <= 2000 for m in posted)
+        for name in PLAYERS:
+            user_id = world.user(name)["id"]
+            dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
+            assert dms == expected_messages(world, user_id)
+            assert sum(f"-- copy for {name}" in m for m in dms) == turns
+
+
+async def test_buttons_and_undelivered_messages_survive_a_restart(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start(world)
+        [prompt] = prompts(world)  # posted by this run, still live when it stops
+        harness = world.harness
+        fake_discord.outage(503, times=None)  # Discord's REST is away when the bot stops: the DM copy waits
+        [status] = await world.command("Ben", "status", {"game": "ds1"})
+        ben = world.user("Ben")["id"]
+        dms_before = len(fake_discord.dm_messages(ben))
+    fake_discord.faults.clear()
+    async with running_world(fake_discord, sqlite_sessions, harness=harness) as again:
+        assert fake_discord.identifies == 2 and again.runtime.client is not world.runtime.client
+        await again.delivered()
+        dms = [m["content"] for m in fake_discord.dm_messages(ben)]
+        assert len(dms) == dms_before + 1 and dms[-1] == status["content"]  # sent once, after the restart
+
+        a = active(again)
+        reply = await click(again, f"ds:ds1:0:{a}:hold", prompt, a)  # a button from before the restart
+        assert "ORDERS ACCEPTED" in reply["content"]
+        await again.delivered()
+        reports = [m for m in thread_reports(again, "ds1") if not m.startswith("**ds1**")]
+        assert reports == expected_messages(again, "ds1") and any("-- turn 0:" in m for m in reports)
+        offer = prompts(again)[-1]
+        assert any(key.startswith("ds:ds1:1:") and key.endswith(":take") for key in buttons(offer))
+        stale = await click(again, f"ds:ds1:0:{a}:reveal", prompt, a)
+        assert stale["content"].startswith("Turn 0 of ds1 is over")

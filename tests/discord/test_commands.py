@@ -1,0 +1,233 @@
+"""The slash commands through the real ``CommandTree`` with real ``discord.Interaction`` objects.
+
+The client logs in to the fake Discord (REST only: no gateway), so the
+interaction replies travel the webhook routes on the client's own session
+(TEST_INFRA pitfall 8); each interaction is built from an INTERACTION_CREATE
+payload as the gateway would send it and handed to ``tree._call``, exactly
+where discord.py's gateway handler hands it (pitfall 5: an internal; pinned).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest_asyncio
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core import commands as c
+from bot.core.outbox import OutboxDrain
+from bot.core.service import GameService
+from bot.core.views import GameViews
+from bot.discord.answers import Answers
+from bot.discord.client import SORRY, RefereeClient
+from bot.discord.decisions import DecisionButton, DecisionDesk
+from bot.discord.delivery import DiscordDelivery
+from bot.discord.golden_strider import play_command
+from bot.discord.player_commands import player_commands
+from bot.discord.runtime import point_at
+from tests.core.harness import SEATS, Harness
+from tests.support.fake_discord import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
+
+
+@dataclass
+class Bench:
+    fake: FakeDiscord
+    client: RefereeClient
+    harness: Harness
+
+    async def call(self, kind: int, name: str, options: dict[str, Any], user: dict[str, Any],
+                   focused: str | None = None) -> dict[str, Any]:  # fmt: skip
+        data = self.fake.command_data(name, options, focused=focused)
+        payload = self.fake.interaction_payload(kind, data, user)
+        await self.run(payload)
+        return payload
+
+    async def run(self, payload: dict[str, Any]) -> None:
+        interaction: discord.Interaction = discord.Interaction(data=payload, state=self.client._connection)  # type: ignore[arg-type]
+        await self.client.tree._call(interaction)
+
+    def texts(self, payload: dict[str, Any]) -> list[str]:
+        return [m["content"] for m in self.fake.replies(payload)]
+
+
+def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Harness) -> RefereeClient:
+    client = RefereeClient(fake.guild_id, guild_ready_timeout=0.05)
+    delivery = DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id)
+    answers = Answers(GameService(sessions), delivery, harness.clock)
+    views = GameViews(sessions)
+    client.install([*player_commands(answers, views), play_command(answers, views)])
+    client.interaction_hooks.append(answers.orders_by_modal)
+    client.decision_desk = DecisionDesk(answers, views)
+    client.add_dynamic_items(DecisionButton)
+    return client
+
+
+@pytest_asyncio.fixture
+async def bench(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> AsyncIterator[Bench]:
+    point_at(fake_discord.api_base, fake_discord.gateway_url)
+    harness = Harness(sqlite_sessions)
+    client = bench_client(fake_discord, sqlite_sessions, harness)
+    await client.login("fake-token")
+    try:
+        yield Bench(fake_discord, client, harness)
+    finally:
+        await client.close()
+
+
+async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
+    synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
+    assert sorted(synced) == ["games", "help", "join", "orders", "play", "resign", "status"]
+    join = {o["name"]: o for o in synced["join"]["options"]}
+    assert join["game"]["required"] and join["game"]["autocomplete"] and not join["name"].get("required", False)
+    orders = {o["name"]: o for o in synced["orders"]["options"]}
+    assert orders["game"]["required"] and not orders["text"].get("required", False)
+
+
+async def test_join_parses_options_and_answers_privately_in_code_blocks(bench: Bench) -> None:
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    ann = bench.fake.add_member("ann")
+    payload = await bench.call(SLASH, "join", {"game": "  GS1 ", "name": "Ann"}, ann)
+    assert bench.fake.callbacks[int(payload["id"])] == [{"type": 5, "data": {"flags": 64}}]  # deferred, ephemeral
+    [reply] = bench.fake.replies(payload)
+    assert reply["flags"] == 64 and reply["content"].startswith("```\n") and reply["content"].endswith("\n```")
+    assert "JOINED gs1" in reply["content"] and "You are Ann in Golden Strider game gs1" in reply["content"]
+
+
+async def test_the_same_interaction_twice_is_applied_once(bench: Bench) -> None:
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    ann = bench.fake.add_member("ann")
+    payload = await bench.call(SLASH, "join", {"game": "gs1"}, ann)
+    await bench.run(payload)  # the gateway delivered it twice: Discord refuses the second answer (40060)
+    assert len(bench.texts(payload)) == 1
+    view = GameViews(bench.harness.sessions).game("gs1")
+    assert view is not None and view.seats == ("ann",)
+
+
+async def test_orders_without_text_open_a_modal_with_a_paragraph_field(bench: Bench) -> None:
+    payload = await bench.call(SLASH, "orders", {"game": "gs1"}, bench.fake.add_member("ann"))
+    [callback] = bench.fake.callbacks[int(payload["id"])]
+    assert callback["type"] == 9 and callback["data"]["custom_id"] == "referee:orders:gs1"
+    [label] = callback["data"]["components"]
+    field = label["component"] if label["type"] == 18 else label["components"][0]
+    assert field["type"] == 4 and field["style"] == 2 and field["custom_id"] == "orders"  # paragraph
+
+
+async def test_autocomplete_offers_live_games_by_what_each_command_accepts(bench: Bench) -> None:
+    bench.harness.golden_strider_game("gs1", auth="address")
+    bench.harness.send("GM", c.CreateGame("gs2", "golden-strider", {}, "UTC", 60, False, "address"))
+    bench.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", {}, "UTC", 60, False, "address"))
+    ann = bench.fake.add_member("ann")
+
+    async def offered(command: str, typed: str) -> list[str]:
+        payload = await bench.call(AUTOCOMPLETE, command, {"game": typed}, ann, focused="game")
+        [callback] = bench.fake.callbacks[int(payload["id"])]
+        assert callback["type"] == 8
+        return [choice["value"] for choice in callback["data"]["choices"]]
+
+    assert await offered("join", "") == ["ds1", "gs2"]
+    assert await offered("join", "gs") == ["gs2"]
+    assert await offered("orders", "") == ["gs1"]
+    assert await offered("status", "dragon") == ["ds1"]
+    assert await offered("status", "s") == ["ds1", "gs1", "gs2"]
+
+
+async def test_a_failure_is_logged_and_answered_privately(bench: Bench, tmp_path: Any, no_logged_errors: Any) -> None:
+    """A bug (here: a database with no tables) in a command, a modal or a button: logged, and the user told."""
+    from bot.store.db import make_engine, session_factory
+
+    broken = session_factory(make_engine(str(tmp_path / "unmigrated.sqlite3")))
+    client = bench_client(bench.fake, broken, bench.harness)
+    await client.login("fake-token")
+    user = bench.fake.add_member("x")
+    state = client._connection
+    try:
+        command = bench.fake.interaction_payload(SLASH, bench.fake.command_data("games", {}), user)
+        state.parse_interaction_create(command)  # type: ignore[arg-type]  # as the gateway hands it over
+        opened = bench.fake.interaction_payload(SLASH, bench.fake.command_data("orders", {"game": "gs1"}), user)
+        state.parse_interaction_create(opened)  # type: ignore[arg-type]
+        await bench.fake.wait_until(lambda: bool(bench.fake.callbacks.get(int(opened["id"]))))
+        field = {"type": 18, "id": 1, "component": {"type": 4, "custom_id": "orders", "value": "cards 10 8 6 4 2"}}
+        submitted = bench.fake.interaction_payload(
+            MODAL_SUBMIT, {"custom_id": "referee:orders:gs1", "components": [field]}, user
+        )
+        state.parse_interaction_create(submitted)  # type: ignore[arg-type]
+        row = {
+            "type": 1,
+            "components": [{"type": 2, "style": 1, "label": "x: reveal", "custom_id": "ds:ds1:0:x:reveal"}],
+        }
+        message = {**bench.fake._message(bench.fake.text_channel_id, {"content": "turn 0", "components": [row]})}
+        clicked = bench.fake.interaction_payload(COMPONENT, {"custom_id": "ds:ds1:0:x:reveal", "component_type": 2},
+                                                 user, message=message)  # fmt: skip
+        state.parse_interaction_create(clicked)  # type: ignore[arg-type]
+        for payload in (command, submitted, clicked):
+            await bench.fake.wait_until(lambda p=payload: bool(bench.fake.replies(p)))  # type: ignore[misc]
+    finally:
+        await client.close()
+    for payload in (command, submitted, clicked):
+        assert [m["content"] for m in bench.fake.replies(payload)] == [SORRY]
+        assert bench.fake.replies(payload)[0]["flags"] == 64
+    logged = sorted(r.getMessage().split(" from ")[0] for r in no_logged_errors.records)
+    assert logged == ["/games", "button ds:ds1:0:x:reveal", f"interaction {submitted['id']}"]
+    no_logged_errors.records.clear()
+
+
+async def test_status_names_who_has_ordered_and_the_copy_goes_by_dm(bench: Bench) -> None:
+    bench.harness.golden_strider_game("gs1", auth="address")
+    bench.harness.send("Ann", c.SubmitOrders("gs1", "cards 10 8 6 4 2"))
+    zed = bench.fake.add_member("zed")
+    payload = await bench.call(SLASH, "status", {"game": "gs1"}, zed)
+    [text] = bench.texts(payload)
+    assert "Orders in from: Ann\n" in text and "cards 10 8 6 4 2" not in text
+    assert [m["content"] for m in bench.fake.dm_messages(zed["id"])] == [text]
+    assert OutboxDrain(bench.harness.sessions).unsent_count("discord") == 0
+
+
+async def test_play_offers_the_players_own_cards_and_checks_ranges_in_code(bench: Bench) -> None:
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    users = {name: bench.fake.add_member(name) for name in SEATS}
+    for name, user in users.items():
+        await bench.call(SLASH, "join", {"game": "gs1", "name": name}, user)
+    bench.harness.send("GM", c.StartGame("gs1"))
+    for index, user in enumerate(users.values()):
+        await bench.call(
+            SLASH, "orders", {"game": "gs1", "text": f"cards 10 8 6 {4 + index % 2} {2 - index % 2}"}, user
+        )
+    bench.harness.pass_deadline()
+    synced = {o["name"]: o for o in next(cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]
+                                         if cmd["name"] == "play")["options"]}  # fmt: skip
+    assert (synced["bank"]["min_value"], synced["bank"]["max_value"]) == (0, 10)  # sent to Discord, not enforced
+
+    async def offered(user: dict[str, Any], typed: str) -> list[tuple[str, str]]:
+        payload = await bench.call(AUTOCOMPLETE, "play", {"game": "gs1", "card": typed}, user, focused="card")
+        [callback] = bench.fake.callbacks[int(payload["id"])]
+        return [(ch["value"], ch["name"]) for ch in callback["data"]["choices"]]
+
+    ann = await offered(users["Ann"], "")
+    assert [value for value, _ in ann] == ["2/0", "4/0", "6/0", "8/0", "10/0"]
+    assert ann[0][1] == "2/0  (worth 2; play by round 7)"
+    assert [value for value, _ in await offered(users["Ben"], "")] == ["1/0", "5/0", "6/0", "8/0", "10/0"]
+    assert [value for value, _ in await offered(users["Ann"], "1")] == ["10/0"]
+    assert await offered(bench.fake.add_member("stranger"), "") == []
+
+    for options, refusal in [({"card": "8/0", "bank": 99}, "bank must be between 0 and 10, not 99"),
+                             ({"card": "8/0", "bank": 9}, "you cannot bank 9 from a card worth 8"),
+                             ({"card": "eight", "bank": 1}, "'eight' is not a card")]:  # fmt: skip
+        payload = await bench.call(SLASH, "play", {"game": "gs1", **options}, users["Ann"])
+        [callback] = bench.fake.callbacks[int(payload["id"])]
+        assert callback["type"] == 4 and callback["data"]["flags"] == 64 and refusal in callback["data"]["content"]
+    assert "Ann" not in view_ordered(bench)  # nothing was applied
+
+    payload = await bench.call(SLASH, "play", {"game": "gs1", "card": "8/0", "bank": 3}, users["Ann"])
+    [text] = bench.texts(payload)
+    assert "ORDERS ACCEPTED" in text and "play 8/0 bank 3" in text
+    assert "Ann" in view_ordered(bench)
+
+
+def view_ordered(bench: Bench) -> str:
+    reply = bench.harness.send("Zed", c.ShowStatus("gs1")).reply or ""
+    return next(line for line in reply.splitlines() if "Orders in from:" in line)

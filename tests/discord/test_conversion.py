@@ -1,0 +1,58 @@
+"""Interaction -> Envelope, and outbox recipients -> Discord targets (the adapter's contract with the core)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import discord
+import pytest
+
+from bot.core import commands as c
+from bot.discord.conversion import Target, envelope_for, target_of
+from tests.support.fake_discord import SLASH, FakeDiscord
+
+
+def interaction_from(fake: FakeDiscord, payload: dict[str, object]) -> discord.Interaction:
+    client = discord.Client(intents=discord.Intents.default())
+    state = client._connection
+    state.user = discord.ClientUser(state=state, data=fake.bot_user)  # type: ignore[arg-type]  # pitfall 3
+    state.application_id = fake.application_id
+    return discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
+
+
+def test_one_interaction_is_one_verified_envelope() -> None:
+    fake = FakeDiscord()
+    user = fake.add_member("Ann Example")
+    payload = fake.interaction_payload(SLASH, fake.command_data("status", {"game": "gs1"}), user)
+    interaction = interaction_from(fake, payload)
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    envelope = envelope_for(interaction, (c.ShowStatus("gs1"),), now)
+    assert envelope.sender == c.Sender("discord", user["id"], "Ann Example")
+    assert envelope.source_id == f"discord:{payload['id']}"
+    assert envelope.trust is c.Trust.VERIFIED and envelope.password is None and not envelope.automatic
+    assert envelope.commands == (c.ShowStatus("gs1"),) and envelope.received_at == now
+    assert envelope.reply.channel_target == f"interaction:{payload['id']}"
+
+
+def test_the_core_default_trust_is_claimed() -> None:
+    envelope = c.Envelope(c.Sender("email", "a@example.org"), (), "x", datetime(2026, 1, 1, tzinfo=UTC))
+    assert envelope.trust is c.Trust.CLAIMED
+
+
+@pytest.mark.parametrize(
+    ("channel", "recipient", "target"),
+    [
+        ("discord", "user:123", Target("user", "123")),
+        ("discord", "public:gs1", Target("public", "gs1")),
+        ("discord", "123", Target("user", "123")),  # what the core writes today for a Discord player
+        ("public", "gs1", Target("public", "gs1")),  # the core's public copy of game gs1
+    ],
+)
+def test_recipients(channel: str, recipient: str, target: Target) -> None:
+    assert target_of(channel, recipient) == target
+
+
+@pytest.mark.parametrize("recipient", ["ann@example.org", "user:", "guild:1"])
+def test_what_is_not_a_discord_recipient(recipient: str) -> None:
+    with pytest.raises(ValueError, match="not a Discord recipient"):
+        target_of("discord", recipient)

@@ -1,0 +1,79 @@
+"""Discord's form of a message: code blocks under 2,000 characters split at line boundaries; timestamps."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.discord.render import code_blocks, deadline_note, discord_messages, timestamp
+
+FENCE_OPEN, FENCE_CLOSE = "```\n", "\n```"
+
+
+def inside(block: str) -> str:
+    assert block.startswith(FENCE_OPEN) and block.endswith(FENCE_CLOSE), block
+    return block[len(FENCE_OPEN) : -len(FENCE_CLOSE)]
+
+
+def test_a_short_text_is_one_block() -> None:
+    assert code_blocks("Ann  12\nBen   9\n") == ["```\nAnn  12\nBen   9\n```"]
+
+
+def test_a_long_report_splits_between_lines_each_block_under_the_limit() -> None:
+    rows = [f"{i:>4} {'x' * 70}" for i in range(100)]  # 75 characters a row, 7,500 in all
+    blocks = code_blocks("\n".join(rows))
+    assert len(blocks) == 4 and all(len(b) <= 2000 for b in blocks)
+    assert [line for b in blocks for line in inside(b).split("\n")] == rows  # every row whole, in order
+    assert len(blocks[0]) + 76 > 2000  # the first block is as full as whole rows allow
+
+
+def test_a_line_longer_than_a_block_is_hard_wrapped() -> None:
+    blocks = code_blocks("a" * 4500, limit=2000)
+    assert [len(inside(b)) for b in blocks] == [1992, 1992, 516]
+
+
+def test_backticks_cannot_close_the_fence() -> None:
+    [block] = code_blocks("orders ```rm```")
+    assert inside(block).count("```") == 0 and "orders" in block
+
+
+def test_empty_text_gives_no_block() -> None:
+    assert code_blocks("\n\n") == []
+
+
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\r`"), max_size=300), max_size=60),
+       st.integers(min_value=20, max_value=2000))  # fmt: skip
+def test_blocks_always_fit_and_keep_every_line(lines: list[str], limit: int) -> None:
+    text = "\n".join(lines)
+    blocks = code_blocks(text, limit)
+    assert all(len(b) <= limit for b in blocks)
+    rejoined = "\n".join(inside(b) for b in blocks)
+    room = limit - len(FENCE_OPEN) - len(FENCE_CLOSE)
+    if any(line.strip() for line in lines):
+        expected = [piece for line in text.rstrip("\n").split("\n")
+                    for piece in ([line[i : i + room] for i in range(0, len(line), room)] or [""])]  # fmt: skip
+        assert rejoined.split("\n") == expected
+    else:
+        assert blocks == []
+
+
+def test_timestamp_shows_the_instant_in_each_readers_zone() -> None:
+    moment = datetime(2026, 3, 1, 13, 0, tzinfo=UTC)
+    assert timestamp(moment) == "<t:1772370000:F> (<t:1772370000:R>)"
+    assert timestamp(moment.astimezone(timezone(timedelta(hours=1)))) == timestamp(moment)
+    with pytest.raises(ValueError):
+        timestamp(datetime(2026, 3, 1, 13, 0))
+
+
+def test_the_deadline_is_repeated_outside_the_blocks_as_a_timestamp() -> None:
+    text = "Next: turn 1\nDeadline: 2026-03-01 13:00 UTC (Sun 2026-03-01 14:00 CET, Europe/Paris)\n"
+    assert deadline_note(text) == "Deadline: <t:1772370000:F> (<t:1772370000:R>)"
+    [message] = discord_messages(text)
+    assert message.endswith("```\nDeadline: <t:1772370000:F> (<t:1772370000:R>)")
+    assert deadline_note("GAME OVER") is None
+    full = "Deadline: 2026-03-01 13:00 UTC\n" + "x" * 1990
+    messages = discord_messages(full)
+    assert messages[-1] == "Deadline: <t:1772370000:F> (<t:1772370000:R>)" and all(len(m) <= 2000 for m in messages)

@@ -1,0 +1,51 @@
+"""Discord's settings: the token from the environment, the rest from ``[referee.discord]``; Discord's own defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.discord.runtime import DiscordRuntime
+from bot.settings import Settings
+
+
+def test_the_discord_table_and_the_token_from_the_environment(tmp_path: Path) -> None:
+    config = tmp_path / "referee.toml"
+    config.write_text(
+        "[referee.discord]\nguild_id = 123\nforum_channel_id = 456\ngm_role_id = 789\n"
+        'api_base = "http://127.0.0.1:9/api/v10"\ngateway_url = "ws://127.0.0.1:9/"\n'
+    )
+    settings = Settings.load(config, environ={"REFEREE_DISCORD_TOKEN": "s3cret"})
+    assert (settings.discord_guild_id, settings.discord_forum_channel_id, settings.discord_gm_role_id) == (
+        123,
+        456,
+        789,
+    )
+    assert (
+        settings.discord_api_base == "http://127.0.0.1:9/api/v10"
+        and settings.discord_gateway_url == "ws://127.0.0.1:9/"
+    )
+    assert settings.discord_token == "s3cret" and "s3cret" not in repr(settings)
+
+
+def test_the_defaults_are_discords_own() -> None:
+    settings = Settings.load(environ={})
+    assert settings.discord_api_base == "https://discord.com/api/v10"
+    assert settings.discord_gateway_url == "wss://gateway.discord.gg/"
+    assert settings.discord_token == "" and settings.discord_guild_id == 0
+
+
+def test_the_runtime_refuses_to_start_without_token_or_guild(sqlite_sessions) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="REFEREE_DISCORD_TOKEN"):
+        DiscordRuntime(Settings(discord_guild_id=1), sqlite_sessions)
+    with pytest.raises(ValueError, match="guild_id"):
+        DiscordRuntime(Settings(discord_token="t"), sqlite_sessions)
+
+
+def test_without_a_forum_channel_the_public_copies_are_left_alone(sqlite_sessions) -> None:  # type: ignore[no-untyped-def]
+    assert DiscordRuntime(Settings(discord_token="t", discord_guild_id=1), sqlite_sessions).delivery.channels == (
+        "discord",
+    )
+    with_forum = Settings(discord_token="t", discord_guild_id=1, discord_forum_channel_id=2)
+    assert DiscordRuntime(with_forum, sqlite_sessions).delivery.channels == ("discord", "public")

@@ -1,0 +1,632 @@
+"""A fake Discord (REST + gateway) on loopback, for driving the real discord.py client.
+
+The bot under test is pointed at it through ``discord.http.Route.BASE`` and
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (see TEST_INFRA.md
+section 4; both are discord.py internals, hence the exact pin).  It serves
+what the referee uses and nothing more:
+
+* gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE (one guild with a text
+  channel and a forum channel), heartbeats, and the interactions the tests
+  send (:meth:`slash`, :meth:`autocomplete`, :meth:`click`, :meth:`submit_modal`);
+* REST: ``users/@me``, ``oauth2/applications/@me``, command sync, channel
+  messages (create, edit, delete, pins), DM channels, forum posts, and the
+  interaction callback and webhook follow-up routes that interaction replies
+  take (pitfall 8).
+
+Every request is recorded (:attr:`requests`), every message created is kept
+per channel (:attr:`messages`), and faults can be injected: an outage (any
+status, for a number of requests or seconds, optionally *after* the message
+was stored, as when a response is lost), 429s shaped like Discord's (``Via``,
+``retry_after``, ``X-RateLimit-*``), closed DMs (50007) and refusing channels
+(10003 unknown channel, 50013 missing permissions).  Discord's
+``enforce_nonce`` is honoured: a second message with the same nonce in the
+same channel returns the first instead of creating another.
+
+Pitfall 1: every JSON response has ``Content-Type`` exactly ``application/json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.support.net import free_port
+
+TEXT, DM, FORUM, PUBLIC_THREAD = 0, 1, 15, 11
+SLASH, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+
+
+@dataclass
+class Request:
+    """One REST request the fake received, and what it answered."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    status: int = 0
+
+
+@dataclass
+class Fault:
+    """An injected failure: requests matching ``match`` get ``status`` and ``body``.
+
+    ``times`` bounds how many requests fail (None: unbounded), ``until`` (a
+    ``time.monotonic`` value) how long; ``after_commit`` lets the request take
+    effect first (the response is what is lost).
+    """
+
+    match: Callable[[Request], bool]
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int | None = None
+    until: float | None = None
+    after_commit: bool = False
+    hits: int = 0
+
+    def active(self) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        return not (self.until is not None and time.monotonic() >= self.until)
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # Exactly application/json: discord.py parses nothing else (pitfall 1).
+    response = web.Response(status=status, body=json.dumps(data).encode(), headers=headers or {})
+    response.headers["Content-Type"] = "application/json"
+    return response
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class FakeDiscord:
+    """One guild, one bot application, any number of members; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self.application_id = self.new_id()
+        self.bot_user = self._user_payload(self.application_id, "referee", bot=True)
+        self.guild_id = self.new_id()
+        self.text_channel_id = self.new_id()
+        self.forum_channel_id = self.new_id()
+        self.gm_role_id = self.new_id()
+        self.channels: dict[int, dict[str, Any]] = {
+            self.text_channel_id: self._channel(self.text_channel_id, TEXT, "general"),
+            self.forum_channel_id: self._channel(self.forum_channel_id, FORUM, "games"),
+        }
+        self.users: dict[int, dict[str, Any]] = {}
+        self.member_roles: dict[int, list[str]] = {}
+        self.messages: dict[int, list[dict[str, Any]]] = {}
+        self.interaction_messages: dict[str, list[dict[str, Any]]] = {}
+        self.callbacks: dict[int, list[dict[str, Any]]] = {}
+        self.dm_channels: dict[int, int] = {}
+        self.pins: dict[int, list[int]] = {}
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.requests: list[Request] = []
+        self.faults: list[Fault] = []
+        self.closed_dms: set[int] = set()
+        self.refused_channels: dict[int, int] = {}
+        self.identifies = 0
+        self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
+        self._token_channels: dict[str, int] = {}
+        self._sockets: list[web.WebSocketResponse] = []
+        self._sequence = itertools.count(1)
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = free_port()
+
+    # -- lifecycle ---------------------------------------------------------
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._middleware])
+        api = "/api/v10"
+        app.router.add_get("/", self._gateway)
+        routes = [
+            ("GET", "/users/@me", self._me),
+            ("GET", "/oauth2/applications/@me", self._application),
+            ("GET", "/gateway", self._gateway_info),
+            ("PUT", "/applications/{app}/commands", self._sync),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._sync),
+            ("GET", "/channels/{channel}", self._get_channel),
+            ("POST", "/channels/{channel}/messages", self._post_message),
+            ("PATCH", "/channels/{channel}/messages/{message}", self._edit_message),
+            ("DELETE", "/channels/{channel}/messages/{message}", self._delete_message),
+            ("PUT", "/channels/{channel}/messages/pins/{message}", self._pin),
+            ("PUT", "/channels/{channel}/pins/{message}", self._pin),
+            ("GET", "/channels/{channel}/messages/pins", self._list_pins),
+            ("POST", "/channels/{channel}/threads", self._forum_post),
+            ("GET", "/guilds/{guild}/threads/active", self._active_threads),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
+            ("POST", "/webhooks/{app}/{token}", self._followup),
+            ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_followup),
+            ("DELETE", "/webhooks/{app}/{token}/messages/{message}", self._delete_followup),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, api + path, handler)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+
+    async def stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- ids and payloads --------------------------------------------------
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    @staticmethod
+    def _user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
+        return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
+                "bot": bot}  # fmt: skip
+
+    def _channel(self, channel_id: int, kind: int, name: str, parent: int | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": str(channel_id), "type": kind, "name": name, "guild_id": str(self.guild_id),
+                                "position": len(getattr(self, "channels", {})), "permission_overwrites": [],
+                                "nsfw": False, "parent_id": str(parent) if parent else None}  # fmt: skip
+        if kind == FORUM:
+            data.update(available_tags=[], default_reaction_emoji=None, flags=0, topic=None)
+        return data
+
+    def add_member(self, name: str, roles: tuple[int, ...] = ()) -> dict[str, Any]:
+        """A new member of the guild (known to the fake; interactions carry the member)."""
+        user = self._user_payload(self.new_id(), name)
+        self.users[int(user["id"])] = user
+        self.member_roles[int(user["id"])] = [str(r) for r in roles]
+        return user
+
+    def member_payload(self, user: dict[str, Any]) -> dict[str, Any]:
+        return {"user": user, "roles": self.member_roles.get(int(user["id"]), []), "joined_at": _now(),
+                "deaf": False, "mute": False, "flags": 0, "nick": None, "permissions": "2248473465835073"}  # fmt: skip
+
+    def _guild_payload(self) -> dict[str, Any]:
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": "2248473465835073", "position": 0,
+                    "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
+        gm = dict(everyone, id=str(self.gm_role_id), name="GM", position=1)
+        members = [self.member_payload(self.bot_user)] + [self.member_payload(u) for u in self.users.values()]
+        return {"id": str(self.guild_id), "name": "Postal Games", "owner_id": str(self.application_id),
+                "roles": [everyone, gm], "channels": list(self.channels.values()), "threads": [],
+                "members": members, "member_count": len(members), "emojis": [], "stickers": [], "features": [],
+                "unavailable": False, "large": False, "voice_states": [], "presences": [],
+                "premium_tier": 0, "verification_level": 0, "explicit_content_filter": 0,
+                "default_message_notifications": 0, "mfa_level": 0, "nsfw_level": 0, "preferred_locale": "en-US",
+                "system_channel_flags": 0, "afk_timeout": 300, "joined_at": _now(), "stage_instances": [],
+                "guild_scheduled_events": [], "soundboard_sounds": []}  # fmt: skip
+
+    def _message(self, channel_id: int, body: dict[str, Any], author: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"id": str(self.new_id()), "channel_id": str(channel_id), "author": author or self.bot_user,
+                "content": body.get("content") or "", "timestamp": _now(), "edited_timestamp": None, "tts": False,
+                "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
+                "embeds": body.get("embeds") or [], "components": body.get("components") or [], "pinned": False,
+                "type": 0, "flags": body.get("flags") or 0, "nonce": body.get("nonce")}  # fmt: skip
+
+    # -- faults ------------------------------------------------------------
+
+    def outage(self, status: int = 503, *, times: int | None = None, seconds: float | None = None,
+               after_commit: bool = False, match: Callable[[Request], bool] | None = None) -> Fault:  # fmt: skip
+        """REST answers ``status`` (for ``times`` requests or ``seconds``); gateway and login stay up."""
+        fault = Fault(match or _delivery_request, status, {"message": "Service Unavailable", "code": 0},
+                      times=times, until=None if seconds is None else time.monotonic() + seconds,
+                      after_commit=after_commit)  # fmt: skip
+        self.faults.append(fault)
+        return fault
+
+    def drop_connections(self, *, times: int = 1, match: Callable[[Request], bool] | None = None) -> Fault:
+        """Close the connection without an answer (the client sees a raw ServerDisconnectedError: pitfall 11)."""
+        fault = Fault(match or _delivery_request, 0, {}, times=times)
+        self.faults.append(fault)
+        return fault
+
+    def rate_limit(
+        self, retry_after: float, *, times: int = 1, match: Callable[[Request], bool] | None = None
+    ) -> Fault:
+        """429s as Discord sends them: ``Via`` present, ``retry_after`` in the body, bucket headers."""
+        headers = {"Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))), "X-RateLimit-Limit": "5",
+                   "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(retry_after),
+                   "X-RateLimit-Bucket": "fakebucket", "X-RateLimit-Scope": "user"}  # fmt: skip
+        fault = Fault(match or _delivery_request, 429,
+                      {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+                      headers, times=times)  # fmt: skip
+        self.faults.append(fault)
+        return fault
+
+    def close_dms(self, user_id: int | str) -> None:
+        """Messages to this user's DM channel get 403 code 50007 (cannot send messages to this user)."""
+        self.closed_dms.add(int(user_id))
+
+    def refuse_channel(self, channel_id: int | str, code: int) -> None:
+        """Messages to this channel get 404 code 10003 (unknown channel) or 403 code 50013 (missing permissions)."""
+        self.refused_channels[int(channel_id)] = code
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        if request.path == "/":
+            return await handler(request)  # type: ignore[no-any-return]
+        raw = await request.read()
+        try:
+            body = json.loads(raw) if raw and request.content_type == "application/json" else None
+        except ValueError:
+            body = None
+        record = Request(request.method, request.path.removeprefix("/api/v10"), dict(request.query), body)
+        self.requests.append(record)
+        fault = next((f for f in self.faults if f.active() and f.match(record)), None)
+        if fault is not None and fault.status == 0:
+            fault.hits += 1
+            if request.transport is not None:
+                request.transport.abort()
+            record.status = -1
+            return web.Response(status=500)
+        if fault is not None and not fault.after_commit:
+            fault.hits += 1
+            response: web.StreamResponse = _json(fault.body, fault.status, fault.headers)
+        else:
+            response = await handler(request)
+            if fault is not None:
+                fault.hits += 1
+                response = _json(fault.body, fault.status, fault.headers)
+        record.status = response.status
+        async with self._changed:
+            self._changed.notify_all()
+        return response
+
+    async def wait_for_request(self, pred: Callable[[Request], bool], timeout: float = 10.0) -> Request:
+        """The first recorded request (past or future) matching ``pred``."""
+
+        def found() -> Request | None:
+            return next((r for r in self.requests if r.status and pred(r)), None)  # 0: not answered yet
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
+        result = found()
+        assert result is not None
+        return result
+
+    async def wait_until(self, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Wait until ``condition()`` holds (checked after every request)."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(condition), timeout)
+
+    # -- gateway -----------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        try:
+            async for frame in socket:
+                if frame.type != WSMsgType.TEXT:
+                    continue
+                message = json.loads(frame.data)
+                if message["op"] == 1:
+                    await socket.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                elif message["op"] == 2:
+                    self.identifies += 1
+                    ready = {"v": 10, "user": self.bot_user, "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                             "session_id": f"session{self.identifies}", "resume_gateway_url": self.gateway_url,
+                             "application": {"id": str(self.application_id), "flags": 0}, "private_channels": [],
+                             "relationships": [], "shard": [0, 1]}  # fmt: skip
+                    await self._send(socket, "READY", ready)
+                    await self._send(socket, "GUILD_CREATE", self._guild_payload())
+        finally:
+            self._sockets.remove(socket)
+        return socket
+
+    async def _send(self, socket: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
+        await socket.send_str(json.dumps({"op": 0, "t": event, "s": next(self._sequence), "d": data}))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event to every connected client (a client closing meanwhile is skipped)."""
+        sent = 0
+        for socket in list(self._sockets):
+            if socket.closed:
+                continue
+            try:
+                await self._send(socket, event, data)
+                sent += 1
+            except (ConnectionError, RuntimeError):
+                continue
+        if not sent:
+            raise AssertionError(f"no client is connected to the gateway to receive {event}")
+
+    # -- interactions the tests send ---------------------------------------
+
+    def interaction_payload(self, kind: int, data: dict[str, Any], user: dict[str, Any],
+                            channel_id: int | None = None, message: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+        """An INTERACTION_CREATE payload from ``user`` (a guild member) in ``channel_id``."""
+        channel = self.channels.get(channel_id or self.text_channel_id, self.channels[self.text_channel_id])
+        payload = {"id": str(self.new_id()), "application_id": str(self.application_id), "type": kind, "data": data,
+                   "guild_id": str(self.guild_id), "channel_id": channel["id"], "channel": channel,
+                   "member": self.member_payload(user), "token": f"token{self.new_id()}", "version": 1,
+                   "app_permissions": "2248473465835073", "locale": "en-GB", "guild_locale": "en-US",
+                   "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+                   "attachment_size_limit": 10485760}  # fmt: skip
+        if message is not None:
+            payload["message"] = message
+        self._token_channels[payload["token"]] = int(channel["id"])
+        return payload
+
+    async def slash(self, name: str, options: dict[str, Any] | None = None, user: dict[str, Any] | None = None,
+                    *, subcommand: str | None = None) -> dict[str, Any]:  # fmt: skip
+        """Send ``/name option:value ...`` from ``user``; returns the interaction payload."""
+        payload = self.interaction_payload(SLASH, self.command_data(name, options or {}, subcommand=subcommand),
+                                           user or self._any_user())  # fmt: skip
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return payload
+
+    async def autocomplete(self, name: str, options: dict[str, Any], focused: str,
+                           user: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
+        """Type into option ``focused`` of ``/name``; the choices come back in the callback (type 8)."""
+        data = self.command_data(name, options, focused=focused)
+        payload = self.interaction_payload(AUTOCOMPLETE, data, user or self._any_user())
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return payload
+
+    async def click(
+        self, custom_id: str, message: dict[str, Any], user: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Press the button ``custom_id`` on ``message`` (a payload this fake stored)."""
+        data = {"custom_id": custom_id, "component_type": 2}
+        payload = self.interaction_payload(COMPONENT, data, user or self._any_user(), int(message["channel_id"]),
+                                           message)  # fmt: skip
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return payload
+
+    async def submit_modal(self, custom_id: str, values: dict[str, str], user: dict[str, Any] | None = None,
+                           *, labelled: bool = True) -> dict[str, Any]:  # fmt: skip
+        """Submit the modal ``custom_id`` with text inputs ``values`` (wrapped in Labels, as from 2.6: pitfall 14)."""
+        inputs = [{"type": 4, "custom_id": key, "value": value} for key, value in values.items()]
+        rows = [{"type": 18, "id": i + 1, "component": c} if labelled else {"type": 1, "components": [c]}
+                for i, c in enumerate(inputs)]  # fmt: skip
+        payload = self.interaction_payload(MODAL_SUBMIT, {"custom_id": custom_id, "components": rows},
+                                           user or self._any_user())  # fmt: skip
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return payload
+
+    def command_data(self, name: str, options: dict[str, Any], *, focused: str | None = None,
+                     subcommand: str | None = None) -> dict[str, Any]:  # fmt: skip
+        """The ``data`` of a slash command interaction, typed from the synced command's own options."""
+        synced = next((c for cs in self.commands.values() for c in cs if c["name"] == name), None)
+        declared = {o["name"]: o for o in (synced or {}).get("options", [])}
+        if subcommand is not None:
+            declared = {o["name"]: o for o in declared.get(subcommand, {}).get("options", [])}
+        opts = []
+        for key, value in options.items():
+            kind = declared.get(key, {}).get("type", 3)
+            option: dict[str, Any] = {"name": key, "type": kind, "value": value}
+            if key == focused:
+                option["focused"] = True
+            opts.append(option)
+        if subcommand is not None:
+            opts = [{"name": subcommand, "type": 1, "options": opts}]
+        return {"id": str((synced or {}).get("id", self.new_id())), "name": name, "type": 1, "options": opts,
+                "guild_id": str(self.guild_id)}  # fmt: skip
+
+    def _any_user(self) -> dict[str, Any]:
+        return next(iter(self.users.values())) if self.users else self.add_member("someone")
+
+    def replies(self, interaction: dict[str, Any]) -> list[dict[str, Any]]:
+        """Messages answering ``interaction``: its callback message (type 4) and its follow-ups."""
+        return self.interaction_messages.get(interaction["token"], [])
+
+    async def wait_for_replies(
+        self, interaction: dict[str, Any], count: int = 1, timeout: float = 10.0
+    ) -> list[dict[str, Any]]:
+        await self.wait_until(lambda: len(self.replies(interaction)) >= count, timeout)
+        return self.replies(interaction)
+
+    async def wait_for_callback(self, interaction: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        interaction_id = int(interaction["id"])
+        await self.wait_until(lambda: bool(self.callbacks.get(interaction_id)), timeout)
+        return self.callbacks[interaction_id][0]
+
+    def dm_messages(self, user_id: int | str) -> list[dict[str, Any]]:
+        channel = self.dm_channels.get(int(user_id))
+        return [] if channel is None else self.messages.get(channel, [])
+
+    def threads(self) -> list[dict[str, Any]]:
+        return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
+
+    # -- REST handlers -----------------------------------------------------
+
+    async def _me(self, request: web.Request) -> web.Response:
+        return _json(self.bot_user)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return _json({"id": str(self.application_id), "name": "referee", "icon": None, "description": "",
+                      "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64,
+                      "flags": 0, "owner": self.bot_user, "team": None, "summary": ""})  # fmt: skip
+
+    async def _gateway_info(self, request: web.Request) -> web.Response:
+        return _json({"url": self.gateway_url})
+
+    async def _sync(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        synced = []
+        for command in body:
+            synced.append({**command, "id": str(self.new_id()), "application_id": str(self.application_id),
+                           "version": str(self.new_id()), "guild_id": request.match_info.get("guild")})  # fmt: skip
+        self.commands[request.match_info.get("guild") or "global"] = synced
+        return _json(synced)
+
+    def _refusal(self, channel_id: int) -> web.Response | None:
+        if channel_id not in self.channels:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        code = self.refused_channels.get(channel_id)
+        if code == 10003:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        if code is not None:
+            return _json({"message": "Missing Permissions", "code": code}, 403)
+        recipient = self.channels[channel_id].get("recipient_id")
+        if recipient is not None and int(recipient) in self.closed_dms:
+            return _json({"message": "Cannot send messages to this user", "code": 50007}, 403)
+        return None
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return _json({"message": "Unknown Channel", "code": 10003}, 404)
+        return _json(self.channels[channel_id])
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        refusal = self._refusal(channel_id)
+        if refusal is not None:
+            return refusal
+        body = await request.json()
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce") and (channel_id, nonce) in self._nonces:
+            return _json(self._nonces[(channel_id, nonce)])
+        message = self._message(channel_id, body)
+        self.messages.setdefault(channel_id, []).append(message)
+        if nonce is not None:
+            self._nonces[(channel_id, nonce)] = message
+        return _json(message)
+
+    def _find(self, channel_id: int, message_id: int) -> dict[str, Any] | None:
+        return next((m for m in self.messages.get(channel_id, []) if int(m["id"]) == message_id), None)
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        channel_id, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
+        message = self._find(channel_id, message_id)
+        if message is None:
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        body = await request.json()
+        message.update({k: v for k, v in body.items() if k in ("content", "embeds", "components", "flags")})
+        message["edited_timestamp"] = _now()
+        return _json(message)
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        channel_id, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
+        message = self._find(channel_id, message_id)
+        if message is None:
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        self.messages[channel_id].remove(message)
+        return web.Response(status=204)
+
+    async def _pin(self, request: web.Request) -> web.Response:
+        channel_id, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
+        message = self._find(channel_id, message_id)
+        if message is None:
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        message["pinned"] = True
+        self.pins.setdefault(channel_id, []).append(message_id)
+        return web.Response(status=204)
+
+    async def _list_pins(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        items = [{"pinned_at": _now(), "message": self._find(channel_id, m)} for m in self.pins.get(channel_id, [])]
+        return _json({"items": items, "has_more": False})
+
+    async def _forum_post(self, request: web.Request) -> web.Response:
+        forum_id = int(request.match_info["channel"])
+        refusal = self._refusal(forum_id)
+        if refusal is not None:
+            return refusal
+        if self.channels[forum_id]["type"] != FORUM:
+            return _json({"message": "Cannot execute action on this channel type", "code": 50024}, 400)
+        body = await request.json()
+        thread_id = self.new_id()
+        thread = self._channel(thread_id, PUBLIC_THREAD, body["name"], parent=forum_id)
+        thread.update(owner_id=str(self.application_id), message_count=1, member_count=1, rate_limit_per_user=0,
+                      flags=0, applied_tags=[], total_message_sent=1,
+                      thread_metadata={"archived": False, "auto_archive_duration": body.get("auto_archive_duration",
+                                       10080), "archive_timestamp": _now(), "locked": False})  # fmt: skip
+        self.channels[thread_id] = thread
+        first = self._message(thread_id, body.get("message", {}))
+        first["id"] = str(thread_id)  # a forum post's first message shares the thread's id
+        self.messages[thread_id] = [first]
+        return _json({**thread, "message": first})
+
+    async def _active_threads(self, request: web.Request) -> web.Response:
+        live = [t for t in self.threads() if not t["thread_metadata"]["archived"]]
+        return _json({"threads": live, "members": [], "has_more": False})
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user_id = int(body["recipient_id"])
+        if user_id not in self.users:
+            return _json({"message": "Unknown User", "code": 10013}, 404)
+        if user_id not in self.dm_channels:
+            channel_id = self.new_id()
+            self.dm_channels[user_id] = channel_id
+            self.channels[channel_id] = {"id": str(channel_id), "type": DM, "recipient_id": str(user_id),
+                                         "recipients": [self.users[user_id]], "last_message_id": None}  # fmt: skip
+        channel = self.channels[self.dm_channels[user_id]]
+        return _json({k: v for k, v in channel.items() if k != "recipient_id"})
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        interaction_id = int(request.match_info["interaction"])
+        body = await request.json()
+        if self.callbacks.get(interaction_id):
+            return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, 400)
+        self.callbacks.setdefault(interaction_id, []).append(body)
+        token = request.match_info["token"]
+        data = body.get("data") or {}
+        answer: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
+        if body["type"] == 4:  # a message in answer
+            message = self._message(self._token_channels.get(token, 0), data)
+            self.interaction_messages.setdefault(token, []).append(message)
+            answer["interaction"].update(response_message_id=message["id"],
+                                         response_message_ephemeral=bool(data.get("flags", 0) & 64))  # fmt: skip
+            answer["resource"] = {"type": 4, "message": message}
+        elif body["type"] == 5:  # deferred: "thinking"
+            answer["interaction"].update(response_message_loading=True,
+                                         response_message_ephemeral=bool(data.get("flags", 0) & 64))  # fmt: skip
+            answer["resource"] = {"type": 5}
+        else:
+            answer["resource"] = {"type": body["type"]}
+        return _json(answer)
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        token = request.match_info["token"]
+        message = self._message(self._token_channels.get(token, 0), body)
+        self.interaction_messages.setdefault(token, []).append(message)
+        return _json(message)
+
+    async def _edit_followup(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        token = request.match_info["token"]
+        messages = self.interaction_messages.setdefault(token, [])
+        target = request.match_info["message"]
+        message = messages[0] if target == "@original" and messages else next(
+            (m for m in messages if m["id"] == target), None)  # fmt: skip
+        if message is None:
+            message = self._message(0, body)
+            messages.append(message)
+        message.update({k: v for k, v in body.items() if k in ("content", "embeds", "components")})
+        return _json(message)
+
+    async def _delete_followup(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+
+def _delivery_request(request: Request) -> bool:
+    """By default faults hit what the bot sends on its own (messages, DMs, forum posts), not logins."""
+    return request.method == "POST" and (
+        request.path.endswith("/messages") or request.path.endswith("/threads") or request.path == "/users/@me/channels"
+    )
