@@ -32,6 +32,7 @@ from bot.core.clock import SimulatedClock
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
+from bot.core.seat_secrets import load_secret_key
 from bot.core.service import GameService, ServiceConfig
 from bot.core.turns import PUBLIC_CHANNEL
 from bot.core.views import GameViews
@@ -84,7 +85,8 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     engine = make_engine(str(database))
     sessions = session_factory(engine)
     clock = SimulatedClock(DEMO_START)
-    service = GameService(sessions, ServiceConfig(mail_domain="demo.invalid"))
+    key = load_secret_key("", "", str(database))  # demo.sqlite3.key beside the database
+    service = GameService(sessions, ServiceConfig(mail_domain="demo.invalid", secret_key=key))
     views = GameViews(sessions)
     drain = OutboxDrain(sessions)
     rng = random.Random(options.seed)

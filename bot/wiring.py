@@ -24,6 +24,7 @@ from bot.core.deadlines import DeadlineWorker
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
+from bot.core.seat_secrets import load_secret_key
 from bot.core.service import GameService, ServiceConfig
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
@@ -56,6 +57,7 @@ def service_config(settings: Settings) -> ServiceConfig:
         default_turn_minutes=settings.turn_minutes,
         default_offer_minutes=settings.offer_minutes,
         default_decision_minutes=settings.decision_minutes,
+        secret_key=load_secret_key(settings.secret_key, settings.secret_key_file, settings.database),
     )
 
 

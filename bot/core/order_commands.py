@@ -21,7 +21,7 @@ from bot.core.games import (
 from bot.core.identities import find_or_create_player, reach, seat_of
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.reports import format_deadline
-from bot.core.seat_secrets import check_secret
+from bot.core.seat_secrets import check_secret, hash_secret, needs_rehash
 from bot.core.turns import resolve_current_turn
 from bot.store.models import Game, OrderSubmission, Seat
 
@@ -105,12 +105,15 @@ class OrderCommands(CommandContext):
         password = self.envelope.password
         needs_password = sender.channel == "email" and game.auth_mode == "password"
         if password:
-            # The sender's own seat first: each check is a deliberately slow hash.
+            # The sender's own seat first: an old (PBKDF2) row is a deliberately slow hash.
+            key = self.config.secret_key
             candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
-            seat = next((s for s in candidates if check_secret(password, s.secret_hash)), None)
+            seat = next((s for s in candidates if check_secret(password, s.secret_hash, key)), None)
             if seat is None:
                 self.reply.error("PASSWORD ...", f"wrong password for game {game.slug}; no orders were accepted")
                 return None
+            if needs_rehash(seat.secret_hash):  # just proven right: store it in the fast keyed form
+                seat.secret_hash = hash_secret(password, key)
             if seat is not own:
                 self._tell_registered_address(game, seat)
             return seat

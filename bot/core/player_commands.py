@@ -86,8 +86,9 @@ class PlayerCommands(CommandContext):
             )
             return
         secret = new_secret()
+        secret_hash = hash_secret(secret, self.config.secret_key)
         seat = Seat(
-            game=game, player=player, name=name, position=len(game.seats), secret_hash=hash_secret(secret),
+            game=game, player=player, name=name, position=len(game.seats), secret_hash=secret_hash,
             resigned=False, joined_at=self.now,
         )  # fmt: skip
         self.session.add(seat)
@@ -141,7 +142,8 @@ class PlayerCommands(CommandContext):
             self.reply.section(f"LEFT {game.slug}", f"Your seat {seat.name} was given up before the start.")
             return
         password_mode = self.envelope.sender.channel == "email" and game.auth_mode == "password"
-        if password_mode and not (self.envelope.password and check_secret(self.envelope.password, seat.secret_hash)):
+        password = self.envelope.password
+        if password_mode and not (password and check_secret(password, seat.secret_hash, self.config.secret_key)):
             self.reply.error(
                 line, f"resigning from {game.slug} needs your seat password: add a line PASSWORD <password>"
             )

@@ -8,7 +8,7 @@ transaction as the changes it caused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select
@@ -24,6 +24,9 @@ from bot.core.turns import resolve_current_turn
 from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
+TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
+"""The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
+
 
 @dataclass(frozen=True)
 class ServiceConfig:
@@ -33,6 +36,8 @@ class ServiceConfig:
     default_turn_minutes: int = 48 * 60
     default_offer_minutes: int = 12 * 60
     default_decision_minutes: int = 24 * 60
+    secret_key: bytes = field(default=TEST_ONLY_SECRET_KEY, repr=False)
+    """The key of the seat-secret hashes (bot.core.seat_secrets), kept outside the database."""
 
 
 @dataclass(frozen=True)
