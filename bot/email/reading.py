@@ -51,7 +51,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("end", r"^(?:END|SIGNOFF)$"),
     )
 )
-_PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*)$", re.IGNORECASE)
+_PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*?)[\s.:;!?,]*$", re.IGNORECASE)
+"""A secret never ends in punctuation: "PASSWORD amber-raven-4821." gives amber-raven-4821 (found by the fuzz test)."""
 _KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RESIGN)\b", re.IGNORECASE)
 _USAGE = {
     "HELP": "HELP or HELP <game>",
