@@ -6,10 +6,12 @@ import hashlib
 import re
 import stat
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
+from bot.cli import main
 from bot.core import commands as c
 from bot.core.seat_secrets import (
     SecretKeyError,
@@ -25,6 +27,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import Seat
 from bot.wiring import service_config
 from tests.core.harness import Harness
+from tests.support.database import fresh_postgres_database
 
 KEY = b"k" * 32
 OTHER_KEY = b"o" * 32
@@ -171,3 +174,41 @@ def test_an_old_pbkdf2_seat_is_rehashed_once_its_password_is_proven(sessions):
     again = harness.send("Ann", c.SubmitOrders("gs1", "cards 9 8 7 4 2"), password="ann-old-1234").reply
     assert again is not None and "ORDERS ACCEPTED for gs1" in again
     assert _seat_rows(harness)["Ann"] == after["Ann"], "a keyed row is not rewritten"
+
+
+def _serve_config(tmp_path: Path, database: str) -> Path:
+    config = tmp_path / "referee.toml"
+    config.write_text(
+        f'[referee]\ndatabase = "{database}"\nbot_address = "referee@example.com"\n'
+        f'[referee.maildir]\ninbox = "{tmp_path / "in"}"\noutbox = "{tmp_path / "out"}"\n'
+    )
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "in" / sub).mkdir(parents=True, exist_ok=True)
+    return config
+
+
+def test_serve_on_postgresql_without_a_key_says_which_setting(
+    tmp_path, postgres, postgres_template, monkeypatch, capsys
+):
+    monkeypatch.delenv("REFEREE_SECRET_KEY", raising=False)
+    monkeypatch.delenv("REFEREE_SECRET_KEY_FILE", raising=False)
+    config = _serve_config(tmp_path, fresh_postgres_database(postgres, postgres_template))
+    assert main(["--config", str(config), "serve", "--once"]) == 2
+    error = capsys.readouterr().err
+    assert "secret_key (env REFEREE_SECRET_KEY) or secret_key_file" in error and "Traceback" not in error
+    monkeypatch.setenv("REFEREE_SECRET_KEY", "p" * 40)
+    assert main(["--config", str(config), "serve", "--once"]) == 0
+
+
+def test_serve_on_sqlite_keeps_its_key_beside_the_database(tmp_path, monkeypatch):
+    monkeypatch.delenv("REFEREE_SECRET_KEY", raising=False)
+    monkeypatch.delenv("REFEREE_SECRET_KEY_FILE", raising=False)
+    database = tmp_path / "referee.sqlite3"
+    config = _serve_config(tmp_path, str(database))
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    assert main(["--config", str(config), "serve", "--once"]) == 0
+    key_file = tmp_path / "referee.sqlite3.key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    key = key_file.read_bytes().strip()
+    assert main(["--config", str(config), "serve", "--once"]) == 0
+    assert key_file.read_bytes().strip() == key == service_config(Settings.load(config, {})).secret_key, "kept"
