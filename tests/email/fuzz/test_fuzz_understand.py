@@ -12,7 +12,8 @@ there leaves a player's mail unanswered until it is parked.  For every input:
 * every text of the envelope is valid Unicode without NUL (SQLite, PostgreSQL
   and the reply must be able to store and send it); a password read ends in
   no punctuation, and one shaped like a seat secret is shown in no line
-  quoted back, nothing listed as ignored, and not in the reply subject;
+  quoted back (not even its start where a long line is cut), nothing listed
+  as ignored, and not in the reply subject;
 * a mail with an automatic-mail header is skipped, never answered.
 
 For a *faithful* mail (see the strategies) the reader must be exact: the text
@@ -87,6 +88,8 @@ def check_invariants(raw: bytes) -> Understanding:
         secret = password.lower()
         shown = [cmd.line for cmd in envelope.commands if isinstance(cmd, c.NotUnderstood)]
         assert not any(secret in line.lower() for line in shown), shown
+        clipped = [line.lower().removesuffix("…") for line in shown if line.endswith("…")]
+        assert not any(line.endswith(secret[:k]) for line in clipped for k in range(6, len(secret))), clipped
         assert not any(secret in entry.lower() for entry in envelope.ignored), envelope.ignored
         assert secret not in envelope.reply.subject.lower(), envelope.reply.subject
     return understood
