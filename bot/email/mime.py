@@ -101,7 +101,7 @@ def message_id_of(raw: bytes) -> str | None:
         return None
     if value is None:
         return None
-    return _first_id(str(value))
+    return _first_id(_without_nul(str(value)))  # it is stored: PostgreSQL takes no NUL
 
 
 def read_mail(raw: bytes, max_bytes: int) -> MailText:
