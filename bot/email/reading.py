@@ -346,6 +346,11 @@ def _finish(reader: _Reader) -> list[c.Command]:
     return result
 
 
+def hide_secret_shapes(text: str) -> str:
+    """``text`` with every word shaped like a seat secret replaced by :data:`HIDDEN`."""
+    return _SECRET_SHAPE.sub(HIDDEN, text)
+
+
 def _hide_text(text: str, secrets: list[str]) -> str:
     for secret in secrets:
         text = re.sub(re.escape(secret), HIDDEN, text, flags=re.IGNORECASE)
