@@ -3,7 +3,8 @@
 ``understand`` is what the intake runs on every stored message; an exception
 there leaves a player's mail unanswered until it is parked.  For every input:
 
-* no exception escapes ``understand`` or ``message_id_of``;
+* no exception escapes ``understand`` or ``message_id_of`` (whose result is
+  stored with the raw message: valid UTF-8 without NUL);
 * the result is either an envelope or a non-empty skip reason (recorded with
   the message), never both; reading the same bytes twice gives the same result
   (checked on one input in eight);
@@ -13,7 +14,7 @@ there leaves a player's mail unanswered until it is parked.  For every input:
   and the reply must be able to store and send it); a password read ends in
   no punctuation, and one shaped like a seat secret is shown in no line
   quoted back (not even its start where a long line is cut), nothing listed
-  as ignored, and not in the reply subject;
+  as ignored, and not in the reply subject, which shows no secret-shaped word;
 * a mail with an automatic-mail header is skipped, never answered.
 
 For a *faithful* mail (see the strategies) the reader must be exact: the text
@@ -54,12 +55,15 @@ WHEN = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 EMAIL_COMMANDS = (c.ShowHelp, c.ListGames, c.JoinGame, c.SubmitOrders, c.ShowStatus, c.Resign)
 _GAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 _SECRET_SHAPE = re.compile(r"[a-z]+-[a-z]+-[0-9]{3,5}", re.IGNORECASE)
+_SECRET_SHAPE_WORD = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
+"""Words the reader hides wherever they are quoted (bot.email.reading), the reply subject included."""
 
 
 def check_invariants(raw: bytes) -> Understanding:
     """The invariants of the module docstring that hold for any input; returns the result."""
     message_id = message_id_of(raw)
     assert message_id is None or (message_id.startswith("<") and message_id.endswith(">"))
+    assert message_id is None or ("\x00" not in message_id and message_id.encode("utf-8")), "it is stored"
     understood = understand(raw, "fuzz:1", WHEN, POLICY)
     assert (understood.envelope is None) != (understood.skip is None), understood
     if zlib.crc32(raw) % 8 == 0:  # one input in eight (reading is most of the cost): the same bytes, the same result
@@ -81,6 +85,7 @@ def check_invariants(raw: bytes) -> Understanding:
     for text in _texts(envelope):
         text.encode("utf-8")  # raises on a lone surrogate: such text could not be stored or mailed
         assert "\x00" not in text, "PostgreSQL cannot store a NUL in a text column"
+    assert not _SECRET_SHAPE_WORD.search(envelope.reply.subject), envelope.reply.subject
     password = envelope.password
     if password is not None:
         assert password and password.strip() == password and password[-1] not in ".:;!?,", password
