@@ -34,6 +34,7 @@ from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
 from bot.core.rendering import render_message
+from bot.core.seat_secrets import load_secret_key
 from bot.core.service import Applied, GameService, ServiceConfig
 from bot.core.views import GameViews
 from bot.email.demo import MailPlayers
@@ -87,7 +88,9 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     engine = make_engine(str(database))
     sessions = session_factory(engine)
     clock = SimulatedClock(DEMO_START)
-    service = GameService(sessions, ServiceConfig(message_domain="demo.invalid", public_channels=(SCREEN,)))
+    key = load_secret_key("", "", str(database))  # demo.sqlite3.key beside the database
+    config = ServiceConfig(message_domain="demo.invalid", public_channels=(SCREEN,), secret_key=key)
+    service = GameService(sessions, config)
     views = GameViews(sessions)
     drain = OutboxDrain(sessions)
     rng = random.Random(options.seed)

@@ -42,6 +42,12 @@ class Settings:
     turn_max_attempts: int = 5
     turn_retry_seconds: int = 30
 
+    # -- seat secrets: the key of their hashes, kept outside the database ----
+    secret_key: str = field(default="", repr=False)
+    """At least 32 characters; best from ``REFEREE_SECRET_KEY``.  Empty: the key file is used."""
+    secret_key_file: str = ""
+    """Empty: ``<database>.key`` beside a SQLite database (created, mode 0600); required for PostgreSQL."""
+
     # -- email: who the referee is ----------------------------------------
     mail_from_name: str = "Referee"
 

@@ -27,6 +27,7 @@ from bot.core.deadlines import DeadlineWorker
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
+from bot.core.seat_secrets import load_secret_key
 from bot.core.service import GameService, ServiceConfig
 from bot.core.supervisor import Worker
 from bot.email.compose import MailIdentity
@@ -65,6 +66,7 @@ def service_config(settings: Settings) -> ServiceConfig:
         game_masters=frozenset(a.strip().lower() for a in settings.game_masters.split(",") if a.strip()),
         turn_max_attempts=settings.turn_max_attempts,
         turn_retry_seconds=settings.turn_retry_seconds,
+        secret_key=load_secret_key(settings.secret_key, settings.secret_key_file, settings.database),
     )
 
 

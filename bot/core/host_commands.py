@@ -60,7 +60,7 @@ class HostCommands(CommandContext):
             reminders=settings.reminders, max_seats=command.max_seats, target_seats=command.seats,
             joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
             observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
-            gm_secret_hash=hash_secret(gm_secret),
+            gm_secret_hash=hash_secret(gm_secret, self.config.secret_key),
         )  # fmt: skip
         self.session.add(game)
         self.session.flush()

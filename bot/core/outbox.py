@@ -108,15 +108,16 @@ class OutboxDrain:
         """
         free = or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until <= now)
         with unit_of_work(self._sessions) as session:
+            due = (
+                OutboxMessage.channel == channel,
+                OutboxMessage.sent_at.is_(None),
+                OutboxMessage.parked_at.is_(None),
+                OutboxMessage.next_attempt_at <= now,
+                free,
+            )
             ids = session.scalars(
                 select(OutboxMessage.id)
-                .where(
-                    OutboxMessage.channel == channel,
-                    OutboxMessage.sent_at.is_(None),
-                    OutboxMessage.parked_at.is_(None),
-                    OutboxMessage.next_attempt_at <= now,
-                    free,
-                )
+                .where(*due)
                 .order_by(OutboxMessage.id)
                 .limit(limit)
                 .with_for_update(skip_locked=True)
@@ -126,7 +127,7 @@ class OutboxDrain:
             token = uuid.uuid4().hex
             session.execute(
                 update(OutboxMessage)
-                .where(OutboxMessage.id.in_(ids), free)
+                .where(OutboxMessage.id.in_(ids), *due)  # still due: not sent by another sender meanwhile
                 .values(claimed_until=now + lease, claimed_by=token)
             )
             rows = session.scalars(

@@ -215,7 +215,7 @@ class Overrides(CommandContext):
         old = seat.player_id
         secret = new_secret()
         seat.player_id = newcomer.id
-        seat.secret_hash = hash_secret(secret)
+        seat.secret_hash = hash_secret(secret, self.config.secret_key)
         seat.resigned = False
         if deadline is not None:
             game.deadline_at = deadline

@@ -33,7 +33,7 @@ from bot.core.order_commands import OrderCommands
 from bot.core.overrides import Overrides
 from bot.core.player_commands import PlayerCommands
 from bot.core.presence_commands import PresenceCommands
-from bot.core.seat_secrets import check_secret
+from bot.core.seat_secrets import check_secret, hash_secret, needs_rehash
 from bot.store.models import AuditEntry, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,8 @@ def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
         if actor is None or actor.id not in {gm.id for gm in game_masters(ctx.session, game.id)}:
             return _refuse(ctx, command, line, "not_game_master", game=game.slug)
         # By a channel that does not authenticate people (mail), a GM command needs the GM password.
-        unproven = not (envelope.password and check_secret(envelope.password, game.gm_secret_hash or ""))
+        key = ctx.config.secret_key
+        unproven = not (envelope.password and check_secret(envelope.password, game.gm_secret_hash or "", key))
         if envelope.trust is not c.Trust.VERIFIED and game.gm_secret_hash is not None and unproven:
             return _refuse(ctx, command, line, "needs_gm_password", game=game.slug)
         return Authorised(game=game, actor=actor)
@@ -130,13 +131,16 @@ def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | No
     own = seat_of(game, player)
     password = envelope.password
     if password:
-        # The sender's own seat first: each check is a hash.
+        # The sender's own seat first: an old (PBKDF2) row is a deliberately slow hash.
+        key = ctx.config.secret_key
         candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
-        seat = next((s for s in candidates if check_secret(password, s.secret_hash)), None)
+        seat = next((s for s in candidates if check_secret(password, s.secret_hash, key)), None)
         if seat is None:
             log.warning("wrong seat password for %s from %s", game.slug, envelope.sender.address)
             ctx.reply.problem("", "wrong_password", game=game.slug)  # the form names the password line
             return None
+        if needs_rehash(seat.secret_hash):  # just proven right: store it in the fast keyed form
+            seat.secret_hash = hash_secret(password, key)
         if seat is not own:
             OrderCommands(ctx.session, envelope, ctx.reply, ctx.config, ctx.delivery).tell_owner(game, seat)
         return seat

@@ -87,7 +87,7 @@ class PlayerCommands(CommandContext):
             return
         secret = new_secret()
         seat = Seat(
-            game=game, player=player, name=name, position=len(game.seats), secret_hash=hash_secret(secret),
+            game=game, player=player, name=name, position=len(game.seats), secret_hash=hash_secret(secret, self.config.secret_key),
             resigned=False, joined_at=self.now,
         )  # fmt: skip
         self.session.add(seat)

@@ -37,6 +37,8 @@ from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
+TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
+"""The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class ServiceConfig:
     """Failed resolutions of one turn before it is parked."""
     turn_retry_seconds: int = 30
     """First retry delay of a failed resolution (doubling)."""
+    secret_key: bytes = field(default=TEST_ONLY_SECRET_KEY, repr=False)
+    """The key of the seat-secret hashes (bot.core.seat_secrets), kept outside the database."""
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ def message_id_of(raw: bytes) -> str | None:
         return None
     if value is None:
         return None
-    return _first_id(str(value))
+    return _first_id(_without_nul(str(value)))  # it is stored: PostgreSQL takes no NUL
 
 
 def read_mail(raw: bytes, max_bytes: int) -> MailText:
@@ -139,7 +139,7 @@ def _headers(message: Message) -> dict[str, str]:
     for name, value in message.raw_items():
         key = name.lower()
         if key not in found:
-            found[key] = _header_text(message, name, value)
+            found[key] = _without_nul(_header_text(message, name, value))
     return found
 
 
@@ -192,7 +192,7 @@ def _first_id(value: str) -> str | None:
 
 def _content_type(message: Message) -> str:
     try:
-        return message.get_content_type()
+        return _without_nul(message.get_content_type())
     except Exception:  # pragma: no cover
         return "text/plain"
 
@@ -216,6 +216,7 @@ def _with_body(mail: MailText, message: Message) -> MailText:
     text = ""
     if chosen is not None:
         text, charset_problem = _decode(chosen)
+        text = _without_nul(text)
         if charset_problem is not None:
             problems.append(charset_problem)
         broken = broken or any(isinstance(d, _STRUCTURE_DEFECTS) for d in chosen.defects)  # found while decoding
@@ -266,7 +267,7 @@ def _filename(part: Message) -> str | None:
         name = part.get_filename()
     except Exception:
         return "(unreadable name)"
-    return " ".join(name.split()) if name else None
+    return _without_nul(" ".join(name.split())) if name else None
 
 
 def _payload_size(part: Message) -> int:
@@ -294,20 +295,40 @@ def _decode(part: Message) -> tuple[str, Problem | None]:
         charset = (part.get_content_charset() or "us-ascii").strip().strip('"') or "us-ascii"
     except Exception:  # an RFC 2231 parameter in a charset nobody knows
         charset = "unknown"
+    charset = _without_nul(charset)
     try:
-        codec = codecs.lookup(charset).name
-    except LookupError:
-        text, fallback = _best_effort(payload)
-        return text, Problem(f"charset={charset}", f"unknown character set; the text was read as {fallback}")
+        codec: str | None = codecs.lookup(charset).name
+    except (LookupError, ValueError):  # unknown, or a name no codec can have (a NUL in it)
+        codec = None
+    if codec is not None:
+        try:
+            return payload.decode(codec), None
+        except UnicodeError:  # UnicodeDecodeError, or the plain UnicodeError of codecs such as idna and punycode
+            if codec == "ascii":
+                # 8-bit text labelled ASCII is common and harmless: take it as UTF-8 (or Latin-1).
+                return _best_effort(payload)[0], None
+            return _replaced(payload, codec), Problem(
+                f"charset={charset}", "the text is not valid in its character set; unreadable characters were replaced"
+            )
+        except LookupError:  # a codec that is no character set: base64, zlib, rot13 (bytes to bytes)
+            pass
+    text, fallback = _best_effort(payload)
+    return text, Problem(f"charset={charset}", f"unknown character set; the text was read as {fallback}")
+
+
+def _replaced(payload: bytes, codec: str) -> str:
+    """``payload`` in ``codec`` with unreadable characters replaced (UTF-8 or Latin-1 for a codec
+    that cannot replace, such as idna)."""
     try:
-        return payload.decode(codec), None
-    except UnicodeDecodeError:
-        if codec == "ascii":
-            # 8-bit text labelled ASCII is common and harmless: take it as UTF-8 (or Latin-1).
-            return _best_effort(payload)[0], None
-        return payload.decode(codec, "replace"), Problem(
-            f"charset={charset}", "the text is not valid in its character set; unreadable characters were replaced"
-        )
+        return payload.decode(codec, "replace")
+    except UnicodeError:
+        return _best_effort(payload)[0]
+
+
+def _without_nul(text: str) -> str:
+    """``text`` with each NUL replaced by U+FFFD: PostgreSQL cannot store a NUL in a text column,
+    and a message whose reply quotes one would fail on every attempt (found by tests/email/fuzz)."""
+    return text.replace("\x00", "\ufffd")
 
 
 def _best_effort(payload: bytes) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from datetime import datetime
 from bot.core import commands as c
 from bot.email.mime import MailText, Problem, describe_size, read_mail
 from bot.email.policy import automatic_reason, sender_trust
-from bot.email.reading import HIDDEN, Reading, clip, read_commands, subject_text
+from bot.email.reading import HIDDEN, Reading, clip, hide_secret_shapes, read_commands, subject_text
 
 EMAIL = "email"
 
@@ -118,10 +118,10 @@ def _skipped(mail: MailText) -> tuple[str, ...]:
 
 
 def _reply_subject(subject: str, reading: Reading) -> str:
-    """The subject to answer under: never one that shows the password."""
+    """The subject to answer under: never one that shows the password, or a word shaped like a secret."""
     if reading.password and reading.password.lower() in subject.lower():
         return subject_text(subject).split()[0] + " " + HIDDEN if subject_text(subject) else "your message"
-    return subject[:200]
+    return hide_secret_shapes(subject[:200])  # a secret in a subject that is no PASSWORD line (found by the fuzz test)
 
 
 def _references(mail: MailText) -> tuple[str, ...]:
