@@ -93,7 +93,12 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
 
     def direct(address: str, name: str, *commands: c.Command) -> str | None:
         envelope = c.Envelope(
-            c.Sender("email", address, name), commands, f"demo:{next(counter)}", clock.now(), c.ReplyContext("demo")
+            c.Sender("email", address, name),
+            commands,
+            f"demo:{next(counter)}",
+            clock.now(),
+            c.ReplyContext("demo"),
+            trust=c.Trust.VERIFIED,  # in-process computer players: the caller is who it says (issue 11)
         )
         return service.apply(envelope).reply
 

@@ -72,6 +72,14 @@ class Settings:
     send_interval_seconds: float = 5.0
     deadline_check_seconds: float = 30.0
 
+    # -- issue 11: deadlines wait for the intakes; who vouches for a sender ----
+    intake_wait_seconds: float = 300.0
+    """How long a due turn waits for an intake that has not read up to its deadline."""
+    intake_settle_seconds: float = 1.0
+    """The watermark's margin for saving time and clock skew (bot.email.intake)."""
+    email_trusted_authserv_ids: str = ""
+    """Comma-separated authserv-ids whose Authentication-Results vouch for a sender (bot.email.policy)."""
+
     @classmethod
     def load(cls, path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
         """Defaults, then the TOML file (``[referee]`` table or top level), then ``REFEREE_<FIELD>``."""

@@ -13,6 +13,7 @@ User mistakes are not exceptions: a line the adapter could not read becomes
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,23 @@ class Sender:
     channel: str
     address: str
     display_name: str | None = None
+
+
+class Trust(enum.Enum):
+    """How far the channel vouches that :class:`Sender` is who it says (issue 11, item 6).
+
+    ``VERIFIED``: the channel authenticated the person (a Discord user id, an
+    in-process caller).  ``VOUCHED``: the receiving mail server vouches for the
+    From address (DKIM/DMARC pass recorded by a trusted authserv-id, or the
+    envelope sender is the From address itself).  ``CLAIMED``: a bare From
+    header, which anyone can write.  The core reads only this, never the
+    channel: a password game needs the seat password unless ``VERIFIED``; an
+    address-only game needs it unless ``VERIFIED`` or ``VOUCHED``.
+    """
+
+    VERIFIED = "verified"
+    VOUCHED = "vouched"
+    CLAIMED = "claimed"
 
 
 @dataclass(frozen=True)
@@ -122,6 +140,7 @@ class Envelope:
     no-op the second time.  ``password`` is the seat secret given in the
     message (``PASSWORD ...``), if any; it is checked, never stored or echoed.
     ``automatic`` marks machine-sent mail: it is recorded but never answered.
+    ``trust`` says how far the channel vouches for the sender (:class:`Trust`).
     """
 
     sender: Sender
@@ -132,3 +151,4 @@ class Envelope:
     password: str | None = None
     ignored: tuple[str, ...] = ()
     automatic: bool = False
+    trust: Trust = Trust.CLAIMED  # issue 11 item 6: the adapter says how far it vouches for the sender

@@ -26,6 +26,18 @@ from bot.core.turns import resolve_current_turn
 from bot.store.models import Game, OrderSubmission, Seat
 
 
+def needs_seat_password(auth_mode: str, trust: c.Trust) -> bool:
+    """Whether a sender of ``trust`` must give the seat password in a game of ``auth_mode`` (issue 11).
+
+    ``password`` games: unless VERIFIED.  ``address`` games: unless VERIFIED or VOUCHED.
+    """
+    if trust is c.Trust.VERIFIED:
+        return False
+    if auth_mode == "password":
+        return True
+    return trust is not c.Trust.VOUCHED
+
+
 class OrderCommands(CommandContext):
     """ORDERS / GAME with the seat password rules of the game."""
 
@@ -47,7 +59,11 @@ class OrderCommands(CommandContext):
         state = state_of(game)
         phase = rules.phase(state)
         opened = phase_opened_at(self.session, game, phase.number) if phase is not None else None
-        if opened is not None and self.now < opened:
+        # Issue 11 item 2: arrival times may have whole seconds only (IMAP INTERNALDATE) while the
+        # opening has microseconds.  An arrival in the same second as the opening cannot be placed
+        # before or after it, so it counts as after (the player's favour): orders are "sent before
+        # the turn began" only when they arrived before the start of the opening's second.
+        if opened is not None and self.now < opened.replace(microsecond=0):
             self.reply.error(
                 line,
                 f"these orders were sent before turn {phase.number if phase else '-'} began "
@@ -103,7 +119,10 @@ class OrderCommands(CommandContext):
         player = find_or_create_player(self.session, sender, self.now)
         own = seat_of(game, player)
         password = self.envelope.password
-        needs_password = sender.channel == "email" and game.auth_mode == "password"
+        # Issue 11 item 6: the rule reads the envelope's trust, never the channel.  A password game
+        # needs the password unless the channel authenticated the person (VERIFIED); an address-only
+        # game needs it unless the sender is VERIFIED or VOUCHED for by the receiving mail server.
+        needs_password = needs_seat_password(game.auth_mode, self.envelope.trust)
         if password:
             # The sender's own seat first: each check is a deliberately slow hash.
             candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]

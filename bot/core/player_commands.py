@@ -22,6 +22,7 @@ from bot.core.games import (
     state_of,
 )
 from bot.core.identities import find_or_create_player, seat_of
+from bot.core.order_commands import needs_seat_password
 from bot.core.rendering import render
 from bot.core.reports import format_deadline
 from bot.core.seat_secrets import check_secret, hash_secret, new_secret
@@ -140,7 +141,8 @@ class PlayerCommands(CommandContext):
             self.session.delete(seat)
             self.reply.section(f"LEFT {game.slug}", f"Your seat {seat.name} was given up before the start.")
             return
-        password_mode = self.envelope.sender.channel == "email" and game.auth_mode == "password"
+        # Issue 11 item 6: the same trust rule as orders (bot.core.order_commands.needs_seat_password).
+        password_mode = needs_seat_password(game.auth_mode, self.envelope.trust)
         if password_mode and not (self.envelope.password and check_secret(self.envelope.password, seat.secret_hash)):
             self.reply.error(
                 line, f"resigning from {game.slug} needs your seat password: add a line PASSWORD <password>"

@@ -9,7 +9,7 @@ transaction as the changes it caused.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -21,6 +21,7 @@ from bot.core.games import RUNNING, phase_of
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.turns import resolve_current_turn
+from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
@@ -33,6 +34,9 @@ class ServiceConfig:
     default_turn_minutes: int = 48 * 60
     default_offer_minutes: int = 12 * 60
     default_decision_minutes: int = 24 * 60
+    # Issue 11: the intakes whose watermarks a deadline waits for, and for how long at most.
+    intakes: tuple[str, ...] = ()
+    intake_wait_seconds: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,9 @@ class GameService:
 
         Each game is resolved in its own transaction, so one failing game
         does not hold up the others, and a game resolved by another worker in
-        the meantime is skipped (its turn row already exists).
+        the meantime is skipped (its turn row already exists).  A game waits
+        while a configured intake is behind its deadline (issue 11, see
+        :mod:`bot.core.watermarks`), at most ``intake_wait_seconds``.
         """
         with unit_of_work(self._sessions) as session:
             due = session.scalars(
@@ -136,17 +142,25 @@ class GameService:
                     return None
                 if phase_of(game) is None:
                     return None
+                # Issue 11: resolve only once every configured intake has read all mail that arrived
+                # up to the deadline; after intake_wait_seconds resolve anyway and tell the GM.
+                behind = intakes_behind(session, game.deadline_at, self.config.intakes)
+                if behind:
+                    if now < game.deadline_at + timedelta(seconds=self.config.intake_wait_seconds):
+                        return None
+                    tell_gm_intakes_behind(session, game, behind, now, self.config.mail_domain)
                 record = resolve_current_turn(session, game, now, self.config.mail_domain)
                 return game.slug, record.turn_number
         except IntegrityError:
             return None
 
-    def next_deadline(self) -> datetime | None:
-        """The earliest deadline of any running game (for a worker to sleep until)."""
+    def next_deadline(self, after: datetime | None = None) -> datetime | None:
+        """The earliest deadline of any running game (for a worker to sleep until).
+
+        ``after`` (issue 11, for an intake timing its next pass): only deadlines after it.
+        """
+        query = select(Game.deadline_at).where(Game.status == RUNNING, Game.deadline_at.is_not(None))
+        if after is not None:
+            query = query.where(Game.deadline_at > after)
         with unit_of_work(self._sessions) as session:
-            return session.scalar(
-                select(Game.deadline_at)
-                .where(Game.status == RUNNING, Game.deadline_at.is_not(None))
-                .order_by(Game.deadline_at)
-                .limit(1)
-            )
+            return session.scalar(query.order_by(Game.deadline_at).limit(1))
