@@ -42,7 +42,12 @@ The envelope says :attr:`bot.core.commands.Trust.VOUCHED` only when
   records ``dkim=pass`` with ``header.d`` the From domain (or a parent of
   it), or ``dmarc=pass`` with ``header.from`` the From domain, and no
   ``dmarc=fail``; or
-* the envelope sender (``Return-Path``) is the From address itself.
+* the envelope sender (``Return-Path``) is the From address itself (and
+  nothing above makes the From address unaligned).
+
+A sender vouched for by a trusted server is believed even when the
+alignment rules above would not align it (a forwarder rewrites the envelope
+sender; DKIM survives it).
 
 Anything else is :attr:`~bot.core.commands.Trust.CLAIMED`, and the core asks
 for the seat password (:func:`bot.core.order_commands.needs_seat_password`).
@@ -154,8 +159,6 @@ def sender_vouched(mail: MailText, trusted_authserv_ids: frozenset[str]) -> str 
     from_domain = _domain(address)
     if from_domain is None:
         return None
-    if mail.return_path and mail.return_path.strip().lower() == address:
-        return "the envelope sender is the From address"
     trusted = {authserv.strip().lower() for authserv in trusted_authserv_ids if authserv.strip()}
     passes: list[str] = []
     for header in mail.authentication_results:
@@ -172,7 +175,11 @@ def sender_vouched(mail: MailText, trusted_authserv_ids: frozenset[str]) -> str 
                 signer = signer.strip(".")
                 if signer and (from_domain == signer or from_domain.endswith("." + signer)):
                     passes.append(f"dkim=pass from {authserv}")
-    return passes[0] if passes else None
+    if passes:
+        return passes[0]
+    if mail.return_path and mail.return_path.strip().lower() == address and sender_trust(mail).aligned:
+        return "the envelope sender is the From address"
+    return None
 
 
 def _authentication_results(header: str) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:

@@ -62,8 +62,8 @@ def understand(
         )
     else:
         reading = read_commands(mail.subject, mail.text)
-    commands = _problems(mail.problems) + _guarded(reading, mail)
-    vouched = sender_vouched(mail, policy.trusted_authserv_ids) if sender_trust(mail).aligned else None
+    vouched = sender_vouched(mail, policy.trusted_authserv_ids)
+    commands = _problems(mail.problems) + (reading.commands if vouched else _guarded(reading, mail))
     ignored = reading.ignored + _skipped(mail)
     envelope = c.Envelope(
         sender=c.Sender(EMAIL, mail.from_address, mail.from_name),
