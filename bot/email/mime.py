@@ -121,12 +121,16 @@ def content_digest(raw: bytes) -> str:
     text = raw.replace(b"\r\n", b"\n")
     head, _, body = text.partition(b"\n\n")
     digest = hashlib.sha256()
+    found = False
     try:
         headers = BytesHeaderParser(policy=policy.compat32).parsebytes(head + b"\n\n")
         for name in _DIGEST_HEADERS:
             for value in headers.get_all(name) or ():
+                found = True
                 digest.update(name.encode() + b":" + " ".join(str(value).split()).encode("utf-8", "replace") + b"\n")
-    except Exception:  # garbage headers: the whole head stands for them
+    except Exception:  # garbage headers: the whole head stands for them (below)
+        found = False
+    if not found:
         digest.update(head)
     digest.update(b"\n")
     digest.update(body)
