@@ -14,6 +14,7 @@ import pytest
 
 from bot.cli import main
 from bot.core.inbox import Inbox
+from bot.core.watermarks import Watermarks
 from bot.email.maildir import deliver
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory
@@ -132,6 +133,10 @@ def test_inbox_list_and_show_say_why_automatic_mail_was_not_answered(tmp_path, c
     skipped = next(line for line in listing if "Auto-Submitted" in line)
     assert main(["--config", str(config), "inbox", "show", skipped.split()[0]]) == 0
     assert "Outcome: recorded, not answered: Auto-Submitted: auto-replied" in capsys.readouterr().out
+    engine = make_engine(str(tmp_path / "referee.sqlite3"))
+    (mark,) = Watermarks(session_factory(engine)).all()
+    engine.dispose()
+    assert mark.name == f"maildir:{(tmp_path / 'in').resolve()}" and mark.read_until is not None
 
 
 def test_demo_via_email(tmp_path, capsys):

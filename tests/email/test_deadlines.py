@@ -434,3 +434,37 @@ def test_a_turn_waits_for_an_intake_that_is_behind_then_resolves_and_tells_the_g
     assert service.resolve_due(after(2)) == [("ontime", 0)], "caught up: it resolves at once"
     with unit_of_work(sessions) as session:
         assert len(session.scalars(select(OutboxMessage).where(OutboxMessage.kind == "notice")).all()) == 1
+
+
+def test_an_intake_that_cannot_log_in_says_so_on_its_watermark(dovecot, store):
+    """The GM notice names the error: a failing pass records it and leaves the watermark where it was."""
+    from bot.core.inbox import Inbox
+    from bot.core.watermarks import Watermarks
+    from bot.email.imap import ImapIntakeLoop
+    from bot.email.intake import Intake
+    from bot.email.processor import MailProcessor
+    from bot.email.understand import IntakePolicy
+    from tests.email.mailboxes import config_for, wait_until
+
+    _, sessions = store
+    server = DovecotServer(dovecot.binary)  # its own: a failed login slows later ones from this address
+    server.start()
+    try:
+        service = GameService(sessions, ServiceConfig(mail_domain="example.com"))
+        processor = MailProcessor(Inbox(sessions), service, SystemClock(), IntakePolicy())
+        marks = Watermarks(sessions)
+        config = config_for(server, server.new_user(), password="wrong", max_backoff=0.1)
+        loop = ImapIntakeLoop(config, Intake(processor, marks))
+        stop = threading.Event()
+        thread = threading.Thread(target=loop.run, args=(stop,), daemon=True)
+        thread.start()
+        try:
+            wait_until(lambda: bool(marks.all()))
+        finally:
+            stop.set()
+            thread.join(timeout=5)
+    finally:
+        server.stop()
+    (mark,) = marks.all()
+    assert mark.name == config.intake_name and mark.read_until is None
+    assert (mark.last_error or "").startswith("LoginError"), mark.last_error
