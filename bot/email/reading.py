@@ -100,7 +100,7 @@ _CLOSING = re.compile(
 )
 """A closing line: a closing word or phrase, maybe followed by a name ("Cheers, N.")."""
 _NAME_LINE = re.compile(r"^[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}[.!]?$")
-"""A short line of words without digits: the name under a closing line."""
+"""A short line of words without digits (see :func:`_is_name`)."""
 _SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
 """The shape of a seat secret (bot.core.seat_secrets): hidden wherever it turns up in quoted lines."""
 
@@ -380,10 +380,15 @@ def _signoff_start(lines: list[str]) -> int | None:
         if not _CLOSING.match(lines[index].strip()):
             continue
         rest = [lines[i].strip() for i in filled[position + 1 :]]
-        if position > 0 and all(_CLOSING.match(line) or _NAME_LINE.match(line) for line in rest):
+        if position > 0 and all(_CLOSING.match(line) or _is_name(line) for line in rest):
             return index
         return None
     return None
+
+
+def _is_name(line: str) -> bool:
+    """A name under a closing line: a few capitalised words or initials ("Steve Cram", "N.")."""
+    return bool(_NAME_LINE.match(line)) and all(word[0].isupper() for word in line.split())
 
 
 def _hide_text(text: str, secrets: list[str]) -> str:
