@@ -115,7 +115,7 @@ class MailProcessor:
             if quiet is not None:
                 envelope = replace(envelope, automatic=True)
             applied = self.service.apply(envelope)
-            outcome = self._outcome(envelope, applied.receipt, applied.duplicate, quiet)
+            outcome = self._outcome(envelope, applied.receipt, applied.duplicate, quiet, applied.reply)
             log.log(
                 logging.WARNING if quiet else logging.INFO, "inbox #%d (%s) from %s [%s]: %s",
                 item.id, item.source_key, envelope.sender.address, understood.summary, outcome,
@@ -150,7 +150,9 @@ class MailProcessor:
             return f"the same commands as the previous message, after {replies} replies within {self.limit.window}"
         return None
 
-    def _outcome(self, envelope: c.Envelope, receipt: str, duplicate: bool, quiet: str | None) -> str:
+    def _outcome(
+        self, envelope: c.Envelope, receipt: str, duplicate: bool, quiet: str | None, reply: str | None
+    ) -> str:
         """What applying did, in words for the log and ``referee inbox list`` (never message text)."""
         if duplicate:
             return f"receipt {receipt}: already applied"
@@ -159,10 +161,11 @@ class MailProcessor:
         for command in envelope.commands:
             if isinstance(command, c.SubmitOrders):
                 seats = [f"{seat} turn {turn}" for game, turn, seat in accepted if game == command.game]
+                reason = "" if seats else _refusal(reply, command.game)
                 parts.append(
                     f"orders for {command.game} accepted ({', '.join(seats)})"
                     if seats
-                    else f"orders for {command.game} refused"
+                    else f"orders for {command.game} refused" + (f" ({reason})" if reason else "")
                 )
             elif not isinstance(command, c.NotUnderstood):
                 parts.append(type(command).__name__)
@@ -171,6 +174,18 @@ class MailProcessor:
             parts.append(f"{lines} line{'' if lines == 1 else 's'} not understood")
         text = f"receipt {receipt}: " + ("; ".join(parts) or "no command")
         return f"{text}; not answered: {quiet}" if quiet else text
+
+
+def _refusal(reply: str | None, game: str) -> str:
+    """The core's reason for refusing the orders for ``game``, from the reply (its own words only:
+    the reason under the quoted ``ORDERS <game>`` or ``PASSWORD ...`` line, which are no player text)."""
+    if not reply:
+        return ""
+    lines = [line.strip() for line in reply.splitlines()]
+    for index, line in enumerate(lines[:-1]):
+        if line in (f"> ORDERS {game}", "> PASSWORD ...") and lines[index + 1]:
+            return lines[index + 1][:120]
+    return "see the reply" if "ORDERS NOT ACCEPTED" in reply else ""
 
 
 def command_digest(envelope: c.Envelope) -> str:

@@ -120,3 +120,5 @@ def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: ses
     deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n"))
     (*_, refused) = outbox_rows(sessions, "reply")
     assert "need your seat password" in refused.body
+    (latest, *_) = Inbox(sessions).summaries(DONE)
+    assert "orders for demo refused (orders for demo need your seat password" in (latest.outcome or "")
