@@ -31,11 +31,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import select
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -47,6 +48,8 @@ from bot.email.intake import Intake, IntakeResult, MessageRef
 log = logging.getLogger(__name__)
 
 SEEN = b"\\Seen"
+RECHECK_SECONDS = 5.0
+"""How often a long wait asks again how long it may last (a deadline may have been set meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -174,11 +177,22 @@ class ImapMailbox:
         else:
             self.client.add_flags(uids, [SEEN, self.config.done_flag.encode()])
 
-    def wait(self, timeout: float, stop: threading.Event) -> None:
-        """Until the server reports a change (IDLE), ``timeout`` passes, or ``stop`` is set."""
+    def wait(self, timeout: float, stop: threading.Event, recheck: Callable[[], float] | None = None) -> None:
+        """Until the server reports a change (IDLE), ``timeout`` passes, or ``stop`` is set.
+
+        ``recheck`` (called every :data:`RECHECK_SECONDS`) gives a fresh timeout from then, so a
+        deadline set meanwhile shortens the wait (issue 11).  A server that closes the connection
+        during IDLE raises :class:`ConnectionError` at once (imapclient's ``idle_check`` reports
+        end-of-file as "nothing new").
+        """
         deadline = time.monotonic() + timeout
+        next_check = time.monotonic() + RECHECK_SECONDS
         if not self.can_idle:
-            stop.wait(timeout)
+            while not stop.is_set() and time.monotonic() < deadline:
+                stop.wait(min(deadline, next_check) - time.monotonic())
+                if recheck is not None and time.monotonic() >= next_check:
+                    deadline = min(deadline, time.monotonic() + recheck())
+                    next_check = time.monotonic() + RECHECK_SECONDS
             return
         self.client.idle()
         try:
@@ -188,8 +202,19 @@ class ImapMailbox:
                     break
                 if self.client.idle_check(timeout=min(0.25, remaining)):
                     break
+                if self._peer_closed():
+                    raise ConnectionError("the IMAP server closed the connection during IDLE")
+                if recheck is not None and time.monotonic() >= next_check:
+                    deadline = min(deadline, time.monotonic() + recheck())
+                    next_check = time.monotonic() + RECHECK_SECONDS
         finally:
             self.client.idle_done()
+
+    def _peer_closed(self) -> bool:
+        """Has the server shut its side of the connection (Linux: POLLRDHUP; elsewhere only POLLHUP)?"""
+        poller = select.poll()
+        poller.register(self.client.socket().fileno(), getattr(select, "POLLRDHUP", 0) | select.POLLHUP)
+        return bool(poller.poll(0))
 
     def close(self) -> None:
         try:
@@ -216,6 +241,9 @@ class ImapIntakeLoop:
     @property
     def name(self) -> str:
         return self.config.intake_name
+
+    def _wait_seconds(self) -> float:
+        return self.intake.seconds_to_wait(self.config.poll_seconds, self.config.intake_name)
 
     def run_once(self) -> IntakeResult:
         """Connect, run one pass, disconnect (``referee serve --once``, cron)."""
@@ -251,7 +279,7 @@ class ImapIntakeLoop:
                     if mailbox.arrived_meanwhile():
                         self.repeats += 1
                         continue  # mail arrived during the pass: read it now, not after the wait
-                    mailbox.wait(self.intake.seconds_to_wait(self.config.poll_seconds), stop)
+                    mailbox.wait(self._wait_seconds(), stop, self._wait_seconds)
             except Exception as exc:
                 level = logging.WARNING if isinstance(exc, RECOVERABLE) else logging.ERROR
                 log.log(level, "IMAP intake interrupted (%s: %s); retrying in %.0f s", type(exc).__name__, exc, backoff,

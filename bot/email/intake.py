@@ -120,6 +120,8 @@ class Intake:
         self.clock = processor.clock
         self.watermarks = watermarks
         self.settle = settle
+        self.read_until: dict[str, datetime] = {}
+        """How far each mailbox's last pass read (what :meth:`seconds_to_wait` looks past)."""
         self.max_bytes = processor.policy.max_message_bytes
         """A larger message is fetched only this far (and answered "too large")."""
 
@@ -151,8 +153,11 @@ class Intake:
             mailbox.acknowledge(done)
         if self.watermarks is not None:
             read_until = whole_second(started) - self.settle
+            self.read_until[mailbox.name] = read_until
             unsettled = self.inbox.unsettled_since(EMAIL)
             if unsettled is not None and unsettled < read_until:
+                # Held back by a message waiting for its retry: another pass cannot help before the
+                # retry is due, so the next wait is timed as if this pass had read everything.
                 read_until = unsettled
             self.watermarks.record_pass(mailbox.name, read_until, self.clock.now())
         return IntakeResult(stored, duplicates, processed, len(done))
@@ -166,21 +171,18 @@ class Intake:
         except Exception as exc:  # the database may be what failed
             log.warning("could not record the intake error of %s: %s", name, exc)
 
-    def seconds_to_wait(self, longest: float) -> float:
-        """How long the intake may wait before its next pass: at most ``longest``, and no longer
-        than until a pass would carry its watermark past the next deadline (so a turn waits for
-        its mail about ``settle`` + 1 s, not a whole poll interval)."""
+    def seconds_to_wait(self, longest: float, name: str | None = None) -> float:
+        """How long the intake ``name`` may wait before its next pass: at most ``longest``, and no
+        longer than until a pass would carry its watermark past the first deadline it has not
+        passed yet (so a turn waits for its mail about ``settle`` + 1 s, not a poll interval);
+        0 when such a pass is due now."""
         if self.watermarks is None:
             return longest
         now = self.clock.now()
-        cursor = now - self.settle - timedelta(seconds=2)
-        for _ in range(5):  # deadlines whose pass is already due are skipped
-            deadline = self.processor.service.next_deadline(after=cursor)
-            if deadline is None:
-                return longest
-            ready = whole_second(deadline + self.settle) + timedelta(seconds=1, milliseconds=50)
-            remaining = (ready - now).total_seconds()
-            if remaining > 0:
-                return min(longest, remaining)
-            cursor = deadline
-        return longest
+        read = self.read_until.get(name) if name is not None else None
+        cursor = read - timedelta(microseconds=1) if read is not None else now - self.settle - timedelta(seconds=2)
+        deadline = self.processor.service.next_deadline(after=cursor)
+        if deadline is None:
+            return longest
+        ready = whole_second(deadline + self.settle) + timedelta(seconds=1, milliseconds=50)
+        return max(0.0, min(longest, (ready - now).total_seconds()))

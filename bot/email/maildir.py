@@ -119,7 +119,7 @@ class MaildirIntakeLoop:
         while not stop.is_set():
             try:
                 self.run_once()
-                wait = self.intake.seconds_to_wait(self.poll_seconds)
+                wait = self.intake.seconds_to_wait(self.poll_seconds, self.mailbox.name)
             except Exception as exc:
                 log.exception("Maildir intake pass failed; trying again in %g s", self.poll_seconds)
                 self.intake.record_error(self.mailbox.name, exc)

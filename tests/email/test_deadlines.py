@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.core import commands as c
 from bot.core.clock import SystemClock
 from bot.core.service import GameService, ServiceConfig
+from bot.core.watermarks import Watermarks
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
@@ -408,8 +409,6 @@ async def test_address_only_games_take_orders_only_from_vouched_senders(
 
 def test_a_turn_waits_for_an_intake_that_is_behind_then_resolves_and_tells_the_gm(store):
     """Items 1-3: the deadline worker never runs ahead of an intake, and never waits for one forever."""
-    from bot.core.watermarks import Watermarks
-
     _, sessions = store
     deadline = (datetime.now(UTC) + timedelta(hours=1)).replace(microsecond=500_000)
     make_game(sessions, "wait", deadline, setup=SEATS[:5])
@@ -439,7 +438,6 @@ def test_a_turn_waits_for_an_intake_that_is_behind_then_resolves_and_tells_the_g
 def test_an_intake_that_cannot_log_in_says_so_on_its_watermark(dovecot, store):
     """The GM notice names the error: a failing pass records it and leaves the watermark where it was."""
     from bot.core.inbox import Inbox
-    from bot.core.watermarks import Watermarks
     from bot.email.imap import ImapIntakeLoop
     from bot.email.intake import Intake
     from bot.email.processor import MailProcessor
@@ -468,3 +466,54 @@ def test_an_intake_that_cannot_log_in_says_so_on_its_watermark(dovecot, store):
     (mark,) = marks.all()
     assert mark.name == config.intake_name and mark.read_until is None
     assert (mark.last_error or "").startswith("LoginError"), mark.last_error
+
+
+async def test_with_the_mail_server_away_a_turn_waits_its_bounded_time_and_the_gm_is_told(dovecot, smtp, store):
+    """Item 1: the IMAP server goes away before a deadline; the turn waits intake_wait_seconds (2 s
+    here), then resolves, and the game master's notice names the intake and how far it had read;
+    the intake records its error on its watermark."""
+    path, sessions = store
+    server = DovecotServer(dovecot.binary)
+    server.start()
+    user = server.new_user()
+    make_game(sessions, "away", None, setup=SEATS[:5])
+    settings = settings_for(path, server, user, smtp, intake_wait_seconds=2, deadline_check_seconds=0.5)
+    try:
+        async with serving(settings, sessions):
+            await asyncio.sleep(1.0)  # the intake has passed and is in IDLE
+            server.stop()
+            deadline = datetime.now(UTC) + timedelta(seconds=1)
+            with unit_of_work(sessions) as session:
+                session.execute(update(Game).where(Game.slug == "away").values(deadline_at=deadline))
+            await eventually(lambda: "away" in turn_records(sessions), timeout=20)
+            resolved = turn_records(sessions)["away"].resolved_at
+            await eventually(lambda: any(GM in r.recipients for r in smtp.messages()), timeout=10)
+            marks = Watermarks(sessions)
+            await eventually(lambda: bool(marks.all()[0].last_error), timeout=10)
+    finally:
+        server.stop()
+    assert resolved - deadline >= timedelta(seconds=2), "it waited for the intake"
+    assert resolved - deadline < timedelta(seconds=10), "but not for ever"
+    notices = [r.message for r in smtp.messages() if GM in r.recipients and "unread" in str(r.message["Subject"])]
+    (notice,) = notices
+    body = notice.get_content()
+    assert f"imap:{user}@127.0.0.1/INBOX" in body and "read up to" in body
+    assert all(len(line) <= 78 for line in body.splitlines())
+    (mark,) = Watermarks(sessions).all()
+    assert mark.read_until is not None and mark.read_until <= deadline, "the watermark stayed where it was"
+
+
+async def test_a_deadline_set_while_the_intake_idles_resolves_in_seconds(dovecot, imap_user, smtp, store):
+    """The intake waits in IDLE for up to 60 s here; a deadline set meanwhile is noticed (it asks
+    again every 5 s), so the watermark passes it and the turn resolves long before the minute."""
+    path, sessions = store
+    make_game(sessions, "soon", None, setup=SEATS[:5])
+    settings = settings_for(path, dovecot, imap_user, smtp, deadline_check_seconds=0.5)
+    async with serving(settings, sessions):
+        await asyncio.sleep(1.0)
+        deadline = datetime.now(UTC) + timedelta(seconds=1)
+        with unit_of_work(sessions) as session:
+            session.execute(update(Game).where(Game.slug == "soon").values(deadline_at=deadline))
+        await eventually(lambda: "soon" in turn_records(sessions), timeout=70)
+    resolved = turn_records(sessions)["soon"].resolved_at
+    assert resolved - deadline < timedelta(seconds=10), f"resolved {resolved - deadline} after the deadline"
