@@ -224,10 +224,12 @@ def _inbox_list(args: argparse.Namespace) -> int:
         counts = inbox.counts()
     print(", ".join(f"{count} {status}" for status, count in counts.items()))
     for row in rows:
-        error = (row.last_error or "").splitlines()[0][:80] if row.last_error else ""
+        # issue 11: a settled row says what handling did (refused, skipped as automatic mail and why)
+        note = row.last_error if row.status != "done" else row.outcome
+        note = (note or "").splitlines()[0][:100] if note else ""
         print(
             f"{row.id:>6} {row.status:<7} {row.attempts:>2} tries  {row.received_at:%Y-%m-%d %H:%M}  "
-            f"{row.size:>8} B  {row.message_id or '-'}  {error}"
+            f"{row.server_size or row.size:>8} B  {row.message_id or '-'}  {note}"
         )
     return 0
 
@@ -245,11 +247,14 @@ def _inbox_show(args: argparse.Namespace) -> int:
         row = inbox.summary(args.id)
     if raw is None or row is None:
         raise UserError(f"there is no received message #{args.id}")
-    print(f"#{row.id} {row.status} after {row.attempts} attempt(s), key {row.source_key}, {row.size} bytes")
+    stored = f"{row.size} bytes" + (f" (of {row.server_size}, cut at the size limit)" if row.server_size else "")
+    print(f"#{row.id} {row.status} after {row.attempts} attempt(s), key {row.source_key}, {stored}")
     headers = BytesHeaderParser(policy=default).parsebytes(raw)
     for name in ("From", "Return-Path", "To", "Subject", "Date", "Message-ID"):
         if headers.get(name) is not None:
             print(f"{name}: {headers[name]}")
+    if row.outcome:
+        print(f"Outcome: {row.outcome}")
     if row.last_error:
         print("Last error:")
         print(row.last_error.rstrip())

@@ -92,6 +92,13 @@ class Settings:
     discord_api_base: str = "https://discord.com/api/v10"
     discord_gateway_url: str = "wss://gateway.discord.gg/"
     discord_send_interval_seconds: float = 2.0
+    # -- issue 11: deadlines wait for the intakes; who vouches for a sender ----
+    intake_wait_seconds: float = 300.0
+    """How long a due turn waits for an intake that has not read up to its deadline."""
+    intake_settle_seconds: float = 1.0
+    """The watermark's margin for saving time and clock skew (bot.email.intake)."""
+    email_trusted_authserv_ids: str = ""
+    """Comma-separated authserv-ids whose Authentication-Results vouch for a sender (bot.email.policy)."""
 
     @classmethod
     def load(cls, path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:

@@ -30,10 +30,11 @@ from bot.core.ratelimit import ReplyBudget
 from bot.core.seat_secrets import load_secret_key
 from bot.core.service import GameService, ServiceConfig
 from bot.core.supervisor import Worker
+from bot.core.watermarks import Watermarks
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
-from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport
+from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport, maildir_intake_name
 from bot.email.processor import MailProcessor, ReplyLimit
 from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
 from bot.email.sender import MailSender, Transport
@@ -67,12 +68,34 @@ def service_config(settings: Settings) -> ServiceConfig:
         turn_max_attempts=settings.turn_max_attempts,
         turn_retry_seconds=settings.turn_retry_seconds,
         secret_key=load_secret_key(settings.secret_key, settings.secret_key_file, settings.database),
+        intakes=intake_names(settings),
+        intake_wait_seconds=settings.intake_wait_seconds,
     )
 
 
 def public_channels(settings: Settings) -> tuple[str, ...]:
     """The channels with a public place for every game: Discord, when a forum channel is configured."""
     return ("discord",) if settings.discord_token and settings.discord_forum_channel_id else ()
+
+
+def intake_names(settings: Settings) -> tuple[str, ...]:
+    """The watermark names of the configured intakes: each deadline waits for them (issue 11)."""
+    if settings.imap_host:
+        return (_imap_config(settings).intake_name,)
+    if settings.maildir_inbox:
+        return (maildir_intake_name(Path(settings.maildir_inbox)),)
+    return ()
+
+
+def _imap_config(settings: Settings) -> ImapConfig:
+    if not settings.imap_user:
+        raise ValueError("imap_host is set but imap_user is not")
+    return ImapConfig(
+        host=settings.imap_host, user=settings.imap_user, password=settings.imap_password,
+        port=settings.imap_port, security=settings.imap_security, folder=settings.imap_folder,
+        done_folder=settings.imap_done_folder, done_flag=settings.imap_done_flag, idle=settings.imap_idle,
+        poll_seconds=settings.intake_poll_seconds, ca_file=settings.imap_ca_file or None,
+    )  # fmt: skip
 
 
 PROTOCOL_LOGGERS = ("imapclient", "aiosmtplib", "mail.log")
@@ -115,21 +138,16 @@ def _intake(
     policy = IntakePolicy(
         own_addresses=frozenset({settings.bot_address.lower()}),
         max_message_bytes=settings.email_max_message_kb * 1024,
+        trusted_authserv_ids=frozenset(
+            part.strip().lower() for part in settings.email_trusted_authserv_ids.split(",") if part.strip()
+        ),
     )
     inbox = Inbox(sessions, settings.inbound_max_attempts, timedelta(seconds=settings.inbound_retry_seconds))
     limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))
     processor = MailProcessor(inbox, service, clock, policy, ReplyBudget(sessions), limit)
-    intake = Intake(processor)
+    intake = Intake(processor, Watermarks(sessions), timedelta(seconds=settings.intake_settle_seconds))
     if settings.imap_host:
-        if not settings.imap_user:
-            raise ValueError("imap_host is set but imap_user is not")
-        config = ImapConfig(
-            host=settings.imap_host, user=settings.imap_user, password=settings.imap_password,
-            port=settings.imap_port, security=settings.imap_security, folder=settings.imap_folder,
-            done_folder=settings.imap_done_folder, done_flag=settings.imap_done_flag, idle=settings.imap_idle,
-            poll_seconds=settings.intake_poll_seconds, ca_file=settings.imap_ca_file or None,
-        )  # fmt: skip
-        return ImapIntakeLoop(config, intake)
+        return ImapIntakeLoop(_imap_config(settings), intake)
     if settings.maildir_inbox:
         mailbox = MaildirMailbox(Path(settings.maildir_inbox), settings.maildir_done_folder)
         return MaildirIntakeLoop(mailbox, intake, poll_seconds=settings.intake_poll_seconds)

@@ -10,18 +10,24 @@ The life of a row (:class:`bot.store.models.InboundMessage`)::
             └──── requeue ─────┘      (``referee inbox requeue ID``)
 
 A message is known by its ``source_key`` (IMAP: account, folder,
-UIDVALIDITY and UID; Maildir: the file's unique name) and by its Message-ID:
-storing a second copy of a message already kept is a no-op that returns the
-first copy.  Processing is idempotent further down (the envelope's source id),
+UIDVALIDITY and UID; Maildir: the file's unique name) and by its content
+digest (issue 11): storing a second copy of a message already kept is a
+no-op that returns the first copy.  The digest is the adapter's (email: the
+Message-ID, the originator headers and the body, so the same mail delivered
+twice is one message while a different mail reusing an old Message-ID is
+another); without one it is the SHA-256 of the raw bytes.  The Message-ID
+alone never makes two messages one.  Processing is idempotent further down (the envelope's source id),
 so a crash anywhere between storing, applying and acknowledging loses nothing
 and applies nothing twice.
 
 ``processed_at`` is when the row was last handled: done, or the last failed
-attempt (the retry back-off counts from it).
+attempt (the retry back-off counts from it).  ``outcome`` says what handling
+did (accepted, refused, or why it was only recorded), for the host.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -31,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import unit_of_work
-from bot.store.models import InboundMessage
+from bot.store.models import Game, InboundMessage, OrderSubmission
 
 NEW = "new"
 DONE = "done"
@@ -42,6 +48,8 @@ STATUSES = (NEW, DONE, FAILED, PARKED)
 MAX_KEY = 200
 MAX_MESSAGE_ID = 998
 MAX_ERROR = 4000
+MAX_OUTCOME = 2000
+MAX_SENDER = 320
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,7 @@ class Pending:
     raw: bytes
     attempts: int
     received_at: datetime
+    server_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,9 @@ class InboundSummary:
     received_at: datetime
     processed_at: datetime | None
     size: int
+    server_size: int | None = None
+    """The size the server reported, when the stored bytes were cut shorter (or differ)."""
+    outcome: str | None = None
 
 
 class Inbox:
@@ -98,37 +110,52 @@ class Inbox:
         self.max_attempts = max_attempts
         self.retry_base = retry_base
 
-    def store(self, channel: str, source_key: str, message_id: str | None, raw: bytes, now: datetime) -> Stored:
-        """Keep ``raw`` (one transaction), unless this message is already kept under its key or Message-ID."""
+    def store(
+        self,
+        channel: str,
+        source_key: str,
+        message_id: str | None,
+        raw: bytes,
+        now: datetime,
+        digest: str | None = None,
+        server_size: int | None = None,
+    ) -> Stored:
+        """Keep ``raw`` (one transaction), unless this message is already kept under its key or digest.
+
+        ``digest`` is the adapter's content digest (see the module docstring; default: SHA-256 of
+        ``raw``); ``server_size`` the size the server reported when ``raw`` was cut shorter.
+        """
         if len(source_key) > MAX_KEY:
             raise ValueError(f"source key longer than {MAX_KEY} characters")
         message_id = (message_id or "").strip()[:MAX_MESSAGE_ID] or None
-        existing = self._existing(channel, source_key, message_id)
+        digest = digest or hashlib.sha256(raw).hexdigest()
+        existing = self._existing(channel, source_key, digest)
         if existing is not None:
             return existing
         try:
             with unit_of_work(self._sessions) as session:
                 row = InboundMessage(
                     source_key=source_key, message_id=message_id, channel=channel, raw=raw, status=NEW, attempts=0,
-                    last_error=None, received_at=now, processed_at=None,
+                    last_error=None, received_at=now, processed_at=None, content_digest=digest,
+                    server_size=server_size,
                 )  # fmt: skip
                 session.add(row)
                 session.flush()
                 return Stored(row.id, source_key, NEW, True)
         except IntegrityError:
             # Another process stored the same key in the meantime: that copy counts.
-            existing = self._existing(channel, source_key, message_id)
+            existing = self._existing(channel, source_key, digest)
             if existing is None:
                 raise
             return existing
 
-    def _existing(self, channel: str, source_key: str, message_id: str | None) -> Stored | None:
+    def _existing(self, channel: str, source_key: str, digest: str) -> Stored | None:
         with unit_of_work(self._sessions) as session:
             row = session.scalar(select(InboundMessage).where(InboundMessage.source_key == source_key))
-            if row is None and message_id is not None:
+            if row is None:
                 row = session.scalar(
                     select(InboundMessage)
-                    .where(InboundMessage.message_id == message_id, InboundMessage.channel == channel)
+                    .where(InboundMessage.content_digest == digest, InboundMessage.channel == channel)
                     .order_by(InboundMessage.id)
                     .limit(1)
                 )
@@ -166,19 +193,55 @@ class Inbox:
                 if status == NEW or self.retry_at(attempts, processed_at or received_at) <= now
             ][:limit]
             rows = session.scalars(select(InboundMessage).where(InboundMessage.id.in_(due)).order_by(InboundMessage.id))
-            return [Pending(r.id, r.source_key, r.channel, bytes(r.raw), r.attempts, r.received_at) for r in rows]
+            return [
+                Pending(r.id, r.source_key, r.channel, bytes(r.raw), r.attempts, r.received_at, r.server_size)
+                for r in rows
+            ]
 
     def retry_at(self, attempts: int, last_attempt: datetime) -> datetime:
         """When a row that has failed ``attempts`` times, last at ``last_attempt``, is due again."""
         delay: timedelta = min(timedelta(hours=1), self.retry_base * 2 ** max(attempts - 1, 0))
         return last_attempt + delay
 
-    def mark_done(self, row_id: int, now: datetime) -> None:
+    def mark_done(
+        self,
+        row_id: int,
+        now: datetime,
+        outcome: str | None = None,
+        sender: str | None = None,
+        command_digest: str | None = None,
+    ) -> None:
+        """Settle a row: what handling did (``outcome``), who sent it and a digest of its commands
+        (for the reply limit, :mod:`bot.core.ratelimit`)."""
         with unit_of_work(self._sessions) as session:
             row = session.get_one(InboundMessage, row_id)
             row.status = DONE
             row.attempts += 1
             row.processed_at = now
+            row.outcome = outcome[:MAX_OUTCOME] if outcome else None
+            row.sender = sender.strip().lower()[:MAX_SENDER] if sender else None
+            row.command_digest = command_digest
+
+    def accepted_orders(self, source_id: str) -> list[tuple[str, int, str]]:
+        """(game, turn, seat) of the orders the envelope ``source_id`` left on file (for the log)."""
+        with unit_of_work(self._sessions) as session:
+            rows = session.execute(
+                select(Game.slug, OrderSubmission.turn_number, OrderSubmission.seat_name)
+                .join(Game, Game.id == OrderSubmission.game_id)
+                .where(OrderSubmission.source_id == source_id)
+                .order_by(OrderSubmission.id)
+            ).all()
+        return [(slug, int(turn), seat) for slug, turn, seat in rows]
+
+    def unsettled_since(self, channel: str) -> datetime | None:
+        """The earliest arrival of a ``channel`` row still new or failed (stored, not yet applied)."""
+        with unit_of_work(self._sessions) as session:
+            return session.scalar(
+                select(func.min(InboundMessage.received_at)).where(
+                    InboundMessage.channel == channel,
+                    or_(InboundMessage.status == NEW, InboundMessage.status == FAILED),
+                )
+            )
 
     def mark_failed(self, row_id: int, now: datetime, error: str) -> str:
         """Record a failed attempt; the row is parked once it has failed ``max_attempts`` times."""
@@ -213,7 +276,7 @@ class Inbox:
         m = InboundMessage
         query = select(
             m.id, m.source_key, m.message_id, m.channel, m.status, m.attempts, m.last_error, m.received_at,
-            m.processed_at, func.length(m.raw),
+            m.processed_at, func.length(m.raw), m.server_size, m.outcome,
         )  # fmt: skip
         if condition is not None:
             query = query.where(condition)

@@ -1,11 +1,17 @@
-"""How many replies an address has been sent lately: the brake on mail loops.
+"""How many replies an address has been sent lately, and what it sent last: the brake on mail loops.
 
 An auto-responder that does not mark its mail as automatic (RFC 3834) would
-answer every reply with another message, and each would get a reply.  The
-email intake asks :meth:`ReplyBudget.replies_since` before answering and stops
-answering an address that has had its share for the window; the messages are
-still applied and kept.  The count comes from the outbox itself, so it needs
-no table of its own and survives restarts.
+answer every reply with another message, and each would get a reply.  A loop
+looks like this: many messages, each with no command in it, or the same text
+again and again.  A busy player looks different: many messages, each asking
+for something new.  So the email intake (``bot.email.processor``, issue 11)
+asks two things before answering: :meth:`ReplyBudget.replies_since` (has the
+address had its share of replies for the window?) and
+:meth:`ReplyBudget.previous_commands` (did its previous message read the same
+commands?).  Only above the share, and only for a message with no command or
+the same commands as the one before, is the reply left out; the message is
+still applied and kept.  The counts come from the outbox and the inbox
+themselves, so they need no table of their own and survive restarts.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import unit_of_work
-from bot.store.models import OutboxMessage
+from bot.store.models import InboundMessage, OutboxMessage
 
 
 class ReplyBudget:
@@ -39,3 +45,19 @@ class ReplyBudget:
                 )
             )
         return int(count or 0)
+
+    def previous_commands(self, channel: str, sender: str, before_id: int, since: datetime) -> str | None:
+        """The command digest of ``sender``'s latest settled message before row ``before_id``, since ``since``."""
+        with unit_of_work(self._sessions) as session:
+            return session.scalar(
+                select(InboundMessage.command_digest)
+                .where(
+                    InboundMessage.channel == channel,
+                    InboundMessage.sender == sender.strip().lower(),
+                    InboundMessage.id < before_id,
+                    InboundMessage.received_at >= since,
+                    InboundMessage.command_digest.is_not(None),
+                )
+                .order_by(InboundMessage.id.desc())
+                .limit(1)
+            )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import traceback
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
@@ -33,6 +33,7 @@ from bot.core.reminding import remind, start_grace
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.shunt import record_failure
 from bot.core.turns import next_deadline, resolve_current_turn
+from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
@@ -62,6 +63,10 @@ class ServiceConfig:
     """First retry delay of a failed resolution (doubling)."""
     secret_key: bytes = field(default=TEST_ONLY_SECRET_KEY, repr=False)
     """The key of the seat-secret hashes (bot.core.seat_secrets), kept outside the database."""
+    intakes: tuple[str, ...] = ()
+    """The intakes whose watermarks a deadline waits for (issue 11, :mod:`bot.core.watermarks`)."""
+    intake_wait_seconds: float = 300.0
+    """How long past its deadline a turn waits for an intake that is behind, before it resolves anyway."""
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,9 @@ class GameService:
         order in, or a retry after a failure), and not parked.  Each game is
         resolved in its own transaction, so one failing game does not hold up
         the others, and a game resolved by another worker in the meantime is
-        skipped (its turn row already exists).
+        skipped (its turn row already exists).  A game waits while a configured
+        intake is behind its deadline (issue 11, :mod:`bot.core.watermarks`),
+        at most ``intake_wait_seconds``, then resolves and its GMs are told.
         """
         with unit_of_work(self._sessions) as session:
             due = session.scalars(
@@ -162,6 +169,15 @@ class GameService:
                     return None
                 if phase_of(game) is None:
                     return None
+                due_at = game.grace_until or game.deadline_at
+                if due_at is not None and due_at <= now:
+                    # Resolve only once every configured intake has read all mail that arrived up to the
+                    # deadline; after intake_wait_seconds resolve anyway and tell the GMs which was behind.
+                    behind = intakes_behind(session, due_at, self.config.intakes)
+                    if behind:
+                        if now < due_at + timedelta(seconds=self.config.intake_wait_seconds):
+                            return None
+                        tell_gm_intakes_behind(session, game, behind, now, self.config)
                 if start_grace(session, game, now, self.config):
                     return None
                 record = resolve_current_turn(session, game, now, self.config)
@@ -211,15 +227,18 @@ class GameService:
                 resumed.append(game.slug)
         return resumed
 
-    def next_deadline(self) -> datetime | None:
-        """The earliest moment any running game is due (for a worker to sleep until)."""
+    def next_deadline(self, after: datetime | None = None) -> datetime | None:
+        """The earliest moment any running game is due (for a worker to sleep until).
+
+        ``after``: only deadlines after it (an intake timing its next pass, issue 11).
+        """
+        query = select(Game.deadline_at).where(
+            Game.status == RUNNING, Game.turn_parked_at.is_(None), Game.deadline_at.is_not(None)
+        )
+        if after is not None:
+            query = query.where(Game.deadline_at > after)
         with unit_of_work(self._sessions) as session:
-            deadline = session.scalar(
-                select(Game.deadline_at)
-                .where(Game.status == RUNNING, Game.turn_parked_at.is_(None), Game.deadline_at.is_not(None))
-                .order_by(Game.deadline_at)
-                .limit(1)
-            )
+            deadline = session.scalar(query.order_by(Game.deadline_at).limit(1))
             sooner = session.scalar(
                 select(Game.resolve_at)
                 .where(Game.status == RUNNING, Game.turn_parked_at.is_(None), Game.resolve_at.is_not(None))

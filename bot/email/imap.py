@@ -14,6 +14,16 @@ with IDLE where the server offers it (else it polls), at most
 restarts, the database is away) it logs, waits with exponential back-off,
 reconnects and carries on.  It runs in a thread; ``stop`` ends it within
 a quarter of a second (or one command's time).
+
+**No mail waits for the next poll** (issue 11, item 3).  A server reports
+new mail (``* n EXISTS``) once, in the response to whatever command is
+running when it arrives; imapclient files such reports away.  So each pass
+first forgets the reports seen so far, and after the pass the loop sends
+NOOP and looks at every report since: if any mail arrived during the pass, it
+runs another pass at once instead of waiting.  Mail that arrives after that
+NOOP is reported when IDLE begins, and IDLE wakes the loop.  The wait also
+ends when a pass would carry the watermark past the next deadline
+(:meth:`bot.email.intake.Intake.seconds_to_wait`).
 """
 
 from __future__ import annotations
@@ -21,11 +31,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import select
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -37,6 +48,8 @@ from bot.email.intake import Intake, IntakeResult, MessageRef
 log = logging.getLogger(__name__)
 
 SEEN = b"\\Seen"
+RECHECK_SECONDS = 5.0
+"""How often a long wait asks again how long it may last (a deadline may have been set meanwhile)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,17 @@ class ImapConfig:
     @property
     def resolved_port(self) -> int:
         return self.port or (993 if self.security == "tls" else 143)
+
+    @property
+    def account(self) -> str:
+        """``user@host/folder`` (hashed when long): names the intake and prefixes its keys."""
+        account = f"{self.user}@{self.host}/{self.folder}"
+        return hashlib.sha256(account.encode()).hexdigest()[:24] if len(account) > 120 else account
+
+    @property
+    def intake_name(self) -> str:
+        """The intake's watermark name (``ServiceConfig.intakes``)."""
+        return f"imap:{self.account}"
 
 
 def _tls_context(ca_file: str | None) -> ssl.SSLContext:
@@ -98,10 +122,24 @@ class ImapMailbox:
         except BaseException:
             self.close()
             raise
-        account = f"{config.user}@{config.host}/{config.folder}"
-        if len(account) > 120:
-            account = hashlib.sha256(account.encode()).hexdigest()[:24]
-        self.key_prefix = f"imap:{account}:{self.uidvalidity}:"
+        self.name = config.intake_name
+        self.key_prefix = f"imap:{config.account}:{self.uidvalidity}:"
+
+    _NEWS = ("EXISTS", "RECENT")
+
+    def begin_pass(self) -> None:
+        """Forget the new-mail reports seen so far (see :meth:`arrived_meanwhile`)."""
+        for kind in (*self._NEWS, "EXPUNGE", "FETCH"):  # the last two only so the dict does not grow
+            self.client._imap.untagged_responses.pop(kind, None)
+
+    def arrived_meanwhile(self) -> bool:
+        """NOOP, then: has the server reported new mail since :meth:`begin_pass`?"""
+        _, responses = self.client.noop()
+        reported = any(
+            isinstance(item, tuple) and len(item) >= 2 and item[1] in (b"EXISTS", b"RECENT") for item in responses
+        )
+        untagged = self.client._imap.untagged_responses
+        return reported or any(untagged.pop(kind, None) for kind in self._NEWS)
 
     def unacknowledged(self) -> Sequence[MessageRef]:
         uids = sorted(self.client.search(["UNKEYWORD", self.config.done_flag, "NOT", "DELETED"]))
@@ -139,11 +177,22 @@ class ImapMailbox:
         else:
             self.client.add_flags(uids, [SEEN, self.config.done_flag.encode()])
 
-    def wait(self, timeout: float, stop: threading.Event) -> None:
-        """Until the server reports a change (IDLE), ``timeout`` passes, or ``stop`` is set."""
+    def wait(self, timeout: float, stop: threading.Event, recheck: Callable[[], float] | None = None) -> None:
+        """Until the server reports a change (IDLE), ``timeout`` passes, or ``stop`` is set.
+
+        ``recheck`` (called every :data:`RECHECK_SECONDS`) gives a fresh timeout from then, so a
+        deadline set meanwhile shortens the wait (issue 11).  A server that closes the connection
+        during IDLE raises :class:`ConnectionError` at once (imapclient's ``idle_check`` reports
+        end-of-file as "nothing new").
+        """
         deadline = time.monotonic() + timeout
+        next_check = time.monotonic() + RECHECK_SECONDS
         if not self.can_idle:
-            stop.wait(timeout)
+            while not stop.is_set() and time.monotonic() < deadline:
+                stop.wait(min(deadline, next_check) - time.monotonic())
+                if recheck is not None and time.monotonic() >= next_check:
+                    deadline = min(deadline, time.monotonic() + recheck())
+                    next_check = time.monotonic() + RECHECK_SECONDS
             return
         self.client.idle()
         try:
@@ -153,8 +202,19 @@ class ImapMailbox:
                     break
                 if self.client.idle_check(timeout=min(0.25, remaining)):
                     break
+                if self._peer_closed():
+                    raise ConnectionError("the IMAP server closed the connection during IDLE")
+                if recheck is not None and time.monotonic() >= next_check:
+                    deadline = min(deadline, time.monotonic() + recheck())
+                    next_check = time.monotonic() + RECHECK_SECONDS
         finally:
             self.client.idle_done()
+
+    def _peer_closed(self) -> bool:
+        """Has the server shut its side of the connection (Linux: POLLRDHUP; elsewhere only POLLHUP)?"""
+        poller = select.poll()
+        poller.register(self.client.socket().fileno(), getattr(select, "POLLRDHUP", 0) | select.POLLHUP)
+        return bool(poller.poll(0))
 
     def close(self) -> None:
         try:
@@ -175,6 +235,15 @@ class ImapIntakeLoop:
         self.intake = intake
         self.passes = 0
         self.connections = 0
+        self.repeats = 0
+        """Passes run at once because mail arrived during the one before."""
+
+    @property
+    def name(self) -> str:
+        return self.config.intake_name
+
+    def _wait_seconds(self) -> float:
+        return self.intake.seconds_to_wait(self.config.poll_seconds, self.config.intake_name)
 
     def run_once(self) -> IntakeResult:
         """Connect, run one pass, disconnect (``referee serve --once``, cron)."""
@@ -197,6 +266,7 @@ class ImapIntakeLoop:
                     "IDLE" if mailbox.can_idle else f"polling every {self.config.poll_seconds:g} s",
                 )  # fmt: skip
                 while not stop.is_set():
+                    mailbox.begin_pass()
                     result = self.intake.run_once(mailbox)
                     self.passes += 1
                     backoff = first_backoff
@@ -206,11 +276,15 @@ class ImapIntakeLoop:
                             result.stored, result.duplicates, result.processed.done, result.processed.failed,
                             result.processed.parked, result.acknowledged,
                         )  # fmt: skip
-                    mailbox.wait(self.config.poll_seconds, stop)
+                    if mailbox.arrived_meanwhile():
+                        self.repeats += 1
+                        continue  # mail arrived during the pass: read it now, not after the wait
+                    mailbox.wait(self._wait_seconds(), stop, self._wait_seconds)
             except Exception as exc:
                 level = logging.WARNING if isinstance(exc, RECOVERABLE) else logging.ERROR
                 log.log(level, "IMAP intake interrupted (%s: %s); retrying in %.0f s", type(exc).__name__, exc, backoff,
                         exc_info=level == logging.ERROR)  # fmt: skip
+                self.intake.record_error(self.config.intake_name, exc)
                 stop.wait(backoff)
                 backoff = min(backoff * 2, self.config.max_backoff)
             finally:

@@ -7,12 +7,39 @@ The order is what makes the intake safe::
       -> process every stored message that is due
       -> acknowledge (move or flag) those whose row is done or parked
 
+    -> record the watermark: everything that arrived before T is stored and processed
+
 A crash before storing leaves the message on the server, unacknowledged; a
 crash after storing finds the row on the next pass (by its source key) and
 does not fetch it again; a crash after processing re-applies as a no-op; a
 crash after settling and before acknowledging only acknowledges late.  A
-second copy of a message (same Message-ID under another key) is acknowledged
-as soon as the first copy is settled, and never processed.
+second copy of a message (the same content digest, :func:`bot.email.mime.content_digest`,
+under another key) is acknowledged as soon as the first copy is settled, and
+never processed; a different mail that reuses an old Message-ID is a message
+of its own (issue 11, item 4).
+
+**The time that counts** (issue 11) is when the mail reached the server: the
+IMAP ``INTERNALDATE`` (RFC 3501: "the internal date and time of the
+message on the server", which a delivering server sets when it saves the
+message), or the Maildir file's modification time (written by the delivery
+agent).  Not ``Date:`` (written by the sender's client: forgeable, often
+skewed) and not ``Received:`` (free text, one per hop).  A message whose
+arrival time is missing is dated when the bot stored it; one dated after
+that (a server clock ahead of the bot's) is clamped to it, so no message
+ever counts as arriving after it was read.
+
+**The watermark** (:mod:`bot.core.watermarks`): after a pass has stored and
+processed everything it listed, it records ``T = floor(S) - settle``, where
+``S`` is the bot's clock when the pass began listing: any message visible
+then was listed; one that became visible later has an arrival time at or
+after ``floor(S) - settle`` as long as saving it took less than ``settle``
+(default 1 s) and the clocks of the bot and the server agree to within it
+(NTP).  The floor is there because INTERNALDATE has whole seconds: a message
+that arrives after ``S`` within the same second is dated ``floor(S)``.  The
+server's own clock cannot be read over IMAP, and the latest INTERNALDATE seen
+would not move while no mail arrives, so the pass start it is.  ``T`` is
+held back to the arrival of any stored message not yet processed (a failed
+one waiting for its retry), so "read" always means "applied".
 
 :class:`Mailbox` is what a mail store offers (IMAP in :mod:`bot.email.imap`,
 Maildir in :mod:`bot.email.maildir`).
@@ -23,11 +50,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from bot.core.inbox import DONE, PARKED
-from bot.email.mime import message_id_of
+from bot.core.watermarks import Watermarks
+from bot.email.mime import content_digest, message_id_of
 from bot.email.processor import MailProcessor, PassResult
 from bot.email.understand import EMAIL
 
@@ -45,7 +73,12 @@ class MessageRef:
 
 
 class Mailbox(Protocol):
-    """A mail store the intake reads; every method may raise OSError when the store is gone."""
+    """A mail store the intake reads; every method may raise OSError when the store is gone.
+
+    ``name`` names the intake for its watermark (``ServiceConfig.intakes`` lists the same names).
+    """
+
+    name: str
 
     def unacknowledged(self) -> Sequence[MessageRef]:
         """The messages not yet acknowledged, oldest first."""
@@ -68,17 +101,32 @@ class IntakeResult:
     acknowledged: int = 0
 
 
-class Intake:
-    """Runs passes of the protocol above over one mailbox."""
+def whole_second(moment: datetime) -> datetime:
+    return moment.replace(microsecond=0)
 
-    def __init__(self, processor: MailProcessor) -> None:
+
+class Intake:
+    """Runs passes of the protocol above over one mailbox.
+
+    ``watermarks`` (optional) records how far each pass read; ``settle`` is the margin of the
+    module docstring.
+    """
+
+    def __init__(
+        self, processor: MailProcessor, watermarks: Watermarks | None = None, settle: timedelta = timedelta(seconds=1)
+    ) -> None:
         self.processor = processor
         self.inbox = processor.inbox
         self.clock = processor.clock
+        self.watermarks = watermarks
+        self.settle = settle
+        self.read_until: dict[str, datetime] = {}
+        """How far each mailbox's last pass read (what :meth:`seconds_to_wait` looks past)."""
         self.max_bytes = processor.policy.max_message_bytes
         """A larger message is fetched only this far (and answered "too large")."""
 
     def run_once(self, mailbox: Mailbox) -> IntakeResult:
+        started = self.clock.now()
         refs = list(mailbox.unacknowledged())
         known = self.inbox.statuses(ref.key for ref in refs)
         owner = {ref.key: ref.key for ref in refs if ref.key in known}
@@ -88,8 +136,10 @@ class Intake:
                 continue
             raw = mailbox.read(ref, self.max_bytes)
             now = self.clock.now()
+            # The server's arrival time counts; missing: now; never later than now (module docstring).
             arrived = min(ref.arrived_at, now) if ref.arrived_at is not None else now
-            row = self.inbox.store(EMAIL, ref.key, message_id_of(raw), raw, arrived)
+            server_size = ref.size if ref.size > len(raw) else None
+            row = self.inbox.store(EMAIL, ref.key, message_id_of(raw), raw, arrived, content_digest(raw), server_size)
             owner[ref.key] = row.source_key
             if row.new:
                 stored += 1
@@ -101,4 +151,38 @@ class Intake:
         done = [ref for ref in refs if settled.get(owner[ref.key]) in (DONE, PARKED)]
         if done:
             mailbox.acknowledge(done)
+        if self.watermarks is not None:
+            read_until = whole_second(started) - self.settle
+            self.read_until[mailbox.name] = read_until
+            unsettled = self.inbox.unsettled_since(EMAIL)
+            if unsettled is not None and unsettled < read_until:
+                # Held back by a message waiting for its retry: another pass cannot help before the
+                # retry is due, so the next wait is timed as if this pass had read everything.
+                read_until = unsettled
+            self.watermarks.record_pass(mailbox.name, read_until, self.clock.now())
         return IntakeResult(stored, duplicates, processed, len(done))
+
+    def record_error(self, name: str, error: BaseException) -> None:
+        """A pass of ``name`` failed: say so on its watermark (which stays where it was)."""
+        if self.watermarks is None:
+            return
+        try:
+            self.watermarks.record_error(name, f"{type(error).__name__}: {error}", self.clock.now())
+        except Exception as exc:  # the database may be what failed
+            log.warning("could not record the intake error of %s: %s", name, exc)
+
+    def seconds_to_wait(self, longest: float, name: str | None = None) -> float:
+        """How long the intake ``name`` may wait before its next pass: at most ``longest``, and no
+        longer than until a pass would carry its watermark past the first deadline it has not
+        passed yet (so a turn waits for its mail about ``settle`` + 1 s, not a poll interval);
+        0 when such a pass is due now."""
+        if self.watermarks is None:
+            return longest
+        now = self.clock.now()
+        read = self.read_until.get(name) if name is not None else None
+        cursor = read - timedelta(microseconds=1) if read is not None else now - self.settle - timedelta(seconds=2)
+        deadline = self.processor.service.next_deadline(after=cursor)
+        if deadline is None:
+            return longest
+        ready = whole_second(deadline + self.settle) + timedelta(seconds=1, milliseconds=50)
+        return max(0.0, min(longest, (ready - now).total_seconds()))

@@ -62,6 +62,7 @@ class MaildirMailbox:
     def __init__(self, root: Path, done_folder: str = "Processed") -> None:
         self.root = make_maildir(root)
         self.done = make_maildir(root / f".{done_folder}") if done_folder else self.root
+        self.name = maildir_intake_name(root)
 
     def unacknowledged(self) -> Sequence[MessageRef]:
         refs: list[MessageRef] = []
@@ -90,6 +91,12 @@ class MaildirMailbox:
                 os.replace(ref.handle, self.done / "cur" / f"{unique}:2,S")
 
 
+def maildir_intake_name(root: Path) -> str:
+    """The watermark name of the intake reading the Maildir at ``root`` (``ServiceConfig.intakes``)."""
+    name = f"maildir:{root.resolve()}"
+    return name if len(name) <= 120 else "maildir:" + hashlib.sha256(name.encode()).hexdigest()[:24]
+
+
 def _delivery_order(path: Path) -> tuple[float, str]:
     try:
         return path.stat().st_mtime, path.name
@@ -112,9 +119,16 @@ class MaildirIntakeLoop:
         while not stop.is_set():
             try:
                 self.run_once()
-            except Exception:
+                wait = self.intake.seconds_to_wait(self.poll_seconds, self.mailbox.name)
+            except Exception as exc:
                 log.exception("Maildir intake pass failed; trying again in %g s", self.poll_seconds)
-            stop.wait(self.poll_seconds)
+                self.intake.record_error(self.mailbox.name, exc)
+                wait = self.poll_seconds
+            stop.wait(wait)
+
+    @property
+    def name(self) -> str:
+        return self.mailbox.name
 
 
 class MaildirTransport:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import email.utils
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from email import errors as mail_errors
@@ -82,6 +83,8 @@ class MailText:
     problems: tuple[Problem, ...] = ()
     attachments: tuple[Attachment, ...] = ()
     too_large: bool = False
+    authentication_results: tuple[str, ...] = ()
+    """Every ``Authentication-Results`` header (RFC 8601), in order: see :mod:`bot.email.policy`."""
 
 
 def describe_size(size: int) -> str:
@@ -104,9 +107,42 @@ def message_id_of(raw: bytes) -> str | None:
     return _first_id(_without_nul(str(value)))  # it is stored: PostgreSQL takes no NUL
 
 
-def read_mail(raw: bytes, max_bytes: int) -> MailText:
-    """Take ``raw`` apart; a message of ``max_bytes`` or more is not read past its headers."""
-    too_large = len(raw) >= max_bytes
+_DIGEST_HEADERS = ("message-id", "from", "sender", "to", "cc", "date", "subject", "in-reply-to", "references")
+"""What the sender wrote (not what the servers on the way added): the content a digest covers."""
+
+
+def content_digest(raw: bytes) -> str:
+    """SHA-256 of the Message-ID, the originator headers and the body of ``raw`` (issue 11, item 4).
+
+    Trace fields (Received, Return-Path, Delivered-To, Authentication-Results, ...) are left out,
+    so the same mail delivered twice, by two routes, has one digest; a different mail that reuses
+    an old Message-ID has another.  Line endings are normalised; nothing here raises.
+    """
+    text = raw.replace(b"\r\n", b"\n")
+    head, _, body = text.partition(b"\n\n")
+    digest = hashlib.sha256()
+    found = False
+    try:
+        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(head + b"\n\n")
+        for name in _DIGEST_HEADERS:
+            for value in headers.get_all(name) or ():
+                found = True
+                digest.update(name.encode() + b":" + " ".join(str(value).split()).encode("utf-8", "replace") + b"\n")
+    except Exception:  # garbage headers: the whole head stands for them (below)
+        found = False
+    if not found:
+        digest.update(head)
+    digest.update(b"\n")
+    digest.update(body)
+    return digest.hexdigest()
+
+
+def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None) -> MailText:
+    """Take ``raw`` apart; a message of ``max_bytes`` or more is not read past its headers.
+
+    ``server_size`` is the size the server reported, when ``raw`` was cut at ``max_bytes``.
+    """
+    too_large = len(raw) >= max_bytes or (server_size or 0) >= max_bytes
     parser = BytesHeaderParser(policy=policy.default) if too_large else BytesParser(policy=policy.default)
     try:
         message = parser.parsebytes(raw)
@@ -116,7 +152,7 @@ def read_mail(raw: bytes, max_bytes: int) -> MailText:
     from_name, from_address = _first_address(headers.get("from", ""))
     _, sender_address = _first_address(headers.get("sender", ""))
     mail = MailText(
-        size=len(raw),
+        size=max(len(raw), server_size or 0),
         headers=headers,
         message_id=_first_id(headers.get("message-id", "")),
         subject=" ".join(headers.get("subject", "").split()),
@@ -128,6 +164,7 @@ def read_mail(raw: bytes, max_bytes: int) -> MailText:
         references=tuple(_message_ids(headers.get("references", ""))),
         content_type=_content_type(message),
         too_large=too_large,
+        authentication_results=_all_values(message, "Authentication-Results"),
     )
     if too_large:
         return mail
@@ -141,6 +178,14 @@ def _headers(message: Message) -> dict[str, str]:
         if key not in found:
             found[key] = _without_nul(_header_text(message, name, value))
     return found
+
+
+def _all_values(message: Message, name: str) -> tuple[str, ...]:
+    values: list[str] = []
+    for key, value in message.raw_items():
+        if key.lower() == name.lower():
+            values.append(" ".join(str(value).split()))
+    return tuple(values)
 
 
 def _header_text(message: Message, name: str, raw_value: object) -> str:

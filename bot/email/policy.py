@@ -31,10 +31,35 @@ with no ``Return-Path`` is not aligned either.  From an unaligned message:
 * everything else (HELP, LIST, STATUS, JOIN) is harmless: its reply goes to
   the From address, so a forger learns nothing, and the owner of the address
   sees what was attempted in their name.
+
+**Who is vouched for** (issue 11, item 6).  Aligned domains are not enough
+for a game with address-only authentication: anyone may write
+``From: steve@players.test`` with the envelope sender ``mallory@players.test``.
+The envelope says :attr:`bot.core.commands.Trust.VOUCHED` only when
+
+* an ``Authentication-Results`` header (RFC 8601) from an authserv-id the
+  host names in ``email_trusted_authserv_ids`` (its own receiving server)
+  records ``dkim=pass`` with ``header.d`` the From domain (or a parent of
+  it), or ``dmarc=pass`` with ``header.from`` the From domain, and no
+  ``dmarc=fail``; or
+* the envelope sender (``Return-Path``) is the From address itself (and
+  nothing above makes the From address unaligned).
+
+A sender vouched for by a trusted server is believed even when the
+alignment rules above would not align it (a forwarder rewrites the envelope
+sender; DKIM survives it).
+
+Anything else is :attr:`~bot.core.commands.Trust.CLAIMED`, and the core asks
+for the seat password (:func:`bot.core.order_commands.needs_seat_password`).
+An authserv-id is only worth trusting if that server removes
+``Authentication-Results`` headers carrying its id from incoming mail before
+it adds its own (RFC 8601 section 5; OpenDKIM, OpenDMARC, rspamd and the big
+providers do), otherwise a sender could write one.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.email.mime import MailText
@@ -123,3 +148,57 @@ def _aligned(first: str, second: str | None) -> bool:
     if second is None:
         return False
     return first == second or first.endswith("." + second) or second.endswith("." + first)
+
+
+_COMMENT = re.compile(r"\([^()]*\)")
+
+
+def sender_vouched(mail: MailText, trusted_authserv_ids: frozenset[str]) -> str | None:
+    """Why the receiving side vouches for the From address (see the module docstring), or None."""
+    address = (mail.from_address or "").strip().lower()
+    from_domain = _domain(address)
+    if from_domain is None:
+        return None
+    trusted = {authserv.strip().lower() for authserv in trusted_authserv_ids if authserv.strip()}
+    passes: list[str] = []
+    for header in mail.authentication_results:
+        authserv, results = _authentication_results(header)
+        if authserv not in trusted:
+            continue
+        for method, result, props in results:
+            if method == "dmarc" and result != "pass":
+                return None
+            if method == "dmarc" and props.get("header.from", "").strip(".") == from_domain:
+                passes.append(f"dmarc=pass from {authserv}")
+            if method == "dkim" and result == "pass":
+                signer = props.get("header.d") or props.get("header.i", "").rpartition("@")[2]
+                signer = signer.strip(".")
+                if signer and (from_domain == signer or from_domain.endswith("." + signer)):
+                    passes.append(f"dkim=pass from {authserv}")
+    if passes:
+        return passes[0]
+    if mail.return_path and mail.return_path.strip().lower() == address and sender_trust(mail).aligned:
+        return "the envelope sender is the From address"
+    return None
+
+
+def _authentication_results(header: str) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:
+    """(authserv-id, [(method, result, {ptype.property: value})]) of one header (RFC 8601 section 2.2)."""
+    text = header
+    for _ in range(3):  # comments may nest a little
+        text = _COMMENT.sub(" ", text)
+    parts = [part.strip() for part in text.split(";")]
+    authserv = parts[0].split()[0].lower() if parts and parts[0].split() else ""
+    results: list[tuple[str, str, dict[str, str]]] = []
+    for part in parts[1:]:
+        tokens = part.split()
+        if not tokens or "=" not in tokens[0]:
+            continue
+        method, _, result = tokens[0].lower().partition("=")
+        props: dict[str, str] = {}
+        for token in tokens[1:]:
+            key, equals, value = token.partition("=")
+            if equals and "." in key:
+                props[key.lower()] = value.strip('"').lower()
+        results.append((method.split("/")[0], result, props))
+    return authserv, results

@@ -6,15 +6,37 @@ crash after applying and before marking the row done only means the next pass
 applies it again as a no-op.  A message whose handling raises is marked
 failed, retried with back-off, and parked after the inbox's bounded number of
 attempts; nothing is dropped.
+
+**The reply limit** (issue 11, item 5) stops mail loops without muting a busy
+player.  A message is applied but not answered only when all of these hold:
+
+* it carries no command that can change a game (ORDERS, JOIN, RESIGN, the
+  game master's commands): such a message either changes a game or is
+  refused, and its sender always hears which;
+* the address has had ``ReplyLimit.replies`` replies within
+  ``ReplyLimit.window``;
+* it has no command at all (only lines that are not commands, or nothing), or
+  it reads exactly the same commands as the address's previous message.
+
+An auto-responder without RFC 3834 headers sends text that is no command (or
+the same text again and again), so it is stopped after the limit; a player
+asking STATUS of one game, then of another, is still answered.  The rule is
+stated in ``templates/common/help.txt.j2``.
+
+Every message's outcome is logged and kept on its inbox row (``referee inbox
+list``): which orders were accepted or refused, what else it asked for, and
+why automatic mail was only recorded.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import traceback
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
+from bot.core import commands as c
 from bot.core.clock import Clock
 from bot.core.inbox import PARKED, Inbox, Pending
 from bot.core.ratelimit import ReplyBudget
@@ -24,9 +46,16 @@ from bot.email.understand import EMAIL, IntakePolicy, understand
 log = logging.getLogger(__name__)
 
 
+ACTING = (c.SubmitOrders, c.JoinGame, c.Resign, c.CreateGame, c.StartGame)
+"""Commands that change a game or are refused: a message with one is always answered."""
+
+
 @dataclass(frozen=True)
 class ReplyLimit:
-    """At most ``replies`` replies per address per ``window``; above it mail is applied but not answered."""
+    """Above ``replies`` replies per address per ``window``, loop-like mail is applied but not answered.
+
+    See the module docstring for what counts as loop-like.
+    """
 
     replies: int = 20
     window: timedelta = timedelta(hours=1)
@@ -74,24 +103,24 @@ class MailProcessor:
     def process(self, item: Pending) -> PassResult:
         """Process one stored message and settle its row; never raises for a bad message."""
         try:
-            understood = understand(item.raw, item.source_key, item.received_at, self.policy)
+            understood = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
             envelope = understood.envelope
             if envelope is None:
-                log.info("inbox #%d (%s): recorded, not answered: %s", item.id, item.source_key, understood.skip)
-            else:
-                if self._over_limit(envelope.sender.address):
-                    log.warning(
-                        "inbox #%d: %s has had %d replies within %s; applied without a reply",
-                        item.id, envelope.sender.address, self.limit.replies, self.limit.window,
-                    )  # fmt: skip
-                    envelope = replace(envelope, automatic=True)
-                applied = self.service.apply(envelope)
-                log.info(
-                    "inbox #%d (%s) from %s: %s -> receipt %s%s",
-                    item.id, item.source_key, envelope.sender.address, understood.summary, applied.receipt,
-                    " (already applied)" if applied.duplicate else "",
-                )  # fmt: skip
-            self.inbox.mark_done(item.id, self.clock.now())
+                outcome = f"recorded, not answered: {understood.skip}"
+                log.info("inbox #%d (%s): %s", item.id, item.source_key, outcome)
+                self.inbox.mark_done(item.id, self.clock.now(), outcome)
+                return PassResult(done=1)
+            digest = command_digest(envelope)
+            quiet = self._quiet_reason(item.id, envelope, digest)
+            if quiet is not None:
+                envelope = replace(envelope, automatic=True)
+            applied = self.service.apply(envelope)
+            outcome = self._outcome(envelope, applied.receipt, applied.duplicate, quiet, applied.problems)
+            log.log(
+                logging.WARNING if quiet else logging.INFO, "inbox #%d (%s) from %s [%s]: %s",
+                item.id, item.source_key, envelope.sender.address, understood.summary, outcome,
+            )  # fmt: skip
+            self.inbox.mark_done(item.id, self.clock.now(), outcome, envelope.sender.address, digest)
             return PassResult(done=1)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
@@ -106,8 +135,53 @@ class MailProcessor:
             log.warning("inbox #%d (%s) failed (attempt %d): %s", item.id, item.source_key, item.attempts + 1, exc)
             return PassResult(failed=1)
 
-    def _over_limit(self, address: str) -> bool:
-        if self.budget is None:
-            return False
+    def _quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str) -> str | None:
+        """Why this message gets no reply under the reply limit (module docstring), or None."""
+        if self.budget is None or any(isinstance(command, ACTING) for command in envelope.commands):
+            return None
         since = self.clock.now() - self.limit.window
-        return self.budget.replies_since(EMAIL, address, since) >= self.limit.replies
+        address = envelope.sender.address
+        replies = self.budget.replies_since(EMAIL, address, since)
+        if replies < self.limit.replies:
+            return None
+        if all(isinstance(command, c.NotUnderstood) for command in envelope.commands):
+            return f"no command, after {replies} replies within {self.limit.window}"
+        if self.budget.previous_commands(EMAIL, address, row_id, since) == digest:
+            return f"the same commands as the previous message, after {replies} replies within {self.limit.window}"
+        return None
+
+    def _outcome(
+        self, envelope: c.Envelope, receipt: str, duplicate: bool, quiet: str | None, problems: tuple[str, ...]
+    ) -> str:
+        """What applying did, in words for the log and ``referee inbox list`` (never message text)."""
+        if duplicate:
+            return f"receipt {receipt}: already applied"
+        accepted = self.inbox.accepted_orders(envelope.source_id)
+        parts: list[str] = []
+        for command in envelope.commands:
+            if isinstance(command, c.SubmitOrders):
+                seats = [f"{seat} turn {turn}" for game, turn, seat in accepted if game == command.game]
+                reason = "" if seats else _refusal(problems)
+                parts.append(
+                    f"orders for {command.game} accepted ({', '.join(seats)})"
+                    if seats
+                    else f"orders for {command.game} refused" + (f" ({reason})" if reason else "")
+                )
+            elif not isinstance(command, c.NotUnderstood):
+                parts.append(type(command).__name__)
+        lines = sum(isinstance(command, c.NotUnderstood) for command in envelope.commands)
+        if lines:
+            parts.append(f"{lines} line{'' if lines == 1 else 's'} not understood")
+        text = f"receipt {receipt}: " + ("; ".join(parts) or "no command")
+        return f"{text}; not answered: {quiet}" if quiet else text
+
+
+def _refusal(problems: tuple[str, ...]) -> str:
+    """The core's reasons for refusing (its problem codes, never player text)."""
+    return ", ".join(dict.fromkeys(code for code in problems if code != "as_given"))
+
+
+def command_digest(envelope: c.Envelope) -> str:
+    """A digest of what ``envelope`` asks for, case and spacing ignored: equal for a repeated text."""
+    text = " | ".join(repr(command) for command in envelope.commands)
+    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()

@@ -12,6 +12,11 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
   command line are that game's orders, sent as one text; a first order may
   follow a colon on the same line (``ORDERS demo: play 6 bank 2``).  ``PASSWORD`` lines
   may stand anywhere, also between order lines; they do not end the orders.
+* A sign-off at the end of an orders block ("Thanks,", "Cheers, N.", "Best
+  regards" and the name below it) is not sent to the game as orders: it is
+  listed once as ignored (issue 11 item 8), so accepted orders are not
+  followed by a syntax error about a greeting.  A block that is nothing but
+  a sign-off is left as it is (the game says what it expected).
 * Outside an orders block, a line that is not a command is "not understood"
   and quoted back.
 * Not read: quoted lines (``>``), attribution lines ("On ... wrote:"), and
@@ -87,6 +92,16 @@ _PHONE_SIGNATURE = re.compile(
     r"envoyé de mon |von meinem .* gesendet|enviado desde mi )",
     re.IGNORECASE,
 )
+_CLOSING = re.compile(
+    r"^(thanks?|thank you|thx|ta|cheers|regards|best|best regards|kind regards|warm regards|best wishes|"
+    r"all the best|many thanks|greetings|bye|cheerio|good luck|sincerely|yours|yours sincerely|yours truly|love|"
+    r"have fun|gl|hf|merci|cordialement|bien à vous|grüße|viele grüße|gruß|mfg|saludos|un saludo|groeten|"
+    r"hälsningar|mvh)\b[\s,.!:;)-]*(\S.{0,40})?$",
+    re.IGNORECASE,
+)
+"""A closing line: a closing word or phrase, maybe followed by a name ("Cheers, N.")."""
+_NAME_LINE = re.compile(r"^[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}[.!]?$")
+"""A short line of words without digits (see :func:`_is_name`)."""
 _SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
 """The shape of a seat secret (bot.core.seat_secrets): hidden wherever it turns up in quoted lines."""
 
@@ -325,6 +340,15 @@ def _finish(reader: _Reader) -> list[c.Command]:
     result: list[c.Command] = []
     for item in reader.commands:
         if isinstance(item, _Block):
+            signoff = _signoff_start(item.lines)
+            if signoff is not None:
+                closing = [line for line in item.lines[signoff:] if line.strip()]
+                count = len(closing)
+                reader.ignored.append(
+                    f"{count} closing line{'' if count == 1 else 's'} after the orders for {item.game} "
+                    f"('{clip(closing[0])[:30]}'): not read as orders"
+                )
+                item.lines = item.lines[:signoff]
             text = "\n".join(item.lines).strip()
             if item.from_subject and not text:
                 continue  # a subject such as "Re: Game over" is no command; "ORDERS demo" there opens no orders
@@ -349,6 +373,28 @@ def _finish(reader: _Reader) -> list[c.Command]:
 def hide_secret_shapes(text: str) -> str:
     """``text`` with every word shaped like a seat secret replaced by :data:`HIDDEN`."""
     return _SECRET_SHAPE.sub(HIDDEN, text)
+
+
+def _signoff_start(lines: list[str]) -> int | None:
+    """Where a trailing sign-off of an orders block starts (see the module docstring), or None.
+
+    From the first closing line on, every line must be a closing line or a short name; there
+    must be an order line before it.
+    """
+    filled = [index for index, line in enumerate(lines) if line.strip()]
+    for position, index in enumerate(filled):
+        if not _CLOSING.match(lines[index].strip()):
+            continue
+        rest = [lines[i].strip() for i in filled[position + 1 :]]
+        if position > 0 and all(_CLOSING.match(line) or _is_name(line) for line in rest):
+            return index
+        return None
+    return None
+
+
+def _is_name(line: str) -> bool:
+    """A name under a closing line: a few capitalised words or initials ("Steve Cram", "N.")."""
+    return bool(_NAME_LINE.match(line)) and all(word[0].isupper() for word in line.split())
 
 
 def _hide_text(text: str, secrets: list[str]) -> str:

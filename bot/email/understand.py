@@ -12,7 +12,7 @@ from datetime import datetime
 
 from bot.core import commands as c
 from bot.email.mime import MailText, Problem, describe_size, read_mail
-from bot.email.policy import automatic_reason, sender_trust
+from bot.email.policy import automatic_reason, sender_trust, sender_vouched
 from bot.email.reading import HIDDEN, Reading, clip, hide_secret_shapes, read_commands, subject_text
 
 EMAIL = "email"
@@ -24,6 +24,8 @@ class IntakePolicy:
 
     own_addresses: frozenset[str] = frozenset()
     max_message_bytes: int = 10 * 1024 * 1024
+    trusted_authserv_ids: frozenset[str] = frozenset()
+    """Receiving servers whose Authentication-Results vouch for a sender (bot.email.policy)."""
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,14 @@ class Understanding:
     """Command names and policy notes, for the log (never a secret, never message text)."""
 
 
-def understand(raw: bytes, source_id: str, received_at: datetime, policy: IntakePolicy) -> Understanding:
-    """Read ``raw`` into an envelope with ``source_id`` as its idempotency key."""
-    mail = read_mail(raw, policy.max_message_bytes)
+def understand(
+    raw: bytes, source_id: str, received_at: datetime, policy: IntakePolicy, server_size: int | None = None
+) -> Understanding:
+    """Read ``raw`` into an envelope with ``source_id`` as its idempotency key.
+
+    ``server_size``: the size the server reported (``raw`` may be cut shorter).
+    """
+    mail = read_mail(raw, policy.max_message_bytes, server_size)
     automatic = automatic_reason(mail, policy.own_addresses)
     if automatic is not None:
         return Understanding(None, automatic, f"automatic mail: {automatic}")
@@ -55,7 +62,8 @@ def understand(raw: bytes, source_id: str, received_at: datetime, policy: Intake
         )
     else:
         reading = read_commands(mail.subject, mail.text)
-    commands = _problems(mail.problems) + _guarded(reading, mail)
+    vouched = sender_vouched(mail, policy.trusted_authserv_ids)
+    commands = _problems(mail.problems) + (reading.commands if vouched else _guarded(reading, mail))
     ignored = reading.ignored + _skipped(mail)
     envelope = c.Envelope(
         sender=c.Sender(EMAIL, mail.from_address.strip().lower(), mail.from_name),
@@ -69,10 +77,10 @@ def understand(raw: bytes, source_id: str, received_at: datetime, policy: Intake
         },
         password=reading.password,
         ignored=ignored,
-        trust=c.Trust.VOUCHED if sender_trust(mail).aligned else c.Trust.CLAIMED,
+        trust=c.Trust.VOUCHED if vouched else c.Trust.CLAIMED,
     )
     names = " ".join(type(command).__name__ for command in commands) or "no commands"
-    extra = " +password" if reading.password else ""
+    extra = (" +password" if reading.password else "") + (" (vouched)" if vouched else " (claimed)")
     return Understanding(envelope, None, f"{names}{extra}")
 
 

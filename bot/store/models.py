@@ -247,6 +247,28 @@ class InboundMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Revision 0002 (issue 11):
+    content_digest: Mapped[str | None] = mapped_column(String(64), index=True)
+    """What makes two copies one message (Message-ID alone does not): see bot.core.inbox."""
+    server_size: Mapped[int | None] = mapped_column(Integer)
+    """The size the server reported; ``raw`` may be cut shorter (a message too large to read)."""
+    sender: Mapped[str | None] = mapped_column(String(320), index=True)
+    command_digest: Mapped[str | None] = mapped_column(String(64))
+    """A digest of the commands read, to tell a repeated text (a mail loop) from new mail."""
+    outcome: Mapped[str | None] = mapped_column(Text)
+    """What handling did: accepted, refused, or why it was recorded and not answered."""
+
+
+class IntakeWatermark(Base):
+    """How far one intake has read (issue 11): every message that reached its server before
+    ``read_until`` (the server's arrival time) is stored and processed."""
+
+    __tablename__ = "intake_watermarks"
+
+    name: Mapped[str] = mapped_column(String(200), primary_key=True)
+    read_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_error: Mapped[str | None] = mapped_column(Text)
 
 
 class OutboxMessage(Base):

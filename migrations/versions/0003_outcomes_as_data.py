@@ -1,7 +1,7 @@
 """outcomes as data: outbox rows hold template + data; turn generations; the turn shunt; audit entries
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0002
 Create Date: 2026-12-01 09:20:00
 
 * ``outbox``: ``subject``, ``body`` and ``headers`` give way to ``data`` and
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 

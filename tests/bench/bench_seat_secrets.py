@@ -74,7 +74,7 @@ def apply_times(directory: Path, scheme: str) -> list[float]:
     upgrade(str(database))
     engine = make_engine(str(database))
     sessions = session_factory(engine)
-    service = GameService(sessions, ServiceConfig(mail_domain="bench.invalid", secret_key=KEY))
+    service = GameService(sessions, ServiceConfig(message_domain="bench.invalid", secret_key=KEY))
     now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
     source = iter(range(1_000_000))
 

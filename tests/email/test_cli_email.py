@@ -14,6 +14,7 @@ import pytest
 
 from bot.cli import main
 from bot.core.inbox import Inbox
+from bot.core.watermarks import Watermarks
 from bot.email.maildir import deliver
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory
@@ -116,6 +117,26 @@ def test_inbox_list_show_and_requeue(tmp_path, capsys):
     assert "there is no game called 'nosuchgame'" in reply.get_content()
     assert main(["--config", str(config), "inbox", "list", "--status", "all"]) == 0
     assert "1 done" in capsys.readouterr().out
+
+
+def test_inbox_list_and_show_say_why_automatic_mail_was_not_answered(tmp_path, capsys):
+    """Issue 11 item 9: a skipped message is "done" with its reason, not just "done"."""
+    config = write_config(tmp_path)
+    deliver(tmp_path / "in", (Path(__file__).parent / "corpus" / "auto_submitted_ooo.eml").read_bytes())
+    deliver(tmp_path / "in", message("STATUS nosuchgame\n", subject="status", message_id="<status@example.org>"))
+    assert main(["--config", str(config), "serve", "--once"]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "inbox", "list", "--status", "done"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert any("recorded, not answered: Auto-Submitted: auto-replied" in line for line in listing), listing
+    assert any("<status@example.org>" in line and "ShowStatus" in line for line in listing), listing
+    skipped = next(line for line in listing if "Auto-Submitted" in line)
+    assert main(["--config", str(config), "inbox", "show", skipped.split()[0]]) == 0
+    assert "Outcome: recorded, not answered: Auto-Submitted: auto-replied" in capsys.readouterr().out
+    engine = make_engine(str(tmp_path / "referee.sqlite3"))
+    (mark,) = Watermarks(session_factory(engine)).all()
+    engine.dispose()
+    assert mark.name == f"maildir:{(tmp_path / 'in').resolve()}" and mark.read_until is not None
 
 
 def test_demo_via_email(tmp_path, capsys):

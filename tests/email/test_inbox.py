@@ -17,7 +17,8 @@ from tests.email.world import START, build_world, outbox_rows
 RAW = b"From: a@example.org\r\nMessage-ID: <one@example.org>\r\n\r\nHELP\r\n"
 
 
-def test_a_second_copy_by_key_or_message_id_is_a_no_op(sessions: sessionmaker[Session]):
+def test_a_second_copy_by_key_or_content_is_a_no_op(sessions: sessionmaker[Session]):
+    """Issue 11 item 4: the content digest, not the Message-ID, makes two copies one message."""
     inbox = Inbox(sessions)
     first = inbox.store("email", "imap:a:1:1", "<one@example.org>", RAW, START)
     assert first.new and first.status == NEW
@@ -26,8 +27,9 @@ def test_a_second_copy_by_key_or_message_id_is_a_no_op(sessions: sessionmaker[Se
     )
     copy = inbox.store("email", "imap:a:1:2", "<one@example.org>", RAW, START)
     assert (copy.id, copy.new, copy.source_key) == (first.id, False, "imap:a:1:1")
-    other = inbox.store("email", "imap:a:1:3", None, RAW, START)
-    assert other.new and other.id != first.id
+    other = RAW.replace(b"HELP", b"LIST")
+    reused = inbox.store("email", "imap:a:1:3", "<one@example.org>", other, START)
+    assert reused.new and reused.id != first.id, "another mail reusing the Message-ID is a message of its own"
     assert inbox.counts() == {NEW: 2, DONE: 0, FAILED: 0, PARKED: 0}
     assert inbox.statuses(["imap:a:1:1", "imap:a:1:2", "imap:a:1:3"]) == {"imap:a:1:1": NEW, "imap:a:1:3": NEW}
     assert inbox.raw(first.id) == RAW
@@ -95,8 +97,10 @@ def test_above_the_reply_limit_mail_is_applied_but_not_answered(sessions: sessio
     clock = SimulatedClock(START + timedelta(hours=2))  # the world's own replies are older than the window
     processor = processor_for(sessions, clock, limit=ReplyLimit(replies=3, window=timedelta(hours=1)))
     for number in range(5):
-        deliver(processor, message("STATUS demo\n", subject=f"status {number}"))
-    assert len(outbox_rows(sessions, "reply")) == 3
+        deliver(processor, message("STATUS demo\n", subject=f"question {number}"))
+    assert len(outbox_rows(sessions, "reply")) == 3, "the same text again and again: a loop"
+    (latest, *_) = Inbox(sessions).summaries(DONE)
+    assert "not answered: the same commands as the previous message" in (latest.outcome or "")
     assert ReplyBudget(sessions).replies_since("email", "ANN@example.org", clock.now() - timedelta(hours=1)) == 3
     clock.advance(timedelta(hours=1, minutes=1))
     deliver(processor, message("STATUS demo\n", subject="later"))
@@ -104,8 +108,17 @@ def test_above_the_reply_limit_mail_is_applied_but_not_answered(sessions: sessio
     assert Inbox(sessions).counts()[DONE] == 6
 
 
-def test_a_zero_limit_answers_nobody(sessions: sessionmaker[Session]):
+def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: sessionmaker[Session]):
+    """Issue 11 item 5: with no budget at all, chatter and repeats get no reply; orders still do."""
     build_world(sessions, ("demo",))
     processor = processor_for(sessions, limit=ReplyLimit(replies=0))
-    assert deliver(processor, message("STATUS demo\n")).done == 1
+    assert deliver(processor, message("Thanks!\n")).done == 1
     assert outbox_rows(sessions, "reply") == []
+    deliver(processor, message("STATUS demo\n"))
+    deliver(processor, message("STATUS demo\n", subject="again"))
+    assert len(outbox_rows(sessions, "reply")) == 1
+    deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n"))
+    (*_, refused) = outbox_rows(sessions, "reply")
+    assert "needs your seat password" in refused.body
+    (latest, *_) = Inbox(sessions).summaries(DONE)
+    assert "orders for demo refused (needs_password)" in (latest.outcome or "")

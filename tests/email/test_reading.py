@@ -188,3 +188,25 @@ def test_automatic_mail(sender, headers, reason):
     mail = read_mail(message("x\n", sender=sender, headers=headers), 10_000)
     found = automatic_reason(mail, frozenset({"referee@example.com"}))
     assert (found is None) if reason is None else (reason in (found or ""))
+
+
+@pytest.mark.parametrize(
+    ("body", "orders", "closing"),
+    [
+        ("ORDERS demo\nplay 6 / 0, bank 2\n\nThanks,\nSteve\n", "play 6 / 0, bank 2", "2 closing lines"),
+        ("ORDERS demo\nplay 6 bank 2\nCheers, N.\n", "play 6 bank 2", "1 closing line "),
+        ("ORDERS demo\nplay 6 bank 2\nBest regards\nSteve Cram\n", "play 6 bank 2", "2 closing lines"),
+        ("ORDERS demo\nThanks\n", "Thanks", None),  # nothing but a sign-off: the game says what it expected
+        ("ORDERS demo\npass\nthanks\ntake over\n", "pass\nthanks\ntake over", None),  # orders after it
+        ("ORDERS demo\nplay 6\nthanks\nplay 7\n", "play 6\nthanks\nplay 7", None),
+    ],
+)
+def test_a_sign_off_after_the_orders_is_ignored_once(body, orders, closing):
+    """Issue 11 item 8: 'Thanks,' after accepted orders is listed as ignored, not sent to the game."""
+    reading = read_commands("", body)
+    assert reading.commands == (c.SubmitOrders("demo", orders),)
+    if closing is None:
+        assert not any("closing line" in entry for entry in reading.ignored)
+    else:
+        (entry,) = [entry for entry in reading.ignored if "closing line" in entry]
+        assert entry.startswith(closing) and "orders for demo" in entry

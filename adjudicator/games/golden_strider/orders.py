@@ -60,7 +60,8 @@ def _lines(text: str) -> list[str]:
 
 
 def _tokens(line: str) -> list[str]:
-    return re.sub(r"[,;:=]", " ", line.lower()).split()
+    """Words of ``line``; spaces around the ``/`` of a card do not matter (``6 / 0`` is ``6/0``)."""
+    return re.sub(r"[,;:=]", " ", re.sub(r"\s*/\s*", "/", line.lower())).split()
 
 
 def parse_setup(text: str, min_card: int) -> ParsedOrders[SetupOrder]:

@@ -58,6 +58,9 @@ def test_min_initial_card_option_refuses_zero():
         ("bank 1 play 2/2", PlayOrder(Card(2, 2), 1)),
         ("6/0 m4 b2", PlayOrder(Card(0, 6), 2, 4)),
         ("  PLAY   8   BANK   0 ", PlayOrder(Card(0, 8), 0)),
+        ("Play 6 / 0, bank 2", PlayOrder(Card(0, 6), 2)),  # issue 11 item 8: spaces around the slash
+        ("play 3 /1", PlayOrder(Card(1, 3), 0)),
+        ("play 2/ 2 bank 1", PlayOrder(Card(2, 2), 1)),
     ],
 )
 def test_round_order_variants(text, expected):
