@@ -36,6 +36,7 @@ class GameLine:
     kind: str
     status: str
     turn: int
+    """The open turn as the core numbers it (`phase_number`: turns resolved so far), as `referee turns list`."""
     next_deadline: datetime | None
 
 
@@ -70,7 +71,7 @@ def gather(sessions: sessionmaker[Session]) -> Status:
     """Read everything ``referee status`` shows."""
     with unit_of_work(sessions) as session:
         games = [
-            GameLine(g.slug, g.kind, g.status, g.phase_number + 1, _next(g.deadline_at, g.resolve_at))
+            GameLine(g.slug, g.kind, g.status, g.phase_number, _next(g.deadline_at, g.resolve_at))
             for g in session.scalars(select(Game).order_by(Game.slug)).all()
         ]
     counts = Inbox(sessions).counts()
