@@ -12,7 +12,7 @@ from bot.cli import main
 from bot.core import supervisor
 from bot.core.health import WorkerErrorLog, record_worker_error, worker_health
 from bot.core.inbox import Inbox
-from bot.core.outbox import Outgoing, OutboxDrain, enqueue
+from bot.core.outbox import OutboxDrain, Outgoing, enqueue
 from bot.core.supervisor import Stage
 from bot.logging_setup import SecretFilter
 from bot.store.db import make_engine, session_factory, unit_of_work
@@ -102,7 +102,11 @@ def test_status_shows_games_queues_parked_turns_and_worker_errors(tmp_path: Path
     (turn,) = status["parked_turns"]
     assert (turn["game"], turn["attempts"]) == ("club", 5) and turn["error"].startswith("KeyError")
     assert status["workers"] == [
-        {"worker": "email-intake", "at": START.isoformat(), "error": "WARNING IMAP intake interrupted (OSError: refused)"}
+        {
+            "worker": "email-intake",
+            "at": START.isoformat(),
+            "error": "WARNING IMAP intake interrupted (OSError: refused)",
+        }
     ]
 
     assert main(["--config", str(maildir_config), "status"]) == 0
