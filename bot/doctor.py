@@ -239,8 +239,14 @@ async def _send_test(client: Any, settings: Settings) -> Check:
 
 
 def _directory_check(name: str, path: Path, setting: str) -> Check:
+    if not path.exists():
+        parent = next((p for p in path.parents if p.exists()), None)
+        if parent is not None and parent.is_dir() and os.access(parent, os.W_OK | os.X_OK):
+            return Check(name, True, f"{path} does not exist yet", "the referee creates it at its first pass",
+                         warning=True)  # fmt: skip
+        return Check(name, False, f"{path} does not exist and cannot be created", f"create it, or correct {setting}")
     if not path.is_dir():
-        return Check(name, False, f"{path} is not a directory", f"create it, or correct {setting}")
+        return Check(name, False, f"{path} is not a directory", f"correct {setting}")
     if not os.access(path, os.W_OK | os.X_OK):
         return Check(name, False, f"{path} is not writable", f"let the referee's user write to it ({setting})")
     return Check(name, True, f"{path} is writable")

@@ -29,7 +29,8 @@ CONTEXT_FIELDS = ("game", "turn", "message_id", "interaction", "worker")
 MASK = "***"
 SEAT_PASSWORD = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
 """The shape of a seat password (bot/core/seat_secrets.py: two words and four digits)."""
-PASSWORD_VALUE = re.compile(r"(?i)(\bpassword\b\s*[:=]?\s*)(\S+)")
+PASSWORD_VALUES = (re.compile(r"(?im)(^[ \t>]*password\b[ \t:=]*)(\S+)"), re.compile(r"(\bPASSWORD\b[ \t:=]*)(\S+)"))
+"""The value after a mail's PASSWORD command: at the start of a line (any case), or PASSWORD in capitals."""
 _OURS = "_referee_handler"
 
 
@@ -43,7 +44,8 @@ class SecretFilter(logging.Filter):
     def mask(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, MASK)
-        text = PASSWORD_VALUE.sub(lambda m: m.group(1) + MASK, text)
+        for pattern in PASSWORD_VALUES:
+            text = pattern.sub(lambda m: m.group(1) + MASK, text)
         return SEAT_PASSWORD.sub(MASK, text)
 
     def filter(self, record: logging.LogRecord) -> bool:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from tests.support.dovecot import DovecotServer, dovecot_binary
+from tests.support.smtp_sink import SmtpSink
 
 
 def write_config(directory: Path, *lines: str) -> Path:
@@ -50,3 +52,27 @@ def _restore_logging() -> Iterator[None]:
             root.removeHandler(handler)
             handler.close()
     root.setLevel(level)
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[DovecotServer]:
+    """A Dovecot of this package's own (the email tests' fixture lives in their conftest)."""
+    binary = dovecot_binary()
+    if binary is None:
+        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
+    server = DovecotServer(binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def smtp_with_login() -> Iterator[SmtpSink]:
+    sink = SmtpSink(login=("referee@example.com", "smtp-pass-123"))
+    sink.start()
+    try:
+        yield sink
+    finally:
+        sink.close()

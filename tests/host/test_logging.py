@@ -62,6 +62,9 @@ def test_the_filter_keeps_ordinary_text():
     mask = SecretFilter(["s3cret"]).mask
     assert mask("game gs1 turn 4 resolved at 2026-12-01 10:00") == "game gs1 turn 4 resolved at 2026-12-01 10:00"
     assert mask("a s3cret and PASSWORD: x") == f"a {MASK} and PASSWORD: {MASK}"
+    assert mask("Subject: hi\n> password Tr0ub4dor\nthe password in the env") == (
+        f"Subject: hi\n> password {MASK}\nthe password in the env"
+    )
 
 
 def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
