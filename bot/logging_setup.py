@@ -27,6 +27,7 @@ from bot.core.health import current_worker
 CONTEXT_FIELDS = ("game", "turn", "message_id", "interaction", "worker")
 """The ids a record may carry (``log.info(..., extra={"game": slug, "turn": 3})``)."""
 MASK = "***"
+MIN_SECRET = 4
 SEAT_PASSWORD = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
 """The shape of a seat password (bot/core/seat_secrets.py: two words and four digits)."""
 PASSWORD_VALUES = (re.compile(r"(?im)(^[ \t>]*password\b[ \t:=]*)(\S+)"), re.compile(r"(\bPASSWORD\b[ \t:=]*)(\S+)"))
@@ -35,11 +36,16 @@ _OURS = "_referee_handler"
 
 
 class SecretFilter(logging.Filter):
-    """Masks ``secrets`` and seat passwords in each record's message and traceback (never drops a record)."""
+    """Masks ``secrets`` and seat passwords in each record's message and traceback (never drops a record).
+
+    A secret shorter than :data:`MIN_SECRET` characters is not masked as a substring (masking every
+    ``x`` would make the logs unreadable, and such a password protects nothing); the PASSWORD rule
+    still masks it after the mail command.
+    """
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         super().__init__()
-        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+        self.secrets = sorted({s for s in secrets if len(s) >= MIN_SECRET}, key=len, reverse=True)
 
     def mask(self, text: str) -> str:
         for secret in self.secrets:

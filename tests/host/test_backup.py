@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,33 @@ def test_postgresql_is_refused_with_the_pg_dump_command(capsys):
     assert pg_dump_command(url).endswith("--host=db.example.org --port=5433 --username=referee games")
     assert main(["db", "backup", "--db", url, "/tmp/never"]) == 2
     assert "postgresql is backed up with its own tool: pg_dump" in capsys.readouterr().err
+
+
+@pytest.mark.integration
+def test_the_pg_dump_line_it_prints_backs_up_and_restores(tmp_path: Path, postgres, postgres_template, capsys):
+    from tests.support.database import fresh_postgres_database
+
+    url = fresh_postgres_database(postgres, postgres_template)
+    engine = make_engine(url)
+    build_world(session_factory(engine))
+    engine.dispose()
+    assert main(["db", "backup", "--db", url, str(tmp_path / "unused")]) == 2
+    line = capsys.readouterr().err.split("its own tool: ", 1)[1].strip()
+    assert line.startswith("pg_dump ")
+    bindir = postgres.bindir
+    done = subprocess.run(["bash", "-c", line], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={"PATH": f"{bindir}:/usr/bin:/bin"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (dump,) = tmp_path.glob("referee-*.dump")
+    postgres.execute("CREATE DATABASE restored")
+    restore = subprocess.run(
+        [str(bindir / "pg_restore"), "--host=127.0.0.1", f"--port={postgres.port}", "--username=postgres",
+         "--dbname=restored", str(dump)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert restore.returncode == 0, restore.stderr
+    engine = make_engine(postgres.url("restored"))
+    views = GameViews(session_factory(engine))
+    assert [views.game(slug) is not None for slug in ("demo", "club", "newgame")] == [True, True, True]
+    assert is_up_to_date(postgres.url("restored"))
+    engine.dispose()
