@@ -86,7 +86,8 @@ def test_serve_once_says_when_the_mail_server_is_away(tmp_path):
     config = write_config(tmp_path)
     with_imap = tmp_path / "imap.toml"
     with_imap.write_text(
-        config.read_text() + '[referee.imap]\nhost = "127.0.0.1"\nport = 1\nsecurity = "none"\nuser = "bot"\npassword = "not-needed"\n'
+        config.read_text()
+        + '[referee.imap]\nhost = "127.0.0.1"\nport = 1\nsecurity = "none"\nuser = "bot"\npassword = "not-needed"\n'
     )
     assert main(["--config", str(with_imap), "serve", "--once"]) == 1
 
