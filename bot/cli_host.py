@@ -83,8 +83,10 @@ class _Runtime:
         from bot.logging_setup import SecretFilter, configure
         from bot.wiring import open_store, workers
 
-        configure(self.args.log_format or settings.log_format, settings.log_level, settings.secrets())
+        root = logging.getLogger()
         stack = ExitStack()
+        handler = configure(self.args.log_format or settings.log_format, settings.log_level, settings.secrets())
+        stack.callback(root.removeHandler, handler)  # when serve returns (or the next settings replace it)
         try:
             sessions = stack.enter_context(open_store(settings))
             health = WorkerErrorLog(sessions)
@@ -119,6 +121,7 @@ def serve_command(args: argparse.Namespace, settings_of: SettingsOf) -> int:
     settings = _complete(settings_of(args))
     _require_migrated(settings)
     runtime = _Runtime(args, settings_of)
+    level = logging.getLogger().level
     try:
         try:
             found = runtime.build(settings)
@@ -127,6 +130,7 @@ def serve_command(args: argparse.Namespace, settings_of: SettingsOf) -> int:
         return serve(found, once=args.once, reload=runtime.rebuild)
     finally:
         runtime.stack.close()
+        logging.getLogger().setLevel(level)
 
 
 # -- status, doctor, backup ----------------------------------------------------------------------

@@ -84,3 +84,12 @@ def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     ).stderr  # fmt: skip
     assert " INFO bot.email.runner: intake: 0 stored" in text and not text.lstrip().startswith("{")
+
+
+def test_serve_in_process_leaves_the_logging_as_it_found_it(maildir_config: Path):
+    from bot.cli import main
+
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level)
+    assert main(["--config", str(maildir_config), "serve", "--once"]) == 0
+    assert (list(root.handlers), root.level) == before
