@@ -75,7 +75,7 @@ def test_a_secret_is_never_echoed(tmp_path):
     assert secret not in str(caught.value)
     settings = Settings.load(None, {"REFEREE_IMAP_PASSWORD": secret, "REFEREE_DISCORD_TOKEN": secret})
     assert settings.imap_password == secret and secret not in repr(settings) and secret not in str(settings)
-    assert {"imap_password", "smtp_password", "discord_token"} == SECRETS
+    assert {"imap_password", "smtp_password", "discord_token"} <= SECRETS  # every repr=False field
 
 
 def test_a_secret_from_a_file_named_in_the_environment(tmp_path):
