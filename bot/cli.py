@@ -3,8 +3,8 @@
 Subcommands:
 
 * ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase] [--via direct|email]``
-* ``referee serve [--once]``: the deadline worker and each configured channel's workers (email: the
-  intake, IMAP or Maildir, and the sender, SMTP or Maildir), until stopped (SIGINT/SIGTERM)
+* ``referee serve [--once] [--log-format json|text]``, ``referee status``, ``referee doctor``,
+  ``referee db backup PATH`` (:mod:`bot.cli_host`)
 * ``referee inbox list [--status S]`` / ``referee inbox show ID`` / ``referee inbox requeue ID``: received
   mail, and parked messages put back in the queue
 * ``referee replay RECORD.json [--json]``
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import Any
 
 from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
-from bot import cli_gm, cli_queues
+from bot import cli_gm, cli_host, cli_queues
 from bot.core.rendering import render_report_body
 from bot.settings import Settings
 
@@ -69,10 +68,6 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     demo.set_defaults(run=_demo)
 
-    serve = sub.add_parser("serve", help="run the deadline worker and every configured channel")
-    serve.add_argument("--once", action="store_true", help="one pass of each, then exit (for cron)")
-    serve.set_defaults(run=_serve)
-
     inbox = sub.add_parser("inbox", help="received mail: list, show, requeue parked messages")
     inbox_sub = inbox.add_subparsers(required=True, metavar="ACTION")
     listing = inbox_sub.add_parser("list", help="the latest received messages (default: parked and failed)")
@@ -105,6 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     games.set_defaults(run=_games)
     cli_queues.register(sub, _settings)
     cli_gm.register(sub, _settings)
+    cli_host.register(sub, _settings, db_sub)
     return parser
 
 
@@ -183,32 +179,6 @@ def _db_upgrade(args: argparse.Namespace) -> int:
         raise UserError(f"cannot upgrade {target}: {exc}") from None
     print(f"{target}: at revision {current_revision(target)}")
     return 0
-
-
-def _require_migrated(settings: Settings) -> None:
-    """Refuse to run against a database that is not at the latest schema (a clear line, not a crash later)."""
-    from bot.store.migrate import is_up_to_date
-
-    try:
-        current = is_up_to_date(settings.database)
-    except Exception as exc:  # the drivers raise many kinds; the message is what helps
-        raise UserError(f"cannot open the database {settings.database}: {exc}") from None
-    if not current:
-        raise UserError(f"the database {settings.database} is not at the latest schema: run `referee db upgrade`")
-
-
-def _serve(args: argparse.Namespace) -> int:
-    from bot.wiring import open_store, serve, workers
-
-    settings = _settings(args)
-    _require_migrated(settings)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    with open_store(settings) as sessions:
-        try:
-            found = workers(settings, sessions)
-        except ValueError as exc:  # a setting a channel cannot use
-            raise UserError(str(exc)) from None
-        return serve(found, once=args.once)
 
 
 def _inbox_list(args: argparse.Namespace) -> int:

@@ -7,21 +7,43 @@ mail server, no Discord.
 In the file, settings stand at the top level or in a ``[referee]`` table;
 tables inside name a prefix: ``[imap] host = "..."`` is ``imap_host``.  Every
 setting can come from the environment as ``REFEREE_<NAME>`` (for example
-``REFEREE_IMAP_PASSWORD``), which is where passwords belong.  See
-``deploy/referee.toml.example`` for every setting.
+``REFEREE_IMAP_PASSWORD``), which is where passwords belong, or from a file
+named by ``REFEREE_<NAME>_FILE`` (systemd credentials, container secrets).
+See ``deploy/referee.toml.example`` for every setting.
+
+Validation happens at load, before anything is touched (issue 15): every
+unknown key (with the nearest known name), every malformed value (with the
+expected form) is reported, all at once, in one :class:`SettingsError`.
+:meth:`Settings.missing` adds what a running bot needs on top (a password
+for a configured server, ...).  A secret's value never appears in an error
+or in ``repr``.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off", "")
+ENV_PREFIX = "REFEREE_"
+NOT_SETTINGS = frozenset({"REFEREE_CONFIG", "REFEREE_UPDATE_GOLDEN"})
+"""``REFEREE_*`` environment variables that are not settings."""
+
+
+class SettingsError(ValueError):
+    """Every problem found in the settings, one per line, each naming the key and the expected form."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(problems) if len(problems) == 1 else "\n  " + "\n  ".join(problems))
 
 
 @dataclass(frozen=True)
@@ -47,6 +69,10 @@ class Settings:
     """At least 32 characters; best from ``REFEREE_SECRET_KEY``.  Empty: the key file is used."""
     secret_key_file: str = ""
     """Empty: ``<database>.key`` beside a SQLite database (created, mode 0600); required for PostgreSQL."""
+    # -- logs ------------------------------------------------------------------
+    log_format: str = "text"
+    """``text`` (one readable line per event) or ``json`` (one object per line)."""
+    log_level: str = "INFO"
 
     # -- email: who the referee is ----------------------------------------
     mail_from_name: str = "Referee"
@@ -102,51 +128,224 @@ class Settings:
 
     @classmethod
     def load(cls, path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
-        """Defaults, then the TOML file (``[referee]`` table or top level), then ``REFEREE_<FIELD>``."""
+        """Defaults, then the TOML file (``[referee]`` table or top level), then ``REFEREE_<FIELD>``.
+
+        Raises :class:`SettingsError` listing every unknown or malformed key (``OSError`` if the
+        file cannot be read).
+        """
         environ = os.environ if environ is None else environ
-        settings = cls()
         file = path or (Path(environ["REFEREE_CONFIG"]) if "REFEREE_CONFIG" in environ else None)
+        problems: list[str] = []
+        values: dict[str, Any] = {}
+        origins: dict[str, str] = {}
         if file is not None:
             with file.open("rb") as handle:
-                data: dict[str, Any] = tomllib.load(handle)
-            settings = settings.merged(_flatten(data.get("referee", data)))
-        overrides = {
-            f.name: environ[f"REFEREE_{f.name.upper()}"] for f in fields(cls) if f"REFEREE_{f.name.upper()}" in environ
-        }
-        return settings.merged(overrides)
+                try:
+                    data: dict[str, Any] = tomllib.load(handle)
+                except tomllib.TOMLDecodeError as exc:
+                    raise SettingsError([f"{file}: not valid TOML: {exc}"]) from None
+            for name, (value, where) in _from_file(data, problems).items():
+                values[name], origins[name] = value, f"{where} in {file}"
+        for name, (value, where) in _from_environment(environ, problems).items():
+            values[name], origins[name] = value, where
+        settings, more = cls()._converted(values, origins)
+        problems += more
+        if problems:
+            raise SettingsError(problems)
+        return settings
 
     def merged(self, values: Mapping[str, Any]) -> Settings:
-        """A copy with ``values`` applied, converted to each field's type; unknown keys are errors."""
-        known = {f.name: f for f in fields(self)}
-        unknown = sorted(set(values) - set(known))
-        if unknown:
-            raise ValueError(f"unknown setting(s): {', '.join(unknown)}")
+        """A copy with ``values`` applied, converted to each field's type; any unknown key or bad value is an error."""
+        problems = [_unknown(name, name, _KNOWN) for name in sorted(set(values) - set(_KNOWN))]
+        settings, more = self._converted({k: v for k, v in values.items() if k in _KNOWN}, {})
+        if problems + more:
+            raise SettingsError(problems + more)
+        return settings
+
+    def _converted(self, values: Mapping[str, Any], origins: Mapping[str, str]) -> tuple[Settings, list[str]]:
         converted: dict[str, Any] = {}
+        problems: list[str] = []
         for name, value in values.items():
-            default = getattr(self, name)
-            if isinstance(default, bool):
-                converted[name] = _boolean(name, value)
-            elif isinstance(default, int):
-                converted[name] = int(value)
-            elif isinstance(default, float):
-                converted[name] = float(value)
-            else:
-                converted[name] = str(value)
-        return replace(self, **converted)
+            try:
+                converted[name] = _convert(name, getattr(self, name), value)
+            except _Bad as bad:
+                shown = f"a value of {len(str(value))} characters" if name in SECRETS else repr(value)
+                where = f" ({origins[name]})" if name in origins else ""
+                problems.append(f"{name}: expected {bad.expected}, got {shown}{where}")
+        return replace(self, **converted), problems
+
+    def missing(self) -> list[str]:
+        """What a running bot needs and these settings lack: one line per key, saying how to give it."""
+        found: list[str] = []
+        if self.imap_host:
+            if not self.imap_user:
+                found.append("imap_user: missing: imap_host is set, so the IMAP login name is needed")
+            if not self.imap_password:
+                found.append("imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)")
+        if self.smtp_host and self.smtp_user and not self.smtp_password:
+            found.append("smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD")
+        if self.discord_token and not self.discord_guild_id:
+            found.append("discord_guild_id: missing: discord_token is set, so the server (guild) id is needed")
+        if self.discord_token and not self.discord_forum_channel_id:
+            found.append("discord_forum_channel_id: missing: discord_token is set, so the forum channel id is needed")
+        return found
+
+    def require_complete(self) -> None:
+        """Raise :class:`SettingsError` when :meth:`missing` finds anything."""
+        if self.missing():
+            raise SettingsError(self.missing())
+
+    def secrets(self) -> list[str]:
+        """The configured secret values (for the log filter that masks them)."""
+        return [value for value in (getattr(self, name) for name in sorted(SECRETS)) if value]
 
 
-def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    flat: dict[str, Any] = {}
+SECRETS = frozenset(f.name for f in fields(Settings) if not f.repr)
+"""Settings whose values are never shown: passwords and tokens (``repr=False``)."""
+_KNOWN = {f.name: f for f in fields(Settings)}
+_PREFIXES = {"_".join(n.split("_")[:i]): None for n in _KNOWN for i in range(1, n.count("_") + 1)}
+"""Table names a key can stand in (``imap``, ``email_reply``, ...), for suggestions."""
+
+
+def game_master_list(settings: Settings) -> list[str]:
+    """The ``game_masters`` setting as a list of lower-cased addresses (empty entries dropped)."""
+    return [item.strip().lower() for item in settings.game_masters.split(",") if item.strip()]
+
+
+def address_list(text: str) -> list[str]:
+    return [item.strip().lower() for item in text.split(",") if item.strip()]
+
+
+# -- reading the sources -----------------------------------------------------------
+
+
+def _from_file(data: Mapping[str, Any], problems: list[str]) -> dict[str, tuple[Any, str]]:
+    if "referee" in data:
+        for key in data:
+            if key != "referee":
+                problems.append(_unknown(key, f"[{key}]" if isinstance(data[key], Mapping) else key, _KNOWN))
+        data = data["referee"]
+        table = "referee"
+    else:
+        table = ""
+    found: dict[str, tuple[Any, str]] = {}
+    _flatten(data, "", table, found, problems)
+    return found
+
+
+def _flatten(
+    data: Mapping[str, Any], prefix: str, table: str, found: dict[str, tuple[Any, str]], problems: list[str]
+) -> None:
     for key, value in data.items():
         name = f"{prefix}{key}"
+        where = f"{key} in [{table}]" if table else key
         if isinstance(value, Mapping):
-            flat.update(_flatten(value, f"{name}_"))
+            if not any(known.startswith(f"{name}_") for known in _KNOWN):
+                problems.append(_unknown(name, f"[{table + '.' if table else ''}{key}]", _PREFIXES))
+                continue
+            _flatten(value, f"{name}_", f"{table}.{key}" if table else key, found, problems)
+        elif name not in _KNOWN:
+            problems.append(_unknown(name, where, _KNOWN))
         else:
-            flat[name] = value
-    return flat
+            found[name] = (value, where)
 
 
-def _boolean(name: str, value: Any) -> bool:
+def _from_environment(environ: Mapping[str, str], problems: list[str]) -> dict[str, tuple[Any, str]]:
+    """``REFEREE_<NAME>`` and ``REFEREE_<NAME>_FILE``; a near miss of a setting's name is an error."""
+    found: dict[str, tuple[Any, str]] = {}
+    env_names = {f"{ENV_PREFIX}{name.upper()}": name for name in _KNOWN}
+    for variable in sorted(environ):
+        if not variable.startswith(ENV_PREFIX) or variable in NOT_SETTINGS:
+            continue
+        if variable in env_names:
+            found[env_names[variable]] = (environ[variable], f"from {variable}")
+        elif variable.endswith("_FILE") and variable[: -len("_FILE")] in env_names:
+            name = env_names[variable[: -len("_FILE")]]
+            if name in found:
+                continue  # REFEREE_<NAME> itself wins
+            try:
+                found[name] = (Path(environ[variable]).read_text(encoding="utf-8").strip(), f"from {variable}")
+            except OSError as exc:
+                problems.append(f"{name}: cannot read the file {variable} names: {exc.strerror}")
+        else:
+            close = difflib.get_close_matches(variable, list(env_names), n=1, cutoff=0.85)
+            if close:
+                problems.append(f"{variable}: unknown setting; did you mean {close[0]}?")
+    return found
+
+
+def _unknown(name: str, where: str, known: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]}?" if close else "; see deploy/referee.toml.example for every setting"
+    return f"{name}: unknown setting ({where}){hint}"
+
+
+# -- converting and checking each value ------------------------------------------
+
+
+class _Bad(Exception):
+    def __init__(self, expected: str) -> None:
+        self.expected = expected
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "imap_security": ("tls", "starttls", "none"),
+    "smtp_security": ("tls", "starttls", "none"),
+    "log_format": ("json", "text"),
+    "log_level": ("DEBUG", "INFO", "WARNING", "ERROR"),
+}
+_ADDRESS = re.compile(r"^[^@\s,]+@[^@\s,]+\.[^@\s,]+$|^[^@\s,]+@localhost$")
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, (bool, float)):
+        raise ValueError
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise ValueError
+    return int(text)
+
+
+def _int_rule(name: str) -> tuple[int, int | None, str]:
+    """(least, greatest or None, how to say it) for an integer setting."""
+    if name.endswith("_port"):
+        return 0, 65535, "a whole number from 0 to 65535 (0: the usual port for the security)"
+    if name.startswith("discord_") and name.endswith("_id"):
+        return 0, None, "a Discord id (a whole number; 0: none)"
+    return 1, None, "a whole number of at least 1"
+
+
+def _convert(name: str, default: Any, value: Any) -> Any:
+    if isinstance(default, bool):
+        return _boolean(value)
+    if isinstance(default, int):
+        least, greatest, expected = _int_rule(name)
+        try:
+            number = _whole(value)
+        except ValueError:
+            raise _Bad(expected) from None
+        if number < least or (greatest is not None and number > greatest):
+            raise _Bad(expected)
+        return number
+    if isinstance(default, float):
+        expected = "a number of seconds above 0 (e.g. 30 or 0.5)"
+        if isinstance(value, bool):
+            raise _Bad(expected)
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            raise _Bad(expected) from None
+        if not seconds > 0 or seconds == float("inf"):
+            raise _Bad(expected)
+        return seconds
+    if not isinstance(value, str):
+        raise _Bad("a string (in quotes)")
+    return _CHECKS.get(name, _any_text)(name, value)
+
+
+def _boolean(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -154,4 +353,60 @@ def _boolean(name: str, value: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise ValueError(f"{name} must be true or false, not {value!r}")
+    raise _Bad("true or false")
+
+
+def _any_text(name: str, value: str) -> str:
+    if name in _CHOICES:
+        wanted = value.upper() if name == "log_level" else value.lower()
+        if wanted not in _CHOICES[name]:
+            raise _Bad("one of " + ", ".join(_CHOICES[name]))
+        return wanted
+    return value
+
+
+def _time_zone(name: str, value: str) -> str:
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise _Bad("an IANA time zone name such as UTC or Europe/London") from None
+    return value
+
+
+def _address(name: str, value: str) -> str:
+    if not _ADDRESS.match(value.strip()):
+        raise _Bad("an email address such as referee@example.org")
+    return value.strip()
+
+
+def _addresses(name: str, value: str) -> str:
+    for item in address_list(value):
+        if not _ADDRESS.match(item) and not item.isdigit():
+            raise _Bad("comma-separated email addresses (or Discord user ids)")
+    return value
+
+
+def _not_empty(name: str, value: str) -> str:
+    if not value.strip():
+        raise _Bad("a non-empty value")
+    return value
+
+
+def _url(name: str, value: str) -> str:
+    schemes = ("ws://", "wss://") if name.endswith("gateway_url") else ("http://", "https://")
+    if not value.startswith(schemes):
+        raise _Bad(f"a URL starting with {' or '.join(schemes)}")
+    return value
+
+
+_CHECKS: dict[str, Callable[[str, str], str]] = {
+    "time_zone": _time_zone,
+    "bot_address": _address,
+    "game_masters": _addresses,
+    "host_addresses": _addresses,
+    "database": _not_empty,
+    "mail_domain": _not_empty,
+    "imap_folder": _not_empty,
+    "discord_api_base": _url,
+    "discord_gateway_url": _url,
+}

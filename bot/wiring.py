@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
@@ -172,19 +172,60 @@ def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -
     return MailSender(OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds)
 
 
-def serve(found: list[Worker], once: bool = False) -> int:
-    """``referee serve``: run until SIGINT/SIGTERM (or one pass with ``once``); 0 on success."""
+Reload = Callable[[], list[Worker]]
+"""Re-reads the settings and builds the workers anew (SIGHUP); raises when the new settings are refused."""
+
+
+def serve(found: list[Worker], once: bool = False, reload: Reload | None = None) -> int:
+    """``referee serve``: run until SIGINT/SIGTERM (or one pass with ``once``); 0 on success.
+
+    SIGTERM (or SIGINT) sets the workers' stop event: each finishes the transaction it is in
+    (every received message is stored before it is acknowledged, every outgoing one is a row),
+    the tasks end, and the caller closes the database; the exit code is 0.  SIGHUP, when
+    ``reload`` is given, stops the workers the same way, calls ``reload`` and runs what it
+    returns; if it raises, the old workers run on and the error is logged.
+    """
     if once:
         return 0 if asyncio.run(supervisor.run_once(found)) else 1
-    asyncio.run(_serve_until_signalled(found))
+    asyncio.run(_serve_until_signalled(found, reload))
     return 0
 
 
-async def _serve_until_signalled(found: list[Worker]) -> None:
-    stop = asyncio.Event()
+async def _serve_until_signalled(found: list[Worker], reload: Reload | None = None) -> None:
     loop = asyncio.get_running_loop()
+    terminate = asyncio.Event()
+    generation = [asyncio.Event()]  # the stop event of the workers running now
+
+    def on_terminate(name: str) -> None:
+        log.info("%s: finishing the current work, then stopping", name)
+        terminate.set()
+        generation[0].set()
+
+    def on_hangup() -> None:
+        log.info("SIGHUP: re-reading the settings")
+        generation[0].set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    log.info("referee serving (%s); stop with SIGINT or SIGTERM", ", ".join(w.name for w in found))
-    await supervisor.serve(found, stop)
+        loop.add_signal_handler(sig, on_terminate, sig.name)
+    if reload is not None:
+        loop.add_signal_handler(signal.SIGHUP, on_hangup)
+    try:
+        while True:
+            log.info(
+                "referee serving (%s); stop with SIGTERM%s", ", ".join(w.name for w in found),
+                ", re-read the settings with SIGHUP" if reload else "",
+            )  # fmt: skip
+            await supervisor.serve(found, generation[0])
+            if terminate.is_set() or reload is None:
+                break
+            generation[0] = asyncio.Event()
+            try:
+                found = reload()
+            except Exception as exc:  # refused settings: the old workers go on
+                log.error("SIGHUP: the new settings are refused; going on with the old ones: %s", exc)
+                continue
+            log.info("SIGHUP: settings re-read; workers restarted")
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.remove_signal_handler(sig)
     log.info("referee stopped")

@@ -19,6 +19,8 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.core.health import current_worker
+
 log = logging.getLogger(__name__)
 
 
@@ -52,10 +54,13 @@ async def serve(
     """Run ``workers`` until ``stop`` is set; see the module docstring."""
     for worker in sorted(workers, key=lambda w: w.stage):
         if worker.stage is Stage.INTAKE:
+            token = current_worker.set(worker.name)
             try:
                 await worker.prepare()
             except Exception as exc:
                 log.warning("%s: first pass failed (%s: %s); it will retry", worker.name, type(exc).__name__, exc)
+            finally:
+                current_worker.reset(token)
     tasks = [asyncio.create_task(_supervised(w, stop, restart_min, restart_max), name=w.name) for w in workers]
     try:
         await stop.wait()
@@ -65,6 +70,7 @@ async def serve(
 
 
 async def _supervised(worker: Worker, stop: asyncio.Event, restart_min: float, restart_max: float) -> None:
+    current_worker.set(worker.name)  # this task's own context: its log lines name the worker (bot.core.health)
     delay = restart_min
     while not stop.is_set():
         try:
@@ -83,9 +89,12 @@ async def run_once(workers: Sequence[Worker]) -> bool:
     """One pass of every worker in stage order (``referee serve --once``); False if one could not work."""
     ok = True
     for worker in sorted(workers, key=lambda w: w.stage):
+        token = current_worker.set(worker.name)
         try:
             ok = await worker.run_once() and ok
         except Exception as exc:
             log.error("%s failed: %s: %s", worker.name, type(exc).__name__, exc)
             ok = False
+        finally:
+            current_worker.reset(token)
     return ok

@@ -324,3 +324,13 @@ class AuditEntry(Base):
     detail: Mapped[dict[str, Any]] = mapped_column(JSON)
     """What changed: ``{"command": ..., "before": ..., "after": ...}``."""
     at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class WorkerHealth(Base):
+    """The last error (or warning) each supervised worker logged, for ``referee status`` (issue 15)."""
+
+    __tablename__ = "worker_health"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    error_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    error: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,175 @@
+"""Host subcommands for running the referee for real (issue 15).
+
+* ``referee serve [--once] [--log-format json|text]``: the deadline worker and every configured
+  channel, until SIGTERM (exit 0); SIGHUP re-reads the settings and restarts the workers;
+* ``referee status [--json]``: games and deadlines, queues, parked turns, each worker's last error;
+* ``referee doctor [--send-test]``: one line per check of the configured servers (:mod:`bot.doctor`);
+* ``referee db backup PATH``: an online SQLite backup (PostgreSQL: the ``pg_dump`` line to use).
+
+Part of the composition root (``bot.cli`` registers them).  The settings are
+checked before anything is touched: every problem is one line naming the key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from bot.cli_queues import Refused, SettingsOf
+from bot.settings import Settings, SettingsError
+
+log = logging.getLogger("bot.serve")
+
+
+def register(sub: Any, settings_of: SettingsOf, db_sub: Any) -> None:
+    """Add the subcommands to ``sub`` (and ``backup`` to ``db_sub``), argparse subparsers objects."""
+    serve = sub.add_parser("serve", help="run the deadline worker and every configured channel")
+    serve.add_argument("--once", action="store_true", help="one pass of each, then exit (for cron)")
+    serve.add_argument("--log-format", choices=("json", "text"), help="default: the log_format setting (text)")
+    serve.set_defaults(run=lambda args: serve_command(args, settings_of))
+
+    status = sub.add_parser("status", help="games, deadlines, queue lengths and the last error of each worker")
+    status.add_argument("--json", action="store_true")
+    status.set_defaults(run=lambda args: _status(args, settings_of(args)))
+
+    doctor = sub.add_parser("doctor", help="check the database, the mail servers, Discord and the game masters")
+    doctor.add_argument("--send-test", action="store_true", help="also mail a test message to host_addresses")
+    doctor.set_defaults(run=lambda args: _doctor(args, settings_of(args)))
+
+    backup = db_sub.add_parser("backup", help="copy a SQLite database while the bot runs (PostgreSQL: pg_dump)")
+    backup.add_argument("path", type=Path, help="the new file")
+    backup.add_argument("--db", help="SQLAlchemy URL or SQLite path (default: the settings' database)")
+    backup.set_defaults(run=lambda args: _backup(args, settings_of))
+
+
+# -- serve ---------------------------------------------------------------------------------
+
+
+def _complete(settings: Settings) -> Settings:
+    try:
+        settings.require_complete()
+    except SettingsError as exc:
+        raise Refused(f"cannot run with these settings: {exc}") from None
+    return settings
+
+
+def _require_migrated(settings: Settings) -> None:
+    """Refuse to run against a database that is not at the latest schema (a clear line, not a crash later)."""
+    from bot.store.migrate import is_up_to_date
+
+    try:
+        current = is_up_to_date(settings.database)
+    except Exception as exc:  # the drivers raise many kinds; the message is what helps
+        raise Refused(f"cannot open the database {settings.database}: {exc}") from None
+    if not current:
+        raise Refused(f"the database {settings.database} is not at the latest schema: run `referee db upgrade`")
+
+
+class _Runtime:
+    """The store, the logs and the workers of one set of settings; ``rebuild`` swaps them (SIGHUP)."""
+
+    def __init__(self, args: argparse.Namespace, settings_of: SettingsOf) -> None:
+        self.args = args
+        self.settings_of = settings_of
+        self.stack = ExitStack()
+
+    def build(self, settings: Settings) -> list[Any]:
+        from bot.core.health import WorkerErrorLog
+        from bot.logging_setup import SecretFilter, configure
+        from bot.wiring import open_store, workers
+
+        root = logging.getLogger()
+        stack = ExitStack()
+        handler = configure(self.args.log_format or settings.log_format, settings.log_level, settings.secrets())
+        stack.callback(root.removeHandler, handler)  # when serve returns (or the next settings replace it)
+        try:
+            sessions = stack.enter_context(open_store(settings))
+            health = WorkerErrorLog(sessions)
+            health.addFilter(SecretFilter(settings.secrets()))
+            logging.getLogger().addHandler(health)
+            stack.callback(logging.getLogger().removeHandler, health)
+            stack.callback(health.close)
+            found = workers(settings, sessions)
+        except BaseException:
+            stack.close()
+            raise
+        self.stack.close()
+        self.stack = stack
+        return found
+
+    def rebuild(self) -> list[Any]:
+        """SIGHUP: the settings file and environment again; raises (the old workers go on) if refused."""
+        try:
+            settings = Settings.load(self.args.config)
+        except (OSError, ValueError) as exc:
+            raise Refused(f"cannot read the settings: {exc}") from None
+        _complete(settings)
+        _require_migrated(settings)
+        found = self.build(settings)
+        log.info("settings re-read from %s: database %s", self.args.config or "the environment", settings.database)
+        return found
+
+
+def serve_command(args: argparse.Namespace, settings_of: SettingsOf) -> int:
+    from bot.wiring import serve
+
+    settings = _complete(settings_of(args))
+    _require_migrated(settings)
+    runtime = _Runtime(args, settings_of)
+    level = logging.getLogger().level
+    try:
+        try:
+            found = runtime.build(settings)
+        except ValueError as exc:  # a setting a channel cannot use
+            raise Refused(str(exc)) from None
+        return serve(found, once=args.once, reload=runtime.rebuild)
+    finally:
+        runtime.stack.close()
+        logging.getLogger().setLevel(level)
+
+
+# -- status, doctor, backup ----------------------------------------------------------------------
+
+
+def _status(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.status import gather, render
+    from bot.wiring import open_store
+
+    _require_migrated(settings)
+    with open_store(settings) as sessions:
+        status = gather(sessions)
+    print(json.dumps(status.as_json(), indent=1) if args.json else render(status))
+    return 0
+
+
+def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.doctor import run_checks
+    from bot.logging_setup import SecretFilter
+
+    lines = run_checks(settings, send_test=args.send_test)
+    mask = SecretFilter(settings.secrets()).mask
+    broken = 0
+    for check in lines:
+        print(mask(check.line()))
+        broken += not check.ok
+    print(f"{len(lines) - broken} ok, {broken} broken")
+    return 1 if broken else 0
+
+
+def _backup(args: argparse.Namespace, settings_of: SettingsOf) -> int:
+    from bot.store.backup import BackupRefused, backup
+
+    target = args.db or settings_of(args).database
+    try:
+        size = backup(target, args.path)
+    except BackupRefused as exc:
+        raise Refused(str(exc)) from None
+    except Exception as exc:  # sqlite3 raises several kinds; the message is what helps
+        raise Refused(f"cannot back up {target}: {exc}") from None
+    print(f"{target}: backed up to {args.path} ({size} bytes)", file=sys.stdout)
+    return 0

@@ -1,0 +1,124 @@
+"""``referee status``: progress and health at a glance (issue 15).
+
+What it shows, each read in its own short transaction:
+
+* the games: slug, kind, status, the open turn, and the next deadline in UTC
+  (``resolve_at`` when a resolution is wanted sooner: every order in, or a retry);
+* the inbox: pending (new, and failed awaiting a retry) and parked messages;
+* the outbox: per channel, pending and parked messages;
+* the turns the shunt parked (:mod:`bot.core.shunt`), with their error;
+* the last error of each worker (:mod:`bot.core.health`).
+
+Part of the composition root: it reads the store directly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.health import worker_health
+from bot.core.inbox import FAILED, NEW, PARKED, Inbox
+from bot.core.outbox import OutboxDrain
+from bot.core.shunt import TurnShunt
+from bot.store.db import unit_of_work
+from bot.store.models import Game
+
+
+@dataclass(frozen=True)
+class GameLine:
+    slug: str
+    kind: str
+    status: str
+    turn: int
+    """The open turn as the core numbers it (`phase_number`: turns resolved so far), as `referee turns list`."""
+    next_deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class Status:
+    games: list[GameLine]
+    inbox: dict[str, int]
+    outbox: dict[str, dict[str, int]]
+    parked_turns: list[dict[str, Any]]
+    workers: list[dict[str, Any]]
+
+    def as_json(self) -> dict[str, Any]:
+        def plain(value: Any) -> Any:
+            if isinstance(value, datetime):
+                return value.isoformat()
+            if isinstance(value, dict):
+                return {k: plain(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [plain(v) for v in value]
+            return value
+
+        return {
+            "games": [plain(asdict(g)) for g in self.games],
+            "inbox": self.inbox,
+            "outbox": self.outbox,
+            "parked_turns": plain(self.parked_turns),
+            "workers": plain(self.workers),
+        }
+
+
+def gather(sessions: sessionmaker[Session]) -> Status:
+    """Read everything ``referee status`` shows."""
+    with unit_of_work(sessions) as session:
+        games = [
+            GameLine(g.slug, g.kind, g.status, g.phase_number, _next(g.deadline_at, g.resolve_at))
+            for g in session.scalars(select(Game).order_by(Game.slug)).all()
+        ]
+    counts = Inbox(sessions).counts()
+    inbox = {"pending": counts[NEW] + counts[FAILED], "parked": counts[PARKED]}
+    drain = OutboxDrain(sessions)
+    parked_per_channel = Counter(message.channel for message, _ in drain.parked())
+    waiting = drain.waiting_by_channel()
+    outbox = {
+        channel: {"pending": waiting.get(channel, 0), "parked": parked_per_channel.get(channel, 0)}
+        for channel in sorted(set(waiting) | set(parked_per_channel))
+    }
+    turns = [asdict(p) for p in TurnShunt(sessions).parked()]
+    workers = [asdict(w) for w in worker_health(sessions)]
+    return Status(games, inbox, outbox, turns, workers)
+
+
+def _next(deadline: datetime | None, resolve_at: datetime | None) -> datetime | None:
+    moments = [m for m in (deadline, resolve_at) if m is not None]
+    return min(moments) if moments else None
+
+
+def _moment(value: datetime | None) -> str:
+    return "-" if value is None else f"{value:%Y-%m-%d %H:%M} UTC"
+
+
+def render(status: Status) -> str:
+    """The text form: one line per item, each under 100 columns."""
+    lines = [f"{len(status.games)} game(s)"]
+    for g in status.games:
+        lines.append(
+            f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {g.turn:<3} next deadline {_moment(g.next_deadline)}"
+        )
+    lines.append(f"inbox: {status.inbox['pending']} pending, {status.inbox['parked']} parked")
+    if status.outbox:
+        for channel, counts in status.outbox.items():
+            lines.append(f"outbox {channel}: {counts['pending']} pending, {counts['parked']} parked")
+    else:
+        lines.append("outbox: nothing pending")
+    lines.append(f"{len(status.parked_turns)} parked turn(s)")
+    for p in status.parked_turns:
+        first = p["error"].splitlines()[0][:70] if p["error"] else ""
+        lines.append(f"  {p['game']} turn {p['turn']}: {p['attempts']} attempts: {first}")
+    if status.workers:
+        lines.append("last error of each worker:")
+        for w in status.workers:
+            first = w["error"].splitlines()[0][:70] if w["error"] else ""
+            lines.append(f"  {w['worker']:<14} {_moment(w['at'])}: {first}")
+    else:
+        lines.append("no worker has logged an error")
+    return "\n".join(lines)

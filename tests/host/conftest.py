@@ -1,0 +1,78 @@
+"""Fixtures of the hosting tests: a migrated SQLite database with Maildir settings for `referee serve`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.support.dovecot import DovecotServer, dovecot_binary
+from tests.support.smtp_sink import SmtpSink
+
+
+def write_config(directory: Path, *lines: str) -> Path:
+    """A settings file: SQLite in ``directory``, Maildir in and out, quick loops; ``lines`` appended."""
+    config = directory / "referee.toml"
+    config.write_text(
+        "\n".join([
+            "[referee]",
+            f'database = "{directory / "referee.sqlite3"}"',
+            'bot_address = "referee@example.com"',
+            'mail_domain = "example.com"',
+            "send_interval_seconds = 0.1",
+            "intake_poll_seconds = 0.1",
+            "deadline_check_seconds = 0.5",
+            *lines,
+            "[referee.maildir]",
+            f'inbox = "{directory / "in"}"',
+            f'outbox = "{directory / "out"}"',
+        ]) + "\n"
+    )  # fmt: skip
+    return config
+
+
+@pytest.fixture
+def maildir_config(tmp_path: Path) -> Path:
+    config = write_config(tmp_path)
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    return config
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging() -> Iterator[None]:
+    """`referee serve` in-process installs handlers on the root logger: take them away afterwards."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+            handler.close()
+    root.setLevel(level)
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[DovecotServer]:
+    """A Dovecot of this package's own (the email tests' fixture lives in their conftest)."""
+    binary = dovecot_binary()
+    if binary is None:
+        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
+    server = DovecotServer(binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def smtp_with_login() -> Iterator[SmtpSink]:
+    sink = SmtpSink(login=("referee@example.com", "smtp-pass-123"))
+    sink.start()
+    try:
+        yield sink
+    finally:
+        sink.close()

@@ -1,0 +1,175 @@
+"""``referee doctor`` (issue 15) against a real Dovecot, a real aiosmtpd with AUTH, and a fake Discord REST API.
+
+One line per check, ok/warn/FAIL with the fix; the exit code is 1 when something is broken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.store.migrate import head_revision
+from tests.host import fake_discord
+from tests.host.conftest import write_config
+from tests.host.fake_discord import FakeDiscord
+from tests.support.dovecot import PASSWORD, DovecotServer
+from tests.support.smtp_sink import SmtpSink
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def discord() -> Iterator[FakeDiscord]:
+    fake = FakeDiscord()
+    fake.start()
+    try:
+        yield fake
+    finally:
+        fake.stop()
+
+
+def mail_config(tmp_path: Path, dovecot: DovecotServer, user: str, smtp: SmtpSink, *extra: str) -> Path:
+    config = write_config(
+        tmp_path,
+        'host_addresses = "secretary@example.org"',
+        'game_masters = "gm@example.org, 123456789"',
+        *extra,
+        "[referee.imap]",
+        f'host = "{dovecot.host}"', f"port = {dovecot.port}", 'security = "none"', f'user = "{user}"',
+        "[referee.smtp]",
+        f'host = "{smtp.host}"', f"port = {smtp.port}", 'security = "none"', 'user = "referee@example.com"',
+    )  # fmt: skip
+    text = config.read_text()  # the Maildir table write_config adds would be a second intake: take it out
+    config.write_text(text[: text.index("[referee.maildir]")])
+    return config
+
+
+def doctor(config: Path, capsys: pytest.CaptureFixture[str], *more: str) -> tuple[int, list[str]]:
+    code = main(["--config", str(config), "doctor", *more])
+    return code, capsys.readouterr().out.splitlines()
+
+
+def line(lines: list[str], name: str) -> str:
+    found = [text for text in lines if text[5:].startswith(f"{name}:")]
+    assert len(found) == 1, f"{name} in {lines}"
+    return found[0]
+
+
+@pytest.fixture
+def secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD)
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "smtp-pass-123")
+
+
+def test_everything_works_and_the_test_message_arrives(tmp_path, dovecot, smtp_with_login, secrets, capsys):
+    user = dovecot.new_user()
+    config = mail_config(tmp_path, dovecot, user, smtp_with_login)
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    capsys.readouterr()
+    code, lines = doctor(config, capsys, "--send-test")
+    assert code == 0, "\n".join(lines)
+    assert line(lines, "database").startswith("ok   database: reachable (")
+    assert line(lines, "database schema").startswith("ok   database schema: at the newest revision")
+    assert line(lines, "IMAP login") == f"ok   IMAP login: as {user}"
+    assert line(lines, "IMAP folder") == "ok   IMAP folder: 'INBOX' exists"
+    assert line(lines, "IMAP done folder") == "warn IMAP done folder: 'Processed' does not exist yet"
+    assert line(lines, "IMAP IDLE").startswith("ok   IMAP IDLE: offered")
+    assert line(lines, "IMAP MOVE").startswith("ok   IMAP MOVE: offered")
+    assert line(lines, "SMTP AUTH") == "ok   SMTP AUTH: as referee@example.com"
+    assert line(lines, "SMTP test message").startswith("ok   SMTP test message: sent to secretary@example.org")
+    assert line(lines, "game masters") == "ok   game masters: 2 named: gm@example.org, 123456789"
+    assert lines[-1].endswith(" ok, 0 broken")
+    (sent,) = smtp_with_login.messages()
+    assert sent.recipients == ("secretary@example.org",) and sent.mail_from == "referee@example.com"
+    assert sent.message["Subject"] == "referee doctor: test message"
+    assert PASSWORD not in "\n".join(lines) and "smtp-pass-123" not in "\n".join(lines)
+
+
+def test_wrong_passwords_a_missing_folder_and_an_unmigrated_database(
+    tmp_path, dovecot, smtp_with_login, monkeypatch, capsys
+):
+    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", "wrong-imap-pass")
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "wrong-smtp-pass")
+    config = mail_config(tmp_path, dovecot, dovecot.new_user(), smtp_with_login)
+    (tmp_path / "referee.sqlite3").touch()  # a database file with no schema
+    code, lines = doctor(config, capsys)
+    text = "\n".join(lines)
+    assert code == 1, text
+    assert line(lines, "database schema").startswith(
+        f"FAIL database schema: at revision none (empty), newest is {head_revision()}"
+    )
+    assert "fix: run `referee db upgrade` (before starting `referee serve`)" in text
+    assert line(lines, "IMAP login").startswith("FAIL IMAP login: as user")
+    assert "fix: check imap_user and the password in REFEREE_IMAP_PASSWORD" in text
+    assert line(lines, "SMTP AUTH").startswith("FAIL SMTP AUTH: as referee@example.com: SMTPAuthenticationError")
+    assert "wrong-imap-pass" not in text and "wrong-smtp-pass" not in text
+    assert lines[-1].endswith(" broken") and not lines[-1].endswith(" 0 broken")
+
+    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", PASSWORD)
+    config = mail_config(tmp_path, dovecot, dovecot.new_user(), smtp_with_login, 'imap_folder = "Orders"')
+    code, lines = doctor(config, capsys)
+    assert code == 1
+    assert line(lines, "IMAP folder") == "FAIL IMAP folder: 'Orders' does not exist"
+
+
+def test_servers_that_are_not_there(tmp_path, monkeypatch, capsys):
+    config = write_config(tmp_path, "[referee.imap]", 'host = "127.0.0.1"', "port = 1", 'security = "none"',
+                          'user = "u"', "[referee.smtp]", 'host = "127.0.0.1"', "port = 1", 'security = "none"')  # fmt: skip
+    config.write_text(config.read_text()[: config.read_text().index("[referee.maildir]")])
+    code, lines = doctor(config, capsys)
+    assert code == 1
+    assert line(lines, "settings").startswith("FAIL settings: missing: set REFEREE_IMAP_PASSWORD")
+    assert line(lines, "database").startswith("FAIL database: there is no SQLite database at")
+    assert line(lines, "IMAP connect").startswith("FAIL IMAP connect: 127.0.0.1:1 (none): ConnectionRefusedError")
+    assert line(lines, "SMTP connect").startswith("FAIL SMTP connect: 127.0.0.1:1 (none)")
+    assert line(lines, "game masters").startswith("warn game masters: game_masters is empty")
+
+
+def discord_config(tmp_path: Path, base: str, **ids: str) -> Path:
+    values = {"guild_id": fake_discord.GUILD_ID, "forum_channel_id": fake_discord.FORUM_ID,
+              "gm_role_id": fake_discord.GM_ROLE_ID} | ids  # fmt: skip
+    config = write_config(tmp_path, "[referee.discord]", f'api_base = "{base}"',
+                          *(f"{key} = {value}" for key, value in values.items()))  # fmt: skip
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    return config
+
+
+def test_discord_token_guild_forum_permissions_and_gm_role(tmp_path, discord, monkeypatch, capsys):
+    monkeypatch.setenv("REFEREE_DISCORD_TOKEN", fake_discord.TOKEN)
+    config = discord_config(tmp_path, discord.base)
+    capsys.readouterr()
+    code, lines = doctor(config, capsys)
+    assert code == 0, "\n".join(lines)
+    assert line(lines, "Maildir intake").startswith("warn Maildir intake: ") and "does not exist yet" in "\n".join(
+        lines
+    )
+    assert line(lines, "Discord token") == "ok   Discord token: valid: logged in as referee-bot (4242)"
+    assert line(lines, "Discord guild") == "ok   Discord guild: Postal Games Club (1001)"
+    assert line(lines, "Discord forum") == "ok   Discord forum: #games is a forum channel"
+    assert line(lines, "Discord permissions").startswith("ok   Discord permissions: in #games: View Channel")
+    assert line(lines, "Discord GM role") == "ok   Discord GM role: role 3003 exists"
+    assert fake_discord.TOKEN not in "\n".join(lines)
+
+    # the forum denies the bot's role Manage Messages (pins) and Create Public Threads
+    discord.overwrites = [{"id": fake_discord.BOT_ROLE_ID, "type": 0, "allow": "0", "deny": str((1 << 13) | (1 << 35))}]
+    code, lines = doctor(config, capsys)
+    assert code == 1
+    assert line(lines, "Discord permissions") == (
+        "FAIL Discord permissions: in #games the bot lacks: Manage Messages, Create Public Threads"
+    )
+    discord.overwrites = []
+    discord.forum_type = 0
+    code, lines = doctor(config, capsys)
+    assert code == 1 and line(lines, "Discord forum") == "FAIL Discord forum: #games is not a forum channel (type 0)"
+
+    config = discord_config(tmp_path, discord.base, guild_id="999", gm_role_id="0")
+    code, lines = doctor(config, capsys)
+    assert code == 1 and line(lines, "Discord guild") == "FAIL Discord guild: guild 999: answered 404"
+
+    monkeypatch.setenv("REFEREE_DISCORD_TOKEN", "a-revoked-token")
+    code, lines = doctor(config, capsys)
+    assert code == 1 and line(lines, "Discord token") == "FAIL Discord token: GET /users/@me answered 401"
+    assert "fix: reset the token in the Developer Portal" in "\n".join(lines)

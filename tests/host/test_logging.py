@@ -1,0 +1,95 @@
+"""Logs (issue 15): JSON one object per line or readable text, with the ids passed by ``extra=``; secrets masked."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.email.maildir import deliver
+from bot.logging_setup import MASK, SecretFilter, configure
+from tests.email.pipeline import message
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def logged(log_format: str, secrets: tuple[str, ...] = ()) -> tuple[logging.Logger, io.StringIO]:
+    stream = io.StringIO()
+    configure(log_format, "INFO", secrets, stream=stream)
+    return logging.getLogger("bot.test"), stream
+
+
+def test_json_is_one_object_per_line_with_the_ids():
+    log, stream = logged("json")
+    log.info("turn %d resolved\nsecond line", 3, extra={"game": "gs1", "turn": 3, "message_id": "<m@x>"})
+    log.warning("no ids here")
+    first, second = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert first["level"] == "INFO" and first["logger"] == "bot.test"
+    assert first["message"] == "turn 3 resolved\nsecond line"
+    assert (first["game"], first["turn"], first["message_id"]) == ("gs1", 3, "<m@x>")
+    assert first["time"].endswith("Z") and first["time"][:2] == "20"
+    assert "game" not in second and second["level"] == "WARNING"
+
+
+def test_text_is_readable():
+    log, stream = logged("text")
+    log.info("deadline passed", extra={"game": "gs1", "interaction": 99})
+    line = stream.getvalue().strip()
+    assert line.endswith("INFO bot.test: deadline passed [game=gs1 interaction=99]"), line
+
+
+def test_seat_passwords_and_configured_secrets_are_masked_everywhere():
+    log, stream = logged("json", secrets=("imap-hunter2",))
+    log.info("body: %s", "ORDERS gs1\nPASSWORD amber-raven-4821\nplay 6/0")
+    log.error("login as bot with imap-hunter2 failed", extra={"game": "violet-tundra-0007"})
+    try:
+        raise RuntimeError("seat password birch-dune-0420 rejected")
+    except RuntimeError:
+        log.exception("handling failed")
+    text = stream.getvalue()
+    for secret in ("amber-raven-4821", "imap-hunter2", "birch-dune-0420", "violet-tundra-0007"):
+        assert secret not in text, secret
+    first, second, third = (json.loads(line) for line in text.splitlines())
+    assert first["message"] == f"body: ORDERS gs1\nPASSWORD {MASK}\nplay 6/0"
+    assert second["message"] == f"login as bot with {MASK} failed" and second["game"] == MASK
+    assert "RuntimeError: seat password *** rejected" in third["exception"]
+
+
+def test_the_filter_keeps_ordinary_text():
+    mask = SecretFilter(["s3cret"]).mask
+    assert mask("game gs1 turn 4 resolved at 2026-12-01 10:00") == "game gs1 turn 4 resolved at 2026-12-01 10:00"
+    assert mask("a s3cret and PASSWORD: x") == f"a {MASK} and PASSWORD: {MASK}"
+    assert mask("Subject: hi\n> password Tr0ub4dor\nthe password in the env") == (
+        f"Subject: hi\n> password {MASK}\nthe password in the env"
+    )
+
+
+def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
+    deliver(tmp_path / "in", message("HELP\n", subject="help", message_id="<help@example.org>"))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once", "--log-format", "json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    entries = [json.loads(line) for line in done.stderr.splitlines()]
+    assert entries, "serve logs something"
+    assert {"time", "level", "logger", "message"} <= set(entries[0])
+    intake = [e for e in entries if e.get("worker") == "email-intake"]
+    assert intake and any("1 stored" in e["message"] for e in intake), entries
+    text = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+    ).stderr  # fmt: skip
+    assert " INFO bot.email.runner: intake: 0 stored" in text and not text.lstrip().startswith("{")
+
+
+def test_serve_in_process_leaves_the_logging_as_it_found_it(maildir_config: Path):
+    from bot.cli import main
+
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level)
+    assert main(["--config", str(maildir_config), "serve", "--once"]) == 0
+    assert (list(root.handlers), root.level) == before

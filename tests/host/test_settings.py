@@ -1,0 +1,160 @@
+"""Configuration that fails clearly (issue 15): every unknown, missing or malformed key is named, with the form wanted.
+
+And the example configurations document every setting and load, so they cannot rot.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.settings import SECRETS, Settings, SettingsError
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = [ROOT / "deploy" / "referee.toml.example", ROOT / "deploy" / "referee-postgresql.toml.example"]
+
+
+def problems_of(text: str, environ: dict[str, str] | None = None, tmp_path: Path | None = None) -> list[str]:
+    assert tmp_path is not None
+    config = tmp_path / "referee.toml"
+    config.write_text(text)
+    with pytest.raises(SettingsError) as caught:
+        Settings.load(config, environ or {})
+    return caught.value.problems
+
+
+def test_a_malformed_port_names_the_key_the_form_and_the_source(tmp_path):
+    (problem,) = problems_of('[referee.imap]\nport = "abc"\n', tmp_path=tmp_path)
+    assert problem.startswith("imap_port: expected a whole number from 0 to 65535")
+    assert "got 'abc'" in problem and "port in [referee.imap]" in problem
+    with pytest.raises(
+        SettingsError, match=r"smtp_port: expected a whole number .* got '70000' \(from REFEREE_SMTP_PORT\)"
+    ):
+        Settings.load(None, {"REFEREE_SMTP_PORT": "70000"})
+
+
+def test_every_problem_is_reported_at_once(tmp_path):
+    found = problems_of(
+        '[referee]\ntime_zone = "Mars/Olympus"\nturn_minutes = 0\nbot_address = "nobody"\n'
+        '[referee.imap]\nhots = "x"\nidle = "maybe"\nsecurity = "ssl"\n[referee.smpt]\nhost = "y"\n',
+        tmp_path=tmp_path,
+    )
+    text = "\n".join(found)
+    assert len(found) == 7, text
+    assert "time_zone: expected an IANA time zone name" in text
+    assert "turn_minutes: expected a whole number of at least 1, got 0" in text
+    assert "bot_address: expected an email address" in text
+    assert "imap_hots: unknown setting (hots in [referee.imap]); did you mean imap_host?" in text
+    assert "imap_idle: expected true or false, got 'maybe'" in text
+    assert "imap_security: expected one of tls, starttls, none, got 'ssl'" in text
+    assert "smpt: unknown setting ([referee.smpt]); did you mean smtp?" in text
+
+
+def test_a_near_miss_in_the_environment_is_an_error_other_variables_are_not():
+    with pytest.raises(
+        SettingsError, match="REFEREE_IMAP_PASWORD: unknown setting; did you mean REFEREE_IMAP_PASSWORD"
+    ):
+        Settings.load(None, {"REFEREE_IMAP_PASWORD": "hunter2"})
+    assert Settings.load(None, {"REFEREE_UPDATE_GOLDEN": "1", "REFEREE_SOMETHING_ELSE": "x"}) == Settings()
+
+
+def test_a_secret_is_never_echoed(tmp_path):
+    secret = "hunter2-correct-horse"
+    with pytest.raises(SettingsError) as caught:
+        Settings.load(None, {"REFEREE_IMAP_PASWORD": secret, "REFEREE_SMTP_PASSWORD_FILE": "/nonexistent"})
+    assert secret not in str(caught.value)
+    config = tmp_path / "referee.toml"
+    config.write_text(f'[referee.imap]\npassword = 12\n[referee.discord]\ntoken = ["{secret}"]\n')
+    with pytest.raises(SettingsError) as caught:
+        Settings.load(config, {})
+    assert "imap_password: expected a string (in quotes), got a value of 2 characters" in str(caught.value)
+    assert secret not in str(caught.value)
+    settings = Settings.load(None, {"REFEREE_IMAP_PASSWORD": secret, "REFEREE_DISCORD_TOKEN": secret})
+    assert settings.imap_password == secret and secret not in repr(settings) and secret not in str(settings)
+    assert {"imap_password", "smtp_password", "discord_token"} <= SECRETS  # every repr=False field
+
+
+def test_a_secret_from_a_file_named_in_the_environment(tmp_path):
+    (tmp_path / "token").write_text("s3cret-token\n")
+    settings = Settings.load(None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "token")})
+    assert settings.discord_token == "s3cret-token"
+    assert (
+        Settings.load(
+            None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "token"), "REFEREE_DISCORD_TOKEN": "env"}
+        ).discord_token
+        == "env"
+    )
+    with pytest.raises(SettingsError, match="discord_token: cannot read the file REFEREE_DISCORD_TOKEN_FILE names"):
+        Settings.load(None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "absent")})
+
+
+def test_missing_what_a_running_bot_needs():
+    settings = Settings.load(None, {"REFEREE_IMAP_HOST": "imap.example.org", "REFEREE_DISCORD_TOKEN": "t"})
+    missing = "\n".join(settings.missing())
+    assert "imap_user: missing" in missing and "imap_password: missing: set REFEREE_IMAP_PASSWORD" in missing
+    assert "discord_guild_id: missing" in missing and "discord_forum_channel_id: missing" in missing
+    assert Settings().missing() == []
+
+
+def test_serve_refuses_bad_settings_before_touching_anything(tmp_path, capsys):
+    database = tmp_path / "never.sqlite3"
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\nimap_port = "abc"\n')
+    assert main(["--config", str(config), "serve", "--once"]) == 2
+    assert "imap_port: expected a whole number" in capsys.readouterr().err
+    config.write_text(f'database = "{database}"\n[referee]\nimap_host = "imap.example.org"\n')
+    assert main(["--config", str(config), "serve", "--once"]) == 2
+    err = capsys.readouterr().err
+    assert "database: unknown setting" in err, err
+    config.write_text(f'[referee]\ndatabase = "{database}"\n[referee.imap]\nhost = "imap.example.org"\nuser = "u"\n')
+    assert main(["--config", str(config), "serve", "--once"]) == 2
+    assert "imap_password: missing: set REFEREE_IMAP_PASSWORD" in capsys.readouterr().err
+    assert not database.exists(), "nothing is touched before the settings are right"
+
+
+def documented_keys(path: Path) -> set[str]:
+    def flatten(data: dict, prefix: str = "") -> set[str]:  # type: ignore[type-arg]
+        names: set[str] = set()
+        for key, value in data.items():
+            names |= flatten(value, f"{prefix}{key}_") if isinstance(value, dict) else {f"{prefix}{key}"}
+        return names
+
+    data = tomllib.loads(path.read_text())
+    return flatten(data.get("referee", data))
+
+
+def test_the_example_documents_every_setting():
+    text = EXAMPLES[0].read_text()
+    keys = documented_keys(EXAMPLES[0])
+    names = {f.name for f in fields(Settings)}
+    assert keys <= names
+    undocumented = sorted(names - keys - SECRETS)
+    assert undocumented == [], f"add these to {EXAMPLES[0].name}: {undocumented}"
+    for secret in sorted(SECRETS):
+        assert f"REFEREE_{secret.upper()}" in text, f"{EXAMPLES[0].name} must say where {secret} comes from"
+        assert secret not in keys, "a secret is never written in the example"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_the_examples_load(path):
+    settings = Settings.load(path, {})
+    assert settings.imap_host and settings.smtp_host and settings.database
+    assert settings.missing() == [
+        "imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)",
+        "smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD",
+    ]
+    secrets = {"REFEREE_IMAP_PASSWORD": "a", "REFEREE_SMTP_PASSWORD": "b", "REFEREE_DISCORD_TOKEN": "c"}
+    assert Settings.load(path, secrets).missing() == ([] if "postgresql" in path.name else [
+        "discord_guild_id: missing: discord_token is set, so the server (guild) id is needed",
+        "discord_forum_channel_id: missing: discord_token is set, so the forum channel id is needed",
+    ])  # fmt: skip
+
+
+def test_the_postgresql_example_is_postgresql_with_json_logs():
+    settings = Settings.load(EXAMPLES[1], {})
+    assert settings.database.startswith("postgresql+psycopg://") and settings.log_format == "json"
+    assert settings.discord_guild_id == 123456789012345678

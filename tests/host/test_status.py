@@ -1,0 +1,124 @@
+"""``referee status`` (issue 15): games and deadlines, inbox and outbox counts, parked turns, each worker's last error."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from datetime import timedelta
+from pathlib import Path
+
+from bot.cli import main
+from bot.core import supervisor
+from bot.core.health import WorkerErrorLog, record_worker_error, worker_health
+from bot.core.inbox import Inbox
+from bot.core.outbox import OutboxDrain, Outgoing, enqueue
+from bot.core.supervisor import Stage
+from bot.logging_setup import SecretFilter
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.models import Game
+from tests.email.world import START, build_world
+
+
+class Failing:
+    """A worker that fails its first run, logging a seat password on the way (which must not be stored)."""
+
+    name = "flaky"
+    stage = Stage.SENDING
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    async def prepare(self) -> None:
+        """Nothing."""
+
+    async def run(self, stop: asyncio.Event) -> None:
+        self.runs += 1
+        if self.runs == 1:
+            logging.getLogger("bot.flaky").warning("server away; body had PASSWORD amber-raven-1001")
+            raise ConnectionError("the server went away")
+        await stop.wait()
+
+    async def run_once(self) -> bool:
+        return True
+
+
+async def test_the_supervisor_keeps_each_workers_last_error(tmp_path: Path, maildir_config: Path):
+    engine = make_engine(str(tmp_path / "referee.sqlite3"))
+    sessions = session_factory(engine)
+    handler = WorkerErrorLog(sessions)
+    handler.addFilter(SecretFilter())
+    logging.getLogger().addHandler(handler)
+    logging.getLogger("bot.outside").error("not in a worker: not recorded")
+    worker = Failing()
+    stop = asyncio.Event()
+    task = asyncio.create_task(supervisor.serve([worker], stop, restart_min=0.01))
+    while worker.runs < 2:
+        await asyncio.sleep(0.01)
+    stop.set()
+    await task
+    logging.getLogger().removeHandler(handler)
+    handler.close()
+    (health,) = worker_health(sessions)
+    assert health.worker == "flaky"
+    assert health.error.startswith("ERROR flaky failed; restarting in 0.0 s")  # the crash came after the warning
+    record_worker_error(sessions, "flaky", START, "WARNING one more")
+    assert [(w.worker, w.at, w.error) for w in worker_health(sessions)] == [("flaky", START, "WARNING one more")]
+    engine.dispose()
+
+
+def test_status_shows_games_queues_parked_turns_and_worker_errors(tmp_path: Path, maildir_config: Path, capsys):
+    engine = make_engine(str(tmp_path / "referee.sqlite3"))
+    sessions = session_factory(engine)
+    build_world(sessions)
+    deadline = START + timedelta(days=2)
+    with unit_of_work(sessions) as session:
+        for game in session.query(Game).all():
+            game.deadline_at = deadline if game.slug == "demo" else None
+            if game.slug == "club":
+                game.turn_parked_at, game.turn_failures, game.turn_error = START, 5, "KeyError: 'x'\nTraceback"
+    inbox = Inbox(sessions, max_attempts=1)
+    inbox.store("email", "k1", "<a@x>", b"Subject: a\n\nLIST\n", START)
+    parked = inbox.store("email", "k2", "<b@x>", b"Subject: b\n\nLIST\n", START)
+    inbox.mark_failed(parked.id, START, "boom")
+    drain = OutboxDrain(sessions)
+    before = drain.waiting_by_channel()
+    with unit_of_work(sessions) as session:
+        rows = [enqueue(session, Outgoing(channel, "someone", "reply", "reply", {}, f"k{i}"), START)
+                for i, channel in enumerate(["email", "email", "discord"])]  # fmt: skip
+    drain.park(rows[1].id, START, "550 no such user")
+    record_worker_error(sessions, "email-intake", START, "WARNING IMAP intake interrupted (OSError: refused)")
+    engine.dispose()
+
+    assert main(["--config", str(maildir_config), "status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    demo = next(g for g in status["games"] if g["slug"] == "demo")
+    assert demo["kind"] == "golden-strider" and demo["status"] == "running" and demo["turn"] == 0
+    assert demo["next_deadline"] == deadline.isoformat()
+    assert status["inbox"] == {"pending": 1, "parked": 1}
+    email_before = before.get("email", 0)
+    assert status["outbox"]["email"] == {"pending": email_before + 1, "parked": 1}
+    assert status["outbox"]["discord"] == {"pending": 1, "parked": 0}
+    (turn,) = status["parked_turns"]
+    assert (turn["game"], turn["attempts"]) == ("club", 5) and turn["error"].startswith("KeyError")
+    assert status["workers"] == [
+        {
+            "worker": "email-intake",
+            "at": START.isoformat(),
+            "error": "WARNING IMAP intake interrupted (OSError: refused)",
+        }
+    ]
+
+    assert main(["--config", str(maildir_config), "status"]) == 0
+    text = capsys.readouterr().out
+    assert "demo             golden-strider   running   turn 0   next deadline 2026-03-04 11:00 UTC" in text
+    assert "inbox: 1 pending, 1 parked" in text and "outbox discord: 1 pending, 0 parked" in text
+    assert "club turn 0: 5 attempts: KeyError: 'x'" in text
+    assert "email-intake   2026-03-02 11:00 UTC: WARNING IMAP intake interrupted" in text
+
+
+def test_status_refuses_an_unmigrated_database(tmp_path: Path, capsys):
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{tmp_path / "empty.sqlite3"}"\n')
+    assert main(["--config", str(config), "status"]) == 2
+    assert "run `referee db upgrade`" in capsys.readouterr().err
