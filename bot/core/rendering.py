@@ -76,7 +76,9 @@ def _pack(items: object, width: int = 78, lead: str = "", indent: str = "  ", se
     Continuation lines start with ``indent``; an item longer than a line gets
     a line of its own (the caller keeps items short enough to fit).
     """
-    texts = [str(item) for item in items] if isinstance(items, Iterable) and not isinstance(items, str) else [str(items)]
+    texts = (
+        [str(item) for item in items] if isinstance(items, Iterable) and not isinstance(items, str) else [str(items)]
+    )
     lines: list[str] = []
     line = lead
     for i, text in enumerate(texts):
@@ -108,11 +110,22 @@ class SeatLabels:
     def __getitem__(self, seat: str) -> str:
         return self.labels[seat]
 
-    def legend(self, width: int = 78, lead: str = "Who is who: ") -> str:
-        """``lead`` and ``n = full name`` for every seat, packed into lines of ``width``; "" when nothing was clipped."""
+    def legend(self, width: int = 78, heading: str = "Who is who:") -> str:
+        """``heading`` and ``n = full name`` for every seat in aligned columns of ``width``; "" when nothing was clipped.
+
+        Entries run left to right, then down (1 2 / 3 4 ...), as many to a line as fit.
+        """
         if not self.clipped:
             return ""
-        return _pack([f"{n} = {seat}" for seat, n in self.numbers.items()], width, lead, "  ")
+        digits = len(str(len(self.numbers)))
+        entries = [f"{n:>{digits}} = {seat}" for seat, n in self.numbers.items()]
+        cell = max(len(entry) for entry in entries) + 3
+        per_line = max(1, (width - 2 + 3) // cell)
+        lines = [heading]
+        for start in range(0, len(entries), per_line):
+            row = entries[start : start + per_line]
+            lines.append("  " + "".join(entry.ljust(cell) for entry in row[:-1]) + row[-1])
+        return "\n".join(lines)
 
 
 def _seat_labels(names: object, width: int) -> SeatLabels:
