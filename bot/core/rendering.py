@@ -22,14 +22,18 @@ Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 UTC and the game's time zone, seed commitment or reveal) and a footer.
 Filters for columns: ``ljust(width)``, ``rjust(width)``, ``cell(width)``
 (right-aligned, ``-`` for zero when asked: ``cell(3, dash_zero=True)``),
-``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose, and
+``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose,
+``pack(width, lead, indent, sep)`` for a list of short items on as few lines
+as fit (an item is never split), ``seat_labels(width)`` for a table's name
+column (names that fit, else numbered clipped names with a legend: every
+line of a mail fits in 78 columns, whatever the names), and
 ``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone.
 """
 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -66,6 +70,74 @@ def _clip(value: object, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
 
 
+def _pack(items: object, width: int = 78, lead: str = "", indent: str = "  ", sep: str = ", ") -> str:
+    """``lead`` then the items joined by ``sep``, as many to a line as fit in ``width``; an item is never split.
+
+    Continuation lines start with ``indent``; an item longer than a line gets
+    a line of its own (the caller keeps items short enough to fit).
+    """
+    texts = (
+        [str(item) for item in items] if isinstance(items, Iterable) and not isinstance(items, str) else [str(items)]
+    )
+    lines: list[str] = []
+    line = lead
+    for i, text in enumerate(texts):
+        piece = text + (sep.rstrip() if i < len(texts) - 1 else "")
+        gap = "" if line in (lead, indent) else " " * (len(sep) - len(sep.rstrip()))
+        if line not in (lead, indent) and len(line) + len(gap) + len(piece) > width:
+            lines.append(line)
+            line, gap = indent, ""
+        line += gap + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SeatLabels:
+    """What a table shows for each seat in a column ``width`` wide, and the legend that names them.
+
+    When every name fits, a seat's label is its name and there is no legend.
+    Otherwise every seat is numbered in the order given (``" 3 Steve Ovett-~"``,
+    the number right-aligned) and the name clipped to the rest of the column;
+    :meth:`legend` then lists each number with the full name, so that a clipped
+    name is always recoverable, even when two names share their first letters.
+    """
+
+    labels: Mapping[str, str]
+    numbers: Mapping[str, int]
+    clipped: bool
+
+    def __getitem__(self, seat: str) -> str:
+        return self.labels[seat]
+
+    def legend(self, width: int = 78, heading: str = "Who is who:") -> str:
+        """``heading`` and ``n = full name`` for every seat in aligned columns of ``width``; "" when nothing was clipped.
+
+        Entries run left to right, then down (1 2 / 3 4 ...), as many to a line as fit.
+        """
+        if not self.clipped:
+            return ""
+        digits = len(str(len(self.numbers)))
+        entries = [f"{n:>{digits}} = {seat}" for seat, n in self.numbers.items()]
+        cell = max(len(entry) for entry in entries) + 3
+        per_line = max(1, (width - 2 + 3) // cell)
+        lines = [heading]
+        for start in range(0, len(entries), per_line):
+            row = entries[start : start + per_line]
+            lines.append("  " + "".join(entry.ljust(cell) for entry in row[:-1]) + row[-1])
+        return "\n".join(lines)
+
+
+def _seat_labels(names: object, width: int) -> SeatLabels:
+    seats = list(dict.fromkeys(str(name) for name in names)) if isinstance(names, Iterable) else []
+    numbers = {seat: i + 1 for i, seat in enumerate(seats)}
+    if all(len(seat) <= width for seat in seats):
+        return SeatLabels({seat: seat for seat in seats}, numbers, False)
+    digits = len(str(len(seats)))
+    labels = {seat: _clip(f"{n:>{digits}} {seat}", width) for seat, n in numbers.items()}
+    return SeatLabels(labels, numbers, True)
+
+
 def _when(value: object, time_zone: str = "UTC") -> str:
     """A stored moment (ISO text or datetime) in UTC and the game's zone, or a dash."""
     if value is None or value == "":
@@ -85,7 +157,9 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, when=_when)
+    env.filters.update(
+        ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, pack=_pack, seat_labels=_seat_labels, when=_when
+    )
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
 
     def phrase(code: str, data: Mapping[str, Any]) -> str:

@@ -25,21 +25,22 @@ def test_gs1_round_report_golden():
 
 
 def test_ten_long_names_stay_aligned():
-    """Every row of a ten-runner report with long names has its columns at the same offsets."""
+    """Ten long names: numbered, clipped rows with their columns at the same offsets, a legend, 78 columns."""
     field = [runner(name, square=i, hand="10/0 8/0 6/1 4/2 2/3") for i, name in enumerate(LONG_NAMES)]
     start = state(*field, round_number=4, steeplechase=True)
     result = play(start, {name: "play 10/0 bank 3" for name in LONG_NAMES[:9]})
     text = render_report_body(RULES.kind, result.report, [e.text for e in result.events])
-    rows = [
-        row for row in text.splitlines() if row[:18].strip() and row.split()[0] in {n.split()[0] for n in LONG_NAMES}
-    ]
-    header = next(row for row in text.splitlines() if row.startswith("Player"))
-    assert len(rows) == 10
+    lines = text.splitlines()
+    rows = [row for row in lines if row[:2].strip().isdigit() and "/" in row]
+    header = next(row for row in lines if row.startswith("Player"))
+    assert [int(row[:2]) for row in rows] == list(range(1, 11))
     column_of_d = header.index(" D ") + 1
     for row in rows:
         assert row[column_of_d - 1] == " "
         assert row[column_of_d].strip() in {"-", *"0123456789"}
-    assert max(len(row) for row in text.splitlines()) <= 87
+    legend = " ".join(lines[lines.index(rows[-1]) + 2 :]).split("* ")[0]
+    assert all(f"{n} = {name}" in legend for n, name in enumerate(LONG_NAMES, 1)), legend
+    assert max(len(row) for row in lines) <= 78
     assert_golden(text, HERE / "golden" / "ten_long_names.txt")
 
 

@@ -80,8 +80,11 @@ def test_reports_fit_a_mail_client_with_eight_players(rules: StrikeGold) -> None
         result = advance(rules, state, orders, random.Random(1))
         kinds.add(result.report["kind"])
         text = render_report_body("strike-gold", result.report, [e.text for e in result.events], None, None)
-        assert max(len(line) for line in text.splitlines()) <= 80
-        assert "A very long pla~" in text
+        assert max(len(line) for line in text.splitlines()) <= 78
+        assert (
+            "1 A very l~" in text
+            and "Who is who:\n  1 = A very long player name 0   2 = A very long player name 1" in text
+        )
         state = result.state
     assert {"setup", "move"} <= kinds
 
