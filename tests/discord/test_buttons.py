@@ -123,7 +123,7 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
         posted = thread_reports(world, "ds1")
         reports = [m for m in posted if not m.startswith("**ds1**")]
         assert reports == expected_messages(world, "ds1")  # every public report once, in order
-        turns = sum(1 for r in rows(world.sessions) if r.channel == "public" and r.kind == "report"
+        turns = sum(1 for r in rows(world.sessions) if r.channel == "discord" and r.recipient == "public:ds1" and r.kind == "report"
                     and r.turn_number is not None)  # fmt: skip
         text = "\n".join(reports)
         assert all(f"-- turn {n}:" in text for n in range(turns)) and "GAME OVER" in text
@@ -132,7 +132,7 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             user_id = world.user(name)["id"]
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)
-            assert sum(f"-- copy for {name}" in m for m in dms) == turns
+            assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
 
 
 async def test_buttons_and_undelivered_messages_survive_a_restart(
