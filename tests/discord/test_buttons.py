@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
 from bot.core.views import GameViews
-from tests.discord.test_end_to_end import expected_messages, rows, thread_reports
+from tests.discord.test_end_to_end import assert_no_mail_vocabulary, expected_messages, rows, thread_reports
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord
 
@@ -133,6 +133,7 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
+        assert_no_mail_vocabulary(fake_discord)
 
 
 async def test_buttons_and_undelivered_messages_survive_a_restart(

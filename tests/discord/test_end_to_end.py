@@ -70,6 +70,17 @@ def public_rows(world: World, slug: str) -> list[OutboxMessage]:
     return [r for r in rows(world.sessions) if r.channel == "discord" and r.recipient == f"public:{slug}"]
 
 
+MAIL_WORDS = re.compile(r"PASSWORD|[Rr]eply with|Send HELP|by email: the subject")
+"""Mail vocabulary that has no place on Discord (a member is authenticated; commands are slash commands)."""
+
+
+def assert_no_mail_vocabulary(fake: FakeDiscord) -> None:
+    said = fake.everything_said()
+    assert said, "nothing was said on Discord"
+    spoken = [m for m in said if MAIL_WORDS.search(m)]
+    assert not spoken, spoken[0]
+
+
 def thread_reports(world: World, slug: str) -> list[str]:
     return [m["content"] for m in world.thread_messages(slug)[1:]]  # after the post's opening message
 
@@ -108,7 +119,11 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)  # each reply and report copy, once, in order
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
-        assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel in ("discord", "public"))
+        assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel == "discord")
+        assert "Orders: /orders game:gs1 " in text  # the reports point at the slash command
+        [help_reply, *_] = await world.command("Ann", "help")
+        assert "/orders game: [text:]" in help_reply["content"]
+        assert_no_mail_vocabulary(fake_discord)
 
 
 async def test_orders_by_modal_count_like_typed_ones(

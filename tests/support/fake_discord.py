@@ -447,6 +447,12 @@ class FakeDiscord:
         channel = self.dm_channels.get(int(user_id))
         return [] if channel is None else self.messages.get(channel, [])
 
+    def everything_said(self) -> list[str]:
+        """The text of every message the bot posted anywhere: channels, threads, DMs, interaction replies."""
+        posted = [m for channel in self.messages.values() for m in channel]
+        answered = [m for replies in self.interaction_messages.values() for m in replies]
+        return [str(m.get("content") or "") for m in posted + answered if m.get("author", {}).get("bot", True)]
+
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
 
