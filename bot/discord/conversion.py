@@ -35,8 +35,13 @@ def sender_of(user: discord.abc.User) -> c.Sender:
     return c.Sender(CHANNEL, str(user.id), user.display_name)
 
 
-def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ...], now: datetime) -> c.Envelope:
-    """One envelope for one interaction (a slash command or a modal submission)."""
+def envelope_for(
+    interaction: discord.Interaction, commands: tuple[c.Command, ...], now: datetime, *, may_create: bool = False
+) -> c.Envelope:
+    """One envelope for one interaction (a slash command, a modal, a button).
+
+    ``may_create``: the member has the configured GM role, which lets them create games.
+    """
     return c.Envelope(
         sender=sender_of(interaction.user),
         commands=commands,
@@ -44,6 +49,7 @@ def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ..
         received_at=now,
         reply_context={"subject": _describe(interaction), "interaction": str(interaction.id)},
         trust=c.Trust.VERIFIED,
+        may_create=may_create,
     )
 
 
