@@ -31,7 +31,7 @@ async def gm(world: World, who: dict[str, Any], sub: str, options: dict[str, Any
 
 
 def test_options_and_deadlines_are_read_into_the_cores_words() -> None:
-    assert parse_options("race_length=30 name=\"x y\"") == {"race_length": 30, "name": "x y"}
+    assert parse_options('race_length=30 name="x y"') == {"race_length": 30, "name": "x y"}
     assert parse_options("race_length=30, fast=true") == {"race_length": 30, "fast": True}
     assert parse_options("") == {}
     assert parse_options("race_length") == "'race_length' is not name=value"
@@ -121,7 +121,12 @@ async def test_replace_gives_the_seat_to_a_member_after_confirmation(
         sub = world.user("Sub")
         seats = await fake_discord.autocomplete("gm", {"game": "gs1", "seat": "a"}, "seat", host, subcommand="replace")
         callback = await fake_discord.wait_for_callback(seats)
-        assert [ch["value"] for ch in callback["data"]["choices"]] == ["Ann", "Cat", "Dan", "Fay"]  # containing "a", in seat order
+        assert [ch["value"] for ch in callback["data"]["choices"]] == [
+            "Ann",
+            "Cat",
+            "Dan",
+            "Fay",
+        ]  # containing "a", in seat order
         [ask] = await gm(world, host, "replace", {"game": "gs1", "seat": "Ann", "member": sub["id"], "reason": "away"})
         kinds = await fake_discord.autocomplete("gm", {"kind": "strid"}, "kind", host, subcommand="create")
         assert [ch["value"] for ch in (await fake_discord.wait_for_callback(kinds))["data"]["choices"]] == [
@@ -131,8 +136,9 @@ async def test_replace_gives_the_seat_to_a_member_after_confirmation(
         assert button["custom_id"] == f"gm:replace:{host['id']}:gs1:Ann:{sub['id']}:away"
         done = await fake_discord.click(button["custom_id"], ask, host)
         [reply] = await fake_discord.wait_for_replies(done)
-        assert f"REPLACED in gs1\n  Seat Ann now belongs to {sub['id']}; they were sent a new\n  seat secret" in (
-            reply["content"]
+        assert (
+            f"REPLACED in gs1\n  Seat Ann now belongs to {sub['id']}; they were sent a new\n  seat secret"
+            in (reply["content"])
         ), reply["content"]
         [status, *_] = await world.command("Sub", "status", {"game": "gs1"})
         assert "Ann" in status["content"]

@@ -106,4 +106,3 @@ def test_the_phrases_that_speak_mail_are_said_the_discord_way() -> None:
     for text in (joined, created, nothing, helped, refused):
         assert not [word for word in MAIL_WORDS if word in text], text
         assert "Re: /join" in text
-
