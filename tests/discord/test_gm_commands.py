@@ -9,6 +9,7 @@ another member changes nothing).
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -144,3 +145,29 @@ async def test_replace_gives_the_seat_to_a_member_after_confirmation(
         assert "Ann" in status["content"]
         await world.delivered()
         assert any("you have the seat Ann" in m["content"] for m in fake_discord.dm_messages(sub["id"]))
+
+
+async def test_a_player_declares_an_absence_and_a_member_observes(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        host = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))
+        await gm(world, host, "create", {"kind": "golden-strider", "game": "gs1", "seats": 6})
+        for name in SEATS:
+            await world.command(name, "join", {"game": "gs1", "name": name})
+        await gm(world, host, "start", {"game": "gs1"})  # deadline 2026-03-03 12:00 UTC
+        [away, *_] = await world.command("Ann", "absent", {"game": "gs1", "from": "2026-03-02", "to": "2026-03-04"})
+        assert "ABSENT Ann, gs1\n  From 2026-03-02 to 2026-03-04" in away["content"], away["content"]
+        assert "The deadline moved to 2026-03-05 12:00 UTC" in away["content"], away["content"]
+        [nope, *_] = await world.command("Zed", "absent", {"game": "gs1", "from": "2026-03-02", "to": "2026-03-04"})
+        assert "you have no seat in gs1; /join game:gs1 first" in nope["content"]
+
+        [watching, *_] = await world.command("Zed", "observe", {"game": "gs1"})
+        assert "OBSERVING gs1" in watching["content"]
+        await order_all(world)
+        assert await world.pass_deadline() == []  # the deadline moved past the absence
+        world.harness.clock.advance(timedelta(days=4))
+        assert await world.pass_deadline() == [("gs1", 0)]
+        await world.delivered()
+        zed = [m["content"] for m in fake_discord.dm_messages(world.user("Zed")["id"])]
+        assert any("-- turn 0:" in m for m in zed) and not any("\nCopy for " in m for m in zed)  # public part only
