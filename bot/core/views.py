@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.api import Phase
 from bot.core.commands import Sender
+from bot.core.delivery import game_masters
 from bot.core.games import find_game, phase_of, rules_of
 from bot.core.identities import find_player, seat_of
 from bot.core.records import export_record
@@ -71,6 +72,15 @@ class GameViews:
                 return None
             seat = seat_of(game, player)
             return None if seat is None else seat.name
+
+    def is_game_master(self, slug: str, sender: Sender) -> bool:
+        """Whether ``sender`` is a game master of ``slug`` (a channel's early check; the pipeline decides)."""
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            player = find_player(session, sender)
+            if game is None or player is None:
+                return False
+            return player.id in {gm.id for gm in game_masters(session, game.id)}
 
     def record(self, slug: str) -> dict[str, Any]:
         """The sealed record of a finished game (raises ValueError otherwise)."""

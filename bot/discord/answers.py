@@ -39,7 +39,7 @@ class Answers:
         self._delivery = delivery
         self._clock = clock
 
-    async def apply(self, interaction: discord.Interaction, *commands: c.Command) -> None:
+    async def apply(self, interaction: discord.Interaction, *commands: c.Command, may_create: bool = False) -> None:
         """Defer, apply the commands as one envelope, answer; nothing is applied if Discord refuses the deferral.
 
         Discord refuses it when the interaction was answered already (40060:
@@ -55,7 +55,7 @@ class Answers:
                     raise
                 log.warning("interaction %s not applied: %s", interaction.id, refused)
                 return
-        envelope = envelope_for(interaction, commands, self._clock.now())
+        envelope = envelope_for(interaction, commands, self._clock.now(), may_create=may_create)
         answer = await asyncio.to_thread(apply_envelope, self._service, envelope)
         await self.tell(interaction, answer.text)
         await self._delivery.deliver_to_user(interaction.user.id)

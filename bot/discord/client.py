@@ -68,6 +68,8 @@ class RefereeClient(discord.Client):
         self.guild = discord.Object(guild_id)
         self.decision_desk: Any = None
         """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
+        self.gm_answers: Any = None
+        """What ``/gm`` confirm buttons apply through (:class:`bot.discord.answers.Answers`), set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
         """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
 
@@ -80,7 +82,7 @@ class RefereeClient(discord.Client):
                 await apologise(interaction, f"interaction {interaction.id}", error)
                 return
 
-    def install(self, commands: Iterable[app_commands.Command[Any, ..., Any]]) -> None:
+    def install(self, commands: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group]) -> None:
         """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""
         for command in commands:
             self.tree.add_command(command, guild=self.guild)

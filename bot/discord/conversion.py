@@ -16,8 +16,10 @@ here too so there is one place to adapt (with :mod:`bot.discord.delivery`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import discord
 
@@ -33,8 +35,13 @@ def sender_of(user: discord.abc.User) -> c.Sender:
     return c.Sender(CHANNEL, str(user.id), user.display_name)
 
 
-def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ...], now: datetime) -> c.Envelope:
-    """One envelope for one interaction (a slash command or a modal submission)."""
+def envelope_for(
+    interaction: discord.Interaction, commands: tuple[c.Command, ...], now: datetime, *, may_create: bool = False
+) -> c.Envelope:
+    """One envelope for one interaction (a slash command, a modal, a button).
+
+    ``may_create``: the member has the configured GM role, which lets them create games.
+    """
     return c.Envelope(
         sender=sender_of(interaction.user),
         commands=commands,
@@ -42,6 +49,7 @@ def envelope_for(interaction: discord.Interaction, commands: tuple[c.Command, ..
         received_at=now,
         reply_context={"subject": _describe(interaction), "interaction": str(interaction.id)},
         trust=c.Trust.VERIFIED,
+        may_create=may_create,
     )
 
 
@@ -64,17 +72,20 @@ def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
     A repeat (the same interaction id applied before) has no reply, and is told so.
     """
     applied = service.apply(envelope)
-    text = reply_text(applied)
+    text = reply_text(applied, envelope.reply_context)
     if text is None:
         text = f"This was already applied (receipt {applied.receipt}); nothing changed."
     return Answer(applied.receipt, text)
 
 
-def reply_text(applied: Applied) -> str | None:
-    """The reply in Discord's form (``templates/discord/reply.txt.j2``), or None when the interaction was a repeat."""
+def reply_text(applied: Applied, context: Mapping[str, Any] | None = None) -> str | None:
+    """The reply in Discord's form (``templates/discord/reply.txt.j2``), or None when the interaction was a repeat.
+
+    ``context`` is the envelope's reply context, the one its outbox row (the DM copy) carries, so both read alike.
+    """
     if applied.reply is None:
         return None
-    return render_outcome(applied.reply.template, applied.reply.data)
+    return render_outcome(applied.reply.template, applied.reply.data, context)
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,8 @@ def target_of(channel: str, recipient: str) -> Target:
     for every channel that has public places); a user is their bare Discord
     id (the address the core knows them by), or ``user:<id>``.
     """
+    if channel != CHANNEL:
+        raise ValueError(f"not a Discord recipient: {recipient!r} is on channel {channel!r}")
     kind, _, key = recipient.partition(":")
     if kind in ("user", "public") and key:
         return Target(kind, key)

@@ -1,11 +1,12 @@
 """Outbox rows -> Discord: the adapter's sending half, and its touchpoint with the core's outbox.
 
-Rows of the outbox channel ``discord`` (and the core's ``public`` channel,
-which is every game's public copy) are drained through
-:class:`bot.core.outbox.OutboxDrain`, oldest first:
+Rows of the outbox channel ``discord`` are claimed through
+:class:`bot.core.outbox.OutboxDrain` (a lease: another ``referee serve``
+process skips them), oldest first, and what a pass does not send is released:
 
 * to ``user:<id>`` (or a bare id): a direct message;
-* to ``public:<slug>`` (or a ``public`` row for ``<slug>``): the game's post
+* to ``public:<slug>`` (the core's public copy of a game, written when
+  ``ServiceConfig.public_channels`` names ``discord``): the game's post
   in the configured forum channel, opened on first use with the game's name
   and recorded with :mod:`bot.core.places`, so it survives a restart (a
   post whose creation was answered by an error is looked for among the
@@ -169,13 +170,21 @@ class DiscordDelivery:
                 rows.extend(await asyncio.to_thread(self._drain.due, channel, now))
             rows.sort(key=lambda row: row.id)
             if recipients is not None:
-                rows = [r for r in rows if r.channel == CHANNEL and r.recipient in recipients]
+                others = [r.id for r in rows if r.recipient not in recipients]
+                rows = [r for r in rows if r.recipient in recipients]
+                if others:  # claimed with the user's rows: given back at once for the next full pass
+                    await asyncio.to_thread(self._drain.release, others)
             done: list[Delivered] = []
-            for row in rows:
-                outcome = await self._deliver(row)
-                done.append(outcome)
-                if outcome.status == RETRY:
-                    break  # Discord is away or busy: keep the order, try again later
+            try:
+                for row in rows:
+                    outcome = await self._deliver(row)
+                    done.append(outcome)
+                    if outcome.status == RETRY:
+                        break  # Discord is away or busy: keep the order, try again later
+            finally:
+                unsent = [row.id for row in rows[len(done) :]]
+                if unsent:  # the rows claimed after a failure (or a cancelled pass) are given back
+                    await asyncio.to_thread(self._drain.release, unsent)
             return done
 
     async def _deliver(self, row: PendingMessage) -> Delivered:

@@ -1,8 +1,9 @@
-"""The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/status``, ``/help``, ``/resign``.
+"""The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/status``, ``/help``, ``/resign``,
+``/absent`` and ``/observe``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``STATUS``, ``HELP``,
-``RESIGN``); orders stay free text in the game's own syntax, read by the
+``RESIGN``, ``ABSENT``, ``OBSERVE``); orders stay free text in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
 (:mod:`bot.discord.orders_modal`).  Game names
@@ -76,4 +77,17 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def resign(interaction: discord.Interaction, game: str) -> None:
         await answers.apply(interaction, c.Resign(game))
 
-    return [games, join, orders, status, help_, resign]
+    @app_commands.command(name="absent", description="Days you are away: a deadline inside them moves to their end")
+    @app_commands.describe(game="Your game", from_="The first day away (2026-03-10)", to="The last day away")
+    @app_commands.rename(from_="from")
+    @app_commands.autocomplete(game=playing)
+    async def absent(interaction: discord.Interaction, game: str, from_: str, to: str) -> None:
+        await answers.apply(interaction, c.DeclareAbsence(game, from_, to))
+
+    @app_commands.command(name="observe", description="Get a game's public reports by DM, without a seat")
+    @app_commands.describe(game="The game", stop="Stop observing it")
+    @app_commands.autocomplete(game=listed)
+    async def observe(interaction: discord.Interaction, game: str, stop: bool = False) -> None:
+        await answers.apply(interaction, c.Observe(game, stop))
+
+    return [games, join, orders, status, help_, resign, absent, observe]

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
 from bot.core.views import GameViews
-from tests.discord.test_end_to_end import expected_messages, rows, thread_reports
+from tests.discord.test_end_to_end import assert_no_mail_vocabulary, expected_messages, rows, thread_reports
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord
 
@@ -123,7 +123,7 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
         posted = thread_reports(world, "ds1")
         reports = [m for m in posted if not m.startswith("**ds1**")]
         assert reports == expected_messages(world, "ds1")  # every public report once, in order
-        turns = sum(1 for r in rows(world.sessions) if r.channel == "public" and r.kind == "report"
+        turns = sum(1 for r in rows(world.sessions) if r.channel == "discord" and r.recipient == "public:ds1" and r.kind == "report"
                     and r.turn_number is not None)  # fmt: skip
         text = "\n".join(reports)
         assert all(f"-- turn {n}:" in text for n in range(turns)) and "GAME OVER" in text
@@ -132,7 +132,8 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             user_id = world.user(name)["id"]
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)
-            assert sum(f"-- copy for {name}" in m for m in dms) == turns
+            assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
+        assert_no_mail_vocabulary(fake_discord)
 
 
 async def test_buttons_and_undelivered_messages_survive_a_restart(

@@ -25,6 +25,7 @@ from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
 from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
+from bot.discord.gm_commands import GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
@@ -58,7 +59,10 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     delivery = DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id)
     answers = Answers(GameService(sessions), delivery, harness.clock)
     views = GameViews(sessions)
-    client.install([*player_commands(answers, views), play_command(answers, views)])
+    client.install([*player_commands(answers, views), play_command(answers, views),
+                    gm_group(answers, views, fake.gm_role_id)])  # fmt: skip
+    client.gm_answers = answers
+    client.add_dynamic_items(GmConfirm)
     client.interaction_hooks.append(answers.orders_by_modal)
     client.decision_desk = DecisionDesk(answers, views)
     client.add_dynamic_items(DecisionButton)
@@ -81,7 +85,15 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["games", "help", "join", "orders", "play", "resign", "status"]
+    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "observe", "orders", "play", "resign", "status"]
+    gm = {o["name"]: o for o in synced["gm"]["options"]}
+    assert sorted(gm) == ["broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview",
+                          "process", "replace", "resume", "rollback", "start"]  # fmt: skip
+    replace = {o["name"]: o for o in gm["replace"]["options"]}
+    assert replace["member"]["type"] == 6 and replace["seat"]["autocomplete"]  # a USER option: a discord.Member
+    assert {o["name"]: o for o in gm["create"]["options"]}["kind"]["autocomplete"]
+    absent = {o["name"]: o for o in synced["absent"]["options"]}
+    assert sorted(absent) == ["from", "game", "to"] and all(o["required"] for o in absent.values())
     join = {o["name"]: o for o in synced["join"]["options"]}
     assert join["game"]["required"] and join["game"]["autocomplete"] and not join["name"].get("required", False)
     orders = {o["name"]: o for o in synced["orders"]["options"]}

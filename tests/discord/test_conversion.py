@@ -31,7 +31,8 @@ def test_one_interaction_is_one_verified_envelope() -> None:
     assert envelope.source_id == f"discord:{payload['id']}"
     assert envelope.trust is c.Trust.VERIFIED and envelope.password is None and not envelope.automatic
     assert envelope.commands == (c.ShowStatus("gs1"),) and envelope.received_at == now
-    assert envelope.reply.channel_target == f"interaction:{payload['id']}"
+    # Built without a command tree, the interaction names no command: the reply says "your message".
+    assert envelope.reply_context == {"subject": "your message", "interaction": str(payload["id"])}
 
 
 def test_the_core_default_trust_is_claimed() -> None:
@@ -45,11 +46,18 @@ def test_the_core_default_trust_is_claimed() -> None:
         ("discord", "user:123", Target("user", "123")),
         ("discord", "public:gs1", Target("public", "gs1")),
         ("discord", "123", Target("user", "123")),  # what the core writes today for a Discord player
-        ("public", "gs1", Target("public", "gs1")),  # the core's public copy of game gs1
     ],
 )
 def test_recipients(channel: str, recipient: str, target: Target) -> None:
     assert target_of(channel, recipient) == target
+
+
+def test_a_row_of_another_channel_is_not_discords() -> None:
+    # There is no "public" channel: a game's public copy is a discord row for public:<slug>.
+    with pytest.raises(ValueError, match="not a Discord recipient"):
+        target_of("public", "gs1")
+    with pytest.raises(ValueError, match="not a Discord recipient"):
+        target_of("email", "public:gs1")
 
 
 @pytest.mark.parametrize("recipient", ["ann@example.org", "user:", "guild:1"])

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator import registry
 from bot.core import commands as c
 from bot.core.views import GameViews
-from bot.discord.render import discord_messages
+from bot.discord.render import discord_messages, render_outcome
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS
@@ -52,16 +52,33 @@ def rows(sessions: sessionmaker[Session]) -> list[OutboxMessage]:
 
 
 def expected_messages(world: World, target: str) -> list[str]:
-    """What the outbox says ``target`` (a game slug, or a user id) must have received, block by block."""
+    """What the outbox says ``target`` (a game slug, or a user id) must have received, block by block.
+
+    A game's public copy is a ``discord`` row for ``public:<slug>``; a user's DM a row for their id;
+    each is rendered here from its template and data the way Discord's form says it.
+    """
+    wanted = {target, f"public:{target}", f"user:{target}"}
     out: list[str] = []
     for row in rows(world.sessions):
-        if row.sent_at is None:
+        if row.sent_at is None or row.channel != "discord" or row.recipient not in wanted:
             continue
-        if (row.channel == "public" and row.recipient == target) or (
-            row.channel == "discord" and row.recipient == target
-        ):
-            out.extend(discord_messages(row.body))
+        out.extend(discord_messages(render_outcome(row.template, row.data, row.context)))
     return out
+
+
+def public_rows(world: World, slug: str) -> list[OutboxMessage]:
+    return [r for r in rows(world.sessions) if r.channel == "discord" and r.recipient == f"public:{slug}"]
+
+
+MAIL_WORDS = re.compile(r"PASSWORD|[Rr]eply with|Send HELP|by email: the subject")
+"""Mail vocabulary that has no place on Discord (a member is authenticated; commands are slash commands)."""
+
+
+def assert_no_mail_vocabulary(fake: FakeDiscord) -> None:
+    said = fake.everything_said()
+    assert said, "nothing was said on Discord"
+    spoken = [m for m in said if MAIL_WORDS.search(m)]
+    assert not spoken, spoken[0]
 
 
 def thread_reports(world: World, slug: str) -> list[str]:
@@ -101,8 +118,12 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
             user_id = world.user(name)["id"]
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)  # each reply and report copy, once, in order
-            assert sum(f"-- copy for {name}" in m for m in dms) == turns
-        assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel in ("discord", "public"))
+            assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
+        assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel == "discord")
+        assert "Orders: /orders game:gs1 " in text  # the reports point at the slash command
+        [help_reply, *_] = await world.command("Ann", "help")
+        assert "/orders game: [text:]" in help_reply["content"]
+        assert_no_mail_vocabulary(fake_discord)
 
 
 async def test_orders_by_modal_count_like_typed_ones(
@@ -142,9 +163,9 @@ async def test_closed_dms_are_told_in_the_private_reply_and_nothing_fails(
         cat = world.user("Cat")["id"]
         parked = [r for r in rows(world.sessions) if r.recipient == cat]
         assert parked and all(r.sent_at is None and "50007" in (r.last_error or "") for r in parked)
-        assert all(r.last_error.startswith("parked: ") for r in parked)  # type: ignore[union-attr]
+        assert all(r.parked_at is not None for r in parked)
         assert any("-- turn 0:" in m for m in thread_reports(world, "gs1"))  # everyone else got theirs
-        assert any("copy for Ann" in m["content"] for m in fake_discord.dm_messages(world.user("Ann")["id"]))
+        assert any("\nCopy for Ann\n" in m["content"] for m in fake_discord.dm_messages(world.user("Ann")["id"]))
 
 
 def _is_send(request: Request) -> bool:
@@ -173,7 +194,7 @@ async def test_an_outage_while_reports_go_out_loses_nothing_and_doubles_nothing(
             user_id = world.user(name)["id"]
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id) and len(dms) == len(set(dms))
-            assert sum("-- copy for " in m for m in dms) == 1
+            assert sum("\nCopy for " in m for m in dms) == 1
         failed = [r for r in rows(world.sessions) if r.attempts > 1]
         assert failed and all(r.sent_at is not None for r in failed)  # retried, then sent
 
@@ -224,10 +245,11 @@ async def test_a_refusing_thread_parks_the_public_copies_with_the_reason(
         await order_all(world)
         assert await world.pass_deadline() == [("gs1", 0)]
         await world.delivered()
-        [row] = [r for r in rows(world.sessions) if r.channel == "public" and r.turn_number == 0]
+        [row] = [r for r in public_rows(world, "gs1") if r.turn_number == 0]
         assert (
             row.sent_at is None
-            and row.last_error == f"parked: HTTP {404 if code == 10003 else 403} code {code}: {reason}"
+            and row.parked_at is not None
+            and row.last_error == f"HTTP {404 if code == 10003 else 403} code {code}: {reason}"
         )
 
         def tries() -> int:
@@ -238,7 +260,7 @@ async def test_a_refusing_thread_parks_the_public_copies_with_the_reason(
         await world.runtime.delivery.deliver_due()
         assert tries() == 1  # never retried
         for name in SEATS:  # everyone's own copy went out all the same
-            assert any("-- copy for " in m["content"] for m in fake_discord.dm_messages(world.user(name)["id"]))
+            assert any("\nCopy for " in m["content"] for m in fake_discord.dm_messages(world.user(name)["id"]))
 
 
 async def test_a_lost_answer_to_opening_the_post_opens_no_second_post(
@@ -250,7 +272,10 @@ async def test_a_lost_answer_to_opening_the_post_opens_no_second_post(
         await world.delivered()
         assert [r.status for r in fake_discord.requests if r.path.endswith("/threads")] == [503]
         assert len(fake_discord.threads()) == 1
-        assert [m["content"][:3] for m in world.thread_messages("gs1")] == ["**G", "```"]  # opening, then the start
+        # The opening, then the game's public copies (open for joining, started), each once.
+        assert [m["content"][:3] for m in world.thread_messages("gs1")] == ["**G", "```", "```"]
+        assert thread_reports(world, "gs1") == expected_messages(world, "gs1")
+        assert [r.template for r in public_rows(world, "gs1")] == ["created", "started"]
 
 
 async def test_an_outage_on_the_interaction_routes_is_retried_by_the_webhook_adapter(

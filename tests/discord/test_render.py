@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.discord.render import code_blocks, deadline_note, discord_messages, timestamp
+from bot.discord.render import code_blocks, deadline_note, discord_messages, render_outcome, timestamp
 
 FENCE_OPEN, FENCE_CLOSE = "```\n", "\n```"
 
@@ -77,3 +77,32 @@ def test_the_deadline_is_repeated_outside_the_blocks_as_a_timestamp() -> None:
     full = "Deadline: 2026-03-01 13:00 UTC\n" + "x" * 1990
     messages = discord_messages(full)
     assert messages[-1] == "Deadline: <t:1772370000:F> (<t:1772370000:R>)" and all(len(m) <= 2000 for m in messages)
+
+
+MAIL_WORDS = ("PASSWORD", "reply with", "Reply with", "Send HELP", "by mail (START")
+
+
+def reply(*items: dict[str, object], problems: tuple[dict[str, object], ...] = ()) -> str:
+    data = {"receipt": "R1234ABCD", "received": "2026-03-01T12:00:00+00:00", "game": None,
+            "items": list(items), "problems": list(problems), "ignored": []}  # fmt: skip
+    return render_outcome("reply", data, {"subject": "/join"})
+
+
+def test_the_phrases_that_speak_mail_are_said_the_discord_way() -> None:
+    joined = reply({"code": "joined", "game": "gs1", "seat": "Ann", "title": "Golden Strider", "number": 1,
+                    "max_seats": 6, "secret": "s3cr3t", "auth": "password"})  # fmt: skip
+    assert "JOINED gs1" in joined and "/orders game:gs1" in joined
+    created = reply({"code": "created", "game": "gs1", "title": "Golden Strider", "schedule": "48h",
+                     "time_zone": "UTC", "seats": 6, "max_seats": 6, "gm_secret": "gm-s3cr3t"})  # fmt: skip
+    assert "/join game:gs1" in created and "For GM commands by mail, the game\n  master secret is gm-s3cr3t" in created
+    nothing = reply({"code": "nothing_to_do"})
+    assert "/help lists the commands" in nothing
+    helped = reply({"code": "help", "kinds": ["golden-strider", "dragon-stripes"]})
+    for command in ("/games", "/join game:", "/orders game:", "/status game:", "/resign game:", "/gm"):
+        assert command in helped
+    refused = reply(problems=({"line": "ORDERS gs1", "code": "needs_password", "game": "gs1"},
+                              {"line": "ORDERS gs2", "code": "no_seat", "game": "gs2"}))  # fmt: skip
+    assert "needs your seat secret for gs1" in refused and "/join game:gs2 first" in refused
+    for text in (joined, created, nothing, helped, refused):
+        assert not [word for word in MAIL_WORDS if word in text], text
+        assert "Re: /join" in text

@@ -8,6 +8,7 @@ import pytest
 
 from bot.discord.runtime import DiscordRuntime
 from bot.settings import Settings
+from bot.wiring import service_config
 
 
 def test_the_discord_table_and_the_token_from_the_environment(tmp_path: Path) -> None:
@@ -43,9 +44,11 @@ def test_the_runtime_refuses_to_start_without_token_or_guild(sqlite_sessions) ->
         DiscordRuntime(Settings(discord_token="t"), sqlite_sessions)
 
 
-def test_without_a_forum_channel_the_public_copies_are_left_alone(sqlite_sessions) -> None:  # type: ignore[no-untyped-def]
-    assert DiscordRuntime(Settings(discord_token="t", discord_guild_id=1), sqlite_sessions).delivery.channels == (
-        "discord",
-    )
+def test_without_a_forum_channel_no_public_copy_is_written(sqlite_sessions) -> None:  # type: ignore[no-untyped-def]
+    # A game's public copy is a "discord" row for public:<slug>, written only when Discord has a public place.
+    without = Settings(discord_token="t", discord_guild_id=1)
     with_forum = Settings(discord_token="t", discord_guild_id=1, discord_forum_channel_id=2)
-    assert DiscordRuntime(with_forum, sqlite_sessions).delivery.channels == ("discord", "public")
+    assert service_config(without).public_channels == ()
+    assert service_config(with_forum).public_channels == ("discord",)
+    for settings in (without, with_forum):
+        assert DiscordRuntime(settings, sqlite_sessions).delivery.channels == ("discord",)

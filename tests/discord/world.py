@@ -53,7 +53,7 @@ class World:
     async def pass_deadline(self) -> list[tuple[str, int]]:
         """An hour and a minute later (the games' turn length), the deadline worker's pass."""
         self.harness.clock.advance(timedelta(minutes=61))
-        return await asyncio.to_thread(DeadlineWorker(self.harness.service, self.harness.clock).run_once)
+        return await asyncio.to_thread(DeadlineWorker(self.harness.service, self.harness.clock).run_once_sync)
 
     async def delivered(self) -> None:
         """Until every Discord (and public) row is sent or parked; time moves on past back-offs."""

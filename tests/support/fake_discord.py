@@ -378,9 +378,9 @@ class FakeDiscord:
         return payload
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str,
-                           user: dict[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
-        """Type into option ``focused`` of ``/name``; the choices come back in the callback (type 8)."""
-        data = self.command_data(name, options, focused=focused)
+                           user: dict[str, Any] | None = None, *, subcommand: str | None = None) -> dict[str, Any]:  # fmt: skip
+        """Type into option ``focused`` of ``/name [subcommand]``; the choices come back in the callback (type 8)."""
+        data = self.command_data(name, options, focused=focused, subcommand=subcommand)
         payload = self.interaction_payload(AUTOCOMPLETE, data, user or self._any_user())
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload
@@ -422,8 +422,15 @@ class FakeDiscord:
             opts.append(option)
         if subcommand is not None:
             opts = [{"name": subcommand, "type": 1, "options": opts}]
-        return {"id": str((synced or {}).get("id", self.new_id())), "name": name, "type": 1, "options": opts,
+        data = {"id": str((synced or {}).get("id", self.new_id())), "name": name, "type": 1, "options": opts,
                 "guild_id": str(self.guild_id)}  # fmt: skip
+        chosen = [self.users[int(o["value"])] for o in (opts[0].get("options", []) if subcommand else opts)
+                  if o["type"] == 6 and int(o["value"]) in self.users]  # fmt: skip
+        if chosen:  # a USER option comes with the user and member it names, as Discord sends it
+            data["resolved"] = {"users": {u["id"]: u for u in chosen},
+                                "members": {u["id"]: {k: v for k, v in self.member_payload(u).items() if k != "user"}
+                                            for u in chosen}}  # fmt: skip
+        return data
 
     def _any_user(self) -> dict[str, Any]:
         return next(iter(self.users.values())) if self.users else self.add_member("someone")
@@ -446,6 +453,12 @@ class FakeDiscord:
     def dm_messages(self, user_id: int | str) -> list[dict[str, Any]]:
         channel = self.dm_channels.get(int(user_id))
         return [] if channel is None else self.messages.get(channel, [])
+
+    def everything_said(self) -> list[str]:
+        """The text of every message the bot posted anywhere: channels, threads, DMs, interaction replies."""
+        posted = [m for channel in self.messages.values() for m in channel]
+        answered = [m for replies in self.interaction_messages.values() for m in replies]
+        return [str(m.get("content") or "") for m in posted + answered if m.get("author", {}).get("bot", True)]
 
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]

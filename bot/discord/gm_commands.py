@@ -1,0 +1,281 @@
+"""The ``/gm`` group: the game masters' commands of issue 12 on Discord (issue 13, "What GMs get").
+
+Each subcommand is one core command (``CreateGame``, ``StartGame``,
+``SetDeadline``, ``PauseGame``, ``ResumeGame``, ``ProcessNow``,
+``PreviewTurn``, ``EnterOrders``, ``ReplacePlayer``, ``EjectPlayer``,
+``RollBack``, ``Broadcast``, ``ShowLog``), applied as one envelope like any
+other interaction; the core's pipeline authorises it (a game master of the
+game, or for ``create`` someone allowed to create games: the member's GM role
+is ``Envelope.may_create``) and writes the audit entry.
+
+Who may use ``/gm`` at all: members with the configured GM role
+(``discord_gm_role_id``), and the game's own game masters.  Anyone else is
+refused privately before anything is applied, and the attempt is logged.
+
+Destructive commands (``process``, ``rollback``, ``eject``, ``replace``)
+first answer with a confirm button whose custom id carries the whole
+command and the id of the member who asked
+(``gm:<verb>:<user id>:<game>:<argument>[:<member id>]:<reason>``, at most
+100 characters, so a reason that does not fit is refused with the limit);
+a click from anyone else is refused and changes nothing.  The buttons are
+:class:`discord.ui.DynamicItem`, so a confirm still works after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from adjudicator import registry
+from bot.core import commands as c
+from bot.core.views import GameViews
+from bot.discord.answers import Answers
+from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
+from bot.discord.client import apologise, tell_privately
+from bot.discord.conversion import sender_of
+
+log = logging.getLogger(__name__)
+
+CUSTOM_ID_LIMIT = 100
+DESTRUCTIVE = ("process", "rollback", "eject", "replace")
+_OPTION = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*$")
+
+
+def has_gm_role(user: discord.abc.User, role_id: int) -> bool:
+    """Whether ``user`` (a guild member) has the configured GM role (0: no role is configured)."""
+    if not role_id or not isinstance(user, discord.Member):
+        return False
+    ids = {role.id for role in user.roles} | set(getattr(user, "_roles", ()))
+    return role_id in ids
+
+
+def parse_options(text: str | None) -> dict[str, Any] | str:
+    """``name=value name2=value2`` (or comma-separated) as a dict (values JSON when they read as JSON), or why not.
+
+    Only the form is checked here; the game's own option checker validates names and values in the core.
+    """
+    options: dict[str, Any] = {}
+    for part in re.split(r"[,\s]+(?=[A-Za-z_][\w-]*\s*=)", (text or "").strip()):
+        if not part.strip():
+            continue
+        match = _OPTION.match(part)
+        if match is None:
+            return f"'{part.strip()}' is not name=value"
+        name, raw = match.groups()
+        try:
+            options[name] = json.loads(raw)
+        except ValueError:
+            options[name] = raw
+    return options
+
+
+def deadline_spec(when: str) -> str:
+    """An ISO time as given, or a shift ``+2d 3h`` with its spaces taken out (the core reads ``+2d3h``)."""
+    text = when.strip()
+    return re.sub(r"\s+", "", text) if text.startswith("+") else text
+
+
+def confirm_id(verb: str, user_id: int, game: str, argument: str, reason: str, member: int | None = None) -> str:
+    parts = [verb, str(user_id), game, argument] + ([str(member)] if member is not None else []) + [reason]
+    return "gm:" + ":".join(parts)
+
+
+def command_from_confirm(verb: str, rest: str) -> c.Command:
+    """The core command a confirm button carries (see the module docstring)."""
+    if verb == "replace":
+        game, seat, member, reason = rest.split(":", 3)
+        return c.ReplacePlayer(game, seat, "discord", member, reason)
+    game, argument, reason = rest.split(":", 2)
+    match verb:
+        case "process":
+            return c.ProcessNow(game, int(argument), reason)
+        case "rollback":
+            return c.RollBack(game, int(argument), reason)
+        case "eject":
+            return c.EjectPlayer(game, argument, reason)
+    raise ValueError(f"not a confirmable command: {verb}")
+
+
+class GmConfirm(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"^gm:(?P<verb>process|rollback|eject|replace):(?P<user>\d+):(?P<rest>.+)$",
+):
+    """The confirm button of a destructive ``/gm`` command; see the module docstring."""
+
+    def __init__(self, verb: str, user_id: int, rest: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Confirm {verb}", style=discord.ButtonStyle.danger, custom_id=f"gm:{verb}:{user_id}:{rest}"
+            )
+        )
+        self.verb, self.user_id, self.rest = verb, user_id, rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GmConfirm:
+        return cls(match["verb"], int(match["user"]), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            log.warning("gm confirm %s from %s refused: not theirs", self.custom_id, interaction.user.id)
+            await tell_privately(interaction, "This confirmation is not yours: nothing was done.")
+            return
+        answers: Answers | None = getattr(interaction.client, "gm_answers", None)
+        if answers is None:
+            await tell_privately(interaction, "The referee is not taking game master commands here.")
+            return
+        try:
+            await answers.apply(interaction, command_from_confirm(self.verb, self.rest))
+        except Exception as error:
+            await apologise(interaction, f"button {self.custom_id}", error)
+
+
+def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_commands.Group:
+    """The ``/gm`` group, bound to ``answers`` (the core), ``views`` (autocomplete, the GM check) and the GM role."""
+    group = app_commands.Group(name="gm", description="Game master commands")
+
+    async def allowed(interaction: discord.Interaction, game: str | None) -> bool:
+        """The GM role, or a game master of ``game``; else a private refusal, logged."""
+        if has_gm_role(interaction.user, gm_role_id):
+            return True
+        if game is not None and await asyncio.to_thread(views.is_game_master, game, sender_of(interaction.user)):
+            return True
+        command = interaction.command.qualified_name if interaction.command else "gm"
+        log.warning("/%s refused for %s (%s): neither the GM role nor a GM of %s",
+                    command, interaction.user.id, interaction.user.display_name, game)  # fmt: skip
+        where = f" or the game masters of {game}" if game else ""
+        await tell_privately(interaction, f"Only members with the game master role{where} may use /{command}.")
+        return False
+
+    async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
+        if await allowed(interaction, game):
+            await answers.apply(interaction, command, may_create=has_gm_role(interaction.user, gm_role_id))
+
+    async def confirm(interaction: discord.Interaction, game: str, verb: str, what: str, custom_id: str) -> None:
+        if not await allowed(interaction, game):
+            return
+        if len(custom_id) > CUSTOM_ID_LIMIT:
+            room = CUSTOM_ID_LIMIT - (len(custom_id) - len(custom_id.rsplit(":", 1)[1]))
+            await tell_privately(interaction, f"The reason is too long for a confirmation: at most {room} characters.")
+            return
+        match = re.match(r"^gm:[a-z]+:\d+:(?P<rest>.+)$", custom_id)
+        assert match is not None
+        view = discord.ui.View(timeout=None)
+        view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
+        await interaction.response.send_message(f"{what}\nThis cannot be undone by a click: confirm?",
+                                                view=view, ephemeral=True)  # fmt: skip
+
+    async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        needle = current.strip().lower()
+        names = [k for k in registry.kinds() if needle in k]
+        return [app_commands.Choice(name=k, value=k) for k in names[:MAX_CHOICES]]
+
+    async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, LISTED)
+
+    async def playing(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, PLAYING)
+
+    async def any_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, ANY)
+
+    async def seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        view = await asyncio.to_thread(views.game, str(game)) if game else None
+        names = [s for s in (view.seats if view else ()) if current.strip().lower() in s.lower()]
+        return [app_commands.Choice(name=s, value=s) for s in names[:MAX_CHOICES]]
+
+    @group.command(name="create", description="Create a game, open for joining")
+    @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
+                           options="Game options as name=value, separated by spaces",
+                           seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
+                           time_zone="The game's time zone (Europe/London)")  # fmt: skip
+    @app_commands.autocomplete(kind=kinds)
+    async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
+                     seats: int | None = None, schedule: str | None = None, time_zone: str = "UTC") -> None:  # fmt: skip
+        parsed = parse_options(options)
+        if isinstance(parsed, str):
+            await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
+            return
+        await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats,
+                                                  schedule=schedule or ""))  # fmt: skip
+
+    @group.command(name="start", description="Close joining and start the game")
+    @app_commands.autocomplete(game=listed)
+    async def start(interaction: discord.Interaction, game: str) -> None:
+        await run(interaction, game, c.StartGame(game))
+
+    @group.command(name="deadline", description="Set the deadline: an ISO time (game's zone) or +2d 3h")
+    @app_commands.autocomplete(game=playing)
+    async def deadline(interaction: discord.Interaction, game: str, when: str, reason: str) -> None:
+        await run(interaction, game, c.SetDeadline(game, deadline_spec(when), reason))
+
+    @group.command(name="extend", description="Move the deadline later by a duration (2d 3h)")
+    @app_commands.autocomplete(game=playing)
+    async def extend(interaction: discord.Interaction, game: str, by: str, reason: str) -> None:
+        await run(interaction, game, c.SetDeadline(game, deadline_spec("+" + by.strip().lstrip("+")), reason))
+
+    @group.command(name="pause", description="Stop the clock (optionally until a time)")
+    @app_commands.autocomplete(game=playing)
+    async def pause(interaction: discord.Interaction, game: str, reason: str, until: str | None = None) -> None:
+        await run(interaction, game, c.PauseGame(game, reason, until))
+
+    @group.command(name="resume", description="Start the clock again, with a new deadline")
+    @app_commands.autocomplete(game=playing)
+    async def resume(interaction: discord.Interaction, game: str, reason: str, deadline: str | None = None) -> None:
+        await run(interaction, game, c.ResumeGame(game, reason, deadline_spec(deadline) if deadline else None))
+
+    @group.command(name="process", description="Resolve the open turn now (asks to confirm)")
+    @app_commands.describe(turn="The turn to resolve, as the reports number it")
+    @app_commands.autocomplete(game=playing)
+    async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
+        await confirm(interaction, game, "process", f"Process turn {turn} of {game} now.",
+                      confirm_id("process", interaction.user.id, game, str(turn), reason))  # fmt: skip
+
+    @group.command(name="preview", description="Resolve the open turn privately; nothing changes")
+    @app_commands.autocomplete(game=playing)
+    async def preview(interaction: discord.Interaction, game: str) -> None:
+        await run(interaction, game, c.PreviewTurn(game))
+
+    @group.command(name="orders", description="Enter or change the orders of a seat")
+    @app_commands.autocomplete(game=playing, seat=seats)
+    async def orders(interaction: discord.Interaction, game: str, seat: str, text: str, reason: str) -> None:
+        await run(interaction, game, c.EnterOrders(game, seat, text, reason))
+
+    @group.command(name="replace", description="Give a seat to another member (asks to confirm)")
+    @app_commands.autocomplete(game=listed, seat=seats)
+    async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
+                      reason: str) -> None:  # fmt: skip
+        await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
+                      confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
+
+    @group.command(name="eject", description="Take a seat from its player (asks to confirm)")
+    @app_commands.autocomplete(game=listed, seat=seats)
+    async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
+        await confirm(interaction, game, "eject", f"Eject the player of {seat} from {game}.",
+                      confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
+
+    @group.command(name="rollback", description="Go back to the start of an earlier turn (asks to confirm)")
+    @app_commands.autocomplete(game=any_game)
+    async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str) -> None:
+        await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}.",
+                      confirm_id("rollback", interaction.user.id, game, str(to_turn), reason))  # fmt: skip
+
+    @group.command(name="broadcast", description="A message to every player, the observers and the post")
+    @app_commands.autocomplete(game=listed)
+    async def broadcast(interaction: discord.Interaction, game: str, text: str) -> None:
+        await run(interaction, game, c.Broadcast(game, text))
+
+    @group.command(name="log", description="The game's audit log")
+    @app_commands.autocomplete(game=any_game)
+    async def log_(interaction: discord.Interaction, game: str) -> None:
+        await run(interaction, game, c.ShowLog(game))
+
+    return group
