@@ -113,6 +113,15 @@ class ShowStatus:
 
 
 @dataclass(frozen=True)
+class ShowRecord:
+    """``RECORD <game>``: a finished game's sealed record (the file ``referee verify`` reads)."""
+
+    permission: ClassVar[Permission] = Permission.ANYONE
+
+    game: str
+
+
+@dataclass(frozen=True)
 class Resign:
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
 
@@ -383,7 +392,7 @@ class NotUnderstood:
 
 
 Command = (
-    ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | Resign | CreateGame | StartGame
+    ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | ShowRecord | Resign | CreateGame | StartGame
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | NotUnderstood

@@ -56,7 +56,7 @@ def label(command: c.Command) -> str:
     """How a refusal names the command: its name and game (``ORDERS gs1``)."""
     name = type(command).__name__
     words = {
-        "SubmitOrders": "ORDERS", "JoinGame": "JOIN", "ShowStatus": "STATUS", "Resign": "RESIGN",
+        "SubmitOrders": "ORDERS", "JoinGame": "JOIN", "ShowStatus": "STATUS", "ShowRecord": "RECORD", "Resign": "RESIGN",
         "CreateGame": "CREATE", "StartGame": "START", "ShowHelp": "HELP", "ListGames": "LIST",
         "SetJoining": "JOINING", "EndGame": "END", "SetDeadline": "DEADLINE", "PauseGame": "PAUSE",
         "ResumeGame": "RESUME", "ProcessNow": "PROCESS", "PreviewTurn": "PREVIEW", "EnterOrders": "ORDERS FOR",
@@ -164,6 +164,8 @@ def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None
             PlayerCommands(*args).join(command)
         case c.ShowStatus():
             PlayerCommands(*args).status(command)
+        case c.ShowRecord():
+            PlayerCommands(*args).record(command)
         case c.Resign():
             PlayerCommands(*args).resign(command, granted)
         case c.SubmitOrders():

@@ -16,6 +16,7 @@ from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
 from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, state_of
 from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.store.models import Game, Seat
 
@@ -123,6 +124,21 @@ class PlayerCommands(CommandContext):
         if game.status == FINISHED:
             data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules.standings(state_of(game))]
         self.reply.add("status", **data)
+
+    def record(self, command: c.ShowRecord) -> None:
+        """The sealed record of a finished game, as an attachment of the reply (issue 11 item 9).
+
+        Only a finished game has one: until the end its seed is secret.
+        """
+        line = f"RECORD {command.game}"
+        game = self.game_named(command.game, line)
+        if game is None:
+            return
+        if game.status != FINISHED:
+            self.reply.problem(line, "record_not_yet", game=game.slug, status=game.status)
+            return
+        record = export_record(self.session, game)
+        self.reply.add("record", game=game.slug, filename=f"{game.slug}-record.json", record=record)
 
     def resign(self, command: c.Resign, granted: Authorised) -> None:
         game, seat = granted.game, granted.seat

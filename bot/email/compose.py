@@ -12,6 +12,7 @@ on replies, ``auto-generated`` on reports and notices, RFC 3834) and
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
@@ -63,6 +64,10 @@ def compose(row: PendingMessage, identity: MailIdentity, now: datetime) -> Email
             message.set_content(rendered.body, charset="us-ascii", cte="7bit")
         else:
             message.set_content(rendered.body, charset="utf-8")
+        for item in row.data.get("items", ()) if row.template == REPLY else ():
+            if item.get("code") == "record":  # RECORD <game>: the sealed record as a file
+                data = json.dumps(item["record"], indent=1).encode()
+                message.add_attachment(data, maintype="application", subtype="json", filename=item["filename"])
     except (ValueError, TypeError, KeyError, jinja2.TemplateError) as exc:
         raise UnsendableMessage(f"{type(exc).__name__}: {exc}") from exc
     return message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -377,3 +378,29 @@ def test_orders_in_a_later_submission_replace_only_in_their_turn(harness):
     harness.setup_all("g1")
     with unit_of_work(harness.sessions) as session:
         assert len(session.scalars(select(OrderSubmission)).all()) == len(SEATS)
+
+
+def test_record_is_given_once_the_game_is_over_and_attached_by_mail(harness):
+    """Issue 11 item 9: RECORD <game> answers with the sealed record, only after the end (the seed is secret)."""
+    from email import message_from_bytes, policy
+
+    from adjudicator.record import read_record, verify
+    from bot.core.outbox import OutboxDrain
+    from bot.email.compose import MailIdentity, compose
+
+    seated_game(harness)
+    early = harness.send("Ann", c.ShowRecord("g1"))
+    assert early.applied.problems == ("record_not_yet",) and "once it is over" in early.reply
+    harness.setup_all("g1")
+    harness.pass_deadline()
+    gm(harness, c.EndGame("g1", "the season is over"))
+    sent = harness.send("Ann", c.ShowRecord("g1"), source="record-ann")
+    assert sent.applied.results == ("record",) and "attached as g1-record.json" in " ".join(sent.reply.split())
+    due = OutboxDrain(harness.sessions).due("email", harness.clock.now(), limit=1000)
+    row = next(r for r in due if r.template == "reply" and any(i["code"] == "record" for i in r.data["items"]))
+    mail = message_from_bytes(compose(row, MailIdentity("referee@example.org"), harness.clock.now()).as_bytes(),
+                              policy=policy.default)  # fmt: skip
+    (attachment,) = list(mail.iter_attachments())
+    record = json.loads(attachment.get_content())
+    assert attachment.get_filename() == "g1-record.json" and record["game"] == "golden-strider"
+    assert verify(read_record(record)).ok
