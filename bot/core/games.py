@@ -56,6 +56,22 @@ def current_orders(session: Session, game: Game, turn: int) -> dict[str, OrderSu
     return {row.seat_name: row for row in rows}
 
 
+def file_orders(
+    session: Session, game: Game, turn: int, seat: str, raw: str, canonical: str, source_id: str, now: datetime
+) -> OrderSubmission:
+    """Put ``seat``'s orders for ``turn`` on file: the last set sent counts, the earlier ones stay as history."""
+    for previous in current_orders(session, game, turn).values():
+        if previous.seat_name == seat:
+            previous.current = False
+    row = OrderSubmission(
+        game_id=game.id, turn_number=turn, seat_name=seat, raw_text=raw, canonical_text=canonical,
+        source_id=source_id, current=True, submitted_at=now,
+    )  # fmt: skip
+    session.add(row)
+    session.flush()
+    return row
+
+
 def phase_opened_at(session: Session, game: Game, number: int) -> datetime | None:
     """When phase ``number`` opened: the time the turn before it was resolved (None for the first)."""
     if number == 0:

@@ -17,10 +17,10 @@ from datetime import timedelta
 
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
-from bot.core.games import PAUSED, RUNNING, current_orders, phase_opened_at, rules_of, state_of
+from bot.core.games import PAUSED, RUNNING, current_orders, file_orders, phase_opened_at, rules_of, state_of
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.turns import resolve_current_turn
-from bot.store.models import Game, OrderSubmission, Seat
+from bot.store.models import Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +78,8 @@ class OrderCommands(CommandContext):
             self.reply.add("orders_refused", game=game.slug, phase=phase.title,
                            kept=kept.canonical_text if kept else None)  # fmt: skip
             return
-        if kept is not None:
-            kept.current = False
-        self.session.add(
-            OrderSubmission(
-                game_id=game.id, turn_number=phase.number, seat_name=seat.name, raw_text=command.text,
-                canonical_text=parsed.canonical, source_id=self.envelope.source_id, current=True,
-                submitted_at=self.now,
-            )
-        )  # fmt: skip
-        self.session.flush()
+        file_orders(self.session, game, phase.number, seat.name, command.text, parsed.canonical,
+                    self.envelope.source_id, self.now)  # fmt: skip
         self.reply.add(
             "orders_accepted", game=game.slug, phase=phase.title, turn=phase.number, seat=seat.name,
             orders=parsed.canonical.splitlines(), notes=list(parsed.notes),

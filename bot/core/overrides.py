@@ -23,13 +23,13 @@ from adjudicator.turn import advance
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
 from bot.core.durations import TimeInputError, parse_moment
-from bot.core.games import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
+from bot.core.games import FINISHED, PAUSED, RUNNING, current_orders, file_orders, phase_of, rules_of, state_of
 from bot.core.identities import find_or_create_player, seat_of
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.turn_records import live_records, roll_back
 from bot.core.turns import next_deadline, resolve_current_turn
-from bot.store.models import Game, OrderSubmission, Seat
+from bot.store.models import Game, Seat
 
 
 class Overrides(CommandContext):
@@ -180,16 +180,8 @@ class Overrides(CommandContext):
         if parsed.orders is None:
             self.reply.add("orders_refused", game=game.slug, phase=phase.title, kept=None)
             return
-        for previous in current_orders(self.session, game, phase.number).values():
-            if previous.seat_name == seat.name:
-                previous.current = False
-        self.session.add(
-            OrderSubmission(
-                game_id=game.id, turn_number=phase.number, seat_name=seat.name, raw_text=command.text,
-                canonical_text=parsed.canonical, source_id=self.envelope.source_id, current=True,
-                submitted_at=self.now,
-            )
-        )  # fmt: skip
+        file_orders(self.session, game, phase.number, seat.name, command.text, parsed.canonical,
+                    self.envelope.source_id, self.now)  # fmt: skip
         data = {"game": game.slug, "seat": seat.name, "turn": phase.number, "orders": parsed.canonical.splitlines(),
                 "reason": command.reason}  # fmt: skip
         self.reply.add("orders_entered", **data)
