@@ -311,6 +311,8 @@ def _read_line(reader: _Reader, line: str) -> None:
     if reason is not None and (pending is not None or (reader.block is None and reader.gm_block is None)):
         if not reason.group(1).strip():
             reader.not_understood_line(line, "give the reason on the same line: REASON <text>")
+        elif pending is None and _mistyped_gm(reader):
+            pass  # the REASON of a mistyped command, which was quoted back: nothing was done
         elif pending is None:
             reader.not_understood_line(line, "a REASON line goes right below the game master command it explains")
         else:
@@ -348,6 +350,11 @@ def _read_line(reader: _Reader, line: str) -> None:
         reader.not_understood_line(
             line, "not a command (send HELP for the list); orders go on the lines after ORDERS <game>"
         )
+
+
+def _mistyped_gm(reader: _Reader) -> bool:
+    last = reader.commands[-1] if reader.commands else None
+    return isinstance(last, c.NotUnderstood) and gm.KEYWORD.match(last.line) is not None
 
 
 def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command | _Block | None:
