@@ -31,6 +31,7 @@ pytestmark = pytest.mark.integration
 GM = "gm@example.org"
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 GAME = "race1"
+OBSERVER = "zed@example.net"
 _IDS = itertools.count(1)
 
 
@@ -102,6 +103,8 @@ async def test_a_game_created_and_run_by_its_game_master_by_email_alone(dovecot,
         assert f"CREATED {GAME}" in created, created
         gm_password = created.split("Your game master password: ")[1].split()[0]
 
+        observing = await mail.send(f"OBSERVE {GAME}\n", sender=OBSERVER)
+        assert f"OBSERVING {GAME}" in observing, observing
         joined = await mail.send_all([(f"JOIN {GAME} AS {seat}\n", address(seat)) for seat in SEATS])
         secrets = {
             seat: reply.split("Your seat password: ")[1].split()[0] for seat, reply in zip(SEATS, joined, strict=True)
@@ -143,26 +146,34 @@ async def test_a_game_created_and_run_by_its_game_master_by_email_alone(dovecot,
         round_one = [(f"ORDERS {GAME}\nplay 10 bank 0\nPASSWORD {secrets[seat]}\n", address(seat)) for seat in SEATS]
         for accepted in await mail.send_all(round_one):
             assert "ORDERS ACCEPTED" in accepted, accepted
+        preview = await mail.send(f"PREVIEW {GAME}\nPASSWORD {gm_password}\n")
+        assert f"PREVIEW {GAME}, turn 1" in preview and "nothing was changed" in preview, preview
         moved = await mail.send(f"SET DEADLINE {GAME} {later(1.5)}\nREASON all in\nPASSWORD {gm_password}\n")
         assert f"DEADLINE {GAME}" in moved, moved
         await eventually(lambda: mail.count(b"turn 1 report") > 0, timeout=15)
 
         # Round 2: Ann orders, the others fall under the no-moves-received rule at the deadline.
         await mail.send(f"ORDERS {GAME}\nplay 8 bank 0\nPASSWORD {secrets['Ann']}\n", sender=address("Ann"))
+        entered = await mail.send(f"ORDERS {GAME} FOR Ben\nplay 8 bank 0\nREASON sent to me by phone\n"
+                                  f"PASSWORD {gm_password}\n")  # fmt: skip
+        assert f"ORDERS ENTERED for {GAME}, seat Ben, turn 2" in entered, entered
+        await eventually(lambda: mail.count(b"orders entered for Ben") == 1)
+        assert mail.to(address("Ben"), "sent to me by phone"), "Ben gets a copy"
         await mail.send(f"SET DEADLINE {GAME} {later(1.5)}\nREASON no need to wait\nPASSWORD {gm_password}\n")
         await eventually(lambda: mail.count(b"(final)") >= len(SEATS), timeout=15)
         log = await mail.send(f"LOG {GAME}\nPASSWORD {gm_password}\n")
 
     finals = [r.message.get_content() for r in smtp.messages() if b"(final)" in r.raw]
-    assert {r for m in smtp.messages() if b"(final)" in m.raw for r in m.recipients} >= {address(s) for s in SEATS}
+    finalists = {r for m in smtp.messages() if b"(final)" in m.raw for r in m.recipients}
+    assert finalists >= {address(s) for s in SEATS} | {OBSERVER}, "every seat and the observer get the last report"
     assert all("GAME OVER" in body for body in finals)
     for action in ("StartGame", "SetDeadline", "ProcessNow", "Broadcast"):
         assert action in log, log
     with unit_of_work(sessions) as session:
         assert session.scalars(select(Game.status).where(Game.slug == GAME)).one() == "finished"
         actions = [e.action for e in session.scalars(select(AuditEntry).order_by(AuditEntry.id))]
-    assert actions == ["CreateGame", "StartGame", "SetDeadline", "ProcessNow", "Broadcast", "SetDeadline",
-                       "SetDeadline", "ShowLog"]  # fmt: skip
+    assert actions == ["CreateGame", "StartGame", "SetDeadline", "ProcessNow", "Broadcast", "PreviewTurn",
+                       "SetDeadline", "EnterOrders", "SetDeadline", "ShowLog"]  # fmt: skip
     sent = [r.message for r in smtp.messages()]
     wide = [(m["Subject"], line) for m in sent for line in m.get_content().splitlines() if len(line) > 78]
     assert not wide, wide
