@@ -85,7 +85,12 @@ def _form(name: str, pattern: str, build: Builder, reason: str = "needed", block
 
 def _extend(game: str, duration: str, reason: str) -> c.Command:
     duration = duration.strip()
-    return c.SetDeadline(game, duration if duration.startswith("+") else "+" + duration, reason)
+    return c.SetDeadline(game, _later(duration), reason)
+
+
+def _later(text: str) -> str:
+    """``2d`` is ``+2d`` (from the deadline); an ISO time (``2027-01-04T18:00``) stays as it is."""
+    return text if text.startswith("+") or re.match(r"\d{4}-\d{2}-\d{2}", text) else "+" + text
 
 
 _FORMS: tuple[_Form, ...] = (
@@ -103,7 +108,7 @@ _FORMS: tuple[_Form, ...] = (
           lambda g, r: c.EnterOrders(g[0].lower(), g[1].strip(), "", r), "needed", "text"),
     _form("replace", rf"^REPLACE\s+{_G}\s+(.+?)\s+WITH\s+{_ADDRESS}(?:\s+EXTEND\s+(\S+))?$",
           lambda g, r: c.ReplacePlayer(g[0].lower(), g[1].strip(), *address(g[2]), r,
-                                       None if g[3] is None else ("+" + g[3]).replace("++", "+"))),
+                                       None if g[3] is None else _later(g[3]))),
     _form("eject", rf"^EJECT\s+{_G}\s+(\S.*)$", lambda g, r: c.EjectPlayer(g[0].lower(), g[1].strip(), r)),
     _form("rollback", rf"^ROLL\s*BACK\s+{_G}\s+TO(?:\s+TURN)?\s+(\d{{1,6}})(?:\s+DEADLINE\s+(\S.*))?$",
           lambda g, r: c.RollBack(g[0].lower(), int(g[1]), r, g[2])),

@@ -33,6 +33,8 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
   each with its ``REASON`` line) are read by :mod:`bot.email.gm_vocabulary`
   before the players' patterns; a ``REASON`` line belongs to the command
   just above it (also from inside the lines of ``ORDERS <game> FOR <seat>``).
+  A reply's subject ("Re: EXTEND g1 1d") is never read as a GM command that
+  changes a game: answering the referee's reply must not repeat it.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ _TRAILING = ".:;!?,"
 
 _SUBJECT_PREFIX = re.compile(
     r"^\s*(?:(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]*\]\s*)",
+    re.IGNORECASE,
+)
+_REPLY_SUBJECT = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]",
     re.IGNORECASE,
 )
 _SUBJECT_TAG = re.compile(r"\s*\[[^\]]*\]\s*$")
@@ -213,6 +219,8 @@ def _read_subject(reader: _Reader, subject: str) -> bool:
         reader.passwords.append(password.group(1).strip())
         return True
     item = gm.parse(line)
+    if item is not None and item.takes_reason and _REPLY_SUBJECT.match(subject):
+        return False  # "Re: EXTEND g1 1d": a reply's subject never repeats a change to a game
     if item is not None:
         reader.commands.append(item)
         reader.gm_block = item if item.block else None

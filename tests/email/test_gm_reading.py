@@ -44,6 +44,10 @@ TABLE: list[tuple[str, list[c.Command]]] = [
         f"REPLACE {G} Ann WITH <discord:1234>\nREASON gone",
         [c.ReplacePlayer(G, "Ann", "discord", "1234", "gone", None)],
     ),
+    (
+        f"REPLACE {G} Ann WITH b@x.org EXTEND 2027-01-04T18:00\nREASON gone",
+        [c.ReplacePlayer(G, "Ann", "email", "b@x.org", "gone", "2027-01-04T18:00")],
+    ),
     (f"EJECT {G} Ann\nREASON silent for three turns", [c.EjectPlayer(G, "Ann", "silent for three turns")]),
     (f"ROLLBACK {G} TO 3\nREASON wrong orders", [c.RollBack(G, 3, "wrong orders")]),
     (f"ROLL BACK {G} TO TURN 3 DEADLINE +1d\nREASON x", [c.RollBack(G, 3, "x", "+1d")]),
@@ -91,11 +95,22 @@ def test_each_gm_command_is_read(body: str, expected: list[c.Command]) -> None:
 
 
 def test_the_subject_is_the_first_line_and_the_password_may_stand_anywhere() -> None:
-    reading = read_commands("Re: PROCESS spring26 TURN 2", "PASSWORD cobalt-dune-1003\nREASON all in\n")
+    reading = read_commands("[spring26] PROCESS spring26 TURN 2", "PASSWORD cobalt-dune-1003\nREASON all in\n")
     assert reading.commands == (c.ProcessNow(G, 2, "all in"),)
     assert reading.password == "cobalt-dune-1003" and reading.subject_command
     repeated = read_commands("PROCESS spring26 TURN 2", "PROCESS spring26 TURN 2\nREASON all in\n")
     assert repeated.commands == (c.ProcessNow(G, 2, "all in"),)
+
+
+def test_a_reply_subject_never_repeats_a_change_to_a_game() -> None:
+    assert read_commands("Re: EXTEND spring26 1d REASON asked [spring26]", "thanks!\n").commands == (
+        c.NotUnderstood(
+            "thanks!", "not a command (send HELP for the list); orders go on the lines after ORDERS <game>"
+        ),
+    )
+    assert read_commands("Re: LOG spring26", "").commands == (c.ShowLog(G),)
+    created = read_commands("CREATE spring26 dragon-stripes", "MAX 5\nPASSWORD x-y-1\n").commands
+    assert created == (c.CreateGame(G, "dragon-stripes", max_seats=5),)
 
 
 def test_quoted_lines_and_signatures_are_not_read() -> None:
