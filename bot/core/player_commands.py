@@ -18,7 +18,7 @@ from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_o
 from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
-from bot.store.models import Game, Seat
+from bot.store.models import Game, GameMaster, Seat
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
 
@@ -31,10 +31,10 @@ class PlayerCommands(CommandContext):
     """HELP, LIST, JOIN, STATUS, RESIGN."""
 
     def show_help(self, command: c.ShowHelp) -> None:
-        if command.game is None:
-            self.reply.add("help", kinds=list(registry.kinds()))
-            return
         name = command.game
+        if name is None or (name == "gm" and find_game(self.session, name) is None):
+            self.reply.add("help", kinds=list(registry.kinds()), game_master=name == "gm" or self._runs_games())
+            return
         game = find_game(self.session, name)
         kind = game.kind if game is not None else name
         try:
@@ -43,6 +43,20 @@ class PlayerCommands(CommandContext):
             self.reply.problem(f"HELP {name}", "unknown_kind", name=name, kinds=list(registry.kinds()))
             return
         self.reply.add("game_help", title=rules.title, text=rules.help_text())
+
+    def _runs_games(self) -> bool:
+        """Whether the sender may create games or is a game master of one (HELP then lists the GM commands)."""
+        if self.envelope.sender.address in self.config.game_masters:
+            return True
+        player = find_player(self.session, self.envelope.sender)
+        if player is None:
+            return False
+        if self.session.scalar(select(Game.id).where(Game.gm_player_id == player.id).limit(1)) is not None:
+            return True
+        return (
+            self.session.scalar(select(GameMaster.game_id).where(GameMaster.player_id == player.id).limit(1))
+            is not None
+        )
 
     def list_games(self) -> None:
         games = self.session.scalars(select(Game).where(Game.status != FINISHED).order_by(Game.slug)).all()

@@ -29,6 +29,12 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
   not read (so replying to a report is not an error).
 * The secret of a ``PASSWORD`` line is never quoted back: it is removed from
   every line the reply could show.
+* The game masters' commands (``CREATE``, ``PROCESS <game> TURN <n>`` ...,
+  each with its ``REASON`` line) are read by :mod:`bot.email.gm_vocabulary`
+  before the players' patterns; a ``REASON`` line belongs to the command
+  just above it (also from inside the lines of ``ORDERS <game> FOR <seat>``).
+  A reply's subject ("Re: EXTEND g1 1d") is never read as a GM command that
+  changes a game: answering the referee's reply must not repeat it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.core import commands as c
+from bot.email import gm_vocabulary as gm
 
 MAX_LINES = 500
 MAX_NOT_UNDERSTOOD = 20
@@ -72,6 +79,10 @@ _TRAILING = ".:;!?,"
 
 _SUBJECT_PREFIX = re.compile(
     r"^\s*(?:(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]*\]\s*)",
+    re.IGNORECASE,
+)
+_REPLY_SUBJECT = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]",
     re.IGNORECASE,
 )
 _SUBJECT_TAG = re.compile(r"\s*\[[^\]]*\]\s*$")
@@ -126,17 +137,24 @@ class _Block:
 
 @dataclass
 class _Reader:
-    commands: list[c.Command | _Block] = field(default_factory=list)
+    commands: list[c.Command | _Block | gm.GmItem] = field(default_factory=list)
     passwords: list[str] = field(default_factory=list)
     not_understood: list[c.NotUnderstood] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     block: _Block | None = None
-    subject_item: c.Command | None = None
+    gm_block: gm.GmItem | None = None
+    subject_item: c.Command | gm.GmItem | None = None
 
     def close_block(self) -> None:
         if self.block is not None:
             self.commands.append(self.block)
             self.block = None
+        self.gm_block = None
+
+    def last_gm(self) -> gm.GmItem | None:
+        """The GM command just above the current line, if it takes a REASON line."""
+        last = self.block or (self.commands[-1] if self.commands else None)
+        return last if isinstance(last, gm.GmItem) and last.takes_reason else None
 
     def not_understood_line(self, line: str, reason: str) -> None:
         self.commands.append(c.NotUnderstood(line.strip(), reason))  # clipped by _hide, once secrets are hidden
@@ -200,6 +218,14 @@ def _read_subject(reader: _Reader, subject: str) -> bool:
     if password is not None and password.group(1).strip():
         reader.passwords.append(password.group(1).strip())
         return True
+    item = gm.parse(line)
+    if item is not None and item.takes_reason and _REPLY_SUBJECT.match(subject):
+        return False  # "Re: EXTEND g1 1d": a reply's subject never repeats a change to a game
+    if item is not None:
+        reader.commands.append(item)
+        reader.gm_block = item if item.block else None
+        reader.subject_item = item
+        return True
     parsed = _parse(line)
     if parsed is None or parsed[0] == "end":
         return False
@@ -224,6 +250,8 @@ def _read_body(reader: _Reader, lines: list[str]) -> None:
         if not line:
             if reader.block is not None and reader.block.lines:
                 reader.block.lines.append("")
+            elif reader.gm_block is not None and reader.gm_block.lines:
+                reader.gm_block.lines.append("")
             index += 1
             continue
         if line.startswith(">") or line.startswith("|>"):
@@ -286,6 +314,24 @@ def _read_line(reader: _Reader, line: str) -> None:
         else:
             reader.not_understood_line("PASSWORD", "give the password on the same line: PASSWORD <password>")
         return
+    reason = gm.REASON_LINE.match(line)
+    pending = reader.last_gm()
+    if reason is not None and (pending is not None or (reader.block is None and reader.gm_block is None)):
+        if not reason.group(1).strip():
+            reader.not_understood_line(line, "give the reason on the same line: REASON <text>")
+        elif pending is None and _mistyped_gm(reader):
+            pass  # the REASON of a mistyped command, which was quoted back: nothing was done
+        elif pending is None:
+            reader.not_understood_line(line, "a REASON line goes right below the game master command it explains")
+        else:
+            pending.add_reason(reason.group(1).strip())
+        return
+    item = gm.parse(line)
+    if item is not None:
+        reader.close_block()
+        reader.commands.append(item)
+        reader.gm_block = item if item.block else None
+        return
     parsed = _parse(line)
     if parsed is not None:
         command = _command(parsed, line)
@@ -295,17 +341,28 @@ def _read_line(reader: _Reader, line: str) -> None:
         elif command is not None:
             reader.commands.append(command)
         return
+    if reader.gm_block is not None:
+        reader.gm_block.add_line(line)
+        return
     if reader.block is not None:
         reader.block.lines.append(line)
         return
     keyword = _KEYWORD.match(line)
+    gm_keyword = gm.KEYWORD.match(line)
     if keyword is not None:
         word = keyword.group(1).upper()
         reader.not_understood_line(line, f"write it as {_USAGE[word]}")
+    elif gm_keyword is not None:
+        reader.not_understood_line(line, f"write it as {gm.usage(gm_keyword.group(1))}; nothing was done")
     else:
         reader.not_understood_line(
             line, "not a command (send HELP for the list); orders go on the lines after ORDERS <game>"
         )
+
+
+def _mistyped_gm(reader: _Reader) -> bool:
+    last = reader.commands[-1] if reader.commands else None
+    return isinstance(last, c.NotUnderstood) and gm.KEYWORD.match(last.line) is not None
 
 
 def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command | _Block | None:
@@ -358,6 +415,12 @@ def _finish(reader: _Reader) -> list[c.Command]:
                 )
             else:
                 result.append(c.SubmitOrders(item.game, text))
+        elif isinstance(item, gm.GmItem):
+            repeated = item is reader.subject_item and any(
+                isinstance(other, gm.GmItem) and other.opener.lower() == item.opener.lower() for other in body_commands
+            )
+            if not repeated:
+                result.append(item.finish())
         elif item is reader.subject_item and item in body_commands:
             continue
         else:
