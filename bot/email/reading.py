@@ -59,13 +59,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("join", rf"^JOIN\s+{_GAME}(?:\s+AS\s+(.+))?$"),
         ("orders", rf"^(?:ORDERS|GAME)\s+{_GAME}(?:\s*:\s*(.*))?$"),
         ("status", rf"^STATUS\s+{_GAME}$"),
+        ("record", rf"^RECORD\s+{_GAME}$"),
         ("resign", rf"^RESIGN\s+{_GAME}$"),
         ("end", r"^(?:END|SIGNOFF)$"),
     )
 )
 _PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*?)[\s.:;!?,]*$", re.IGNORECASE)
 """A secret never ends in punctuation: "PASSWORD amber-raven-4821." gives amber-raven-4821 (found by the fuzz test)."""
-_KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RESIGN)\b", re.IGNORECASE)
+_KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN)\b", re.IGNORECASE)
 _USAGE = {
     "HELP": "HELP or HELP <game>",
     "LIST": "LIST, alone on its line",
@@ -73,6 +74,7 @@ _USAGE = {
     "ORDERS": "ORDERS <game>, then your orders on the lines below",
     "GAME": "GAME <game>, then your orders on the lines below",
     "STATUS": "STATUS <game>",
+    "RECORD": "RECORD <game> (once the game is over)",
     "RESIGN": "RESIGN <game>",
 }
 _TRAILING = ".:;!?,"
@@ -385,6 +387,9 @@ def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command
     if name == "status":
         assert groups[0] is not None
         return c.ShowStatus(groups[0].lower())
+    if name == "record":
+        assert groups[0] is not None
+        return c.ShowRecord(groups[0].lower())
     if name == "resign":
         assert groups[0] is not None
         return c.Resign(groups[0].lower())

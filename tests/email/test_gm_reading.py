@@ -166,3 +166,10 @@ def test_player_orders_blocks_are_read_as_before() -> None:
     body = "ORDERS demo\nplay 6 bank 2\nreason is an order word here\nPASSWORD amber-raven-1001\n"
     assert read_commands("x", body).commands == (c.SubmitOrders("demo", "play 6 bank 2\nreason is an order word here"),)
     assert read_commands("x", "END\nSTART demo\n").commands == ()
+
+
+def test_record_is_read_by_mail():
+    """Issue 11 item 9: RECORD <game> asks for a finished game's record."""
+    from bot.email.reading import read_commands
+
+    assert read_commands("", "RECORD Cup26\n").commands == (c.ShowRecord("cup26"),)
