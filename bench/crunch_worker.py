@@ -91,7 +91,7 @@ def run(database: str, host: str, port: int) -> None:
     timer = Timer()
     turns.advance = _timed(timer, "adjudication", turns.advance)  # type: ignore[assignment]
     compose_module.render_message = _timed(timer, "rendering", compose_module.render_message)  # type: ignore[assignment]
-    sender_module.compose = _timed(timer, "compose", sender_module.compose)  # type: ignore[assignment]
+    sender_module.compose_bytes = _timed(timer, "compose", sender_module.compose_bytes)  # type: ignore[assignment]
     engine = make_engine(database)
     sessions = session_factory(engine)
     service = world.service_for(sessions)
