@@ -19,9 +19,7 @@ WORKER = "bench.intake_worker"
 
 
 def _fill(server: DovecotServer, user: str, mails: int, games: int, addresses: int) -> None:
-    raws = [
-        world.order_mail(n % games, (n // games) % world.SEATS, addresses, n) for n in range(mails)
-    ]
+    raws = [world.order_mail(n % games, (n // games) % world.SEATS, addresses, n) for n in range(mails)]
     client = IMAPClient(server.host, port=server.port, ssl=False, timeout=60)
     client.login(user, PASSWORD)
     for start in range(0, len(raws), 200):

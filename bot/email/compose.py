@@ -117,7 +117,9 @@ def _message(headers: list[tuple[str, str]], body: str) -> EmailMessage:
     return message
 
 
-_PLAIN_TAIL = b'Content-Type: text/plain; charset="us-ascii"\r\nContent-Transfer-Encoding: 7bit\r\nMIME-Version: 1.0\r\n\r\n'
+_PLAIN_TAIL = (
+    b'Content-Type: text/plain; charset="us-ascii"\r\nContent-Transfer-Encoding: 7bit\r\nMIME-Version: 1.0\r\n\r\n'
+)
 _FOLD = 78
 """policy.SMTP's max_line_length: longer header lines are folded at a space."""
 
@@ -147,7 +149,14 @@ def compose_bytes(row: PendingMessage, identity: MailIdentity, now: datetime) ->
     lines: list[str] = []
     plain = identity.name.isascii() and body.isascii() and all(len(line) <= 998 for line in body.splitlines())
     for name, value in headers:
-        if not plain or not value.isascii() or "=?" in value or "\r" in value or "\n" in value or value != value.strip():
+        if (
+            not plain
+            or not value.isascii()
+            or "=?" in value
+            or "\r" in value
+            or "\n" in value
+            or value != value.strip()
+        ):
             plain = False
             break
         folded = _fold(name, value)

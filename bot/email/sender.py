@@ -96,7 +96,9 @@ class MailSender:
                             log.warning("outbox #%d to %s refused for good (%s): parked", row.id, row.recipient, exc)
                         else:
                             retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
-                            log.warning("outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry)
+                            log.warning(
+                                "outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry
+                            )
                         failed += 1
                         settled.add(row.id)
                         continue

@@ -23,8 +23,8 @@ def row(template: str = "report", data: dict | None = None, context: dict | None
 
 
 def test_every_message_of_a_played_world_is_the_same_either_way(world):
-    from tests.email.world import GM, PLAYERS, SETUP_ORDERS, START, apply, service_for
     from bot.core import commands as c
+    from tests.email.world import GM, PLAYERS, SETUP_ORDERS, START, apply, service_for
 
     service = service_for(world)
     for name, address in PLAYERS.items():

@@ -106,9 +106,13 @@ def test_killed_at_random_points_everything_happens_exactly_once(dovecot: Doveco
             assert len(inbound) == len(mails) and {row.status for row in inbound} == {"done"}
             applied = Counter(s for s in session.scalars(select(ProcessedEnvelope.source_id)) if s.startswith("imap:"))
             assert len(applied) == len(mails) and set(applied.values()) == {1}, "every order applied exactly once"
-            replies = set(session.scalars(
-                select(OutboxMessage.message_id).where(OutboxMessage.kind == "reply", OutboxMessage.sent_at != world.START)
-            ))  # fmt: skip (the league's own set-up replies were settled, never sent)
+            replies = set(
+                session.scalars(
+                    select(OutboxMessage.message_id).where(
+                        OutboxMessage.kind == "reply", OutboxMessage.sent_at != world.START
+                    )
+                )
+            )  # fmt: skip (the league's own set-up replies were settled, never sent)
         ids = received_ids(sink)
         assert len(replies) == len(mails)
         assert {i.decode() for i in ids} >= replies and set(ids.values()) == {1}, "every reply received once"
@@ -136,5 +140,7 @@ def test_killed_at_random_points_everything_happens_exactly_once(dovecot: Doveco
         sink.close()
         client.logout()
         engine.dispose()
-    print(f"\n[issue 14] kill -9: {kills} kills in {len(runs)} runs, {len(mails)} mails, {GAMES} games, "
-          f"{len(received_ids(sink))} messages received once each, {time.monotonic() - started:.1f} s")
+    print(
+        f"\n[issue 14] kill -9: {kills} kills in {len(runs)} runs, {len(mails)} mails, {GAMES} games, "
+        f"{len(received_ids(sink))} messages received once each, {time.monotonic() - started:.1f} s"
+    )

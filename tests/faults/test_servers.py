@@ -34,7 +34,7 @@ from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
 from bot.email.understand import IntakePolicy
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
-from bot.store.models import Game, InboundMessage, OutboxMessage, ProcessedEnvelope, TurnRecord
+from bot.store.models import Game, InboundMessage, ProcessedEnvelope, TurnRecord
 from tests.core.test_shunt import BrokenRules
 from tests.support.dovecot import PASSWORD, DovecotServer, dovecot_binary
 from tests.support.smtp_sink import SmtpSink
@@ -58,7 +58,7 @@ def ids_at(sink: SmtpSink) -> Counter[bytes]:
 
 
 def test_smtp_refusing_then_away_then_back_every_report_arrives_once(tmp_path: Path):
-    database, engine, sessions = league(tmp_path, 12)
+    _database, engine, sessions = league(tmp_path, 12)
     sink = SmtpSink()
     sink.start()
     try:
@@ -91,7 +91,7 @@ def test_smtp_refusing_then_away_then_back_every_report_arrives_once(tmp_path: P
 
 
 def test_an_engine_that_raises_on_one_game_parks_that_turn_and_every_other_game_resolves(tmp_path, monkeypatch):
-    database, engine, sessions = league(tmp_path, 40)
+    _database, engine, sessions = league(tmp_path, 40)
     try:
         with unit_of_work(sessions) as session:
             broken = session.scalar(select(Game.id).where(Game.slug == "g17"))
@@ -185,7 +185,7 @@ def test_the_imap_server_drops_the_connection_mid_fetch_and_restarts(tmp_path, m
         pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
     dovecot = DovecotServer(binary)  # its own server: this test kills it
     dovecot.start()
-    database, engine, sessions = league(tmp_path, 4)
+    _database, engine, sessions = league(tmp_path, 4)
     user = dovecot.new_user("dropped")
     fill(dovecot, user, 120, 4)
     original = ImapMailbox.read_many
