@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import case, func, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import unit_of_work
@@ -147,12 +147,19 @@ class OutboxDrain:
             )
 
     def mark_sent(self, message_id: int, now: datetime) -> None:
+        """One statement, committed at once (the sender calls it right after the server's 250)."""
+        unsent = OutboxMessage.sent_at.is_(None)
         with unit_of_work(self._sessions) as session:
-            row = session.get_one(OutboxMessage, message_id)
-            if row.sent_at is None:
-                row.sent_at = now
-                row.attempts += 1
-            row.claimed_until = None
+            session.execute(
+                update(OutboxMessage)
+                .where(OutboxMessage.id == message_id)
+                .values(
+                    sent_at=func.coalesce(OutboxMessage.sent_at, now),
+                    attempts=OutboxMessage.attempts + case((unsent, 1), else_=0),
+                    claimed_until=None,
+                )
+                .execution_options(synchronize_session=False)
+            )
 
     def mark_failed(self, message_id: int, now: datetime, error: str) -> datetime:
         """Record a failed attempt; returns when the row is due again (back-off doubles)."""

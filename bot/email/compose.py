@@ -8,11 +8,19 @@ the envelope (In-Reply-To, References), ``Auto-Submitted`` (``auto-replied``
 on replies, ``auto-generated`` on reports and notices, RFC 3834) and
 ``X-Auto-Response-Suppress: All`` so that auto-responders stay quiet, and a
 ``text/plain`` body: 7bit when it is plain ASCII, else UTF-8.
+
+The sender takes :func:`compose_bytes`: the message built once as the bytes
+that go on the wire.  A message whose headers and body are plain ASCII (the
+usual report or reply) is written out directly, byte for byte what
+:func:`compose` would serialise (``tests/email/test_compose_bytes.py``),
+without the cost of the email package's header objects; any other goes
+through :func:`compose`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email import policy
@@ -23,7 +31,7 @@ import jinja2
 
 from bot.core.outbox import PendingMessage
 from bot.core.outcomes import REPLY
-from bot.core.rendering import render_message
+from bot.core.rendering import Rendered, render_message
 
 FORM = "email"
 """The template folder of the email channel (``templates/email/``)."""
@@ -41,33 +49,142 @@ class UnsendableMessage(ValueError):
     """A row that cannot become a valid message (a bad recipient or header): retrying will not help."""
 
 
-def compose(row: PendingMessage, identity: MailIdentity, now: datetime) -> EmailMessage:
-    """The message for ``row``; raise :class:`UnsendableMessage` when it cannot be built."""
+@dataclass(frozen=True)
+class BuiltMail:
+    """A message built once, as the bytes to send (what :func:`compose_bytes` returns)."""
+
+    message_id: str
+    sender: str
+    """The From address (MAIL FROM when no envelope sender is configured)."""
+    raw: bytes
+
+    def __getitem__(self, name: str) -> str:
+        """The one header a transport asks for (``Message-ID``), as on an :class:`EmailMessage`."""
+        if name.lower() != "message-id":
+            raise KeyError(name)
+        return self.message_id
+
+    def as_bytes(self) -> bytes:
+        return self.raw
+
+
+def _recipient(row: PendingMessage) -> str:
     recipient = row.recipient.strip()
     if "@" not in recipient or any(ch in recipient for ch in " \r\n<>,;"):
         raise UnsendableMessage(f"not an email address: {recipient!r}")
-    message = EmailMessage(policy=policy.SMTP)
+    return recipient
+
+
+def _render(row: PendingMessage) -> Rendered:
     try:
-        message["Message-ID"] = row.message_id
-        message["Date"] = format_datetime(now)
-        message["From"] = formataddr((identity.name, identity.address))
-        message["To"] = recipient
-        rendered = render_message(FORM, row.template, {**row.data, "context": row.context})
-        message["Subject"] = rendered.title or "(no subject)"
-        in_reply_to = row.context.get("message_id")
-        if in_reply_to:
-            message["In-Reply-To"] = str(in_reply_to)
-            message["References"] = " ".join((*row.context.get("references", ()), str(in_reply_to)))
-        message["Auto-Submitted"] = "auto-replied" if row.kind == REPLY else "auto-generated"
-        message["X-Auto-Response-Suppress"] = "All"
-        if rendered.body.isascii():
-            message.set_content(rendered.body, charset="us-ascii", cte="7bit")
-        else:
-            message.set_content(rendered.body, charset="utf-8")
-        for item in row.data.get("items", ()) if row.template == REPLY else ():
-            if item.get("code") == "record":  # RECORD <game>: the sealed record as a file
-                data = json.dumps(item["record"], indent=1).encode()
-                message.add_attachment(data, maintype="application", subtype="json", filename=item["filename"])
+        return render_message(FORM, row.template, {**row.data, "context": row.context})
     except (ValueError, TypeError, KeyError, jinja2.TemplateError) as exc:
         raise UnsendableMessage(f"{type(exc).__name__}: {exc}") from exc
+
+
+def _headers(row: PendingMessage, identity: MailIdentity, now: datetime, rendered: Rendered) -> list[tuple[str, str]]:
+    headers = [
+        ("Message-ID", row.message_id),
+        ("Date", format_datetime(now)),
+        ("From", formataddr((identity.name, identity.address))),
+        ("To", _recipient(row)),
+        ("Subject", rendered.title or "(no subject)"),
+    ]
+    in_reply_to = row.context.get("message_id")
+    if in_reply_to:
+        headers.append(("In-Reply-To", str(in_reply_to)))
+        headers.append(("References", " ".join((*row.context.get("references", ()), str(in_reply_to)))))
+    headers.append(("Auto-Submitted", "auto-replied" if row.kind == REPLY else "auto-generated"))
+    headers.append(("X-Auto-Response-Suppress", "All"))
+    return headers
+
+
+def compose(row: PendingMessage, identity: MailIdentity, now: datetime) -> EmailMessage:
+    """The message for ``row``; raise :class:`UnsendableMessage` when it cannot be built."""
+    rendered = _render(row)
+    return _message(_headers(row, identity, now, rendered), rendered.body, _attachments(row))
+
+
+def _attachments(row: PendingMessage) -> list[tuple[str, bytes]]:
+    """Files a reply carries: the sealed record of ``RECORD <game>`` (issue 11 item 9)."""
+    if row.template != REPLY:
+        return []
+    return [
+        (str(item["filename"]), json.dumps(item["record"], indent=1).encode())
+        for item in row.data.get("items", ())
+        if item.get("code") == "record"
+    ]
+
+
+def _message(headers: list[tuple[str, str]], body: str, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
+    message = EmailMessage(policy=policy.SMTP)
+    try:
+        for name, value in headers:
+            message[name] = value
+        if body.isascii():
+            message.set_content(body, charset="us-ascii", cte="7bit")
+        else:
+            message.set_content(body, charset="utf-8")
+        for filename, data in attachments:
+            message.add_attachment(data, maintype="application", subtype="json", filename=filename)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise UnsendableMessage(f"{type(exc).__name__}: {exc}") from exc
     return message
+
+
+_PLAIN_TAIL = (
+    b'Content-Type: text/plain; charset="us-ascii"\r\nContent-Transfer-Encoding: 7bit\r\nMIME-Version: 1.0\r\n\r\n'
+)
+_FOLD = 78
+"""policy.SMTP's max_line_length: longer header lines are folded at a space."""
+
+
+def _fold(name: str, value: str) -> str | None:
+    """``Name: value`` folded as policy.SMTP folds plain ASCII words; None when only the email package can say."""
+    line = f"{name}: {value}"
+    if len(line) <= _FOLD:
+        return line
+    words = value.split(" ")
+    if any(not word for word in words) or any(len(word) > _FOLD - 1 for word in words):
+        return None  # runs of spaces, over-long words: leave them to the email package
+    lines = [f"{name}:"]
+    for word in words:
+        if len(lines[-1]) + 1 + len(word) <= _FOLD:
+            lines[-1] += " " + word
+        else:
+            lines.append(" " + word)
+    return "\r\n".join(lines)
+
+
+def compose_bytes(row: PendingMessage, identity: MailIdentity, now: datetime) -> BuiltMail:
+    """The message for ``row`` as the bytes to send; raise :class:`UnsendableMessage` when it cannot be built."""
+    rendered = _render(row)
+    headers = _headers(row, identity, now, rendered)
+    body = rendered.body
+    attachments = _attachments(row)
+    lines: list[str] = []
+    plain = not attachments and identity.name.isascii() and body.isascii()
+    plain = plain and all(len(line) <= 998 for line in body.splitlines())
+    for name, value in headers:
+        if (
+            not plain
+            or not value.isascii()
+            or "=?" in value
+            or "\r" in value
+            or "\n" in value
+            or value != value.strip()
+        ):
+            plain = False
+            break
+        folded = _fold(name, value)
+        if folded is None:
+            plain = False
+            break
+        lines.append(folded)
+    if not plain:
+        raw = _message(headers, body, attachments).as_bytes()
+    else:
+        text = body if body.endswith("\n") else body + "\n"
+        wire = b"\r\n".join(text.encode("ascii").splitlines()) + b"\r\n"  # as the email package splits
+        raw = ("\r\n".join(lines) + "\r\n").encode("ascii") + _PLAIN_TAIL + wire
+    return BuiltMail(row.message_id, identity.address, raw)

@@ -170,6 +170,22 @@ class ImapMailbox:
             raise IMAPClientError(f"message UID {uid} could not be fetched")
         return raw
 
+    def read_many(self, refs: Sequence[MessageRef], max_bytes: int) -> dict[str, bytes]:
+        """:meth:`read` for several messages, the small ones in one ``UID FETCH`` (keyed by ``ref.key``)."""
+        small = [ref for ref in refs if ref.size < max_bytes]
+        found: dict[str, bytes] = {}
+        if small:
+            data = self.client.fetch([ref.handle for ref in small], ["BODY.PEEK[]"])
+            for ref in small:
+                raw = data.get(ref.handle, {}).get(b"BODY[]")
+                if not isinstance(raw, bytes):
+                    raise IMAPClientError(f"message UID {ref.handle} could not be fetched")
+                found[ref.key] = raw
+        for ref in refs:
+            if ref.key not in found:
+                found[ref.key] = self.read(ref, max_bytes)
+        return found
+
     def acknowledge(self, refs: Sequence[MessageRef]) -> None:
         uids = [ref.handle for ref in refs]
         if self.can_move:

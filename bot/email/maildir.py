@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
+from bot.email.compose import BuiltMail
 from bot.email.intake import Intake, IntakeResult, MessageRef
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ class _MaildirConnection:
     async def __aexit__(self, *exc: object) -> None:
         return None
 
-    async def send(self, message: EmailMessage, recipient: str) -> None:
+    async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None:
         name = "referee-" + hashlib.sha256(str(message["Message-ID"]).encode()).hexdigest()[:32]
         if (self.root / "new" / name).exists() or any((self.root / "cur").glob(f"{name}:*")):
             return

@@ -9,8 +9,11 @@ the server's "250 OK" and that commit, and then with the same Message-ID.
   stops, nothing is marked, and the sender waits with exponential back-off
   (``retry_min`` doubling up to ``retry_max``) before trying again.  No
   message is lost and none is sent twice.
-* The server refuses one message, or it cannot be built: that row is marked
-  failed (the outbox retries it with its own back-off) and the pass goes on.
+* The server refuses one message for good (a ``5xx`` reply: no such
+  recipient, too large), or it cannot be built: that row is parked with the
+  reason (``referee outbox list`` shows it) and never retried; the pass goes on.
+* The server refuses it for now (``4xx``): the row is marked failed, the
+  outbox retries it with its own back-off, and the pass goes on.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Protocol
 
 from bot.core.clock import Clock
 from bot.core.outbox import OutboxDrain
-from bot.email.compose import MailIdentity, UnsendableMessage, compose
+from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected, TransportUnavailable
 
 log = logging.getLogger(__name__)
@@ -33,7 +36,7 @@ CHANNEL = "email"
 
 
 class Connection(Protocol):
-    async def send(self, message: EmailMessage, recipient: str) -> None: ...
+    async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None: ...
 
 
 class Transport(Protocol):
@@ -85,11 +88,17 @@ class MailSender:
             async with self.transport.connect() as connection:
                 for row in rows:
                     try:
-                        message = compose(row, self.identity, self.clock.now())
+                        message = compose_bytes(row, self.identity, self.clock.now())
                         await connection.send(message, row.recipient)
                     except (UnsendableMessage, MessageRejected) as exc:
-                        retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
-                        log.warning("outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry)
+                        if isinstance(exc, UnsendableMessage) or exc.permanent:
+                            await asyncio.to_thread(self.drain.park, row.id, self.clock.now(), str(exc))
+                            log.warning("outbox #%d to %s refused for good (%s): parked", row.id, row.recipient, exc)
+                        else:
+                            retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
+                            log.warning(
+                                "outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry
+                            )
                         failed += 1
                         settled.add(row.id)
                         continue

@@ -4,7 +4,12 @@ Errors are sorted for the sender: :class:`TransportUnavailable` when the
 server cannot be reached or will not talk (connection refused, TLS or AUTH
 failure, disconnection, ``421``): the whole pass waits and retries;
 :class:`MessageRejected` when the server refused one message (its recipient,
-its size): that row alone is marked failed and retried later with back-off.
+its size): that row alone is settled: a permanent refusal (a ``5xx`` reply,
+RFC 5321 section 4.2.1) is parked with the reason, a transient one (``4xx``)
+is marked failed and retried later with back-off.
+
+Each message is serialised once, to bytes, and sent raw (``sendmail``):
+aiosmtplib's ``send_message`` would copy and serialise it again.
 """
 
 from __future__ import annotations
@@ -12,8 +17,11 @@ from __future__ import annotations
 import ssl
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.utils import getaddresses
 
 import aiosmtplib
+
+from bot.email.compose import BuiltMail
 
 
 class TransportUnavailable(Exception):
@@ -21,7 +29,16 @@ class TransportUnavailable(Exception):
 
 
 class MessageRejected(Exception):
-    """The server refused this one message."""
+    """The server refused this one message; ``code`` is its reply code (0 when unknown)."""
+
+    def __init__(self, reason: str, code: int = 0) -> None:
+        super().__init__(reason)
+        self.code = code
+
+    @property
+    def permanent(self) -> bool:
+        """A ``5xx`` refusal: the same message will be refused again (RFC 5321 section 4.2.1)."""
+        return 500 <= self.code <= 599
 
 
 @dataclass(frozen=True)
@@ -45,6 +62,12 @@ class SmtpConfig:
     @property
     def resolved_port(self) -> int:
         return self.port or {"tls": 465, "starttls": 587, "none": 25}[self.security]
+
+
+def _sender_of(message: EmailMessage) -> str:
+    """MAIL FROM when none is configured: the From address (as ``send_message`` took it)."""
+    addresses = getaddresses([str(message.get("From", ""))])
+    return addresses[0][1] if addresses else ""
 
 
 class SmtpTransport:
@@ -85,16 +108,23 @@ class _SmtpConnection:
         except (aiosmtplib.SMTPException, OSError):
             self.client.close()
 
-    async def send(self, message: EmailMessage, recipient: str) -> None:
+    async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None:
+        if isinstance(message, BuiltMail):
+            envelope_from, raw = self.config.envelope_from or message.sender, message.raw
+        else:
+            envelope_from, raw = self.config.envelope_from or _sender_of(message), message.as_bytes()
         try:
-            await self.client.send_message(message, sender=self.config.envelope_from or None, recipients=[recipient])
-        except (aiosmtplib.SMTPRecipientsRefused, aiosmtplib.SMTPSenderRefused, aiosmtplib.SMTPDataError) as exc:
-            if getattr(exc, "code", None) == 421:
-                raise TransportUnavailable(str(exc)) from exc
-            raise MessageRejected(f"{type(exc).__name__}: {exc}") from exc
+            await self.client.sendmail(envelope_from, [recipient], raw)
+        except aiosmtplib.SMTPRecipientsRefused as exc:
+            refusals = exc.recipients
+            code = refusals[0].code if refusals else 0
+            reason = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in refusals) or str(exc)
+            if code == 421:
+                raise TransportUnavailable(reason) from exc
+            raise MessageRejected(f"recipient refused: {reason}", code) from exc
         except aiosmtplib.SMTPResponseException as exc:
             if exc.code == 421:
                 raise TransportUnavailable(f"{exc.code} {exc.message}") from exc
-            raise MessageRejected(f"{exc.code} {exc.message}") from exc
+            raise MessageRejected(f"{type(exc).__name__}: {exc.code} {exc.message}", exc.code) from exc
         except (aiosmtplib.SMTPException, OSError) as exc:
             raise TransportUnavailable(f"{type(exc).__name__}: {exc}") from exc

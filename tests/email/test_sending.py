@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.cli import main
 from bot.core import commands as c
 from bot.core.clock import SimulatedClock
 from bot.core.outbox import OutboxDrain
@@ -96,20 +97,48 @@ async def test_tls_and_auth(world, security):
         sink.close()
 
 
-async def test_a_refused_recipient_is_retried_later_and_the_rest_go_through(world, smtp):
+async def test_a_recipient_refused_for_now_is_retried_later_and_the_rest_go_through(world, smtp):
+    """A 4xx for one recipient: that row is retried with back-off, never parked."""
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    smtp.defer.add("cat@example.org")
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
+    result = await sender.drain_all()
+    assert (result.sent, result.failed) == (5, 1)
+    (left,) = outbox_rows(world)
+    assert left.recipient == "cat@example.org" and left.attempts == 1 and "450" in (left.last_error or "")
+    assert OutboxDrain(world).parked() == []
+    assert (await sender.drain_all()).sent == 0, "not before its back-off"
+    clock.advance(timedelta(minutes=1))
+    assert (await sender.drain_all()).failed == 1, "still refused for now: tried again"
+    smtp.defer.clear()
+    clock.advance(timedelta(minutes=1))
+    assert (await sender.drain_all()).sent == 1
+    assert Counter(r.recipients[0] for r in smtp.messages())["cat@example.org"] == 1
+
+
+async def test_a_recipient_refused_for_good_is_parked_with_the_reason_for_the_host(world, world_path, smtp, tmp_path,
+                                                                                   capsys):  # fmt: skip
+    """A 5xx for one recipient parks that row (shown by ``referee outbox list``); it is not retried hourly."""
     clock = SimulatedClock(START)
     order_everyone(world, clock)
     smtp.reject.add("cat@example.org")
     sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
     result = await sender.drain_all()
     assert (result.sent, result.failed) == (5, 1)
-    (left,) = outbox_rows(world)
-    assert left.recipient == "cat@example.org" and left.attempts == 1 and "550" in (left.last_error or "")
-    assert (await sender.drain_all()).sent == 0, "not before its back-off"
+    assert OutboxDrain(world).unsent_count("email") == 0, "a parked row is not waiting"
+    ((parked, reason),) = OutboxDrain(world).parked("email")
+    assert parked.recipient == "cat@example.org" and "550" in reason and "no such user" in reason
     smtp.reject.clear()
-    clock.advance(timedelta(minutes=1))
-    assert (await sender.drain_all()).sent == 1
-    assert Counter(r.recipients[0] for r in smtp.messages())["cat@example.org"] == 1
+    clock.advance(timedelta(days=2))
+    assert (await sender.drain_all()).sent == 0, "never retried"
+    assert [r.recipients[0] for r in smtp.messages()].count("cat@example.org") == 0
+
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{world_path}"\n')
+    assert main(["--config", str(config), "outbox", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "1 parked" in out and "cat@example.org" in out and "550" in out
 
 
 async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(world, smtp):

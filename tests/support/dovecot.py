@@ -187,6 +187,17 @@ service imap-login {{
         check = subprocess.run(["doveconf", "-c", str(self.config), "-n"], capture_output=True, text=True)
         if check.returncode != 0:
             raise RuntimeError(f"doveconf refused the test configuration:\n{check.stderr}")
+        self._spawn()
+
+    def restart(self) -> None:
+        """Kill the server (SIGKILL to its process group, as a crash would) and start it again, mail kept."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        self._spawn()
+
+    def _spawn(self) -> None:
         self.process = subprocess.Popen(
             [self.binary, "-F", "-c", str(self.config)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,

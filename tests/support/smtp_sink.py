@@ -46,6 +46,8 @@ class _Collect:
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
         if address.lower() in self.sink.reject:
             return "550 5.1.1 no such user here"
+        if address.lower() in self.sink.defer:
+            return "450 4.2.1 mailbox busy, try again later"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -62,12 +64,13 @@ class _Collect:
 class SmtpSink:
     """See the module docstring.  ``tls``: None, "starttls" or "tls"; ``login``: (user, password) or None.
 
-    ``reject`` lists recipients refused with 550; once ``accept_limit`` messages have been received, further
+    ``reject`` lists recipients refused with 550, ``defer`` those refused for now with 450; once ``accept_limit`` messages have been received, further
     ones are refused with 421 (a server going away mid-session) until the limit is lifted.
     """
 
     def __init__(self, tls: str | None = None, login: tuple[str, str] | None = None) -> None:
         self.reject: set[str] = set()
+        self.defer: set[str] = set()
         self.accept_limit: int | None = None
         self.port = free_port()
         self.host = "127.0.0.1"

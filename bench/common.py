@@ -1,0 +1,103 @@
+"""What the benchmarks share: databases, child processes that report JSON, the table."""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.store.migrate import upgrade
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size (Linux reports kilobytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class Timer:
+    """Sums the seconds spent in named stages."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - start
+
+
+def child(module: str, *args: str, timeout: float = 3600) -> dict[str, Any]:
+    """Run ``python -m module args``; its last stdout line is a JSON object."""
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{module} {' '.join(args)} failed:\n{done.stderr[-4000:]}")
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def start_children(module: str, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", module, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def collect(process: subprocess.Popen[str], timeout: float = 3600) -> dict[str, Any]:
+    out, err = process.communicate(timeout=timeout)
+    if process.returncode != 0:
+        raise RuntimeError(f"a benchmark worker failed:\n{err[-4000:]}")
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def report(payload: dict[str, Any]) -> None:
+    print(json.dumps(payload), flush=True)
+
+
+class Databases:
+    """Fresh migrated databases: SQLite files in a temp dir, or PostgreSQL databases cloned from a template."""
+
+    def __init__(self, postgres: bool) -> None:
+        self.directory = Path(tempfile.mkdtemp(prefix="bench", dir="/tmp"))
+        self.cluster: Any = None
+        self.count = 0
+        if postgres:
+            from tests.support.postgres import PostgresCluster, _bindir
+
+            bindir = _bindir()
+            if bindir is None:
+                raise SystemExit("PostgreSQL binaries (initdb) are not installed")
+            self.cluster = PostgresCluster(bindir)
+            self.cluster.start()
+            self.cluster.execute("CREATE DATABASE bench_template")
+            upgrade(self.cluster.url("bench_template"))
+
+    def fresh(self) -> str:
+        self.count += 1
+        if self.cluster is None:
+            path = self.directory / f"db{self.count}.sqlite3"
+            upgrade(str(path))
+            return str(path)
+        name = f"bench_{self.count}"
+        self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE bench_template")
+        return str(self.cluster.url(name))
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.stop()
+
+
+def min_median(values: list[float]) -> str:
+    return f"{min(values):.2f} / {statistics.median(values):.2f}"

@@ -1,0 +1,122 @@
+"""Deadline crunch and scale-out benchmarks (issue 14, targets 2 and 3).
+
+Crunch: N Golden Strider games of 8, all due at once, resolved, rendered and
+every mail (9 per game) delivered to a local aiosmtpd, by the bot's own
+deadline worker and mail sender in a child process; against the floor, a bare
+aiosmtplib loop sending as many messages of the same size to the same server.
+Scale-out (PostgreSQL): the same crunch run by 1 and by 2 processes, each
+running the deadline worker and the sender; turns resolved twice and
+Message-IDs received twice at the SMTP server are counted.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from typing import Any
+
+from bench.common import Databases, child, collect, min_median, start_children
+from tests.support.smtp_sink import SmtpSink
+
+WORKER = "bench.crunch_worker"
+MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
+
+
+def _one(databases: Databases, games: int, processes: int) -> dict[str, Any]:
+    database = databases.fresh()
+    child(WORKER, "build", database, str(games))
+    sink = SmtpSink()
+    sink.start()
+    try:
+        workers = [start_children(WORKER, "run", database, sink.host, str(sink.port)) for _ in range(processes)]
+        results = [collect(w) for w in workers]
+        received = sink.messages()
+    finally:
+        sink.close()
+    ids = Counter(m.group(1) for r in received if (m := MESSAGE_ID.search(r.raw)))
+    turns = Counter(tuple(turn) for result in results for turn in result["resolved"])
+    size = int(statistics.mean(len(r.raw) for r in received)) if received else 1000
+    stages: Counter[str] = Counter()
+    for result in results:
+        stages.update(result["stages"])
+    return {
+        "wall": max(r["wall"] for r in results), "resolved_at": max(r["resolved_at"] for r in results),
+        "received": len(received), "distinct_ids": len(ids), "ids_twice": sum(1 for n in ids.values() if n > 1),
+        "turns": len(turns), "turns_twice": sum(1 for n in turns.values() if n > 1), "size": size,
+        "stages": dict(stages), "rss_mb": max(r["rss_mb"] for r in results),
+    }  # fmt: skip
+
+
+def _floor(count: int, size: int) -> float:
+    sink = SmtpSink()
+    sink.start()
+    try:
+        return float(child(WORKER, "floor", sink.host, str(sink.port), str(count), str(size))["wall"])
+    finally:
+        sink.close()
+
+
+def crunch(games: int, repeats: int, postgres: bool) -> None:
+    backend = "PostgreSQL" if postgres else "SQLite"
+    databases = Databases(postgres)
+    try:
+        ratios, walls, floors, rss = [], [], [], []
+        shares: dict[str, list[float]] = {}
+        for _ in range(repeats):
+            run = _one(databases, games, 1)
+            base = _floor(run["received"], run["size"])
+            ratios.append(run["wall"] / base)
+            walls.append(run["wall"])
+            floors.append(base)
+            rss.append(run["rss_mb"])
+            s = run["stages"]
+            parts = {
+                "adjudication": s.get("adjudication", 0.0),
+                "rendering": s.get("rendering", 0.0),
+                "building MIME": s.get("compose", 0.0) - s.get("rendering", 0.0),
+                "sending (SMTP)": s.get("smtp", 0.0),
+            }
+            parts["database and the rest"] = run["wall"] - sum(parts.values())
+            for name, seconds in parts.items():
+                shares.setdefault(name, []).append(100 * seconds / run["wall"])
+            if run["received"] != games * 9 or run["ids_twice"] or run["turns_twice"]:
+                print(f"  WARNING: {run['received']} mails received, {run['ids_twice']} Message-IDs twice, "
+                      f"{run['turns_twice']} turns twice")  # fmt: skip
+        print(f"crunch {backend}, {games} games of 8 ({games * 9} mails), {repeats} runs, min / median:")
+        print(f"  bot:   {min_median(walls)} s   ({min(games / w for w in walls):.0f} games/s worst run)")
+        print(f"  floor: {min_median(floors)} s   (bare aiosmtplib, same count and size, one connection)")
+        print(f"  ratio bot/floor: {min_median(ratios)} x   (target: at most 2x at 1,000 games)")
+        for name, values in shares.items():
+            print(f"    {name:<24} {min_median(values)} %")
+        print(f"  peak RSS of the bot process: {min_median(rss)} MB")
+    finally:
+        databases.close()
+
+
+def scale(games: int, repeats: int) -> None:
+    databases = Databases(True)
+    try:
+        one: list[float] = []
+        two: list[float] = []
+        walls: dict[int, list[float]] = {1: [], 2: []}
+        twice_turns = twice_ids = missing = 0
+        for _ in range(repeats):
+            for processes, times in ((1, one), (2, two)):
+                run = _one(databases, games, processes)
+                times.append(run["resolved_at"])
+                walls[processes].append(run["wall"])
+                twice_turns += run["turns_twice"]
+                twice_ids += run["ids_twice"]
+                missing += games * 9 - run["distinct_ids"]
+        speedups = [a / b for a, b in zip(one, two, strict=True)]
+        print(f"scale-out PostgreSQL, {games} games of 8, {repeats} runs, min / median:")
+        print(f"  resolve-and-render, 1 process:   {min_median(one)} s")
+        print(f"  resolve-and-render, 2 processes: {min_median(two)} s")
+        print(f"  speed-up: {min_median(speedups)} x   (target: at least 1.6x)")
+        print(f"  until every mail was delivered: 1 process {min_median(walls[1])} s, "
+              f"2 processes {min_median(walls[2])} s")  # fmt: skip
+        print(f"  turns resolved twice: {twice_turns}; Message-IDs received twice: {twice_ids}; "
+              f"mails missing: {missing}")  # fmt: skip
+    finally:
+        databases.close()

@@ -1,0 +1,157 @@
+"""One benchmark process of the deadline crunch (see :mod:`bench.crunch`).
+
+``python -m bench.crunch_worker build DATABASE GAMES``: build the league, every game due.
+``python -m bench.crunch_worker run DATABASE HOST PORT``: the deadline worker and the mail
+sender until nothing is due and nothing waits, timing each stage; prints JSON.
+``python -m bench.crunch_worker floor HOST PORT COUNT SIZE``: the floor, a bare aiosmtplib
+loop sending COUNT messages of SIZE bytes on one connection; prints JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from datetime import timedelta
+from email.utils import make_msgid
+from typing import Any
+
+from sqlalchemy import func, select
+
+import bot.core.turns as turns
+import bot.email.compose as compose_module
+import bot.email.sender as sender_module
+from bench import world
+from bench.common import Timer, peak_rss_mb, report
+from bot.core.clock import SimulatedClock
+from bot.core.outbox import OutboxDrain
+from bot.core.service import _is_due
+from bot.email.compose import MailIdentity
+from bot.email.sender import MailSender
+from bot.email.smtp import SmtpConfig, SmtpTransport
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.models import Game
+
+NOW = world.START + timedelta(hours=49)
+
+
+def _timed(timer: Timer, name: str, function: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with timer.stage(name):
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+class _TimedConnection:
+    def __init__(self, inner: Any, timer: Timer) -> None:
+        self.inner, self.timer = inner, timer
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.inner, name)
+        if not name.startswith("send"):
+            return attribute
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            with self.timer.stage("smtp"):
+                return await attribute(*args, **kwargs)
+
+        return timed
+
+
+class _TimedSession:
+    def __init__(self, inner: Any, timer: Timer) -> None:
+        self.inner, self.timer = inner, timer
+
+    async def __aenter__(self) -> _TimedConnection:
+        with self.timer.stage("smtp"):
+            return _TimedConnection(await self.inner.__aenter__(), self.timer)
+
+    async def __aexit__(self, *exc: object) -> None:
+        with self.timer.stage("smtp"):
+            await self.inner.__aexit__(*exc)
+
+
+class _TimedTransport:
+    def __init__(self, inner: SmtpTransport, timer: Timer) -> None:
+        self.inner, self.timer = inner, timer
+
+    def connect(self) -> Any:
+        return _TimedSession(self.inner.connect(), self.timer)
+
+
+def build(database: str, games: int) -> None:
+    sessions = session_factory(make_engine(database))
+    world.build(sessions, games)
+    world.make_due(sessions, NOW - timedelta(minutes=1))
+    report({"built": games})
+
+
+def run(database: str, host: str, port: int) -> None:
+    timer = Timer()
+    turns.advance = _timed(timer, "adjudication", turns.advance)  # type: ignore[assignment]
+    compose_module.render_message = _timed(timer, "rendering", compose_module.render_message)  # type: ignore[assignment]
+    sender_module.compose_bytes = _timed(timer, "compose", sender_module.compose_bytes)  # type: ignore[assignment]
+    engine = make_engine(database)
+    sessions = session_factory(engine)
+    service = world.service_for(sessions)
+    drain = OutboxDrain(sessions)
+    transport = _TimedTransport(SmtpTransport(SmtpConfig(host=host, port=port, security="none")), timer)
+    sender = MailSender(drain, transport, SimulatedClock(NOW), MailIdentity(world.REFEREE), batch=200)
+    resolved: list[tuple[str, int]] = []
+    sent = 0
+    started = time.perf_counter()
+    resolved_at = 0.0
+    while True:
+        with timer.stage("resolve"):
+            found = service.resolve_due(NOW)
+        resolved += found
+        with timer.stage("send"):
+            sent += asyncio.run(sender.drain_all()).sent
+        with unit_of_work(sessions) as session:
+            due = session.scalar(select(func.count()).select_from(Game).where(_is_due(NOW)))
+        if not due and not resolved_at:
+            resolved_at = time.perf_counter() - started
+        if not due and drain.unsent_count("email") == 0:
+            break
+        if not found:
+            time.sleep(0.01)  # another process holds the rest
+    wall = time.perf_counter() - started
+    engine.dispose()
+    report({"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at,
+            "stages": timer.seconds, "rss_mb": peak_rss_mb()})  # fmt: skip
+
+
+def floor(host: str, port: int, count: int, size: int) -> None:
+    import aiosmtplib
+
+    async def send_all() -> float:
+        client = aiosmtplib.SMTP(hostname=host, port=port, use_tls=False, start_tls=False)
+        start = time.perf_counter()
+        await client.connect()
+        body = b"x" * 70 + b"\r\n"
+        for _ in range(count):
+            head = f"Message-ID: {make_msgid(domain='floor.invalid')}\r\nSubject: floor\r\n\r\n".encode()
+            raw = head + body * max(1, (size - len(head)) // len(body))
+            await client.sendmail(world.REFEREE, ["floor@bench.invalid"], raw)
+        await client.quit()
+        return time.perf_counter() - start
+
+    report({"wall": asyncio.run(send_all()), "rss_mb": peak_rss_mb()})
+
+
+def main(argv: list[str]) -> int:
+    match argv:
+        case ["build", database, games]:
+            build(database, int(games))
+        case ["run", database, host, port]:
+            run(database, host, int(port))
+        case ["floor", host, port, count, size]:
+            floor(host, int(port), int(count), int(size))
+        case _:
+            raise SystemExit(__doc__)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
