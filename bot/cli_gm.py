@@ -36,6 +36,7 @@ from bot.settings import Settings
 
 SettingsOf = Callable[[argparse.Namespace], Settings]
 HOST = c.Sender("cli", "host", "the host")
+"""The host's identity on its command line (``bot.wiring.CLI_CHANNEL``: answered inline, never queued)."""
 
 
 class Refused(Exception):

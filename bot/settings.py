@@ -220,16 +220,17 @@ def address_list(text: str) -> list[str]:
 
 
 def _from_file(data: Mapping[str, Any], problems: list[str]) -> dict[str, tuple[Any, str]]:
-    if "referee" in data:
-        for key in data:
-            if key != "referee":
-                problems.append(_unknown(key, f"[{key}]" if isinstance(data[key], Mapping) else key, _KNOWN))
-        data = data["referee"]
-        table = "referee"
-    else:
-        table = ""
     found: dict[str, tuple[Any, str]] = {}
-    _flatten(data, "", table, found, problems)
+    outside = {key: value for key, value in data.items() if key != "referee"}
+    _flatten(outside, "", "", found, problems)
+    if isinstance(data.get("referee"), Mapping):
+        # Settings may stand at the top level, in a [referee] table, or both (top-level keys then
+        # [referee.imap] ... tables is what people write); the same setting in both places is an error.
+        inside: dict[str, tuple[Any, str]] = {}
+        _flatten(data["referee"], "", "referee", inside, problems)
+        for name in sorted(set(found) & set(inside)):
+            problems.append(f"{name}: given twice ({found[name][1]} and {inside[name][1]}); keep one")
+        found.update(inside)
     return found
 
 

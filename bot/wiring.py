@@ -68,6 +68,7 @@ def service_config(settings: Settings) -> ServiceConfig:
         turn_max_attempts=settings.turn_max_attempts,
         turn_retry_seconds=settings.turn_retry_seconds,
         secret_key=load_secret_key(settings.secret_key, settings.secret_key_file, settings.database),
+        inline_channels=(CLI_CHANNEL,),
         intakes=intake_names(settings),
         intake_wait_seconds=settings.intake_wait_seconds,
     )
@@ -97,6 +98,9 @@ def _imap_config(settings: Settings) -> ImapConfig:
         poll_seconds=settings.intake_poll_seconds, ca_file=settings.imap_ca_file or None,
     )  # fmt: skip
 
+
+CLI_CHANNEL = "cli"
+"""The host's command line (bot.cli_gm): it prints its answers; nothing is queued for it."""
 
 PROTOCOL_LOGGERS = ("imapclient", "aiosmtplib", "mail.log")
 """Loggers that write protocol traffic (message text, seat passwords included) at DEBUG level."""

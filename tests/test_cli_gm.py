@@ -9,6 +9,7 @@ import pytest
 
 from bot.cli import main
 from bot.core import commands as c
+from bot.core.outbox import OutboxDrain
 from bot.core.service import GameService
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
@@ -41,6 +42,10 @@ def test_the_host_runs_a_game_from_the_command_line(tmp_path, capsys):
 
     assert main([*gm, "start", "cup"]) == 0
     assert "STARTED cup" in capsys.readouterr().out
+    engine = make_engine(str(database))
+    waiting = OutboxDrain(session_factory(engine)).waiting_by_channel()
+    engine.dispose()
+    assert "cli" not in waiting and waiting["email"] > 0  # the host reads its answers at once: nothing queued
     assert main([*gm, "status", "cup", "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["turn"] == 0 and status["waiting"] == SEATS and status["status"] == "running"

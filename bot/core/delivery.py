@@ -7,7 +7,9 @@ This is the one place that decides who gets what on which channel:
 * a game's public copy goes to each channel that has a public place for games
   (``ServiceConfig.public_channels``: a Discord forum post, the demo's screen),
   and to none when none is configured, and to every observer of the game;
-* the host's notices go to ``ServiceConfig.host_recipients``.
+* the host's notices go to ``ServiceConfig.host_recipients``;
+* nothing goes through the outbox to an inline channel (``ServiceConfig.inline_channels``: the host's
+  command line reads its answer from :class:`bot.core.service.Applied` at once).
 
 Rows are written in the caller's transaction, so they exist exactly when the
 change that caused them was committed.  Within one :class:`Delivery` the same
@@ -55,6 +57,8 @@ class Delivery:
         """Queue ``outcome`` for every recipient its audience resolves to; returns how many rows were written."""
         count = 0
         for channel, recipient in self.recipients(outcome):
+            if channel in self.config.inline_channels:
+                continue  # answered in the moment (Applied.reply); nothing would ever drain the row
             if (channel, recipient, outcome.key) in self.written:
                 continue
             self.written.add((channel, recipient, outcome.key))

@@ -63,6 +63,8 @@ class ServiceConfig:
     """First retry delay of a failed resolution (doubling)."""
     secret_key: bytes = field(default=TEST_ONLY_SECRET_KEY, repr=False)
     """The key of the seat-secret hashes (bot.core.seat_secrets), kept outside the database."""
+    inline_channels: tuple[str, ...] = ()
+    """Channels that answer in the moment and get nothing through the outbox (the host's command line)."""
     intakes: tuple[str, ...] = ()
     """The intakes whose watermarks a deadline waits for (issue 11, :mod:`bot.core.watermarks`)."""
     intake_wait_seconds: float = 300.0

@@ -106,10 +106,15 @@ def test_serve_refuses_bad_settings_before_touching_anything(tmp_path, capsys):
     config.write_text(f'database = "{database}"\nimap_port = "abc"\n')
     assert main(["--config", str(config), "serve", "--once"]) == 2
     assert "imap_port: expected a whole number" in capsys.readouterr().err
-    config.write_text(f'database = "{database}"\n[referee]\nimap_host = "imap.example.org"\n')
+    # Top-level keys and [referee...] tables mix (what people write); the same key in both is an error.
+    config.write_text(f'database = "{database}"\n[referee.imap]\nhost = "imap.example.org"\n')
     assert main(["--config", str(config), "serve", "--once"]) == 2
     err = capsys.readouterr().err
-    assert "database: unknown setting" in err, err
+    assert "imap_user" in err and "unknown setting" not in err, err
+    config.write_text(f'database = "{database}"\n[referee]\ndatabase = "other.sqlite3"\n')
+    assert main(["--config", str(config), "serve", "--once"]) == 2
+    err = capsys.readouterr().err
+    assert "database: given twice (database and database in [referee]); keep one" in err, err
     config.write_text(f'[referee]\ndatabase = "{database}"\n[referee.imap]\nhost = "imap.example.org"\nuser = "u"\n')
     assert main(["--config", str(config), "serve", "--once"]) == 2
     assert "imap_password: missing: set REFEREE_IMAP_PASSWORD" in capsys.readouterr().err
