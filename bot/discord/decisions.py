@@ -29,8 +29,8 @@ from bot.core import commands as c
 from bot.core.games import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
+from bot.discord.clicks import checked_click
 from bot.discord.client import apologise
-from bot.discord.conversion import sender_of
 
 KIND = "dragon-stripes"
 ACTIONS = ("reveal", "hold", "take", "pass")
@@ -128,19 +128,8 @@ class DecisionDesk:
 
     async def clicked(self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str) -> None:
         """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else apply it."""
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the checks read the database: 3 s rule
-        own = await asyncio.to_thread(self._views.seat_of, game, sender_of(interaction.user))
-        if own != seat:
-            await interaction.followup.send(f"This button is for {seat}, not for you.", ephemeral=True)
-            return
-        view = await asyncio.to_thread(self._views.game, game)
-        phase = view.phase if view is not None else None
-        if phase is None or phase.number != turn or seat not in phase.owing:
-            await interaction.followup.send(
-                f"Turn {turn} of {game} is over (or no longer waits for you): nothing was changed.", ephemeral=True
-            )
-            return
-        await self._answers.apply(interaction, c.SubmitOrders(game, action))
+        if await checked_click(interaction, self._views, game, turn, seat) is not None:
+            await self._answers.apply(interaction, c.SubmitOrders(game, action))
 
     async def after_public(self, game: str, channel: discord.abc.Messageable) -> None:
         """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
