@@ -124,7 +124,7 @@ async def test_draw_keep_flip_and_take_by_buttons_with_the_card_private(
         await world.delivered()
         since_draw = "\n".join(m["content"] for m in world.thread_messages("sg1")[before:])
         assert "Ann drew from the deck, and is deciding" in since_draw
-        assert not re.search(r"\b12\b", since_draw), since_draw  # the drawn card is not in the post
+        assert not re.search(r"(?<![\d:])12(?![\d:])", since_draw), since_draw  # the drawn card is not in the post
         public = "\n".join(m["content"] for m in world.thread_messages("sg1"))
         assert "shown to you only" not in public and "You drew" not in public
         ann_dms = [m["content"] for m in fake_discord.dm_messages(world.user("Ann")["id"])]
@@ -220,3 +220,25 @@ async def test_buttons_and_the_private_card_survive_a_restart(
         replies = await press(again, "sg:sg1:3:Ben:draw", ben_prompt, "Ben", replies=2)
         assert "you drew **5**" in card_shown(replies)["content"]
         assert phase(again) == (4, "Ben", "decide")
+
+
+async def test_a_draw_typed_is_decided_by_button_and_the_deadline_makes_the_offer_stale(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start(world)
+        [reply, *_] = await world.command("Ann", "orders", {"game": "sg1", "text": "draw deck"})
+        assert "ORDERS ACCEPTED" in reply["content"] and "You drew" not in reply["content"]
+        await world.delivered()
+        decide = prompts(world)[-1]
+        assert labels(decide) == {"sg:sg1:2:Ann:show": "Ann: see the card and decide"}
+        shown = card_shown(await press(world, "sg:sg1:2:Ann:show", decide, "Ann"))
+        assert "you drew **12** from the deck" in shown["content"]
+        assert await world.pass_deadline() == [("sg1", 2)]  # Ann sent nothing: ruling S10 plays for her
+        await world.delivered()
+        assert phase(world) == (3, "Ben", "turn")
+        text = "\n".join(thread_reports(world, "sg1"))
+        assert "Ann: no orders received; the referee's orders: flip r1c2" in text
+        [stale] = await press(world, "sg:sg1:2:Ann:keep-r3c1", shown, "Ann")
+        assert stale["content"] == "Turn 2 of sg1 is over (or no longer waits for you): nothing was changed."
+        assert phase(world) == (3, "Ben", "turn")
