@@ -10,6 +10,7 @@ private answer saying so, and nothing is changed.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 
 import discord
 
@@ -41,3 +42,21 @@ async def checked_click(
         await interaction.followup.send(turn_over(game, turn), ephemeral=True)
         return None
     return view
+
+
+class PostedPrompts:
+    """Posts a game's prompt for a phase in its public place once: once per process (a set of
+    (game, turn)), and once at Discord (a nonce per game and turn, so a retry posts nothing twice)."""
+
+    def __init__(self) -> None:
+        self._posted: set[tuple[str, int]] = set()
+
+    def due(self, game: str, turn: int) -> bool:
+        return (game, turn) not in self._posted
+
+    async def post(
+        self, channel: discord.abc.Messageable, game: str, turn: int, text: str, view: discord.ui.View
+    ) -> None:
+        nonce = hashlib.sha256(f"prompt\x00{game}\x00{turn}".encode()).hexdigest()[:25]
+        await channel.send(text, view=view, nonce=nonce)
+        self._posted.add((game, turn))

@@ -18,7 +18,6 @@ privately and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,7 @@ from bot.core import commands as c
 from bot.core.games import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
-from bot.discord.clicks import checked_click
+from bot.discord.clicks import PostedPrompts, checked_click
 from bot.discord.client import apologise
 
 KIND = "dragon-stripes"
@@ -124,7 +123,7 @@ class DecisionDesk:
     def __init__(self, answers: Answers, views: GameViews) -> None:
         self._answers = answers
         self._views = views
-        self._prompted: set[tuple[str, int]] = set()
+        self._prompts = PostedPrompts()
 
     async def clicked(self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str) -> None:
         """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else apply it."""
@@ -135,12 +134,10 @@ class DecisionDesk:
         """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
         view = await asyncio.to_thread(self._views.game, game)
         prompt = prompt_for(view) if view is not None else None
-        if prompt is None or (prompt.game, prompt.turn) in self._prompted:
+        if prompt is None or not self._prompts.due(prompt.game, prompt.turn):
             return
         buttons = discord.ui.View(timeout=None)
         for choice in prompt.choices:
             buttons.add_item(DecisionButton(prompt.game, prompt.turn, choice.seat, choice.action, choice.label,
                                             choice.style, choice.row))  # fmt: skip
-        nonce = hashlib.sha256(f"prompt\x00{prompt.game}\x00{prompt.turn}".encode()).hexdigest()[:25]
-        await channel.send(prompt.text, view=buttons, nonce=nonce)
-        self._prompted.add((prompt.game, prompt.turn))
+        await self._prompts.post(channel, prompt.game, prompt.turn, prompt.text, buttons)

@@ -31,7 +31,6 @@ nothing (:mod:`bot.discord.clicks`).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +42,7 @@ from bot.core.games import RUNNING
 from bot.core.rendering import render
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
-from bot.discord.clicks import checked_click, turn_over
+from bot.discord.clicks import PostedPrompts, checked_click, turn_over
 from bot.discord.client import apologise
 from bot.discord.strike_gold_hand import COLUMNS, KIND, TURN, Hand, hand_of, order_text
 
@@ -176,7 +175,7 @@ class StrikeGoldDesk:
     def __init__(self, answers: Answers, views: GameViews) -> None:
         self._answers = answers
         self._views = views
-        self._prompted: set[tuple[str, int]] = set()
+        self._prompts = PostedPrompts()
 
     async def clicked(
         self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str, slot: str | None = None
@@ -215,11 +214,9 @@ class StrikeGoldDesk:
         """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
         view = await asyncio.to_thread(self._views.game, game)
         prompt = prompt_for(view) if view is not None else None
-        if prompt is None or (prompt.game, prompt.turn) in self._prompted:
+        if prompt is None or not self._prompts.due(prompt.game, prompt.turn):
             return
         buttons = discord.ui.View(timeout=None)
         for action, label, style in prompt.buttons:
             buttons.add_item(StrikeGoldButton(prompt.game, prompt.turn, prompt.seat, action, label, style, row=0))
-        nonce = hashlib.sha256(f"sg-prompt\x00{prompt.game}\x00{prompt.turn}".encode()).hexdigest()[:25]
-        await channel.send(prompt.text, view=buttons, nonce=nonce)
-        self._prompted.add((prompt.game, prompt.turn))
+        await self._prompts.post(channel, prompt.game, prompt.turn, prompt.text, buttons)

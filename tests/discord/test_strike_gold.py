@@ -202,24 +202,32 @@ async def test_draw_keep_flip_and_take_by_buttons_with_the_card_private(
 async def test_buttons_and_the_private_card_survive_a_restart(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
-    async with running_world(fake_discord, sqlite_sessions) as world:
-        await start(world)
-        [prompt] = prompts(world)
-        shown = card_shown(await press(world, "sg:sg1:1:Ann:draw", prompt, "Ann", replies=2))
-        await world.delivered()
-        harness = world.harness
-    async with running_world(fake_discord, sqlite_sessions, harness=harness) as again:
-        assert fake_discord.identifies == 2 and again.runtime.client is not world.runtime.client
-        [kept] = await press(again, "sg:sg1:2:Ann:keep-r1c2", shown, "Ann")  # shown before the restart
+    async with running_world(fake_discord, sqlite_sessions) as first:
+        await start(first)
+        [prompt] = prompts(first)  # posted by this run, still live when it stops
+        harness = first.harness
+    async with running_world(fake_discord, sqlite_sessions, harness=harness) as second:
+        assert fake_discord.identifies == 2 and second.runtime.client is not first.runtime.client
+        replies = await press(second, "sg:sg1:1:Ann:draw", prompt, "Ann", replies=2)  # a prompt from the last run
+        shown = card_shown(replies)
+        assert "you drew **12**" in shown["content"]
+        await second.delivered()
+    async with running_world(fake_discord, sqlite_sessions, harness=harness) as third:
+        assert fake_discord.identifies == 3
+        [kept] = await press(third, "sg:sg1:2:Ann:keep-r1c2", shown, "Ann")  # a private offer from the last run
         assert "ORDERS ACCEPTED" in kept["content"] and "keep r1c2" in kept["content"]
-        await again.delivered()
-        assert phase(again) == (3, "Ben", "turn")
-        [stale] = await press(again, "sg:sg1:1:Ann:draw", prompt, "Ann")
+        await third.delivered()
+        assert phase(third) == (3, "Ben", "turn")
+        assert any("Ann kept the 12 from the deck in r1c2" in m for m in thread_reports(third, "sg1"))
+        [stale] = await press(third, "sg:sg1:1:Ann:draw", prompt, "Ann")
         assert stale["content"].startswith("Turn 1 of sg1 is over")
-        ben_prompt = prompts(again)[-1]
-        replies = await press(again, "sg:sg1:3:Ben:draw", ben_prompt, "Ben", replies=2)
+        replies = await press(third, "sg:sg1:3:Ben:draw", prompts(third)[-1], "Ben", replies=2)
         assert "you drew **5**" in card_shown(replies)["content"]
-        assert phase(again) == (4, "Ben", "decide")
+        assert phase(third) == (4, "Ben", "decide")
+        await third.delivered()
+        posted = [m for m in thread_reports(third, "sg1") if not m.startswith("**sg1**")]
+        assert posted == expected_messages(third, "sg1")  # every report once across the restarts
+        assert len(prompts(third)) == 4  # one prompt per move phase (1, 2, 3, 4): none doubled by a restart
 
 
 async def test_a_draw_typed_is_decided_by_button_and_the_deadline_makes_the_offer_stale(
