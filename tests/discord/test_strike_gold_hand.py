@@ -154,3 +154,30 @@ def test_prompts_only_for_a_running_strike_gold_move() -> None:
 def test_the_longest_custom_id_fits_discords_100_characters() -> None:
     """Slugs and seat names are at most 40 characters (bot/core/host_commands.py, player_commands.py)."""
     assert len(custom_id("g" * 40, 99_999, "s" * 40, "keep-r3c4")) <= 100
+
+
+def test_with_no_face_down_card_left_the_drawn_card_may_just_be_discarded() -> None:
+    rng = random.Random(6)
+    state = RULES.new_game(SEATS, {}, rng)
+    orders, _ = parse_turn_orders(RULES, state, {s: "flip r1c1 r1c2" for s in SEATS})
+    state = advance(RULES, state, orders, rng).state
+    _, mover = owing(state)
+    state = advance(RULES, state, {mover: RULES.parse_orders(state, mover, "draw deck").orders}, rng).state
+    data = RULES.dump_state(state)
+    me = SEATS.index(mover)
+    data["grids"][me] = [None if i < 3 else [cell[0], True] for i, cell in enumerate(data["grids"][me])]
+    data["out"] = me  # a final turn: every card of the grid is up (three were cleared)
+    hand = hand_of(GameView("sg1", "strike-gold", "running", RULES.phase(state), data, SEATS), mover)
+    assert hand is not None and hand.may_discard() and not hand.may_flip()
+    made = chooser(hand)
+    assert made is not None
+    text, controls = made
+    buttons = {item.custom_id: item for item in controls.children if isinstance(item, StrikeGoldButton)}
+    assert not any(isinstance(item, StrikeGoldFlip) for item in controls.children)
+    assert [key for key, item in buttons.items() if item.item.disabled] == [
+        custom_id("sg1", hand.turn, mover, f"keep-r1c{c}") for c in (1, 2, 3)
+    ]
+    assert custom_id("sg1", hand.turn, mover, "discard") in buttons and "Or just discard it" in text
+    assert "Or discard it and turn" not in text
+    discard = order_text("decide", "discard")
+    assert discard == "discard" and RULES.parse_orders(RULES.load_state(data), mover, discard).accepted
