@@ -10,8 +10,9 @@ commands.  The process is stopped with SIGTERM twice and restarted with the
 same settings and database each time:
 
 * in the middle of round 1 (three orders in, three owed): exit 0, the turn
-  still open; one order is mailed while the referee is down, the last two
-  are sent on Discord after the restart;
+  still open; one order is mailed while the referee is down; after the
+  restart a co-GM on Discord (named by mail) broadcasts, and the last two
+  orders are sent on Discord;
 * right after the game master moved round 2's deadline a few seconds away: the
   referee is down across the deadline (or stops while the turn is being
   resolved); the next run resolves it once, with the no-moves-received rule
@@ -34,6 +35,7 @@ import re
 import signal
 import sys
 from collections import Counter
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -64,6 +66,7 @@ BY_MAIL = ("Ann", "Ben", "Cat")
 BY_DISCORD = ("Dan", "Eve", "Fay")
 SETUP, ROUND, LAST = "cards 10 8 6 4 2", "play 10/0 bank 0", "play 8/0 bank 0"
 """Orders in their canonical form: the turn records keep that form."""
+BROADCAST = "Round one: good luck from the Discord side."
 MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 WAIT = 30.0
 """Bound of every wait: generous for a loaded machine; the usual case is well under a second."""
@@ -121,7 +124,7 @@ class Referee:
     def _syncs(self) -> int:
         return sum(r.method == "PUT" and r.path.endswith("/commands") for r in self.fake.requests)
 
-    async def until(self, condition: Any, timeout: float = WAIT) -> None:
+    async def until(self, condition: Callable[[], object], timeout: float = WAIT) -> None:
         """Wait for ``condition()``; fail at once (with the log) if the process has died meanwhile."""
 
         def holds() -> bool:
@@ -159,6 +162,7 @@ class Players:
     def __init__(self, mail: Mail, fake: FakeDiscord) -> None:
         self.mail, self.fake = mail, fake
         self.members = {seat: fake.add_member(seat) for seat in BY_DISCORD}
+        self.co_gm = fake.add_member("Gail")
         self.secrets: dict[str, str] = {}
         self.gm_secret = ""
         self.sent: list[tuple[int, str, str]] = []
@@ -231,6 +235,9 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
             reply = await command(fake, "join", {"game": GAME, "name": seat}, member)
             assert f"JOINED {GAME}" in reply["content"], reply["content"]
         assert f"STARTED {GAME}" in await players.gm(f"START {GAME}")
+        # A co-GM on Discord, named by mail: she has no GM role, the game makes her one of its game masters.
+        added = await players.gm(f"ADD GM {GAME} discord:{players.co_gm['id']}", "runs the Discord side")
+        assert "NOT UNDERSTOOD" not in added and "only the game master" not in added, added
 
         # Turn 0, the setup: everyone's cards; with EARLY 0 the turn resolves once the last set is in.
         await players.orders_by_mail(0, BY_MAIL, SETUP)
@@ -251,6 +258,8 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
         await referee.start()
         await referee.until(lambda: len(replies_to(smtp, "<cat1@x.org>")) == 1)
         assert "ORDERS ACCEPTED" in replies_to(smtp, "<cat1@x.org>")[0]
+        said = await command(fake, "gm", {"game": GAME, "text": BROADCAST}, players.co_gm, "broadcast")
+        assert "NOT UNDERSTOOD" not in said["content"] and "Only members" not in said["content"], said["content"]
         await players.orders_on_discord(1, ("Eve", "Fay"), ROUND)
         await referee.until(lambda: resolved_turns(sessions) == [(0, 0), (0, 1)])
 
@@ -329,10 +338,15 @@ def check_mail(sessions: sessionmaker[Session], smtp: SmtpSink, dovecot: Dovecot
             subject = f"[{GAME}] Golden Strider: turn {turn} report".encode()
             reports = [r for r in smtp.messages() if who in r.recipients and subject in r.raw]
             assert len(reports) == 1, (who, turn, len(reports))
+    for seat in BY_MAIL:
+        said = [r for r in smtp.messages() if address(seat) in r.recipients and BROADCAST.encode() in r.raw]
+        assert len(said) == 1, (seat, "the co-GM's broadcast")
     assert sorted(status for _, status in inbound) == ["done"] * len(inbound)
-    ids = [mid for mid, _ in inbound]
-    assert len(ids) == len(set(ids)) and all(len(replies_to(smtp, mid)) == 1 for mid in ids), "one reply each"
-    assert folder_counts(dovecot, imap_user, "INBOX")["INBOX"] == 0, "every mail read was acknowledged"
+    ids = [mid for mid, _ in inbound if mid]
+    assert len(ids) == len(set(ids)) == len(inbound), "each mail stored once"
+    assert all(len(replies_to(smtp, mid)) == 1 for mid in ids), "each mail answered once"
+    folders = folder_counts(dovecot, imap_user, "INBOX", "Processed")
+    assert folders == {"INBOX": 0, "Processed": len(inbound)}, "every mail the server had was read and acknowledged"
 
 
 def check_discord(sessions: sessionmaker[Session], fake: FakeDiscord, players: Players) -> None:
@@ -349,6 +363,10 @@ def check_discord(sessions: sessionmaker[Session], fake: FakeDiscord, players: P
     assert sum(map(len, blocks.values())) == len(posted), "nothing posted that no outbox row holds"
     assert [m["id"] for m in everything if not m.get("nonce")] == [thread_messages(fake)[0]["id"]], "but the post"
     thread = [m["content"] for m in thread_messages(fake)]
+    assert sum(BROADCAST in text for text in thread) == 1
+    for member in players.members.values():
+        assert sum(BROADCAST in m["content"] for m in fake.dm_messages(member["id"])) == 1
+    assert sum(f"You are now a co-GM of {GAME}." in m["content"] for m in fake.dm_messages(players.co_gm["id"])) == 1
     for turn in range(3):
         heading = f"-- game {GAME} -- turn {turn}:"
         assert sum(heading in text for text in thread) == 1, (turn, thread)
