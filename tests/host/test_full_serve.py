@@ -13,10 +13,10 @@ same settings and database each time:
   still open; one order is mailed while the referee is down; after the
   restart a co-GM on Discord (named by mail) broadcasts, and the last two
   orders are sent on Discord;
-* right after the game master moved round 2's deadline a few seconds away: the
-  referee is down across the deadline (or stops while the turn is being
-  resolved); the next run resolves it once, with the no-moves-received rule
-  for the seat that sent nothing.
+* right after the game master moved round 2's deadline a few seconds away:
+  the referee is down across the deadline, and an order mailed meanwhile
+  (before the deadline) counts; the next run resolves the turn once, with
+  the no-moves-received rule for the seat that sent nothing.
 
 At the end, counted from what the servers received and from the database:
 every order applied exactly once (the turn records and the exported game
@@ -191,10 +191,6 @@ class Players:
         return reply
 
 
-def in_seconds(seconds: float) -> str:
-    return (datetime.now(UTC) + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def resolved_turns(sessions: sessionmaker[Session]) -> list[tuple[int, int]]:
     with unit_of_work(sessions) as session:
         return sorted(session.execute(select(TurnRecord.generation, TurnRecord.turn_number)).all())
@@ -289,10 +285,11 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
         with unit_of_work(sessions) as session:
             assert session.scalars(select(Game.status).where(Game.slug == GAME)).one() == "finished"
 
-        # Everything queued is delivered: then stop for good.
+        # Everything queued is delivered (or parked: the checks below refuse that): then stop for good.
         def unsent() -> int:
             with unit_of_work(sessions) as session:
-                return len(session.scalars(select(OutboxMessage.id).where(OutboxMessage.sent_at.is_(None))).all())
+                waiting = (OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
+                return len(session.scalars(select(OutboxMessage.id).where(*waiting)).all())
 
         await referee.until(lambda: unsent() == 0)
         await referee.terminate()
