@@ -353,6 +353,8 @@ def check_mail(sessions: sessionmaker[Session], smtp: SmtpSink, dovecot: Dovecot
     ids = [mid for mid, _ in inbound if mid]
     assert len(ids) == len(set(ids)) == len(inbound), "each mail stored once"
     assert all(len(replies_to(smtp, mid)) == 1 for mid in ids), "each mail answered once"
+    wide = [line for r in smtp.messages() for line in r.message.get_content().splitlines() if len(line) > 78]
+    assert not wide, wide
     folders = folder_counts(dovecot, imap_user, "INBOX", "Processed")
     assert folders == {"INBOX": 0, "Processed": len(inbound)}, "every mail the server had was read and acknowledged"
 
@@ -364,6 +366,7 @@ def check_discord(sessions: sessionmaker[Session], fake: FakeDiscord, players: P
                                .where(OutboxMessage.channel == "discord")).all()  # fmt: skip
     assert rows and all(parked is None for _, parked in rows)
     everything = [m for channel in fake.messages.values() for m in channel]
+    assert all(len(m["content"]) <= 2000 for m in everything)
     posted = Counter(m["nonce"] for m in everything if m.get("nonce"))
     assert set(posted.values()) == {1}, "a nonce posted twice"
     blocks = {mid: [i for i in range(20) if nonce_for(mid, i) in posted] for mid, _ in rows}
