@@ -202,6 +202,11 @@ class DiscordDelivery:
             return done
 
     async def _deliver(self, row: PendingMessage) -> Delivered:
+        if self._client.is_closed():
+            # Stopping (an answer still running after the client closed): no failed attempt; the row is
+            # given back, due at once for the next run.
+            await asyncio.to_thread(self._drain.release, [row.id])
+            return Delivered(row.id, row.recipient, RETRY, "the Discord client is closed")
         try:
             await self._send(row)
         except _Refused as refused:
@@ -231,9 +236,6 @@ class DiscordDelivery:
         return Delivered(row.id, row.recipient, SENT)
 
     async def _send(self, row: PendingMessage) -> None:
-        if self._client.is_closed():
-            # Stopping: an answer still running after the client closed leaves the row to the next run.
-            raise _Transient("the Discord client is closed")
         try:
             target = target_of(row.channel, row.recipient)
             messageable = await self._messageable(target)
