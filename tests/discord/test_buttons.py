@@ -164,3 +164,52 @@ async def test_buttons_and_undelivered_messages_survive_a_restart(
         assert any(key.startswith("ds:ds1:1:") and key.endswith(":take") for key in buttons(offer))
         stale = await click(again, f"ds:ds1:0:{a}:reveal", prompt, a)
         assert stale["content"].startswith("Turn 0 of ds1 is over")
+
+
+async def test_the_holder_chooses_among_several_takers_by_buttons(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """RULINGS D6 with ``takeover_selection = holder_chooses``: one ``choose`` button per taker, for the holder."""
+    options = {"takeover_selection": "holder_chooses", "bounty_rule": "fixed", "bounty_fixed": 0, "deck": "F2 F3"}
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", options, "UTC", 60, False, "address"))
+        for name in PLAYERS:
+            await world.command(name, "join", {"game": "ds1", "name": name})
+        assert "STARTED ds1" in (world.harness.send("GM", c.StartGame("ds1")).reply or "")
+        await world.delivered()
+        holder = active(world)
+        reply = await click(world, f"ds:ds1:0:{holder}:hold", prompts(world)[-1], holder)  # after the F2: 2 beside
+        assert "ORDERS ACCEPTED" in reply["content"]
+        await world.delivered()
+        offer = prompts(world)[-1]
+        others = [name for name in PLAYERS if name != holder]
+        assert sorted(key.split(":")[3] for key in buttons(offer) if key.endswith(":take")) == sorted(others)
+        for name in others:
+            reply = await click(world, f"ds:ds1:1:{name}:take", offer, name)
+            assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
+        await world.delivered()
+
+        choice = prompts(world)[-1]
+        assert f"turn 2: {holder}: choose who takes over" in choice["content"], choice["content"]
+        assert buttons(choice) == {
+            f"ds:ds1:2:{holder}:choose{PLAYERS.index(name)}": f"{holder}: choose {name}" for name in others
+        }  # the taker's place in seat order keeps the id short; the other actions' ids are as before
+        first, second = sorted(others, key=PLAYERS.index)
+        refused = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(second)}", choice, second)
+        assert refused["content"] == f"This button is for {holder}, not for you." and phase_number(world) == 2
+        forged_id = f"ds:ds1:2:{holder}:choose{PLAYERS.index(holder)}"  # the holder is no taker
+        button = {"type": 2, "style": 1, "label": "forged", "custom_id": forged_id}
+        forged = await click(world, forged_id, {**choice, "components": [{"type": 1, "components": [button]}]}, holder)
+        assert forged["content"] == "Turn 2 of ds1 no longer waits for that choice: nothing was changed."
+        assert phase_number(world) == 2 and active(world) == holder  # a hand-made id changes nothing
+
+        reply = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(second)}", choice, holder)
+        assert "ORDERS ACCEPTED" in reply["content"] and f"choose {second}" in reply["content"], reply["content"]
+        await world.delivered()
+        assert active(world) == second  # the chosen taker, not the first in seat order, must reveal now
+        text = " ".join(" ".join(thread_reports(world, "ds1")).split())  # the report's last column wraps
+        assert f"{holder} chooses {second}: {second} takes over, paying {holder} 0 gems" in text, text
+        assert all(":3:" in key for key in buttons(prompts(world)[-1]))  # the chosen taker's reveal or hold
+        stale = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(first)}", choice, holder)
+        assert stale["content"] == "Turn 2 of ds1 is over (or no longer waits for you): nothing was changed."
+        assert active(world) == second
