@@ -24,8 +24,8 @@ pytestmark = pytest.mark.integration
 PLAYERS = ["Ann", "Ben", "Cat"]
 
 
-async def start(world: World) -> None:
-    world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", {}, "UTC", 60, False, "address"))
+async def start(world: World, options: dict[str, Any] | None = None) -> None:
+    world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", options or {}, "UTC", 60, False, "address"))
     for name in PLAYERS:
         await world.command(name, "join", {"game": "ds1", "name": name})
     assert "STARTED ds1" in (world.harness.send("GM", c.StartGame("ds1")).reply or "")
@@ -88,15 +88,21 @@ def phase_number(world: World) -> int:
     return view.phase.number
 
 
+HOLDER_CHOOSES = {"takeover_selection": "holder_chooses", "bounty_rule": "fixed", "bounty_fixed": 5}
+"""D6's option, and a take-over for a fixed 5 gems, so that several can pay and the holder has to choose."""
+
+
+@pytest.mark.parametrize("options", [{}, HOLDER_CHOOSES], ids=["seat_order", "holder_chooses"])
 async def test_a_whole_dragon_stripes_game_by_buttons(
-    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
-) -> None:
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
+    options: dict[str, Any],
+) -> None:  # fmt: skip
     async with running_world(fake_discord, sqlite_sessions) as world:
-        await start(world)
+        await start(world, options)
         views = GameViews(world.sessions)
         rng = random.Random(13)
         clicks = 0
-        seen_offer = False
+        seen_offer = seen_choice = False
         done: dict[int, set[str]] = {}
         while (view := views.game("ds1")) is not None and view.phase is not None:
             prompt = prompts(world)[-1]
@@ -110,6 +116,9 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             if any(key.endswith(":take") for key in mine):
                 seen_offer = True
                 key = rng.choice(mine)
+            elif any(":choose" in key for key in mine):
+                seen_choice = True
+                key = rng.choice(mine)
             else:
                 action = ":reveal" if rng.random() < 0.7 else ":hold"
                 key = next(k for k in mine if k.endswith(action))
@@ -119,6 +128,7 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             clicks += 1
             assert clicks < 500, "the game did not end"
         assert view is not None and view.status == "finished" and seen_offer
+        assert seen_choice == (options == HOLDER_CHOOSES)
 
         posted = thread_reports(world, "ds1")
         reports = [m for m in posted if not m.startswith("**ds1**")]
