@@ -31,6 +31,7 @@ from bot.core import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
+from bot.discord.client import tell_privately
 from bot.discord.typed import game_view, games_of_kind, seated
 
 KIND = "lautobus"
@@ -147,9 +148,11 @@ def riders_command(answers: Answers, views: GameViews) -> app_commands.Command[A
         if problem is not None:
             await interaction.response.send_message(f"Not sent: {problem}", ephemeral=True)
             return
+        if not await answers.defer(interaction):  # the game's kind is read from the database: the 3 s rule
+            return
         view = await game_view(views, game)
         if view is not None and view.kind != KIND:
-            await interaction.response.send_message(f"Not sent: {game} is not an L'autobus game.", ephemeral=True)
+            await tell_privately(interaction, f"Not sent: {game} is not an L'autobus game.")
             return
         await answers.apply(interaction, c.SubmitOrders(game, riders_text(given)))
 

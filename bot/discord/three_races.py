@@ -42,6 +42,7 @@ from bot.core import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
+from bot.discord.client import tell_privately
 from bot.discord.typed import game_view, games_of_kind, seated
 
 KIND = "three-races"
@@ -218,16 +219,20 @@ def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[
                 return
             if cards:
                 given[race] = cards
-        view = await game_view(views, game)
-        if view is not None and view.kind != KIND:
-            await interaction.response.send_message(f"Not sent: {game} is not a three-race game.", ephemeral=True)
+        if not given:
+            await interaction.response.send_message("Not sent: give the cards of at least one race.", ephemeral=True)
             return
+        if not await answers.defer(interaction):  # the phase is read from the database: the 3 s rule
+            return
+        view = await game_view(views, game)
         state = (view.state or {}) if view is not None else {}
         setup = int(state.get("turn", 0)) == 0
         moves = int(state.get("options", {}).get("moves_per_deadline", 2))
         problem = check_runners(given, setup, moves)
+        if view is not None and view.kind != KIND:
+            problem = f"{game} is not a three-race game."
         if problem is not None:
-            await interaction.response.send_message(f"Not sent: {problem}", ephemeral=True)
+            await tell_privately(interaction, f"Not sent: {problem}")
             return
         await answers.apply(interaction, c.SubmitOrders(game, runners_text(given, setup)))
 

@@ -56,11 +56,11 @@ async def offered(bench: Bench, command: str, options: dict[str, Any], focused: 
 
 
 async def refused(bench: Bench, command: str, options: dict[str, Any], user: dict[str, Any]) -> str:
-    """The immediate private refusal of a command whose options the check in code rejects."""
+    """The private refusal of a command whose options the check in code rejects (at once, or after a deferral)."""
     payload = await bench.call(SLASH, command, options, user)
-    [callback] = bench.fake.callbacks[int(payload["id"])]
-    assert callback["type"] == 4 and callback["data"]["flags"] == 64, callback
-    text: str = callback["data"]["content"]
+    [answer] = bench.fake.replies(payload)
+    assert answer["flags"] == 64, answer
+    text: str = answer["content"]
     assert text.startswith("Not sent: "), text
     return text
 
