@@ -67,7 +67,7 @@ async def confirmed(world: World, host: dict[str, Any], sub: str, options: dict[
     """``/gm sub`` that asks to confirm, then the host's click on the confirm button; the reply."""
     [ask] = await gm(world, host, sub, options)
     assert "confirm?" in ask["content"], ask["content"]
-    [button] = [b for row in ask["components"] for b in row["components"]]
+    [button] = [b for row in ask["components"] for b in row["components"] if b["custom_id"].startswith(f"gm:{sub}:")]
     clicked = await world.fake.click(button["custom_id"], ask, host)
     [done] = await world.fake.wait_for_replies(clicked)
     text: str = done["content"]
