@@ -31,9 +31,11 @@ from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery, after_each
 from bot.discord.gm_commands import GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
+from bot.discord.lautobus import riders_command
 from bot.discord.player_commands import player_commands
 from bot.discord.strike_gold import ITEMS as STRIKE_GOLD_ITEMS
 from bot.discord.strike_gold import StrikeGoldDesk
+from bot.discord.three_races import runners_command
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,7 @@ class DiscordRuntime:
         views = GameViews(sessions)
         self.client.install([
             *player_commands(self.answers, views), play_command(self.answers, views),
+            runners_command(self.answers, views), riders_command(self.answers, views),
             gm_group(self.answers, views, settings.discord_gm_role_id),
         ])  # fmt: skip
         self.client.gm_answers = self.answers
