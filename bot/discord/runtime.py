@@ -29,7 +29,7 @@ from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
 from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
-from bot.discord.gm_commands import GmConfirm, gm_group
+from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
 from bot.settings import Settings
@@ -78,7 +78,7 @@ class DiscordRuntime:
             gm_group(self.answers, views, settings.discord_gm_role_id),
         ])  # fmt: skip
         self.client.gm_answers = self.answers
-        self.client.add_dynamic_items(GmConfirm)
+        self.client.add_dynamic_items(GmConfirm, GmCancel)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
         self.client.decision_desk = DecisionDesk(self.answers, views)
         self.client.add_dynamic_items(DecisionButton)

@@ -73,7 +73,7 @@ async def test_referee_serve_plays_a_turn_on_the_fake_discord(fake_discord: Fake
             reply = await command(fake, "orders", {"game": "gs1", "text": "cards 10 8 6 4 2"}, user)
             assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
         ask = await command(fake, "gm", {"game": "gs1", "turn": 0, "reason": "all in"}, gm, "process")
-        [button] = [b for row in ask["components"] for b in row["components"]]
+        [button, _cancel] = [b for row in ask["components"] for b in row["components"]]
         clicked = await fake.click(button["custom_id"], ask, gm)
         [done] = await fake.wait_for_replies(clicked, timeout=20)
         assert "PROCESSED gs1" in done["content"], done["content"]
