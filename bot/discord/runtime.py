@@ -70,6 +70,7 @@ class DiscordRuntime:
             settings.discord_forum_channel_id,
             interval=settings.discord_send_interval_seconds,
             channels=(CHANNEL,),
+            service_config=self.service.config,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)

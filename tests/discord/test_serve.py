@@ -86,6 +86,14 @@ async def test_referee_serve_plays_a_turn_on_the_fake_discord(fake_discord: Fake
         report = next(m for m in thread() if "-- turn 0:" in m)
         assert report.startswith("```\n") and len(thread()) >= 3  # opening, announcements, the report
         await fake.wait_until(lambda: any("Orders: /orders game:gs1" in m for m in thread()), timeout=20)
+
+        def pinned() -> list[str]:
+            posts = [t for t in fake.threads() if t["name"].startswith("gs1 ")]
+            return [m["content"] for t in posts for m in fake.pinned(t["id"])]
+
+        # the wiring keeps the post's pinned status: turn 1 open, nobody has ordered it yet
+        await fake.wait_until(lambda: any("Turn 1:" in m and "Orders in: none yet" in m for m in pinned()), timeout=20)
+        assert len(pinned()) == 1
         for user in players.values():
             await fake.wait_until(lambda u=user: any("\nCopy for " in m["content"] for m in fake.dm_messages(u["id"])),
                                   timeout=20)  # fmt: skip
