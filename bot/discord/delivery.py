@@ -259,7 +259,7 @@ class DiscordDelivery:
             messageable = await self._messageable(target)
             text = render_outcome(row.template, row.data, row.context)
             if row.kind == STATUS and target.kind == "public":
-                await self._show_status(target.key, messageable, text.strip()[:LIMIT], row)
+                await self._show_status(target.key, messageable, text.strip()[:LIMIT])
                 return
             for index, block in enumerate(discord_messages(text)):
                 await messageable.send(block, nonce=nonce_for(row.message_id, index))
@@ -275,7 +275,7 @@ class DiscordDelivery:
             # A dropped connection reaches us raw (TEST_INFRA pitfall 11): transient.
             raise _Transient(f"{type(error).__name__}: {error}") from error
 
-    async def _show_status(self, slug: str, channel: discord.abc.Messageable, text: str, row: PendingMessage) -> None:
+    async def _show_status(self, slug: str, channel: discord.abc.Messageable, text: str) -> None:
         """Edit the game's pinned status message to ``text``; post, record and pin it the first time."""
         known = await asyncio.to_thread(status_message, self._sessions, slug, CHANNEL)
         message: discord.Message | None = None
@@ -287,7 +287,9 @@ class DiscordDelivery:
                     raise  # the place itself is gone (unknown channel): refused, like any other row
                 log.warning("the status message %s of %s is gone; posting another", known, slug)
         if message is None:
-            message = await channel.send(text, nonce=nonce_for(row.message_id, 0))
+            # The nonce is the game's (and the message it replaces), not the row's: a newer row that superseded
+            # one whose post's answer was lost gets that post back instead of posting a second status.
+            message = await channel.send(text, nonce=nonce_for(f"status\x00{slug}\x00{known or ''}", 0))
             if message.content != text:  # a repeat of a lost answer: Discord gave back the first post
                 message = await message.edit(content=text)
             await asyncio.to_thread(record_status_message, self._sessions, slug, CHANNEL, str(message.id))
