@@ -18,7 +18,6 @@ privately and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +28,8 @@ from bot.core import commands as c
 from bot.core.games import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
+from bot.discord.clicks import PostedPrompts, checked_click
 from bot.discord.client import apologise
-from bot.discord.conversion import sender_of
 
 KIND = "dragon-stripes"
 ACTIONS = ("reveal", "hold", "take", "pass")
@@ -124,34 +123,21 @@ class DecisionDesk:
     def __init__(self, answers: Answers, views: GameViews) -> None:
         self._answers = answers
         self._views = views
-        self._prompted: set[tuple[str, int]] = set()
+        self._prompts = PostedPrompts()
 
     async def clicked(self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str) -> None:
         """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else apply it."""
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the checks read the database: 3 s rule
-        own = await asyncio.to_thread(self._views.seat_of, game, sender_of(interaction.user))
-        if own != seat:
-            await interaction.followup.send(f"This button is for {seat}, not for you.", ephemeral=True)
-            return
-        view = await asyncio.to_thread(self._views.game, game)
-        phase = view.phase if view is not None else None
-        if phase is None or phase.number != turn or seat not in phase.owing:
-            await interaction.followup.send(
-                f"Turn {turn} of {game} is over (or no longer waits for you): nothing was changed.", ephemeral=True
-            )
-            return
-        await self._answers.apply(interaction, c.SubmitOrders(game, action))
+        if await checked_click(interaction, self._views, game, turn, seat) is not None:
+            await self._answers.apply(interaction, c.SubmitOrders(game, action))
 
     async def after_public(self, game: str, channel: discord.abc.Messageable) -> None:
         """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
         view = await asyncio.to_thread(self._views.game, game)
         prompt = prompt_for(view) if view is not None else None
-        if prompt is None or (prompt.game, prompt.turn) in self._prompted:
+        if prompt is None or not self._prompts.due(prompt.game, prompt.turn):
             return
         buttons = discord.ui.View(timeout=None)
         for choice in prompt.choices:
             buttons.add_item(DecisionButton(prompt.game, prompt.turn, choice.seat, choice.action, choice.label,
                                             choice.style, choice.row))  # fmt: skip
-        nonce = hashlib.sha256(f"prompt\x00{prompt.game}\x00{prompt.turn}".encode()).hexdigest()[:25]
-        await channel.send(prompt.text, view=buttons, nonce=nonce)
-        self._prompted.add((prompt.game, prompt.turn))
+        await self._prompts.post(channel, prompt.game, prompt.turn, prompt.text, buttons)

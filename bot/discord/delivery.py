@@ -104,9 +104,32 @@ class _Transient(Exception):
         self.hold = hold
 
 
+AfterPublic = Callable[[str, discord.abc.Messageable], Awaitable[None]]
+"""Called after a public row is sent, with the game and its place (the decision prompts)."""
+
+
+def after_each(*hooks: AfterPublic) -> AfterPublic:
+    """One ``after_public`` calling each of ``hooks`` in turn (each game's prompts)."""
+
+    async def call(game: str, place: discord.abc.Messageable) -> None:
+        for hook in hooks:
+            await hook(game, place)
+
+    return call
+
+
 def nonce_for(message_id: str, index: int) -> str:
     """At most 25 characters (Discord's limit), the same on every retry of the same block."""
     return hashlib.sha256(f"{message_id}\x00{index}".encode()).hexdigest()[:25]
+
+
+def status_nonce(slug: str, replaces: str | None = None) -> str:
+    """The nonce of a game's status post: the game's (and the message it replaces), the same for every row.
+
+    Not the row's: a newer row that superseded one whose post's answer was lost
+    gets that post back from Discord instead of posting a second status.
+    """
+    return nonce_for(f"status\x00{slug}\x00{replaces or ''}", 0)
 
 
 class DiscordDelivery:
@@ -122,7 +145,7 @@ class DiscordDelivery:
         interval: float = 2.0,
         max_attempts: int = 10,
         channels: Iterable[str] = (CHANNEL,),
-        after_public: Callable[[str, discord.abc.Messageable], Awaitable[None]] | None = None,
+        after_public: AfterPublic | None = None,
         service_config: ServiceConfig | None = None,
     ) -> None:
         self._client = client
@@ -214,6 +237,11 @@ class DiscordDelivery:
             return done
 
     async def _deliver(self, row: PendingMessage) -> Delivered:
+        if self._client.is_closed():
+            # Stopping (an answer still running after the client closed): no failed attempt; the row is
+            # given back, due at once for the next run.
+            await asyncio.to_thread(self._drain.release, [row.id])
+            return Delivered(row.id, row.recipient, RETRY, "the Discord client is closed")
         try:
             await self._send(row)
         except _Refused as refused:
@@ -251,9 +279,6 @@ class DiscordDelivery:
         return Delivered(row.id, row.recipient, SENT)
 
     async def _send(self, row: PendingMessage) -> None:
-        if self._client.is_closed():
-            # Stopping: an answer still running after the client closed leaves the row to the next run.
-            raise _Transient("the Discord client is closed")
         try:
             target = target_of(row.channel, row.recipient)
             messageable = await self._messageable(target)
@@ -287,9 +312,7 @@ class DiscordDelivery:
                     raise  # the place itself is gone (unknown channel): refused, like any other row
                 log.warning("the status message %s of %s is gone; posting another", known, slug)
         if message is None:
-            # The nonce is the game's (and the message it replaces), not the row's: a newer row that superseded
-            # one whose post's answer was lost gets that post back instead of posting a second status.
-            message = await channel.send(text, nonce=nonce_for(f"status\x00{slug}\x00{known or ''}", 0))
+            message = await channel.send(text, nonce=status_nonce(slug, known))
             if message.content != text:  # a repeat of a lost answer: Discord gave back the first post
                 message = await message.edit(content=text)
             await asyncio.to_thread(record_status_message, self._sessions, slug, CHANNEL, str(message.id))

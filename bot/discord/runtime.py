@@ -28,10 +28,12 @@ from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
 from bot.discord.decisions import DecisionButton, DecisionDesk
-from bot.discord.delivery import DiscordDelivery
+from bot.discord.delivery import DiscordDelivery, after_each
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.player_commands import player_commands
+from bot.discord.strike_gold import ITEMS as STRIKE_GOLD_ITEMS
+from bot.discord.strike_gold import StrikeGoldDesk
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -83,7 +85,11 @@ class DiscordRuntime:
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
         self.client.decision_desk = DecisionDesk(self.answers, views)
         self.client.add_dynamic_items(DecisionButton)
-        self.delivery.after_public = self.client.decision_desk.after_public
+        self.client.strike_gold_desk = StrikeGoldDesk(self.answers, views)
+        self.client.add_dynamic_items(*STRIKE_GOLD_ITEMS)
+        self.delivery.after_public = after_each(
+            self.client.decision_desk.after_public, self.client.strike_gold_desk.after_public
+        )
         self.ready = asyncio.Event()
 
     name = "discord"
