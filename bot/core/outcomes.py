@@ -26,8 +26,10 @@ from typing import Any
 REPLY = "reply"
 REPORT = "report"
 NOTICE = "notice"
-KINDS = (REPLY, REPORT, NOTICE)
-"""Outbox kinds: the reply to a message, a game's report or announcement, a notice to one person."""
+STATUS = "status"
+KINDS = (REPLY, REPORT, NOTICE, STATUS)
+"""Outbox kinds: the reply to a message, a game's report or announcement, a notice to one person,
+a game's live status (one coalescing row per game: :mod:`bot.core.status_board`)."""
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,11 @@ first answer with a confirm button whose custom id carries the whole
 command and the id of the member who asked
 (``gm:<verb>:<user id>:<game>:<argument>[:<member id>]:<reason>``, at most
 100 characters, so a reason that does not fit is refused with the limit);
-a click from anyone else is refused and changes nothing.  The buttons are
-:class:`discord.ui.DynamicItem`, so a confirm still works after a restart.
+a click from anyone else is refused and changes nothing.  Beside it, a
+``Cancel`` button (``gmcancel:<user id>:<verb>:<game>``) changes nothing,
+says so in the same private message and takes both buttons away; a click
+from anyone else is refused privately.  The buttons are
+:class:`discord.ui.DynamicItem`, so both still work after a restart.
 """
 
 from __future__ import annotations
@@ -137,6 +140,41 @@ class GmConfirm(
             await apologise(interaction, f"button {self.custom_id}", error)
 
 
+class GmCancel(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"^gmcancel:(?P<user>\d+):(?P<verb>process|rollback|eject|replace):(?P<game>[^:]+)$",
+):
+    """The cancel button beside a destructive command's confirm; see the module docstring."""
+
+    def __init__(self, verb: str, user_id: int, game: str) -> None:
+        game = game[: CUSTOM_ID_LIMIT - len(f"gmcancel:{user_id}:{verb}:")]  # only named in the answer
+        super().__init__(
+            discord.ui.Button(
+                label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"gmcancel:{user_id}:{verb}:{game}"
+            )
+        )
+        self.verb, self.user_id, self.game = verb, user_id, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GmCancel:
+        return cls(match["verb"], int(match["user"]), match["game"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            log.warning("gm cancel %s from %s refused: not theirs", self.custom_id, interaction.user.id)
+            await tell_privately(interaction, "This confirmation is not yours: nothing was done.")
+            return
+        log.info("gm %s of %s cancelled by %s", self.verb, self.game, interaction.user.id)
+        text = f"Cancelled: {self.verb} of {self.game} was not done; nothing changed."
+        try:
+            await interaction.response.edit_message(content=text, view=None)
+        except discord.HTTPException as error:  # the prompt is gone (dismissed): say it in a message of its own
+            log.warning("could not edit the confirmation %s: %s", self.custom_id, error)
+            await tell_privately(interaction, text)
+
+
 def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_commands.Group:
     """The ``/gm`` group, bound to ``answers`` (the core), ``views`` (autocomplete, the GM check) and the GM role."""
     group = app_commands.Group(name="gm", description="Game master commands")
@@ -169,6 +207,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         assert match is not None
         view = discord.ui.View(timeout=None)
         view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
+        view.add_item(GmCancel(verb, interaction.user.id, game))
         await interaction.response.send_message(f"{what}\nThis cannot be undone by a click: confirm?",
                                                 view=view, ephemeral=True)  # fmt: skip
 

@@ -29,7 +29,7 @@ from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
 from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery, after_each
-from bot.discord.gm_commands import GmConfirm, gm_group
+from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.lautobus import riders_command
 from bot.discord.player_commands import player_commands
@@ -74,6 +74,7 @@ class DiscordRuntime:
             settings.discord_forum_channel_id,
             interval=settings.discord_send_interval_seconds,
             channels=(CHANNEL,),
+            service_config=self.service.config,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)
@@ -83,7 +84,7 @@ class DiscordRuntime:
             gm_group(self.answers, views, settings.discord_gm_role_id),
         ])  # fmt: skip
         self.client.gm_answers = self.answers
-        self.client.add_dynamic_items(GmConfirm)
+        self.client.add_dynamic_items(GmConfirm, GmCancel)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
         self.client.decision_desk = DecisionDesk(self.answers, views)
         self.client.add_dynamic_items(DecisionButton)

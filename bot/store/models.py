@@ -42,6 +42,9 @@ class Identity(Base):
     channel: Mapped[str] = mapped_column(String(16))
     address: Mapped[str] = mapped_column(String(320))
     linked_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    unreachable_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """Since when the channel refuses to deliver to this address (Discord DMs closed); None: reachable."""
+    unreachable_reason: Mapped[str | None] = mapped_column(String(200))
 
     player: Mapped[Player] = relationship(back_populates="identities")
 
@@ -54,6 +57,8 @@ class PublicPlace(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     channel: Mapped[str] = mapped_column(String(16), primary_key=True)
     place_id: Mapped[str] = mapped_column(String(64))
+    status_id: Mapped[str | None] = mapped_column(String(64))
+    """The message there that shows the game's live status (a pinned Discord message), edited in place."""
 
 
 class Game(Base):

@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.views import GameViews
 from bot.discord.gm_commands import deadline_spec, parse_options
+from bot.store.db import unit_of_work
+from bot.store.models import AuditEntry
 from tests.core.harness import SEATS
 from tests.discord.test_end_to_end import order_all, public_rows
 from tests.discord.world import World, running_world
@@ -89,8 +91,9 @@ async def test_process_asks_to_confirm_and_a_click_from_another_member_changes_n
 
         [ask] = await gm(world, host, "process", {"game": "gs1", "turn": 0, "reason": "all in"})
         assert ask["flags"] == 64 and "confirm?" in ask["content"]
-        [button] = [b for row in ask["components"] for b in row["components"]]
+        [button, cancel] = [b for row in ask["components"] for b in row["components"]]
         assert button["custom_id"] == f"gm:process:{host['id']}:gs1:0:all in"
+        assert cancel["label"] == "Cancel" and cancel["custom_id"] == f"gmcancel:{host['id']}:process:gs1"
         assert views.game("gs1").phase.number == 0  # type: ignore[union-attr]  # nothing yet
 
         stranger = await fake_discord.click(button["custom_id"], ask, world.user("Ann"))
@@ -133,7 +136,7 @@ async def test_replace_gives_the_seat_to_a_member_after_confirmation(
         assert [ch["value"] for ch in (await fake_discord.wait_for_callback(kinds))["data"]["choices"]] == [
             "golden-strider"
         ]
-        [button] = [b for row in ask["components"] for b in row["components"]]
+        [button, _cancel] = [b for row in ask["components"] for b in row["components"]]
         assert button["custom_id"] == f"gm:replace:{host['id']}:gs1:Ann:{sub['id']}:away"
         done = await fake_discord.click(button["custom_id"], ask, host)
         [reply] = await fake_discord.wait_for_replies(done)
@@ -171,3 +174,33 @@ async def test_a_player_declares_an_absence_and_a_member_observes(
         await world.delivered()
         zed = [m["content"] for m in fake_discord.dm_messages(world.user("Zed")["id"])]
         assert any("-- turn 0:" in m for m in zed) and not any("\nCopy for " in m for m in zed)  # public part only
+
+
+async def test_cancel_changes_nothing_says_so_privately_and_refuses_another_member(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        host = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))
+        await gm(world, host, "create", {"kind": "golden-strider", "game": "gs1", "seats": 6})
+        for name in SEATS:
+            await world.command(name, "join", {"game": "gs1", "name": name})
+        await gm(world, host, "start", {"game": "gs1"})
+        views = GameViews(world.sessions)
+        [ask] = await gm(world, host, "eject", {"game": "gs1", "seat": "Ann", "reason": "gone"})
+        [confirm, cancel] = [b for row in ask["components"] for b in row["components"]]
+        assert (confirm["label"], cancel["label"]) == ("Confirm eject", "Cancel")
+
+        stranger = await fake_discord.click(cancel["custom_id"], ask, world.user("Ben"))
+        [no] = await fake_discord.wait_for_replies(stranger)
+        assert "not yours" in no["content"] and no["flags"] == 64
+        assert ask["components"] and "confirm?" in ask["content"]  # the GM's prompt is as it was
+
+        mine = await fake_discord.click(cancel["custom_id"], ask, host)
+        await fake_discord.wait_for_callback(mine)
+        assert fake_discord.callbacks[int(mine["id"])][0]["type"] == 7  # the private prompt itself is changed
+        assert ask["content"] == "Cancelled: eject of gs1 was not done; nothing changed." and not ask["components"]
+        assert "Ann" in views.game("gs1").seats  # type: ignore[union-attr]
+        with unit_of_work(world.sessions) as session:
+            assert [e.action for e in session.query(AuditEntry)] == ["CreateGame", "StartGame"]  # no EjectPlayer
+        [status, *_] = await world.command("Ann", "status", {"game": "gs1"})
+        assert "STATUS gs1" in status["content"] and "no_seat" not in status["content"]

@@ -45,7 +45,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.cli import main
-from bot.discord.delivery import nonce_for
+from bot.discord.delivery import nonce_for, status_nonce
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission, OutboxMessage, TurnRecord
 from tests.discord.test_serve import command
@@ -360,18 +360,28 @@ def check_mail(sessions: sessionmaker[Session], smtp: SmtpSink, dovecot: Dovecot
 
 
 def check_discord(sessions: sessionmaker[Session], fake: FakeDiscord, players: Players) -> None:
-    """Every Discord outbox row posted once (its blocks' nonces), one report a turn in the post and in each DM."""
+    """Every Discord outbox row posted once (its blocks' nonces), one report a turn in the post and in each DM.
+
+    The live status is no post per row: one message, posted once with the game's nonce, pinned, edited since.
+    """
     with unit_of_work(sessions) as session:
         rows = session.execute(select(OutboxMessage.message_id, OutboxMessage.parked_at)
-                               .where(OutboxMessage.channel == "discord")).all()  # fmt: skip
+                               .where(OutboxMessage.channel == "discord", OutboxMessage.kind != "status")).all()  # fmt: skip
+        statuses = session.execute(select(OutboxMessage.sent_at, OutboxMessage.parked_at)
+                                   .where(OutboxMessage.channel == "discord", OutboxMessage.kind == "status")).all()  # fmt: skip
     assert rows and all(parked is None for _, parked in rows)
-    everything = [m for channel in fake.messages.values() for m in channel]
+    assert statuses and all(sent is not None and parked is None for sent, parked in statuses)
+    everything = [m for channel in fake.messages.values() for m in channel if m["type"] == 0]  # not "pinned" notices
     assert all(len(m["content"]) <= 2000 for m in everything)
     posted = Counter(m["nonce"] for m in everything if m.get("nonce"))
     assert set(posted.values()) == {1}, "a nonce posted twice"
     blocks = {mid: [i for i in range(20) if nonce_for(mid, i) in posted] for mid, _ in rows}
     assert all(found == list(range(len(found))) and found for found in blocks.values()), "every row's blocks posted"
-    assert sum(map(len, blocks.values())) == len(posted), "nothing posted that no outbox row holds"
+    # The live status is one message, posted once with the game's nonce, pinned, edited in place since.
+    [status] = [m for m in everything if m.get("nonce") == status_nonce(GAME)]
+    assert [m["id"] for m in fake.pinned(status["channel_id"])] == [status["id"]] and status["edited_timestamp"]
+    assert "**Game over.**" in status["content"], status["content"]
+    assert sum(map(len, blocks.values())) + 1 == len(posted), "nothing posted that no outbox row holds"
     assert [m["id"] for m in everything if not m.get("nonce")] == [thread_messages(fake)[0]["id"]], "but the post"
     thread = [m["content"] for m in thread_messages(fake)]
     assert sum(BROADCAST in text for text in thread) == 1
