@@ -31,6 +31,7 @@ from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.gm_commands import GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
+from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.settings import Settings
 
@@ -75,7 +76,7 @@ class DiscordRuntime:
         views = GameViews(sessions)
         self.client.install([
             *player_commands(self.answers, views), play_command(self.answers, views),
-            gm_group(self.answers, views, settings.discord_gm_role_id),
+            gm_group(self.answers, views, settings.discord_gm_role_id), link_command(self.answers),
         ])  # fmt: skip
         self.client.gm_answers = self.answers
         self.client.add_dynamic_items(GmConfirm)
