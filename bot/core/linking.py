@@ -109,6 +109,9 @@ class LinkCommands(CommandContext):
 
     def confirm(self, command: c.ConfirmLink) -> None:
         line = "LINK CODE ..."
+        if self.envelope.trust is not c.Trust.VERIFIED:
+            self.reply.problem(line, "link_code_elsewhere")  # the code proves this address; the asking side must too
+            return
         player = find_player(self.session, self.envelope.sender)
         pending = None if player is None else self.session.get(PendingLink, player.id)
         if player is None or pending is None:

@@ -151,7 +151,8 @@ def test_a_code_only_works_for_the_one_who_asked(harness):
     other = on_discord(harness, "Ben", c.ConfirmLink(code))
     assert other.applied.problems == ("link_none",)
     by_mail = harness.send("Ann", c.ConfirmLink(code))  # from the address itself: it proves nothing about Discord
-    assert by_mail.applied.problems == ("link_none",)
+    assert by_mail.applied.problems == ("link_code_elsewhere",)
+    assert "/link code:" in said(by_mail)
     assert on_discord(harness, "Ann", c.ConfirmLink(code)).applied.results == ("linked",)
 
 
