@@ -410,6 +410,21 @@ class ConfirmLink:
 
 
 @dataclass(frozen=True)
+class UnlinkIdentity:
+    """Host: separate (channel, address) from the person it is linked to; it becomes a player with no seat.
+
+    What a player refused with ``link_taken`` is told to ask for.  The seats stay
+    with the person's other addresses.
+    """
+
+    permission: ClassVar[Permission] = Permission.HOST
+
+    channel: str
+    address: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class NotUnderstood:
     """A line the adapter could not read as a command, quoted back in the reply."""
 
@@ -423,7 +438,8 @@ Command = (
     ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | ShowRecord | Resign | CreateGame | StartGame
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | RequestLink | ConfirmLink | NotUnderstood
+    | WaitForDeadline | Observe | DeclareAbsence | RequestLink | ConfirmLink
+    | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 
 

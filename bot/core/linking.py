@@ -17,7 +17,9 @@ The flow, the same whatever the channels:
 
 Refused, with what to do: an address that already belongs to another linked
 person, a person holding seats in the same game from both sides, a wrong or
-expired code, too many tries, too many codes asked for.
+expired code, too many tries, too many codes asked for.  The host separates
+an address linked by mistake (:class:`~bot.core.commands.UnlinkIdentity`,
+``referee gm unlink``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from sqlalchemy.orm import Session
 from bot.core import commands as c
 from bot.core.context import CommandContext
 from bot.core.identities import find_or_create_player, find_player
-from bot.core.outcomes import NOTICE, Message, Outcome, ToAddress
+from bot.core.outcomes import NOTICE, Message, Outcome, ToAddress, ToPlayer
 from bot.core.seat_secrets import check_secret, hash_secret
 from bot.store.models import Game, GameMaster, Identity, Observer, PendingLink, Player, Seat
 
@@ -58,7 +60,7 @@ def normalise_code(code: str) -> str:
 
 
 class LinkCommands(CommandContext):
-    """LINK (ask for a code) and LINK CODE (give it back)."""
+    """LINK (ask for a code), LINK CODE (give it back), and the host's UNLINK."""
 
     def request(self, command: c.RequestLink) -> None:
         sender = self.envelope.sender
@@ -150,6 +152,31 @@ class LinkCommands(CommandContext):
             Outcome(ToAddress(channel, address), Message("linked", {**data, "from_channel": self.envelope.sender.channel}),
                     NOTICE, f"linked:{self.envelope.source_id}")
         )  # fmt: skip
+
+    def unlink(self, command: c.UnlinkIdentity) -> None:
+        """The host separates an address from its person (the way out of ``link_taken``); both sides are told."""
+        channel, address = command.channel.strip(), command.address.strip()
+        line = f"UNLINK {channel} {address}"
+        identity = self.session.scalar(select(Identity).where(Identity.channel == channel, Identity.address == address))
+        if identity is None:
+            self.reply.problem(line, "link_unknown_address", channel=channel, address=address)
+            return
+        person = identity.player
+        if len(person.identities) == 1:
+            self.reply.problem(line, "link_alone", channel=channel, address=address)
+            return
+        alone = Player(display_name=person.display_name, created_at=self.now)
+        self.session.add(alone)
+        self.session.flush()
+        identity.player_id = alone.id
+        self.session.flush()
+        self.session.refresh(person, ["identities"])
+        data = {"channel": channel, "address": address, "reason": command.reason,
+                "kept": [f"{i.address} ({i.channel})" for i in person.identities]}  # fmt: skip
+        self.reply.add("unlinked", **data)
+        key = f"unlinked:{self.envelope.source_id}"
+        self.delivery.send(Outcome(ToAddress(channel, address), Message("unlinked", data), NOTICE, key))
+        self.delivery.send(Outcome(ToPlayer(person.id), Message("unlinked", data), NOTICE, key))
 
     def _may_merge(self, line: str, player: Player, other: Player, channel: str, address: str) -> bool:
         """Whether ``other`` (who holds the target address alone) can become ``player``; else say why not."""

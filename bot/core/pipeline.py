@@ -64,6 +64,7 @@ def label(command: c.Command) -> str:
         "ReplacePlayer": "REPLACE", "EjectPlayer": "EJECT", "RollBack": "ROLLBACK", "Broadcast": "BROADCAST",
         "SetOption": "OPTION", "AddGameMaster": "ADD GM", "ShowLog": "LOG", "WaitForDeadline": "WAIT",
         "Observe": "OBSERVE", "DeclareAbsence": "ABSENT", "RequestLink": "LINK", "ConfirmLink": "LINK CODE",
+        "UnlinkIdentity": "UNLINK",
     }  # fmt: skip
     game = getattr(command, "game", None)
     return f"{words.get(name, name)} {game}" if game else words.get(name, name)
@@ -215,6 +216,8 @@ def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None
             LinkCommands(*args).request(command)
         case c.ConfirmLink():
             LinkCommands(*args).confirm(command)
+        case c.UnlinkIdentity():
+            LinkCommands(*args).unlink(command)
         case c.NotUnderstood():
             ctx.reply.problem(command.line, "as_given", reason=command.reason)
         case _:

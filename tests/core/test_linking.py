@@ -212,3 +212,31 @@ def test_a_game_master_linked_on_discord_runs_the_game_from_there(harness):
     with unit_of_work(harness.sessions) as session:
         identities = session.scalars(select(Identity).where(Identity.address.in_(["Gwen", GM_ADDRESS]))).all()
         assert len({i.player_id for i in identities}) == 1
+
+
+def as_host(harness: Harness, command: c.Command):
+    envelope = c.Envelope(c.Sender("cli", "host", "the host"), (command,), f"host:{next(harness.counter)}",
+                          harness.clock.now(), trust=c.Trust.VERIFIED, as_host=True)  # fmt: skip
+    return harness.service.apply(envelope)
+
+
+def test_the_host_separates_an_address_linked_by_mistake_and_it_can_be_linked_again(harness):
+    seated_game(harness)
+    link(harness, "Ann")
+    assert on_discord(harness, "Mallory", c.UnlinkIdentity("email", ANN_MAIL, "x")).applied.problems == ("host_only",)
+    applied = as_host(harness, c.UnlinkIdentity("email", ANN_MAIL, "the wrong address"))
+    assert applied.results == ("unlinked",), applied
+    told = [(row.channel, row.recipient) for row in harness.outbox() if row.template == "unlinked"]
+    assert sorted(told) == [("discord", "Ann"), ("email", ANN_MAIL)]
+    with unit_of_work(harness.sessions) as session:
+        by_mail = find_player(session, c.Sender("email", ANN_MAIL))
+        on_discord_player = find_player(session, c.Sender("discord", "Ann"))
+        assert by_mail is not None and on_discord_player is not None and by_mail is not on_discord_player
+        game = find_game(session, "gs1")
+        assert game is not None and [s.player_id for s in game.seats if s.name == "Ann"] == [on_discord_player.id]
+    # The mail alone no longer orders for the seat; Discord still does.
+    assert harness.send("Ann", c.SubmitOrders("gs1", SETUP)).applied.problems == ("no_seat",)
+    assert "orders_accepted" in on_discord(harness, "Ann", c.SubmitOrders("gs1", SETUP)).applied.results
+    assert as_host(harness, c.UnlinkIdentity("email", ANN_MAIL, "again")).problems == ("link_alone",)
+    assert as_host(harness, c.UnlinkIdentity("email", "nobody@x.org", "?")).problems == ("link_unknown_address",)
+    link(harness, "Mallory")  # the address is free to be linked again (with its own code)

@@ -49,13 +49,17 @@ def test_every_link_mail_fits_78_columns_with_the_longest_address_name_and_games
     confirmed = harness.send(LONG_NAME, c.ConfirmLink(mails[0].data["code"]), channel="discord")
     refused = harness.send("Mallory", c.RequestLink("email", LONG_ADDRESS), channel="discord")
     assert refused.applied.problems == ("link_taken",)
+    host = c.Envelope(c.Sender("cli", "host"), (c.UnlinkIdentity("email", LONG_ADDRESS, "a reason " * 20),), "host:1",
+                      harness.clock.now(), trust=c.Trust.VERIFIED, as_host=True)  # fmt: skip
+    unlinked = harness.service.apply(host)
+    assert unlinked.results == ("unlinked",)
     rows = [row for row in harness.outbox() if row.channel == "email" and row.template != "reply"]
-    assert {row.template for row in rows} == {"link_code", "linked"}
+    assert {row.template for row in rows} == {"link_code", "linked", "unlinked"}
     for row in rows:
         assert not widths(row.body), row.body
         assert row.subject and len(row.subject) < 78
-    for sent in (requested, confirmed, refused):
+    for reply in (requested.applied.reply, confirmed.applied.reply, refused.applied.reply, unlinked.reply):
         # The reply in the email form, as a linked player reads its copies.
-        assert sent.applied.reply is not None
-        body = render_message("email", "reply", {**sent.applied.reply.data, "context": {}}).body
+        assert reply is not None
+        body = render_message("email", "reply", {**reply.data, "context": {}}).body
         assert not widths(body), body
