@@ -68,6 +68,8 @@ class RefereeClient(discord.Client):
         self.guild = discord.Object(guild_id)
         self.decision_desk: Any = None
         """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
+        self.strike_gold_desk: Any = None
+        """What Strike Gold's buttons report to (:class:`bot.discord.strike_gold.StrikeGoldDesk`), set by the runtime."""
         self.gm_answers: Any = None
         """What ``/gm`` confirm buttons apply through (:class:`bot.discord.answers.Answers`), set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []

@@ -91,6 +91,20 @@ class _Transient(Exception):
         self.hold = hold
 
 
+AfterPublic = Callable[[str, discord.abc.Messageable], Awaitable[None]]
+"""Called after a public row is sent, with the game and its place (the decision prompts)."""
+
+
+def after_each(*hooks: AfterPublic) -> AfterPublic:
+    """One ``after_public`` calling each of ``hooks`` in turn (each game's prompts)."""
+
+    async def call(game: str, place: discord.abc.Messageable) -> None:
+        for hook in hooks:
+            await hook(game, place)
+
+    return call
+
+
 def nonce_for(message_id: str, index: int) -> str:
     """At most 25 characters (Discord's limit), the same on every retry of the same block."""
     return hashlib.sha256(f"{message_id}\x00{index}".encode()).hexdigest()[:25]
@@ -109,7 +123,7 @@ class DiscordDelivery:
         interval: float = 2.0,
         max_attempts: int = 10,
         channels: Iterable[str] = (CHANNEL,),
-        after_public: Callable[[str, discord.abc.Messageable], Awaitable[None]] | None = None,
+        after_public: AfterPublic | None = None,
     ) -> None:
         self._client = client
         self._sessions = sessions
@@ -188,6 +202,11 @@ class DiscordDelivery:
             return done
 
     async def _deliver(self, row: PendingMessage) -> Delivered:
+        if self._client.is_closed():
+            # Stopping (an answer still running after the client closed): no failed attempt; the row is
+            # given back, due at once for the next run.
+            await asyncio.to_thread(self._drain.release, [row.id])
+            return Delivered(row.id, row.recipient, RETRY, "the Discord client is closed")
         try:
             await self._send(row)
         except _Refused as refused:
@@ -217,9 +236,6 @@ class DiscordDelivery:
         return Delivered(row.id, row.recipient, SENT)
 
     async def _send(self, row: PendingMessage) -> None:
-        if self._client.is_closed():
-            # Stopping: an answer still running after the client closed leaves the row to the next run.
-            raise _Transient("the Discord client is closed")
         try:
             target = target_of(row.channel, row.recipient)
             messageable = await self._messageable(target)

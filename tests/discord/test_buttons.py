@@ -24,8 +24,8 @@ pytestmark = pytest.mark.integration
 PLAYERS = ["Ann", "Ben", "Cat"]
 
 
-async def start(world: World) -> None:
-    world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", {}, "UTC", 60, False, "address"))
+async def start(world: World, options: dict[str, Any] | None = None) -> None:
+    world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", options or {}, "UTC", 60, False, "address"))
     for name in PLAYERS:
         await world.command(name, "join", {"game": "ds1", "name": name})
     assert "STARTED ds1" in (world.harness.send("GM", c.StartGame("ds1")).reply or "")
@@ -88,15 +88,21 @@ def phase_number(world: World) -> int:
     return view.phase.number
 
 
+HOLDER_CHOOSES = {"takeover_selection": "holder_chooses", "bounty_rule": "fixed", "bounty_fixed": 5}
+"""D6's option, and a take-over for a fixed 5 gems, so that several can pay and the holder has to choose."""
+
+
+@pytest.mark.parametrize("options", [{}, HOLDER_CHOOSES], ids=["seat_order", "holder_chooses"])
 async def test_a_whole_dragon_stripes_game_by_buttons(
-    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
-) -> None:
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
+    options: dict[str, Any],
+) -> None:  # fmt: skip
     async with running_world(fake_discord, sqlite_sessions) as world:
-        await start(world)
+        await start(world, options)
         views = GameViews(world.sessions)
         rng = random.Random(13)
         clicks = 0
-        seen_offer = False
+        seen_offer = seen_choice = False
         done: dict[int, set[str]] = {}
         while (view := views.game("ds1")) is not None and view.phase is not None:
             prompt = prompts(world)[-1]
@@ -110,6 +116,9 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             if any(key.endswith(":take") for key in mine):
                 seen_offer = True
                 key = rng.choice(mine)
+            elif any(":choose" in key for key in mine):
+                seen_choice = True
+                key = rng.choice(mine)
             else:
                 action = ":reveal" if rng.random() < 0.7 else ":hold"
                 key = next(k for k in mine if k.endswith(action))
@@ -119,6 +128,7 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
             clicks += 1
             assert clicks < 500, "the game did not end"
         assert view is not None and view.status == "finished" and seen_offer
+        assert seen_choice == (options == HOLDER_CHOOSES)
 
         posted = thread_reports(world, "ds1")
         reports = [m for m in posted if not m.startswith("**ds1**")]
@@ -164,3 +174,52 @@ async def test_buttons_and_undelivered_messages_survive_a_restart(
         assert any(key.startswith("ds:ds1:1:") and key.endswith(":take") for key in buttons(offer))
         stale = await click(again, f"ds:ds1:0:{a}:reveal", prompt, a)
         assert stale["content"].startswith("Turn 0 of ds1 is over")
+
+
+async def test_the_holder_chooses_among_several_takers_by_buttons(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """RULINGS D6 with ``takeover_selection = holder_chooses``: one ``choose`` button per taker, for the holder."""
+    options = {"takeover_selection": "holder_chooses", "bounty_rule": "fixed", "bounty_fixed": 0, "deck": "F2 F3"}
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", options, "UTC", 60, False, "address"))
+        for name in PLAYERS:
+            await world.command(name, "join", {"game": "ds1", "name": name})
+        assert "STARTED ds1" in (world.harness.send("GM", c.StartGame("ds1")).reply or "")
+        await world.delivered()
+        holder = active(world)
+        reply = await click(world, f"ds:ds1:0:{holder}:hold", prompts(world)[-1], holder)  # after the F2: 2 beside
+        assert "ORDERS ACCEPTED" in reply["content"]
+        await world.delivered()
+        offer = prompts(world)[-1]
+        others = [name for name in PLAYERS if name != holder]
+        assert sorted(key.split(":")[3] for key in buttons(offer) if key.endswith(":take")) == sorted(others)
+        for name in others:
+            reply = await click(world, f"ds:ds1:1:{name}:take", offer, name)
+            assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
+        await world.delivered()
+
+        choice = prompts(world)[-1]
+        assert f"turn 2: {holder}: choose who takes over" in choice["content"], choice["content"]
+        assert buttons(choice) == {
+            f"ds:ds1:2:{holder}:choose{PLAYERS.index(name)}": f"{holder}: choose {name}" for name in others
+        }  # the taker's place in seat order keeps the id short; the other actions' ids are as before
+        first, second = sorted(others, key=PLAYERS.index)
+        refused = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(second)}", choice, second)
+        assert refused["content"] == f"This button is for {holder}, not for you." and phase_number(world) == 2
+        forged_id = f"ds:ds1:2:{holder}:choose{PLAYERS.index(holder)}"  # the holder is no taker
+        button = {"type": 2, "style": 1, "label": "forged", "custom_id": forged_id}
+        forged = await click(world, forged_id, {**choice, "components": [{"type": 1, "components": [button]}]}, holder)
+        assert forged["content"] == "Turn 2 of ds1 no longer waits for that choice: nothing was changed."
+        assert phase_number(world) == 2 and active(world) == holder  # a hand-made id changes nothing
+
+        reply = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(second)}", choice, holder)
+        assert "ORDERS ACCEPTED" in reply["content"] and f"choose {second}" in reply["content"], reply["content"]
+        await world.delivered()
+        assert active(world) == second  # the chosen taker, not the first in seat order, must reveal now
+        text = " ".join(" ".join(thread_reports(world, "ds1")).split())  # the report's last column wraps
+        assert f"{holder} chooses {second}: {second} takes over, paying {holder} 0 gems" in text, text
+        assert all(":3:" in key for key in buttons(prompts(world)[-1]))  # the chosen taker's reveal or hold
+        stale = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(first)}", choice, holder)
+        assert stale["content"] == "Turn 2 of ds1 is over (or no longer waits for you): nothing was changed."
+        assert active(world) == second

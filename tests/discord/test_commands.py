@@ -27,8 +27,10 @@ from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.gm_commands import GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
+from bot.discord.lautobus import riders_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
+from bot.discord.three_races import runners_command
 from tests.core.harness import SEATS, Harness
 from tests.support.fake_discord import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
@@ -60,6 +62,7 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     answers = Answers(GameService(sessions), delivery, harness.clock)
     views = GameViews(sessions)
     client.install([*player_commands(answers, views), play_command(answers, views),
+                    runners_command(answers, views), riders_command(answers, views),
                     gm_group(answers, views, fake.gm_role_id)])  # fmt: skip
     client.gm_answers = answers
     client.add_dynamic_items(GmConfirm)
@@ -85,7 +88,8 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "observe", "orders", "play", "resign", "status"]
+    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "observe", "orders", "play", "resign", "riders",
+                              "runners", "status"]  # fmt: skip
     gm = {o["name"]: o for o in synced["gm"]["options"]}
     assert sorted(gm) == ["broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview",
                           "process", "replace", "resume", "rollback", "start"]  # fmt: skip

@@ -395,6 +395,16 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return payload
 
+    async def choose(
+        self, custom_id: str, values: list[str], message: dict[str, Any], user: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Pick ``values`` in the string select menu ``custom_id`` on ``message`` (a payload this fake stored)."""
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        payload = self.interaction_payload(COMPONENT, data, user or self._any_user(), int(message["channel_id"]),
+                                           message)  # fmt: skip
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return payload
+
     async def submit_modal(self, custom_id: str, values: dict[str, str], user: dict[str, Any] | None = None,
                            *, labelled: bool = True) -> dict[str, Any]:  # fmt: skip
         """Submit the modal ``custom_id`` with text inputs ``values`` (wrapped in Labels, as from 2.6: pitfall 14)."""
