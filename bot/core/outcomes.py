@@ -11,6 +11,7 @@ Audiences:
 
 * :class:`ToSender`: the one reply to the envelope being applied;
 * :class:`ToPlayer`: a person, on every channel linked to them;
+* :class:`ToAddress`: one channel address, linked to anyone or no one (a link code);
 * :class:`ToGameMasters`: the game's GM(s);
 * :class:`ToPublic`: the game's public place on each channel that has one
   (a Discord forum post, the demo's screen); nowhere when none is configured;
@@ -68,11 +69,19 @@ class ToPublic:
 
 
 @dataclass(frozen=True)
+class ToAddress:
+    """One address on one channel, whoever it belongs to (a code that proves the address: bot/core/linking.py)."""
+
+    channel: str
+    address: str
+
+
+@dataclass(frozen=True)
 class ToHost:
     """The host of this referee."""
 
 
-Audience = ToSender | ToPlayer | ToGameMasters | ToPublic | ToHost
+Audience = ToSender | ToPlayer | ToAddress | ToGameMasters | ToPublic | ToHost
 
 
 @dataclass(frozen=True)

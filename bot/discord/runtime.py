@@ -32,6 +32,7 @@ from bot.discord.delivery import DiscordDelivery, after_each
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.lautobus import riders_command
+from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.strike_gold import ITEMS as STRIKE_GOLD_ITEMS
 from bot.discord.strike_gold import StrikeGoldDesk
@@ -81,7 +82,7 @@ class DiscordRuntime:
         self.client.install([
             *player_commands(self.answers, views), play_command(self.answers, views),
             runners_command(self.answers, views), riders_command(self.answers, views),
-            gm_group(self.answers, views, settings.discord_gm_role_id),
+            gm_group(self.answers, views, settings.discord_gm_role_id), link_command(self.answers),
         ])  # fmt: skip
         self.client.gm_answers = self.answers
         self.client.add_dynamic_items(GmConfirm, GmCancel)

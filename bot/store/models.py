@@ -49,6 +49,27 @@ class Identity(Base):
     player: Mapped[Player] = relationship(back_populates="identities")
 
 
+class PendingLink(Base):
+    """A link asked for and not yet confirmed (issue 13): the code sent to (channel, address), as a keyed hash.
+
+    One per requesting player (a new request replaces it); void after
+    ``expires_at`` or too many wrong tries (``bot.core.linking``).
+    """
+
+    __tablename__ = "pending_links"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(320))
+    code_hash: Mapped[str] = mapped_column(String(128))
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    attempts: Mapped[int] = mapped_column(Integer)
+    """Wrong codes given so far."""
+    codes_sent: Mapped[int] = mapped_column(Integer)
+    """Codes sent for this link while it lasts (a repeated request is limited, so nobody is flooded)."""
+
+
 class PublicPlace(Base):
     """Where a game's public copies go on one channel (a Discord forum post id)."""
 
