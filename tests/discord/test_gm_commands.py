@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core import commands as c
 from bot.core.views import GameViews
 from bot.discord.gm_commands import deadline_spec, parse_options
 from bot.store.db import unit_of_work
@@ -204,3 +205,35 @@ async def test_cancel_changes_nothing_says_so_privately_and_refuses_another_memb
             assert [e.action for e in session.query(AuditEntry)] == ["CreateGame", "StartGame"]  # no EjectPlayer
         [status, *_] = await world.command("Ann", "status", {"game": "gs1"})
         assert "STATUS gs1" in status["content"] and "no_seat" not in status["content"]
+
+
+async def test_a_game_s_own_co_gm_without_the_role_runs_that_game_and_no_other(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """Issue 13: "Only members with the configured GM role, or the game's own GMs, may use them"."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        world.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+        world.harness.send("GM", c.CreateGame("gs2", "golden-strider", {}, "UTC", 60, False, "address"))
+        cora = world.user("Cora")  # no GM role
+        added = world.harness.send("GM", c.AddGameMaster("gs1", "discord", cora["id"], "helps out")).reply or ""
+        assert "ADD GM" in added or "co-GM" in added, added
+        for name in SEATS:
+            await world.command(name, "join", {"game": "gs1", "name": name})
+        views = GameViews(world.sessions)
+
+        [started] = await gm(world, cora, "start", {"game": "gs1"})
+        assert "STARTED gs1" in started["content"] and started["flags"] == 64, started["content"]
+        assert views.game("gs1").status == "running"  # type: ignore[union-attr]
+        [ask] = await gm(world, cora, "process", {"game": "gs1", "turn": 0, "reason": "all in"})
+        assert "confirm?" in ask["content"]  # a destructive command is offered to the game's own GM too
+
+        with caplog.at_level(logging.WARNING, logger="bot.discord.gm_commands"):
+            [refused] = await gm(world, cora, "start", {"game": "gs2"})
+            [no_create] = await gm(world, cora, "create", {"kind": "golden-strider", "game": "gs3"})
+        assert "Only members with the game master role or the game masters of gs2" in refused["content"]
+        assert refused["flags"] == 64 and views.game("gs2").status == "forming"  # type: ignore[union-attr]
+        assert "Only members with the game master role may use /gm create" in no_create["content"]
+        assert views.game("gs3") is None
+        logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert len(logged) == 2 and all(cora["id"] in m for m in logged), logged
