@@ -138,11 +138,13 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
         text = "\n".join(reports)
         assert all(f"-- turn {n}:" in text for n in range(turns)) and "GAME OVER" in text
         assert all(len(m) <= 2000 for m in posted)
+        assert "Copy for " not in text and "Your standing orders" not in text  # private parts: by DM only
         for name in PLAYERS:
             user_id = world.user(name)["id"]
             dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id)
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
+            assert any("Your standing orders:" in m for m in dms)  # the seat's private part reached its DMs
         assert_no_mail_vocabulary(fake_discord)
 
 

@@ -115,6 +115,7 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
         for turn in range(turns):
             assert f"-- turn {turn}:" in text
         assert "GAME OVER" in text and "Seed revealed:" in text
+        assert "Copy for " not in text  # a seat's copy goes by DM only, never to the post
         assert re.search(r"```\nDeadline: <t:\d+:F> \(<t:\d+:R>\)", text)
         for name in SEATS:
             user_id = world.user(name)["id"]
