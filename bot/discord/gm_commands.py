@@ -8,6 +8,10 @@ other interaction; the core's pipeline authorises it (a game master of the
 game, or for ``create`` someone allowed to create games: the member's GM role
 is ``Envelope.may_create``) and writes the audit entry.
 
+``create`` autocompletes the kinds and, in ``options``, the kind's option
+names and values (:mod:`bot.discord.game_options`); seats and game names
+autocomplete from live state.
+
 Who may use ``/gm`` at all: members with the configured GM role
 (``discord_gm_role_id``), and the game's own game masters.  Anyone else is
 refused privately before anything is applied, and the attempt is logged.
@@ -42,6 +46,7 @@ from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
 from bot.discord.conversion import sender_of
+from bot.discord.game_options import option_choices
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +221,9 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         names = [k for k in registry.kinds() if needle in k]
         return [app_commands.Choice(name=k, value=k) for k in names[:MAX_CHOICES]]
 
+    async def option_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
+
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)
 
@@ -233,10 +241,10 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
 
     @group.command(name="create", description="Create a game, open for joining")
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
-                           options="Game options as name=value, separated by spaces",
+                           options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
                            time_zone="The game's time zone (Europe/London)")  # fmt: skip
-    @app_commands.autocomplete(kind=kinds)
+    @app_commands.autocomplete(kind=kinds, options=option_names)
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "UTC") -> None:  # fmt: skip
         parsed = parse_options(options)

@@ -19,7 +19,7 @@ from bot.core import commands as c
 from bot.core.views import GameViews
 from bot.discord.gm_commands import deadline_spec, parse_options
 from bot.store.db import unit_of_work
-from bot.store.models import AuditEntry
+from bot.store.models import AuditEntry, Game
 from tests.core.harness import SEATS
 from tests.discord.test_end_to_end import order_all, public_rows
 from tests.discord.world import World, running_world
@@ -237,3 +237,30 @@ async def test_a_game_s_own_co_gm_without_the_role_runs_that_game_and_no_other(
         assert views.game("gs3") is None
         logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
         assert len(logged) == 2 and all(cora["id"] in m for m in logged), logged
+
+
+async def test_create_suggests_the_kinds_option_names_and_values_and_a_suggestion_is_taken(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        host = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))
+
+        async def offered(options: dict[str, Any]) -> list[str]:
+            sent = await fake_discord.autocomplete("gm", options, "options", host, subcommand="create")
+            callback = await fake_discord.wait_for_callback(sent)
+            assert callback["type"] == 8
+            return [choice["value"] for choice in callback["data"]["choices"]]
+
+        assert await offered({"kind": "golden-strider", "game": "gs1", "options": "race_length=30 st"}) == [
+            "race_length=30 steeplechase=false"
+        ]
+        assert await offered({"kind": "dragon-stripes", "options": "takeover_selection=h"}) == [
+            "takeover_selection=holder_chooses"
+        ]
+        assert await offered({"options": "race"}) == []  # no kind chosen yet: nothing to suggest
+        [made] = await gm(world, host, "create", {"kind": "golden-strider", "game": "gs1",
+                                                  "options": "race_length=30 steeplechase=true"})  # fmt: skip
+        assert "CREATED gs1" in made["content"], made["content"]
+        with unit_of_work(world.sessions) as session:
+            [game] = session.query(Game).filter_by(slug="gs1").all()
+            assert game.options["race_length"] == 30 and game.options["steeplechase"] is True
