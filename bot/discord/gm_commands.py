@@ -15,6 +15,8 @@ autocomplete from live state.
 Who may use ``/gm`` at all: members with the configured GM role
 (``discord_gm_role_id``), and the game's own game masters.  Anyone else is
 refused privately before anything is applied, and the attempt is logged.
+Every subcommand is deferred first (privately), since that check may read
+the database, and answered with follow-ups (Discord's 3 s).
 
 Destructive commands (``process``, ``rollback``, ``eject``, ``replace``)
 first answer with a confirm button whose custom id carries the whole
@@ -198,11 +200,13 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         return False
 
     async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
+        if not await answers.defer(interaction):  # the check may read the database: Discord's 3 s
+            return
         if await allowed(interaction, game):
             await answers.apply(interaction, command, may_create=has_gm_role(interaction.user, gm_role_id))
 
     async def confirm(interaction: discord.Interaction, game: str, verb: str, what: str, custom_id: str) -> None:
-        if not await allowed(interaction, game):
+        if not await answers.defer(interaction) or not await allowed(interaction, game):
             return
         if len(custom_id) > CUSTOM_ID_LIMIT:
             room = CUSTOM_ID_LIMIT - (len(custom_id) - len(custom_id.rsplit(":", 1)[1]))
@@ -213,8 +217,8 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         view = discord.ui.View(timeout=None)
         view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
         view.add_item(GmCancel(verb, interaction.user.id, game))
-        await interaction.response.send_message(f"{what}\nThis cannot be undone by a click: confirm?",
-                                                view=view, ephemeral=True)  # fmt: skip
+        await interaction.followup.send(f"{what}\nThis cannot be undone by a click: confirm?",
+                                        view=view, ephemeral=True)  # fmt: skip
 
     async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()

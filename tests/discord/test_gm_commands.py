@@ -264,3 +264,35 @@ async def test_create_suggests_the_kinds_option_names_and_values_and_a_suggestio
         with unit_of_work(world.sessions) as session:
             [game] = session.query(Game).filter_by(slug="gs1").all()
             assert game.options["race_length"] == 30 and game.options["steeplechase"] is True
+
+
+async def test_gm_commands_defer_before_the_permission_check_reads_the_database(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """Discord's 3 s: whether a member is one of the game's GMs is a database read, so it comes after the deferral."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        world.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+        cora, nobody = world.user("Cora"), world.user("Nobody")
+        world.harness.send("GM", c.AddGameMaster("gs1", "discord", cora["id"], "helps out"))
+        for name in SEATS:
+            await world.command(name, "join", {"game": "gs1", "name": name})
+
+        def first_callback(sent: dict[str, Any]) -> dict[str, Any]:
+            callback: dict[str, Any] = fake_discord.callbacks[int(sent["id"])][0]
+            return callback
+
+        refused = await fake_discord.slash("gm", {"game": "gs1"}, nobody, subcommand="start")
+        [no] = await fake_discord.wait_for_replies(refused)
+        assert first_callback(refused) == {"type": 5, "data": {"flags": 64}}  # deferred, privately
+        assert "Only members with the game master role" in no["content"] and no["flags"] == 64
+
+        await gm(world, cora, "start", {"game": "gs1"})
+        asked = await fake_discord.slash("gm", {"game": "gs1", "seat": "Ann", "reason": "gone"}, cora,
+                                         subcommand="eject")  # fmt: skip
+        [ask] = await fake_discord.wait_for_replies(asked)
+        assert first_callback(asked) == {"type": 5, "data": {"flags": 64}}
+        assert ask["flags"] == 64 and "confirm?" in ask["content"]
+        [confirm, _cancel] = [b for row in ask["components"] for b in row["components"]]
+        done = await fake_discord.click(confirm["custom_id"], ask, cora)  # the button works on a follow-up
+        [reply] = await fake_discord.wait_for_replies(done)
+        assert "EJECTED" in reply["content"], reply["content"]
