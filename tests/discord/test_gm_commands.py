@@ -296,3 +296,24 @@ async def test_gm_commands_defer_before_the_permission_check_reads_the_database(
         done = await fake_discord.click(confirm["custom_id"], ask, cora)  # the button works on a follow-up
         [reply] = await fake_discord.wait_for_replies(done)
         assert "EJECTED" in reply["content"], reply["content"]
+
+
+async def test_a_confirm_button_from_before_a_restart_still_confirms(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        host = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))
+        await gm(world, host, "create", {"kind": "golden-strider", "game": "gs1", "seats": 6})
+        for name in SEATS:
+            await world.command(name, "join", {"game": "gs1", "name": name})
+        await gm(world, host, "start", {"game": "gs1"})
+        await order_all(world)
+        [ask] = await gm(world, host, "process", {"game": "gs1", "turn": 0, "reason": "all in"})
+        [button, _cancel] = [b for row in ask["components"] for b in row["components"]]
+        harness = world.harness
+    async with running_world(fake_discord, sqlite_sessions, harness=harness) as again:
+        assert fake_discord.identifies == 2
+        clicked = await fake_discord.click(button["custom_id"], ask, host)
+        [done] = await fake_discord.wait_for_replies(clicked)
+        assert "PROCESSED gs1" in done["content"], done["content"]
+        assert GameViews(again.sessions).game("gs1").phase.number == 1  # type: ignore[union-attr]
