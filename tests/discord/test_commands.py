@@ -150,6 +150,11 @@ async def test_autocomplete_offers_live_games_by_what_each_command_accepts(bench
     assert await offered("orders", "") == ["gs1"]
     assert await offered("status", "dragon") == ["ds1"]
     assert await offered("status", "s") == ["ds1", "gs1", "gs2"]
+    assert await offered("help", "strider") == ["gs1", "gs2", "golden-strider"]  # games, then the kind itself
+    assert await offered("status", "strider") == ["gs1", "gs2"]  # a kind has no status
+    help_kind = await bench.call(SLASH, "help", {"game": "golden-strider"}, ann)
+    text = "\n".join(bench.texts(help_kind))
+    assert "HELP GOLDEN STRIDER" in text and "NOT UNDERSTOOD" not in text, text
 
 
 async def test_a_failure_is_logged_and_answered_privately(bench: Bench, tmp_path: Any, no_logged_errors: Any) -> None:
