@@ -7,6 +7,7 @@ is played by clicks, every report checked in the game's post and every DM.
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
 from bot.core.views import GameViews
+from bot.discord.client import NOT_IN_USE
 from tests.discord.test_end_to_end import assert_no_mail_vocabulary, expected_messages, rows, thread_reports
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord
@@ -225,3 +227,29 @@ async def test_the_holder_chooses_among_several_takers_by_buttons(
         stale = await click(world, f"ds:ds1:2:{holder}:choose{PLAYERS.index(first)}", choice, holder)
         assert stale["content"] == "Turn 2 of ds1 is over (or no longer waits for you): nothing was changed."
         assert active(world) == second
+
+
+async def test_a_click_or_a_form_that_nothing_takes_is_answered_privately_and_logged(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """A button of a message from an older referee (an id no item reads) or an unknown form: never left hanging."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start(world)
+        [prompt] = prompts(world)
+        a = active(world)
+        button = {"type": 2, "style": 1, "label": "old", "custom_id": "referee-v0:ds1:reveal"}
+        old = {**prompt, "components": [{"type": 1, "components": [button]}]}
+        with caplog.at_level(logging.WARNING, logger="bot.discord.client"):
+            reply = await click(world, "referee-v0:ds1:reveal", old, a)
+            sent = await fake_discord.submit_modal("referee:feedback", {"text": "hello"}, world.user(a))
+            [form] = await fake_discord.wait_for_replies(sent)
+        for answer in (reply, form):
+            assert answer["flags"] == 64 and answer["content"] == NOT_IN_USE
+        assert sum("nothing takes it" in r.getMessage() for r in caplog.records) == 2
+        assert active(world) == a and phase_number(world) == 0  # nothing changed
+        live = await fake_discord.click(f"ds:ds1:0:{a}:reveal", prompt, world.user(a))
+        [accepted, *_] = await fake_discord.wait_for_replies(live)
+        await world.delivered()
+        assert "ORDERS ACCEPTED" in accepted["content"]
+        assert NOT_IN_USE not in [m["content"] for m in fake_discord.replies(live)]  # a live button: not refused
