@@ -1,6 +1,7 @@
 """The bot's real discord.py client against the fake Discord (issue 13, "Tests").
 
-A Golden Strider game played by six users through slash commands, every
+A Golden Strider game played by six users through slash commands (created and
+started by a GM with /gm), every
 report checked in the game's forum post and every DM checked; closed DMs;
 an outage of the REST API while reports go out (nothing lost, nothing
 doubled: counted at the fake); rate limits; channels refused for good.
@@ -91,7 +92,16 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
     async with running_world(fake_discord, sqlite_sessions) as world:
-        await start_game(world, options={"race_length": 30})
+        gail = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))  # created and started by /gm too
+        made = await fake_discord.slash("gm", {"kind": "golden-strider", "game": "gs1", "options": "race_length=30",
+                                               "seats": 6, "schedule": "1h", "time_zone": "Europe/Paris"}, gail,
+                                        subcommand="create")  # fmt: skip
+        assert "CREATED gs1" in (await fake_discord.wait_for_replies(made))[0]["content"]
+        for name in SEATS:
+            [reply, *_] = await world.command(name, "join", {"game": "gs1", "name": name})
+            assert "JOINED gs1" in reply["content"] and reply["flags"] == 64
+        started = await fake_discord.slash("gm", {"game": "gs1"}, gail, subcommand="start")
+        assert "STARTED gs1" in (await fake_discord.wait_for_replies(started))[0]["content"]
         rules = registry.get_rules("golden-strider")
         views = GameViews(world.sessions)
         rng = random.Random(5)
