@@ -1,10 +1,10 @@
 """The bot's real discord.py client against the fake Discord (issue 13, "Tests").
 
-A Golden Strider game played by six users through slash commands (created and
-started by a GM with /gm), every
-report checked in the game's forum post and every DM checked; closed DMs;
-an outage of the REST API while reports go out (nothing lost, nothing
-doubled: counted at the fake); rate limits; channels refused for good.
+A Golden Strider game played by six users through slash commands (created
+and started by a GM with /gm), every report checked in the game's forum post
+and every DM checked; closed DMs; an outage of the REST API while reports go
+out (nothing lost, nothing doubled: counted at the fake); rate limits;
+channels refused for good.
 """
 
 from __future__ import annotations
