@@ -31,6 +31,8 @@ from bot.discord.lautobus import riders_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
 from bot.discord.three_races import runners_command
+from bot.store.db import unit_of_work
+from bot.store.models import Game
 from tests.core.harness import SEATS, Harness
 from tests.support.fake_discord import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
@@ -252,3 +254,22 @@ async def test_play_offers_the_players_own_cards_and_checks_ranges_in_code(bench
 def view_ordered(bench: Bench) -> str:
     reply = bench.harness.send("Zed", c.ShowStatus("gs1")).reply or ""
     return next(line for line in reply.splitlines() if "Orders in from:" in line)
+
+
+async def test_games_lists_open_and_running_games_and_resign_gives_up_the_seat(bench: Bench) -> None:
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    bench.harness.send("GM", c.CreateGame("gs2", "golden-strider", {}, "UTC", 60, False, "address"))
+    users = {name: bench.fake.add_member(name) for name in SEATS}
+    for name, user in users.items():
+        await bench.call(SLASH, "join", {"game": "gs1", "name": name}, user)
+    bench.harness.send("GM", c.StartGame("gs1"))
+    listing = "\n".join(bench.texts(await bench.call(SLASH, "games", {}, users["Ann"])))
+    assert "GAMES" in listing and "gs1" in listing and "gs2" in listing, listing
+
+    resigned = "\n".join(bench.texts(await bench.call(SLASH, "resign", {"game": "gs1"}, users["Ann"])))
+    assert "RESIGNED" in resigned.upper() and "NOT UNDERSTOOD" not in resigned, resigned
+    with unit_of_work(bench.harness.sessions) as session:
+        [game] = session.query(Game).filter_by(slug="gs1").all()
+        assert [s.name for s in game.seats if s.resigned] == ["Ann"]
+    refused = "\n".join(bench.texts(await bench.call(SLASH, "resign", {"game": "gs1"}, bench.fake.add_member("Zed"))))
+    assert "no seat" in refused, refused
