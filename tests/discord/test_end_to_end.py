@@ -153,6 +153,9 @@ async def test_orders_by_modal_count_like_typed_ones(
         )
         [reply] = await fake_discord.wait_for_replies(submitted)
         assert "ORDERS ACCEPTED" in reply["content"] and "cards 10 8 6 4 2" in reply["content"]
+        assert reply["flags"] == 64 and re.search(r"Receipt R[0-9A-F]{8} -- ", reply["content"]), reply["content"]
+        await world.delivered()
+        assert fake_discord.dm_messages(ann["id"])[-1]["content"] == reply["content"]  # the copy by DM, the same
         [status, *_] = await world.command("Ben", "status", {"game": "gs1"})
         assert "Orders in from: Ann\n" in status["content"]
 
