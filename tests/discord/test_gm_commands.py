@@ -238,6 +238,12 @@ async def test_a_game_s_own_co_gm_without_the_role_runs_that_game_and_no_other(
         logged = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
         assert len(logged) == 2 and all(cora["id"] in m for m in logged), logged
 
+        # The GM role passes the Discord check; the core then lets only the game's own GMs run it.
+        hal = fake_discord.add_member("Hal", roles=(fake_discord.gm_role_id,))
+        [not_his] = await gm(world, hal, "start", {"game": "gs2"})
+        assert "only the game master of gs2 can do this" in not_his["content"], not_his["content"]
+        assert views.game("gs2").status == "forming"  # type: ignore[union-attr]
+
 
 async def test_create_suggests_the_kinds_option_names_and_values_and_a_suggestion_is_taken(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
