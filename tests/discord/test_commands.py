@@ -25,9 +25,10 @@ from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
 from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
-from bot.discord.gm_commands import GmConfirm, gm_group
+from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.lautobus import riders_command
+from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
 from bot.discord.three_races import runners_command
@@ -65,9 +66,9 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     views = GameViews(sessions)
     client.install([*player_commands(answers, views), play_command(answers, views),
                     runners_command(answers, views), riders_command(answers, views),
-                    gm_group(answers, views, fake.gm_role_id)])  # fmt: skip
+                    gm_group(answers, views, fake.gm_role_id), link_command(answers)])  # fmt: skip
     client.gm_answers = answers
-    client.add_dynamic_items(GmConfirm)
+    client.add_dynamic_items(GmConfirm, GmCancel)
     client.interaction_hooks.append(answers.orders_by_modal)
     client.decision_desk = DecisionDesk(answers, views)
     client.add_dynamic_items(DecisionButton)
@@ -90,8 +91,10 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "observe", "orders", "play", "resign", "riders",
-                              "runners", "status"]  # fmt: skip
+    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+                              "riders", "runners", "status"]  # fmt: skip
+    link = {o["name"]: o for o in synced["link"]["options"]}
+    assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())
     gm = {o["name"]: o for o in synced["gm"]["options"]}
     assert sorted(gm) == ["broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview",
                           "process", "replace", "resume", "rollback", "start"]  # fmt: skip

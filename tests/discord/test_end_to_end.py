@@ -349,3 +349,18 @@ async def test_two_players_writing_in_the_modal_at_once_both_count_even_across_a
         assert "ORDERS ACCEPTED" in reply["content"] and "seat Cat" in reply["content"]
         [status, *_] = await again.command("Dan", "status", {"game": "gs1"})
         assert "Orders in from: Ann, Ben, Cat\n" in status["content"]
+
+
+async def test_the_runtime_syncs_every_command_to_the_guild_and_registers_every_button(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """What ``referee serve`` installs (not a test's own wiring): the commands synced, the buttons' ids known."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        synced = sorted(cmd["name"] for cmd in fake_discord.commands[str(fake_discord.guild_id)])
+        assert synced == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+                          "riders", "runners", "status"]  # fmt: skip
+        client = world.runtime.client
+        for custom_id in ("ds:ds1:0:Ann:reveal", "sg:sg1:2:Ann:draw", "sg:sg1:2:Ann:flip", "gm:process:1:gs1:0:x",
+                          "gmcancel:1:process:gs1"):  # fmt: skip
+            assert client.handles_component(custom_id), custom_id
+        assert not client.handles_component("referee-v0:ds1:reveal")
