@@ -36,6 +36,10 @@ Failures (issue 13, "Delivery and limits"):
   the core (:func:`bot.core.reachability.mark_unreachable`), which tells the
   player's game masters once, not at every refused DM;
 * anything else is a bug: logged, retried, parked after ``max_attempts``.
+
+A game's decision prompt (buttons) is posted right after the public row it
+follows, as part of that row's send; a prompt Discord refuses for good is
+logged and leaves the row sent (its report went out).
 """
 
 from __future__ import annotations
@@ -289,7 +293,7 @@ class DiscordDelivery:
             for index, block in enumerate(discord_messages(text)):
                 await messageable.send(block, nonce=nonce_for(row.message_id, index))
             if target.kind == "public" and self.after_public is not None:
-                await self.after_public(target.key, messageable)
+                await self._prompt(target.key, messageable)
         except ValueError as error:
             raise _Refused(str(error), None) from error
         except discord.RateLimited as limited:
@@ -299,6 +303,22 @@ class DiscordDelivery:
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             # A dropped connection reaches us raw (TEST_INFRA pitfall 11): transient.
             raise _Transient(f"{type(error).__name__}: {error}") from error
+
+    async def _prompt(self, slug: str, place: discord.abc.Messageable) -> None:
+        """The game's prompt after its public row; refused for good, it is logged and the row stays sent.
+
+        The row's report went out already: parking the row for its prompt would
+        say otherwise.  A transient failure still fails the row, whose blocks
+        are sent again with the same nonces (nothing doubled) and the prompt
+        tried again.  Without the prompt, the player can still type the order.
+        """
+        assert self.after_public is not None
+        try:
+            await self.after_public(slug, place)
+        except discord.HTTPException as refused:
+            if refused.status >= 500 or refused.status == 429:
+                raise
+            log.warning("the prompt of %s was refused for good (its report went out): %s", slug, refused)
 
     async def _show_status(self, slug: str, channel: discord.abc.Messageable, text: str) -> None:
         """Edit the game's pinned status message to ``text``; post, record and pin it the first time."""

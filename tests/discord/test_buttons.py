@@ -19,7 +19,7 @@ from bot.core.views import GameViews
 from bot.discord.client import NOT_IN_USE
 from tests.discord.test_end_to_end import assert_no_mail_vocabulary, expected_messages, rows, thread_reports
 from tests.discord.world import World, running_world
-from tests.support.fake_discord import FakeDiscord
+from tests.support.fake_discord import FakeDiscord, Fault, Request
 
 pytestmark = pytest.mark.integration
 
@@ -253,3 +253,30 @@ async def test_a_click_or_a_form_that_nothing_takes_is_answered_privately_and_lo
         await world.delivered()
         assert "ORDERS ACCEPTED" in accepted["content"]
         assert NOT_IN_USE not in [m["content"] for m in fake_discord.replies(live)]  # a live button: not refused
+
+
+async def test_a_prompt_refused_for_good_leaves_its_report_sent_and_the_next_prompt_posts(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    """The report went out; only its buttons were refused (403 50013): the row is not parked as if unsent."""
+
+    def prompt_post(request: Request) -> bool:
+        return request.method == "POST" and bool((request.body or {}).get("components"))
+
+    refused = Fault(prompt_post, 403, {"message": "Missing Permissions", "code": 50013}, times=1)
+    fake_discord.faults.append(refused)
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        with caplog.at_level(logging.WARNING, logger="bot.discord.delivery"):
+            await start(world)
+        assert refused.hits == 1  # the first prompt posted was refused; the next public row posts it again
+        assert any("prompt of ds1 was refused for good" in r.getMessage() for r in caplog.records)
+        public = [r for r in rows(world.sessions) if r.recipient == "public:ds1" and r.kind != "status"]
+        assert public and all(r.sent_at is not None and r.parked_at is None for r in public)
+        assert any("STARTED" in m or "started" in m for m in thread_reports(world, "ds1"))
+
+        a = active(world)
+        [reply, *_] = await world.command(a, "orders", {"game": "ds1", "text": "reveal"})  # typed, without the button
+        assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
+        await world.delivered()
+        assert all(":1:" in key for key in buttons(prompts(world)[-1]))  # the next phase's buttons are posted
