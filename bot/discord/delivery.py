@@ -28,8 +28,9 @@ Failures (issue 13, "Delivery and limits"):
 
 * transient (5xx, a dropped connection, a timeout, 429): the row is marked
   failed (exponential back-off in the outbox), the pass stops, and no row is
-  sent before that row's next attempt (or a 429's ``retry_after``; discord.py
-  itself waits out short ones), so the reports keep their order;
+  sent before that row's next attempt (or a 429's ``retry_after``, or the
+  ``Retry-After`` of one discord.py lets through; discord.py itself waits out
+  short ones), so the reports keep their order;
 * permanent (unknown channel 10003, missing permission 50013, missing
   access 50001, a DM refused with 50007, any other 4xx): the row is parked
   with the reason, never retried; a DM refused with 50007 is also reported to
@@ -383,9 +384,30 @@ class DiscordDelivery:
         return None
 
 
+RATE_LIMIT_HOLD = 60.0
+"""How long a 429 that says nothing of when to come back holds every send."""
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """The seconds a 429 that reached us asks to wait (``Retry-After``; :data:`RATE_LIMIT_HOLD` when it says nothing).
+
+    discord.py waits out the usual 429s itself and raises ``RateLimited`` for
+    long ones; a bare 429 reaches us after its five tries, or from
+    Cloudflare (no ``Via`` header: a ban that may last an hour), whose
+    ``Retry-After`` is then the only word on how long.
+    """
+    headers = getattr(error.response, "headers", None) or {}
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        try:
+            return max(float(headers[name]), 1.0)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return RATE_LIMIT_HOLD
+
+
 def _classify(error: discord.HTTPException) -> Exception:
     if error.status == 429:
-        return _Transient(f"HTTP 429: {error.text}", hold=60.0)
+        return _Transient(f"HTTP 429: {error.text}", hold=_retry_after(error))
     if error.status >= 500:
         return _Transient(f"HTTP {error.status}: {error.text or 'server error'}")
     reason = PERMANENT_CODES.get(error.code) or error.text or "refused"

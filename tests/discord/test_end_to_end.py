@@ -28,7 +28,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS
 from tests.discord.world import World, running_world
-from tests.support.fake_discord import FakeDiscord, Request
+from tests.support.fake_discord import FakeDiscord, Fault, Request
 
 pytestmark = pytest.mark.integration
 
@@ -364,3 +364,28 @@ async def test_the_runtime_syncs_every_command_to_the_guild_and_registers_every_
                           "gmcancel:1:process:gs1"):  # fmt: skip
             assert client.handles_component(custom_id), custom_id
         assert not client.handles_component("referee-v0:ds1:reveal")
+
+
+async def test_a_429_that_discord_py_lets_through_is_held_for_its_retry_after(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """Cloudflare's 429 (no ``Via`` header) reaches the bot raw; its ``Retry-After`` (here 2 minutes) is respected."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start_game(world)
+        await order_all(world)
+        await world.delivered()
+        banned = Fault(_is_send, 429, {"message": "You are being blocked", "code": 0}, {"Retry-After": "120"}, times=1)
+        fake_discord.faults.append(banned)
+        assert await world.pass_deadline() == [("gs1", 0)]
+        await fake_discord.wait_for_request(lambda r: r.status == 429)
+        for _ in range(100):  # the bot's loop marks the row after the answer
+            if world.runtime.delivery.held_until is not None:
+                break
+            await asyncio.sleep(0.02)
+        held = world.runtime.delivery.held_until
+        assert held is not None and held >= world.harness.clock.now() + timedelta(seconds=119), held
+        sends = len([r for r in fake_discord.requests if _is_send(r)])
+        assert await world.runtime.delivery.deliver_due() == []  # every send waits
+        assert len([r for r in fake_discord.requests if _is_send(r)]) == sends
+        await world.delivered()  # the clock moves past the hold
+        assert banned.hits == 1 and thread_reports(world, "gs1") == expected_messages(world, "gs1")
