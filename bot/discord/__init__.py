@@ -8,6 +8,8 @@
 * :mod:`golden_strider`, :mod:`three_races`, :mod:`lautobus` -- the typed
   commands ``/play``, ``/runners`` and ``/riders`` (what they share:
   :mod:`typed`);
+* :mod:`gm_commands` -- the ``/gm`` group (its option suggestions:
+  :mod:`game_options`);
 * :mod:`answers` -- defer, apply one envelope, answer privately;
 * :mod:`conversion` and :mod:`delivery` -- the two touchpoints with the core
   (Interaction -> Envelope; outbox rows -> DMs and forum posts);

@@ -28,14 +28,19 @@ Failures (issue 13, "Delivery and limits"):
 
 * transient (5xx, a dropped connection, a timeout, 429): the row is marked
   failed (exponential back-off in the outbox), the pass stops, and no row is
-  sent before that row's next attempt (or a 429's ``retry_after``; discord.py
-  itself waits out short ones), so the reports keep their order;
+  sent before that row's next attempt (or a 429's ``retry_after``, or the
+  ``Retry-After`` of one discord.py lets through; discord.py itself waits out
+  short ones), so the reports keep their order;
 * permanent (unknown channel 10003, missing permission 50013, missing
   access 50001, a DM refused with 50007, any other 4xx): the row is parked
   with the reason, never retried; a DM refused with 50007 is also reported to
   the core (:func:`bot.core.reachability.mark_unreachable`), which tells the
   player's game masters once, not at every refused DM;
 * anything else is a bug: logged, retried, parked after ``max_attempts``.
+
+A game's decision prompt (buttons) is posted right after the public row it
+follows, as part of that row's send; a prompt Discord refuses for good is
+logged and leaves the row sent (its report went out).
 """
 
 from __future__ import annotations
@@ -289,7 +294,7 @@ class DiscordDelivery:
             for index, block in enumerate(discord_messages(text)):
                 await messageable.send(block, nonce=nonce_for(row.message_id, index))
             if target.kind == "public" and self.after_public is not None:
-                await self.after_public(target.key, messageable)
+                await self._prompt(target.key, messageable)
         except ValueError as error:
             raise _Refused(str(error), None) from error
         except discord.RateLimited as limited:
@@ -299,6 +304,22 @@ class DiscordDelivery:
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             # A dropped connection reaches us raw (TEST_INFRA pitfall 11): transient.
             raise _Transient(f"{type(error).__name__}: {error}") from error
+
+    async def _prompt(self, slug: str, place: discord.abc.Messageable) -> None:
+        """The game's prompt after its public row; refused for good, it is logged and the row stays sent.
+
+        The row's report went out already: parking the row for its prompt would
+        say otherwise.  A transient failure still fails the row, whose blocks
+        are sent again with the same nonces (nothing doubled) and the prompt
+        tried again.  Without the prompt, the player can still type the order.
+        """
+        assert self.after_public is not None
+        try:
+            await self.after_public(slug, place)
+        except discord.HTTPException as refused:
+            if refused.status >= 500 or refused.status == 429:
+                raise
+            log.warning("the prompt of %s was refused for good (its report went out): %s", slug, refused)
 
     async def _show_status(self, slug: str, channel: discord.abc.Messageable, text: str) -> None:
         """Edit the game's pinned status message to ``text``; post, record and pin it the first time."""
@@ -363,9 +384,30 @@ class DiscordDelivery:
         return None
 
 
+RATE_LIMIT_HOLD = 60.0
+"""How long a 429 that says nothing of when to come back holds every send."""
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """The seconds a 429 that reached us asks to wait (``Retry-After``; :data:`RATE_LIMIT_HOLD` when it says nothing).
+
+    discord.py waits out the usual 429s itself and raises ``RateLimited`` for
+    long ones; a bare 429 reaches us after its five tries, or from
+    Cloudflare (no ``Via`` header: a ban that may last an hour), whose
+    ``Retry-After`` is then the only word on how long.
+    """
+    headers = getattr(error.response, "headers", None) or {}
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        try:
+            return max(float(headers[name]), 1.0)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return RATE_LIMIT_HOLD
+
+
 def _classify(error: discord.HTTPException) -> Exception:
     if error.status == 429:
-        return _Transient(f"HTTP 429: {error.text}", hold=60.0)
+        return _Transient(f"HTTP 429: {error.text}", hold=_retry_after(error))
     if error.status >= 500:
         return _Transient(f"HTTP {error.status}: {error.text or 'server error'}")
     reason = PERMANENT_CODES.get(error.code) or error.text or "refused"

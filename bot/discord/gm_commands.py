@@ -8,9 +8,15 @@ other interaction; the core's pipeline authorises it (a game master of the
 game, or for ``create`` someone allowed to create games: the member's GM role
 is ``Envelope.may_create``) and writes the audit entry.
 
+``create`` autocompletes the kinds and, in ``options``, the kind's option
+names and values (:mod:`bot.discord.game_options`); seats and game names
+autocomplete from live state.
+
 Who may use ``/gm`` at all: members with the configured GM role
 (``discord_gm_role_id``), and the game's own game masters.  Anyone else is
 refused privately before anything is applied, and the attempt is logged.
+Every subcommand is deferred first (privately), since that check may read
+the database, and answered with follow-ups (Discord's 3 s).
 
 Destructive commands (``process``, ``rollback``, ``eject``, ``replace``)
 first answer with a confirm button whose custom id carries the whole
@@ -42,6 +48,7 @@ from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
 from bot.discord.conversion import sender_of
+from bot.discord.game_options import option_choices
 
 log = logging.getLogger(__name__)
 
@@ -193,11 +200,13 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         return False
 
     async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
+        if not await answers.defer(interaction):  # the check may read the database: Discord's 3 s
+            return
         if await allowed(interaction, game):
             await answers.apply(interaction, command, may_create=has_gm_role(interaction.user, gm_role_id))
 
     async def confirm(interaction: discord.Interaction, game: str, verb: str, what: str, custom_id: str) -> None:
-        if not await allowed(interaction, game):
+        if not await answers.defer(interaction) or not await allowed(interaction, game):
             return
         if len(custom_id) > CUSTOM_ID_LIMIT:
             room = CUSTOM_ID_LIMIT - (len(custom_id) - len(custom_id.rsplit(":", 1)[1]))
@@ -208,13 +217,16 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         view = discord.ui.View(timeout=None)
         view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
         view.add_item(GmCancel(verb, interaction.user.id, game))
-        await interaction.response.send_message(f"{what}\nThis cannot be undone by a click: confirm?",
-                                                view=view, ephemeral=True)  # fmt: skip
+        await interaction.followup.send(f"{what}\nThis cannot be undone by a click: confirm?",
+                                        view=view, ephemeral=True)  # fmt: skip
 
     async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()
         names = [k for k in registry.kinds() if needle in k]
         return [app_commands.Choice(name=k, value=k) for k in names[:MAX_CHOICES]]
+
+    async def option_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
 
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)
@@ -233,10 +245,10 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
 
     @group.command(name="create", description="Create a game, open for joining")
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
-                           options="Game options as name=value, separated by spaces",
+                           options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
                            time_zone="The game's time zone (Europe/London)")  # fmt: skip
-    @app_commands.autocomplete(kind=kinds)
+    @app_commands.autocomplete(kind=kinds, options=option_names)
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "UTC") -> None:  # fmt: skip
         parsed = parse_options(options)

@@ -1,9 +1,10 @@
 """The bot's real discord.py client against the fake Discord (issue 13, "Tests").
 
-A Golden Strider game played by six users through slash commands, every
-report checked in the game's forum post and every DM checked; closed DMs;
-an outage of the REST API while reports go out (nothing lost, nothing
-doubled: counted at the fake); rate limits; channels refused for good.
+A Golden Strider game played by six users through slash commands (created
+and started by a GM with /gm), every report checked in the game's forum post
+and every DM checked; closed DMs; an outage of the REST API while reports go
+out (nothing lost, nothing doubled: counted at the fake); rate limits;
+channels refused for good.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS
 from tests.discord.world import World, running_world
-from tests.support.fake_discord import FakeDiscord, Request
+from tests.support.fake_discord import FakeDiscord, Fault, Request
 
 pytestmark = pytest.mark.integration
 
@@ -91,7 +92,16 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
     async with running_world(fake_discord, sqlite_sessions) as world:
-        await start_game(world, options={"race_length": 30})
+        gail = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))  # created and started by /gm too
+        made = await fake_discord.slash("gm", {"kind": "golden-strider", "game": "gs1", "options": "race_length=30",
+                                               "seats": 6, "schedule": "1h", "time_zone": "Europe/Paris"}, gail,
+                                        subcommand="create")  # fmt: skip
+        assert "CREATED gs1" in (await fake_discord.wait_for_replies(made))[0]["content"]
+        for name in SEATS:
+            [reply, *_] = await world.command(name, "join", {"game": "gs1", "name": name})
+            assert "JOINED gs1" in reply["content"] and reply["flags"] == 64
+        started = await fake_discord.slash("gm", {"game": "gs1"}, gail, subcommand="start")
+        assert "STARTED gs1" in (await fake_discord.wait_for_replies(started))[0]["content"]
         rules = registry.get_rules("golden-strider")
         views = GameViews(world.sessions)
         rng = random.Random(5)
@@ -115,6 +125,7 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
         for turn in range(turns):
             assert f"-- turn {turn}:" in text
         assert "GAME OVER" in text and "Seed revealed:" in text
+        assert "Copy for " not in text  # a seat's copy goes by DM only, never to the post
         assert re.search(r"```\nDeadline: <t:\d+:F> \(<t:\d+:R>\)", text)
         for name in SEATS:
             user_id = world.user(name)["id"]
@@ -142,6 +153,9 @@ async def test_orders_by_modal_count_like_typed_ones(
         )
         [reply] = await fake_discord.wait_for_replies(submitted)
         assert "ORDERS ACCEPTED" in reply["content"] and "cards 10 8 6 4 2" in reply["content"]
+        assert reply["flags"] == 64 and re.search(r"Receipt R[0-9A-F]{8} -- ", reply["content"]), reply["content"]
+        await world.delivered()
+        assert fake_discord.dm_messages(ann["id"])[-1]["content"] == reply["content"]  # the copy by DM, the same
         [status, *_] = await world.command("Ben", "status", {"game": "gs1"})
         assert "Orders in from: Ann\n" in status["content"]
 
@@ -335,3 +349,43 @@ async def test_two_players_writing_in_the_modal_at_once_both_count_even_across_a
         assert "ORDERS ACCEPTED" in reply["content"] and "seat Cat" in reply["content"]
         [status, *_] = await again.command("Dan", "status", {"game": "gs1"})
         assert "Orders in from: Ann, Ben, Cat\n" in status["content"]
+
+
+async def test_the_runtime_syncs_every_command_to_the_guild_and_registers_every_button(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """What ``referee serve`` installs (not a test's own wiring): the commands synced, the buttons' ids known."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        synced = sorted(cmd["name"] for cmd in fake_discord.commands[str(fake_discord.guild_id)])
+        assert synced == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+                          "riders", "runners", "status"]  # fmt: skip
+        client = world.runtime.client
+        for custom_id in ("ds:ds1:0:Ann:reveal", "sg:sg1:2:Ann:draw", "sg:sg1:2:Ann:flip", "gm:process:1:gs1:0:x",
+                          "gmcancel:1:process:gs1"):  # fmt: skip
+            assert client.handles_component(custom_id), custom_id
+        assert not client.handles_component("referee-v0:ds1:reveal")
+
+
+async def test_a_429_that_discord_py_lets_through_is_held_for_its_retry_after(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """Cloudflare's 429 (no ``Via`` header) reaches the bot raw; its ``Retry-After`` (here 2 minutes) is respected."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start_game(world)
+        await order_all(world)
+        await world.delivered()
+        banned = Fault(_is_send, 429, {"message": "You are being blocked", "code": 0}, {"Retry-After": "120"}, times=1)
+        fake_discord.faults.append(banned)
+        assert await world.pass_deadline() == [("gs1", 0)]
+        await fake_discord.wait_for_request(lambda r: r.status == 429)
+        for _ in range(100):  # the bot's loop marks the row after the answer
+            if world.runtime.delivery.held_until is not None:
+                break
+            await asyncio.sleep(0.02)
+        held = world.runtime.delivery.held_until
+        assert held is not None and held >= world.harness.clock.now() + timedelta(seconds=119), held
+        sends = len([r for r in fake_discord.requests if _is_send(r)])
+        assert await world.runtime.delivery.deliver_due() == []  # every send waits
+        assert len([r for r in fake_discord.requests if _is_send(r)]) == sends
+        await world.delivered()  # the clock moves past the hold
+        assert banned.hits == 1 and thread_reports(world, "gs1") == expected_messages(world, "gs1")
