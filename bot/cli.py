@@ -101,7 +101,23 @@ def _parser() -> argparse.ArgumentParser:
     cli_queues.register(sub, _settings)
     cli_gm.register(sub, _settings)
     cli_host.register(sub, _settings, db_sub)
+    _config_after_the_command(parser)
     return parser
+
+
+def _config_after_the_command(parser: argparse.ArgumentParser) -> None:
+    """Let ``--config`` stand after the command too (``referee serve --config FILE``), at every level.
+
+    Given there, it wins over one given before the command; not given, it leaves that one alone.
+    """
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                if not any("--config" in a.option_strings for a in command._actions):
+                    command.add_argument(
+                        "--config", type=Path, default=argparse.SUPPRESS, help="TOML settings file (as before the command)"
+                    )
+                _config_after_the_command(command)
 
 
 def _settings(args: argparse.Namespace) -> Settings:

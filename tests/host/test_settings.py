@@ -187,3 +187,16 @@ def test_the_postgresql_example_is_postgresql_with_json_logs():
     assert settings.database.startswith("postgresql+psycopg://") and settings.log_format == "json"
     assert settings.discord_guild_id == 123456789012345678
 
+
+def test_config_may_follow_the_command_as_the_issue_writes_it(tmp_path, capsys):
+    # `referee serve --config referee.toml`, `referee doctor --config referee.toml`: the forms of issue 15
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{tmp_path / "r.sqlite3"}"\nimap_port = "abc"\n')
+    for command in (["serve", "--once"], ["doctor"], ["status"], ["db", "upgrade"], ["inbox", "list"]):
+        assert main([*command, "--config", str(config)]) == 2, command
+        assert "imap_port: expected a whole number" in capsys.readouterr().err, command
+    good = tmp_path / "good.toml"
+    good.write_text(f'database = "{tmp_path / "r.sqlite3"}"\n')
+    assert main(["--config", str(config), "db", "upgrade", "--config", str(good)]) == 0, "after the command wins"
+    assert main(["--config", str(good), "status"]) == 0, "before the command still works"
+    capsys.readouterr()
