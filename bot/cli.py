@@ -115,7 +115,10 @@ def _config_after_the_command(parser: argparse.ArgumentParser) -> None:
             for command in action.choices.values():
                 if not any("--config" in a.option_strings for a in command._actions):
                     command.add_argument(
-                        "--config", type=Path, default=argparse.SUPPRESS, help="TOML settings file (as before the command)"
+                        "--config",
+                        type=Path,
+                        default=argparse.SUPPRESS,
+                        help="TOML settings file (as before the command)",
                     )
                 _config_after_the_command(command)
 
