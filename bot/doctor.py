@@ -52,7 +52,7 @@ class Check:
 
 def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
     """Every check the settings call for, in order."""
-    checks = [Check("settings", False, problem.split(": ", 1)[1], problem) for problem in settings.missing()]
+    checks = [_missing_check(problem) for problem in settings.missing()]
     if not checks:
         checks.append(Check("settings", True, "every setting a running bot needs is there"))
     checks += database_checks(settings)
@@ -361,13 +361,35 @@ def _permission_check(guild: dict[str, Any], member: dict[str, Any], channel: di
 # -- game masters --------------------------------------------------------------------------------
 
 
+def _missing_check(problem: str) -> Check:
+    """``key: missing: how to give it`` (:meth:`Settings.missing`) as a check naming the key, with the how as the fix."""
+    key, _, how = problem.partition(": missing: ")
+    return Check("settings", False, f"{key} is missing", how or problem)
+
+
 def game_master_check(settings: Settings) -> Check:
+    """The game masters named: each must be reachable on a configured channel, and none the referee itself."""
     masters = game_master_list(settings)
     if not masters:
         return Check("game masters", True, "game_masters is empty: games are created by the host only",
                      "set game_masters to the addresses (or Discord user ids) that may create games",
                      warning=True)  # fmt: skip
-    return Check("game masters", True, f"{len(masters)} named: {', '.join(masters)}")
+    named = f"{len(masters)} named: {', '.join(masters)}"
+    if settings.bot_address.lower() in masters:
+        return Check("game masters", False, f"{named}; {settings.bot_address} is the referee's own address",
+                     "name the game masters' own addresses: mail from the referee's address is never read as a command")  # fmt: skip
+    by_discord = [m for m in masters if m.isdigit()]
+    by_mail = [m for m in masters if not m.isdigit()]
+    unreachable = []
+    if by_discord and not settings.discord_token:
+        unreachable.append(f"{', '.join(by_discord)} (Discord user ids, but Discord is not configured)")
+    if by_mail and not (settings.smtp_host or settings.maildir_outbox):
+        unreachable.append(f"{', '.join(by_mail)} (addresses, but no outgoing mail is configured)")
+    if unreachable:
+        return Check("game masters", True, f"{named}; not reachable: {'; '.join(unreachable)}",
+                     "set REFEREE_DISCORD_TOKEN or smtp_host (or maildir_outbox), or name them as they play",
+                     warning=True)  # fmt: skip
+    return Check("game masters", True, named)
 
 
 def _first_line(exc: BaseException) -> str:
