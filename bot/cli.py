@@ -189,14 +189,15 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
+    from bot.store.db import without_password
     from bot.store.migrate import current_revision, upgrade
 
     target = args.db or _settings(args).database
     try:
         upgrade(target)
     except Exception as exc:  # alembic and the drivers raise many kinds; the message is what helps
-        raise UserError(f"cannot upgrade {target}: {exc}") from None
-    print(f"{target}: at revision {current_revision(target)}")
+        raise UserError(f"cannot upgrade {without_password(target)}: {exc}") from None
+    print(f"{without_password(target)}: at revision {current_revision(target)}")
     return 0
 
 

@@ -81,12 +81,13 @@ def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
 def database_checks(settings: Settings) -> list[Check]:
     from sqlalchemy import text
 
-    from bot.store.db import make_engine
+    from bot.store.db import make_engine, sqlite_file
     from bot.store.migrate import current_revision, head_revision
 
     target = settings.database
-    if "://" not in target and not Path(target).exists():
-        return [Check("database", False, f"there is no SQLite database at {target}",
+    file = sqlite_file(target)
+    if file is not None and not file.exists():  # opening it would create it: the doctor touches nothing
+        return [Check("database", False, f"there is no SQLite database at {file}",
                       "run `referee db upgrade` to create it, or correct `database`")]  # fmt: skip
     engine = make_engine(target)
     try:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.seat_secrets import MIN_KEY_BYTES, needs_configured_key
@@ -203,8 +204,13 @@ class Settings:
             raise SettingsError(self.missing())
 
     def secrets(self) -> list[str]:
-        """The configured secret values (for the log filter that masks them)."""
-        return [value for value in (getattr(self, name) for name in sorted(SECRETS)) if value]
+        """The configured secret values (for the log filter that masks them), with the database URL's password."""
+        found = [value for value in (getattr(self, name) for name in sorted(SECRETS)) if value]
+        if "://" in self.database:
+            password = urlsplit(self.database).password
+            if password:
+                found += sorted({password, unquote(password)})
+        return found
 
 
 SECRETS = frozenset(f.name for f in fields(Settings) if not f.repr)
