@@ -57,13 +57,14 @@ def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
         checks.append(Check("settings", True, "every setting a running bot needs is there"))
     checks += database_checks(settings)
     if settings.imap_host:
-        checks += imap_checks(settings)
+        checks += imap_checks(settings) + in_clear_check("IMAP", settings.imap_host, settings.imap_security, True)
     elif settings.maildir_inbox:
         checks.append(_directory_check("Maildir intake", Path(settings.maildir_inbox), "maildir_inbox"))
     else:
         checks.append(Check("email intake", True, "no imap_host nor maildir_inbox: no mail is read", warning=True))
     if settings.smtp_host:
         checks += asyncio.run(smtp_checks(settings, send_test))
+        checks += in_clear_check("SMTP", settings.smtp_host, settings.smtp_security, bool(settings.smtp_user))
     elif settings.maildir_outbox:
         checks.append(_directory_check("Maildir outbox", Path(settings.maildir_outbox), "maildir_outbox"))
     else:
@@ -73,6 +74,17 @@ def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
         checks += asyncio.run(discord_checks(settings))
     checks.append(game_master_check(settings))
     return checks
+
+
+def in_clear_check(server: str, host: str, security: str, logs_in: bool) -> list[Check]:
+    """A warning when a password would cross the network unencrypted (``security = "none"`` to another machine)."""
+    local = host == "localhost" or host.startswith("127.") or host == "::1"
+    if security != "none" or local or not logs_in:
+        return []
+    setting = f"{server.lower()}_security"
+    return [Check(f"{server} security", True, f"none: the password goes to {host} unencrypted",
+                  f"set {setting} to tls or starttls (none is meant for a server on this machine)",
+                  warning=True)]  # fmt: skip
 
 
 # -- database ------------------------------------------------------------------------------------

@@ -195,3 +195,18 @@ def test_the_game_masters_must_be_reachable_and_not_the_referee():
     assert no_mail.warning and "gm@example.org (addresses, but no outgoing mail is configured)" in no_mail.detail
     itself = game_master_check(mail_only.merged({"game_masters": "Referee@example.org"}))
     assert not itself.ok and "referee@example.org is the referee's own address" in itself.line()
+
+
+def test_a_password_in_clear_to_another_machine_is_a_warning():
+    from bot.doctor import in_clear_check
+
+    (warned,) = in_clear_check("IMAP", "imap.example.org", "none", logs_in=True)
+    assert warned.ok and warned.warning
+    assert warned.line() == (
+        "warn IMAP security: none: the password goes to imap.example.org unencrypted\n"
+        "       fix: set imap_security to tls or starttls (none is meant for a server on this machine)"
+    )
+    assert in_clear_check("IMAP", "127.0.0.1", "none", logs_in=True) == []
+    assert in_clear_check("IMAP", "localhost", "none", logs_in=True) == []
+    assert in_clear_check("SMTP", "smtp.example.org", "starttls", logs_in=True) == []
+    assert in_clear_check("SMTP", "relay.example.org", "none", logs_in=False) == [], "no AUTH: no password sent"
