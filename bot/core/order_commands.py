@@ -121,8 +121,9 @@ class OrderCommands(CommandContext):
         except Exception:
             # The orders stand; the turn goes to the deadline worker's shunt (retried, then parked).
             log.exception(
-                "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn
-            )
+                "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn,
+                extra={"game": game.slug, "turn": turn},
+            )  # fmt: skip
             self.session.expire(game)
             game.resolve_at = self.now
             self.reply.add("turn_deferred", game=game.slug, turn=turn)

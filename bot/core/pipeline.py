@@ -138,7 +138,9 @@ def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | No
         candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
         seat = next((s for s in candidates if check_secret(password, s.secret_hash, key)), None)
         if seat is None:
-            log.warning("wrong seat password for %s from %s", game.slug, envelope.sender.address)
+            log.warning(
+                "wrong seat password for %s from %s", game.slug, envelope.sender.address, extra={"game": game.slug}
+            )
             ctx.reply.problem("", "wrong_password", game=game.slug)  # the form names the password line
             return None
         if needs_rehash(seat.secret_hash):  # just proven right: store it in the fast keyed form
