@@ -2,8 +2,9 @@
 
 * ``json``: one object per line: ``time`` (UTC, ISO 8601), ``level``, ``logger``,
   ``message``, and ``game``, ``turn``, ``message_id``, ``interaction``, ``worker``
-  when the call passed them with ``extra=`` (or, for ``worker``, when a supervised
-  worker logged it: :data:`bot.core.health.current_worker`), plus ``exception``.
+  when the call passed them with ``extra=``, or when it was logged inside a
+  :func:`bot.core.log_fields.log_fields` block (for ``worker``: by a
+  supervised worker, :data:`bot.core.health.current_worker`), plus ``exception``.
 * ``text``: ``2026-12-01T10:00:00Z INFO bot.core.deadlines: message [game=gs1 turn=3]``.
 
 :class:`SecretFilter` sits on the handler, so every record passes it,
@@ -23,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from bot.core.health import current_worker
+from bot.core.log_fields import current_fields
 
 CONTEXT_FIELDS = ("game", "turn", "message_id", "interaction", "worker")
 """The ids a record may carry (``log.info(..., extra={"game": slug, "turn": 3})``)."""
@@ -37,6 +39,9 @@ _OURS = "_referee_handler"
 
 class SecretFilter(logging.Filter):
     """Masks ``secrets`` and seat passwords in each record's message and traceback (never drops a record).
+
+    It also stamps the record with the ids of the :func:`bot.core.log_fields.log_fields` block it was
+    logged in (a field the call passed with ``extra=`` wins), before any formatter or queue sees it.
 
     A secret shorter than :data:`MIN_SECRET` characters is not masked as a substring (masking every
     ``x`` would make the logs unreadable, and such a password protects nothing); the PASSWORD rule
@@ -55,6 +60,9 @@ class SecretFilter(logging.Filter):
         return SEAT_PASSWORD.sub(MASK, text)
 
     def filter(self, record: logging.LogRecord) -> bool:
+        for name, field in current_fields().items():  # the ids of the block being run (bot.core.log_fields)
+            if getattr(record, name, None) is None:
+                setattr(record, name, field)
         record.msg = self.mask(record.getMessage())
         record.args = None
         if record.exc_info and not record.exc_text:

@@ -18,6 +18,7 @@ import discord
 
 from bot.core import commands as c
 from bot.core.clock import Clock
+from bot.core.log_fields import log_fields
 from bot.core.rendering import render
 from bot.core.service import GameService
 from bot.discord.conversion import apply_envelope, envelope_for
@@ -47,16 +48,17 @@ class Answers:
         expired (10062: more than 3 s late); the player then sees Discord's
         own "interaction failed" and nothing was done in their name.
         """
-        if not await self.defer(interaction):
-            return
-        envelope = envelope_for(interaction, commands, self._clock.now(), may_create=may_create)
-        answer = await asyncio.to_thread(apply_envelope, self._service, envelope)
-        await self.tell(interaction, answer.text)
-        await self._delivery.deliver_to_user(interaction.user.id)
-        if self._delivery.dms_closed(interaction.user.id):
-            note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
-            await interaction.followup.send(note, ephemeral=True)
-        self._delivery.wake()
+        with log_fields(interaction=interaction.id):  # every line logged for it names the interaction
+            if not await self.defer(interaction):
+                return
+            envelope = envelope_for(interaction, commands, self._clock.now(), may_create=may_create)
+            answer = await asyncio.to_thread(apply_envelope, self._service, envelope)
+            await self.tell(interaction, answer.text)
+            await self._delivery.deliver_to_user(interaction.user.id)
+            if self._delivery.dms_closed(interaction.user.id):
+                note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
+                await interaction.followup.send(note, ephemeral=True)
+            self._delivery.wake()
 
     async def defer(self, interaction: discord.Interaction) -> bool:
         """Defer privately ("thinking") unless answered already; False when Discord refuses (see :meth:`apply`)."""
