@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
+from bot.core.batch import Batch
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
 from bot.core.games import PAUSED, RUNNING, phase_of
@@ -86,6 +87,8 @@ class Applied:
     reply: Message | None
     results: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    accepted: tuple[tuple[str, int, str], ...] = ()
+    """(game, turn, seat) of each set of orders this envelope put on file (in order)."""
 
 
 class GameService:
@@ -95,45 +98,59 @@ class GameService:
         self._sessions = sessions
         self.config = config or ServiceConfig()
 
-    def apply(self, envelope: c.Envelope) -> Applied:
-        """Apply every command of ``envelope`` in one transaction and queue its reply."""
-        receipt = receipt_for(envelope.source_id)
+    def apply(self, envelope: c.Envelope, batch: Batch | None = None) -> Applied:
+        """Apply every command of ``envelope`` in one transaction and queue its reply.
+
+        With ``batch`` the work is done in the batch's transaction (:mod:`bot.core.batch`: the
+        caller runs it in a :meth:`~bot.core.batch.Batch.unit` and commits with the batch).
+        """
+        if batch is not None:
+            return self._apply_in(batch.session, envelope)
         try:
             with unit_of_work(self._sessions) as session:
-                if session.get(ProcessedEnvelope, envelope.source_id) is not None:
-                    return Applied(receipt, True, None)
-                session.add(
-                    ProcessedEnvelope(
-                        source_id=envelope.source_id,
-                        channel=envelope.sender.channel,
-                        sender=envelope.sender.address,
-                        receipt=receipt,
-                        applied_at=envelope.received_at,
-                    )
-                )
-                session.flush()
-                reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
-                delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
-                context = CommandContext(session, envelope, reply, self.config, delivery)
-                for command in envelope.commands:
-                    handle_command(context, command)
-                if not envelope.commands:
-                    reply.add("nothing_to_do")
-                results = reply.codes
-                problems = tuple(p["code"] for p in reply.problems)
-                if envelope.automatic:
-                    return Applied(receipt, False, None, results, problems)
-                message = reply.message()
-                delivery.send(
-                    Outcome(ToSender(), message, REPLY, f"reply:{envelope.source_id}", context=envelope.reply_context)
-                )
-                return Applied(receipt, False, message, results, problems)
+                return self._apply_in(session, envelope)
         except IntegrityError:
             # A concurrent copy of the same envelope won the race: it is a repeat.
             with unit_of_work(self._sessions) as session:
                 if session.get(ProcessedEnvelope, envelope.source_id) is not None:
-                    return Applied(receipt, True, None)
+                    return Applied(receipt_for(envelope.source_id), True, None)
             raise
+
+    def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
+        receipt = receipt_for(envelope.source_id)
+        if session.get(ProcessedEnvelope, envelope.source_id) is not None:
+            return Applied(receipt, True, None)
+        session.add(
+            ProcessedEnvelope(
+                source_id=envelope.source_id,
+                channel=envelope.sender.channel,
+                sender=envelope.sender.address,
+                receipt=receipt,
+                applied_at=envelope.received_at,
+            )
+        )
+        session.flush()
+        reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
+        delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
+        context = CommandContext(session, envelope, reply, self.config, delivery)
+        for command in envelope.commands:
+            handle_command(context, command)
+        if not envelope.commands:
+            reply.add("nothing_to_do")
+        results = reply.codes
+        problems = tuple(p["code"] for p in reply.problems)
+        accepted = tuple(
+            (str(item["game"]), int(item["turn"]), str(item["seat"]))
+            for item in reply.items
+            if item["code"] in ("orders_accepted", "orders_entered")
+        )
+        if envelope.automatic:
+            return Applied(receipt, False, None, results, problems, accepted)
+        message = reply.message()
+        delivery.send(
+            Outcome(ToSender(), message, REPLY, f"reply:{envelope.source_id}", context=envelope.reply_context)
+        )
+        return Applied(receipt, False, message, results, problems, accepted)
 
     def resolve_due(self, now: datetime) -> list[tuple[str, int]]:
         """Resolve every running game that is due; returns the (game, turn) pairs resolved.

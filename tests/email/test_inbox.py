@@ -10,7 +10,7 @@ from bot.core.clock import SimulatedClock
 from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService
-from bot.email.processor import ReplyLimit
+from bot.email.processor import PassResult, ReplyLimit
 from tests.email.pipeline import deliver, message, processor_for
 from tests.email.world import START, build_world, outbox_rows
 
@@ -66,7 +66,7 @@ def test_a_message_whose_handling_raises_is_kept_retried_and_parked(sessions, mo
     calls: list[str] = []
     original = GameService.apply
 
-    def flaky(self: GameService, envelope):  # type: ignore[no-untyped-def]
+    def flaky(self: GameService, envelope, batch=None):  # type: ignore[no-untyped-def]
         calls.append(envelope.source_id)
         raise RuntimeError("the database went away")
 
@@ -122,3 +122,29 @@ def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: ses
     assert "needs your seat password" in refused.body
     (latest, *_) = Inbox(sessions).summaries(DONE)
     assert "orders for demo refused (needs_password)" in (latest.outcome or "")
+
+
+def test_in_one_batch_a_message_that_raises_is_rolled_back_alone_and_the_others_are_kept(sessions, monkeypatch):
+    """One transaction a batch (bot.core.batch): the failing message is marked failed, the rest applied."""
+    build_world(sessions, ("demo",))
+    clock = SimulatedClock(START + timedelta(hours=1))
+    processor = processor_for(sessions, clock)
+    original = GameService.apply
+
+    def raising_for_two(self: GameService, envelope, batch=None):  # type: ignore[no-untyped-def]
+        applied = original(self, envelope, batch=batch)  # its rows are written, then it raises
+        if envelope.source_id == "k:2":
+            raise RuntimeError("a bug on message two")
+        return applied
+
+    monkeypatch.setattr(GameService, "apply", raising_for_two)
+    for number in (1, 2, 3):
+        processor.inbox.store("email", f"k:{number}", None, message("STATUS demo\n", subject=f"s{number}"), START)
+    assert processor.process_pending() == PassResult(done=2, failed=1)
+    rows = {row.source_key: row.status for row in processor.inbox.summaries()}
+    assert rows == {"k:1": DONE, "k:2": FAILED, "k:3": DONE}
+    assert len(outbox_rows(sessions)) == 2, "message two's reply was rolled back with it"
+    monkeypatch.setattr(GameService, "apply", original)
+    clock.advance(timedelta(minutes=1))
+    assert processor.process_pending() == PassResult(done=1)
+    assert len(outbox_rows(sessions)) == 3

@@ -1,0 +1,84 @@
+"""One transaction over a batch of received messages: one commit for many, each still on its own.
+
+An intake that stores and applies message after message, each in its own
+transaction, pays a commit (an fsync on SQLite) for every step of every
+message.  A :class:`Batch` is one transaction for a batch: the intake stores
+the messages (:meth:`bot.core.inbox.Inbox.store_many`), applies each one
+(:meth:`bot.core.service.GameService.apply` with ``batch=``), queues its
+reply and settles its inbox row, all in the batch, and the batch commits
+once.  Nothing is told to the mail server before that commit, so a crash
+anywhere in the batch leaves every message of it unstored and
+unacknowledged: the next pass reads them again, and nothing is lost or
+applied twice.
+
+Each message is one :meth:`Batch.unit` (a savepoint): a message whose handling
+raises is rolled back alone, and its row is marked failed in the batch (retried
+later, then parked); the other messages of the batch are kept.
+
+``memo`` is a cache for the batch's lifetime (what repeats from message to
+message: a game found by name, a player found by address); it is the
+session's ``info`` dict, so code that only has the session reaches it too
+(:func:`memo_of`), and it dies with the transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.store.db import unit_of_work
+
+MEMO = "referee.batch.memo"
+
+
+class Batch:
+    """One open transaction shared by the messages of a batch; see the module docstring."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @property
+    def memo(self) -> dict[Any, Any]:
+        return memo_of(self.session)
+
+    @contextmanager
+    def unit(self) -> Iterator[None]:
+        """One message's work: rolled back alone if it raises (the exception goes on to the caller)."""
+        with self.session.begin_nested():
+            yield
+
+
+def memo_of(session: Session) -> dict[Any, Any]:
+    """The per-transaction cache of ``session`` (see the module docstring)."""
+    memo: dict[Any, Any] = session.info.setdefault(MEMO, {})
+    return memo
+
+
+def forget(session: Session, *kinds: str) -> None:
+    """Drop the cached entries of these kinds (something they stand for has changed)."""
+    memo = session.info.get(MEMO)
+    if memo:
+        for key in [k for k in memo if isinstance(k, tuple) and k and k[0] in kinds]:
+            del memo[key]
+
+
+@contextmanager
+def open_batch(sessions: sessionmaker[Session]) -> Iterator[Batch]:
+    """A :class:`Batch`: commits when the block ends normally, rolls everything back if it raises.
+
+    On SQLite the write lock is taken at once (``BEGIN IMMEDIATE``, waiting the busy timeout
+    when another process holds it), so a batch never fails half-way for a lock, and its
+    savepoints are always inside a real transaction.
+    """
+    with unit_of_work(sessions) as session:
+        session.info.pop(MEMO, None)
+        if session.get_bind().dialect.name == "sqlite":
+            session.execute(text("BEGIN IMMEDIATE"))
+        try:
+            yield Batch(session)
+        finally:
+            session.info.pop(MEMO, None)
