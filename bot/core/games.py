@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.orm import Session
 
 from adjudicator import registry
 from adjudicator.api import GameRules, Phase
+from bot.core.batch import memo_of
 from bot.store.models import Game, OrderSubmission, Seat, TurnRecord
 
 FORMING = "forming"
@@ -37,7 +38,17 @@ def phase_of(game: Game) -> Phase | None:
 
 
 def find_game(session: Session, slug: str) -> Game | None:
-    return session.scalar(select(Game).where(Game.slug == normalise_slug(slug)))
+    """The game called ``slug`` (remembered for the transaction's batch, :mod:`bot.core.batch`:
+    held, its seats stay loaded from one message to the next)."""
+    name = normalise_slug(slug)
+    memo = memo_of(session)
+    known = memo.get(("game", name))
+    if known is not None and inspect(known).persistent and known.slug == name:
+        return known  # type: ignore[no-any-return]
+    game = session.scalar(select(Game).where(Game.slug == name))
+    if game is not None:
+        memo[("game", name)] = game
+    return game
 
 
 def normalise_slug(slug: str) -> str:
@@ -57,10 +68,24 @@ def current_orders(session: Session, game: Game, turn: int) -> dict[str, OrderSu
 
 
 def file_orders(
-    session: Session, game: Game, turn: int, seat: str, raw: str, canonical: str, source_id: str, now: datetime
+    session: Session,
+    game: Game,
+    turn: int,
+    seat: str,
+    raw: str,
+    canonical: str,
+    source_id: str,
+    now: datetime,
+    current: dict[str, OrderSubmission] | None = None,
 ) -> OrderSubmission:
-    """Put ``seat``'s orders for ``turn`` on file: the last set sent counts, the earlier ones stay as history."""
-    for previous in current_orders(session, game, turn).values():
+    """Put ``seat``'s orders for ``turn`` on file: the last set sent counts, the earlier ones stay as history.
+
+    ``current``: :func:`current_orders` of the turn when the caller has just read it (it is
+    updated to hold the new row).
+    """
+    if current is None:
+        current = current_orders(session, game, turn)
+    for previous in current.values():
         if previous.seat_name == seat:
             previous.current = False
     row = OrderSubmission(
@@ -69,6 +94,7 @@ def file_orders(
     )  # fmt: skip
     session.add(row)
     session.flush()
+    current[seat] = row
     return row
 
 

@@ -33,7 +33,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -292,14 +292,20 @@ class Inbox:
         """Settle a row: what handling did (``outcome``), who sent it and a digest of its commands
         (for the reply limit, :mod:`bot.core.ratelimit`); in ``batch`` when given (committed with
         it), else in a transaction of its own."""
-        with self._session(batch) as session:
-            row = session.get_one(InboundMessage, row_id)
-            row.status = DONE
-            row.attempts += 1
-            row.processed_at = now
-            row.outcome = outcome[:MAX_OUTCOME] if outcome else None
-            row.sender = sender.strip().lower()[:MAX_SENDER] if sender else None
-            row.command_digest = command_digest
+        with self._session(batch) as session:  # one statement: the row (and its raw bytes) is not loaded
+            session.execute(
+                update(InboundMessage)
+                .where(InboundMessage.id == row_id)
+                .values(
+                    status=DONE,
+                    attempts=InboundMessage.attempts + 1,
+                    processed_at=now,
+                    outcome=outcome[:MAX_OUTCOME] if outcome else None,
+                    sender=sender.strip().lower()[:MAX_SENDER] if sender else None,
+                    command_digest=command_digest,
+                )
+                .execution_options(synchronize_session=False)
+            )
 
     @contextmanager
     def _session(self, batch: Batch | None) -> Iterator[Session]:
