@@ -92,8 +92,7 @@ def file_orders(
         game_id=game.id, turn_number=turn, seat_name=seat, raw_text=raw, canonical_text=canonical,
         source_id=source_id, current=True, submitted_at=now,
     )  # fmt: skip
-    session.add(row)
-    session.flush()
+    session.add(row)  # flushed with the rest of the unit (the next query or the commit writes it)
     current[seat] = row
     return row
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -23,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core import commands as c
-from bot.core.batch import Batch
+from bot.core.batch import Batch, memo_of
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
 from bot.core.games import PAUSED, RUNNING, phase_of
@@ -39,6 +40,8 @@ from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
+UNAPPLIED = ("unapplied",)
+"""Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.look_up_applied`)."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
 """The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
 
@@ -116,9 +119,24 @@ class GameService:
                     return Applied(receipt_for(envelope.source_id), True, None)
             raise
 
+    def look_up_applied(self, batch: Batch, source_ids: Sequence[str]) -> None:
+        """Read in one query which of ``source_ids`` were applied already, for :meth:`apply` in
+        ``batch`` (which then asks the database only about the others)."""
+        ids = list(dict.fromkeys(source_ids))
+        applied: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            applied.update(
+                batch.session.scalars(select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id.in_(chunk)))
+            )
+        batch.memo[UNAPPLIED] = set(ids) - applied
+
     def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
         receipt = receipt_for(envelope.source_id)
-        if session.get(ProcessedEnvelope, envelope.source_id) is not None:
+        unapplied: set[str] | None = memo_of(session).get(UNAPPLIED)
+        if unapplied is not None and envelope.source_id in unapplied:
+            unapplied.discard(envelope.source_id)  # applied now (a unit rolled back is retried in a later batch)
+        elif session.get(ProcessedEnvelope, envelope.source_id) is not None:
             return Applied(receipt, True, None)
         session.add(
             ProcessedEnvelope(
@@ -128,8 +146,7 @@ class GameService:
                 receipt=receipt,
                 applied_at=envelope.received_at,
             )
-        )
-        session.flush()
+        )  # flushed with the rest (a concurrent copy fails the flush or the commit: IntegrityError)
         reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
         delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
         context = CommandContext(session, envelope, reply, self.config, delivery)

@@ -105,6 +105,7 @@ class MailProcessor:
     def process_batch(self, batch: Batch, items: Sequence[Pending]) -> PassResult:
         """Process ``items`` in ``batch`` (committed with it), each message in its own unit."""
         total = PassResult()
+        self.service.look_up_applied(batch, [item.source_key for item in items])
         for item in items:
             total += self.process(item, batch)
         return total
