@@ -32,8 +32,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
-from sqlalchemy import ColumnElement, func, or_, select, update
+from sqlalchemy import ColumnElement, Table, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -292,19 +293,19 @@ class Inbox:
         """Settle a row: what handling did (``outcome``), who sent it and a digest of its commands
         (for the reply limit, :mod:`bot.core.ratelimit`); in ``batch`` when given (committed with
         it), else in a transaction of its own."""
-        with self._session(batch) as session:  # one statement: the row (and its raw bytes) is not loaded
-            session.execute(
-                update(InboundMessage)
-                .where(InboundMessage.id == row_id)
+        table = cast(Table, InboundMessage.__table__)
+        with self._session(batch) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
+            session.connection().execute(
+                update(table)
+                .where(table.c.id == row_id)
                 .values(
                     status=DONE,
-                    attempts=InboundMessage.attempts + 1,
+                    attempts=table.c.attempts + 1,
                     processed_at=now,
                     outcome=outcome[:MAX_OUTCOME] if outcome else None,
                     sender=sender.strip().lower()[:MAX_SENDER] if sender else None,
                     command_digest=command_digest,
                 )
-                .execution_options(synchronize_session=False)
             )
 
     @contextmanager

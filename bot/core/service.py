@@ -21,13 +21,13 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from bot.core import commands as c
 from bot.core.batch import Batch, memo_of
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
-from bot.core.games import PAUSED, RUNNING, phase_of
+from bot.core.games import PAUSED, RUNNING, normalise_slug, phase_of
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
@@ -37,11 +37,11 @@ from bot.core.shunt import record_failure
 from bot.core.turns import next_deadline, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
-from bot.store.models import Game, ProcessedEnvelope
+from bot.store.models import Game, Identity, Player, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
 UNAPPLIED = ("unapplied",)
-"""Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.look_up_applied`)."""
+"""Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.prepare`)."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
 """The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
 
@@ -119,17 +119,40 @@ class GameService:
                     return Applied(receipt_for(envelope.source_id), True, None)
             raise
 
-    def look_up_applied(self, batch: Batch, source_ids: Sequence[str]) -> None:
-        """Read in one query which of ``source_ids`` were applied already, for :meth:`apply` in
-        ``batch`` (which then asks the database only about the others)."""
-        ids = list(dict.fromkeys(source_ids))
+    def prepare(self, batch: Batch, envelopes: Sequence[c.Envelope], source_ids: Sequence[str] = ()) -> None:
+        """Load in a few queries what applying ``envelopes`` in ``batch`` will ask for, one by one
+        otherwise: which were applied already (of ``source_ids`` too), the senders' players, the
+        games the commands name with their seats (:func:`bot.core.games.find_game` and
+        :func:`bot.core.identities.find_player` then find them in the batch's memo)."""
+        session, memo = batch.session, batch.memo
+        ids = list(dict.fromkeys([*source_ids, *(envelope.source_id for envelope in envelopes)]))
         applied: set[str] = set()
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
+        for chunk in _chunks(ids):
             applied.update(
-                batch.session.scalars(select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id.in_(chunk)))
+                session.scalars(select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id.in_(chunk)))
             )
-        batch.memo[UNAPPLIED] = set(ids) - applied
+        memo[UNAPPLIED] = set(ids) - applied
+        by_channel: dict[str, set[str]] = {}
+        for envelope in envelopes:
+            by_channel.setdefault(envelope.sender.channel, set()).add(envelope.sender.address.strip())
+        for channel, addresses in by_channel.items():
+            for chunk in _chunks(sorted(addresses)):
+                rows = session.execute(
+                    select(Identity.address, Player)
+                    .join(Player, Player.id == Identity.player_id)
+                    .where(Identity.channel == channel, Identity.address.in_(chunk))
+                ).all()
+                for address, player in rows:
+                    memo[("player", channel, address)] = player
+        slugs = {
+            normalise_slug(slug)
+            for envelope in envelopes
+            for command in envelope.commands
+            if isinstance(slug := getattr(command, "game", None), str)
+        }
+        for chunk in _chunks(sorted(slugs)):
+            for game in session.scalars(select(Game).where(Game.slug.in_(chunk)).options(selectinload(Game.seats))):
+                memo[("game", game.slug)] = game
 
     def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
         receipt = receipt_for(envelope.source_id)
@@ -138,6 +161,13 @@ class GameService:
             unapplied.discard(envelope.source_id)  # applied now (a unit rolled back is retried in a later batch)
         elif session.get(ProcessedEnvelope, envelope.source_id) is not None:
             return Applied(receipt, True, None)
+        reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
+        delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
+        context = CommandContext(session, envelope, reply, self.config, delivery)
+        for command in envelope.commands:
+            handle_command(context, command)
+        # Written with the rest, in one flush (the transaction makes the order of the writes
+        # invisible); a concurrent copy of the envelope fails that flush or the commit (IntegrityError).
         session.add(
             ProcessedEnvelope(
                 source_id=envelope.source_id,
@@ -146,12 +176,7 @@ class GameService:
                 receipt=receipt,
                 applied_at=envelope.received_at,
             )
-        )  # flushed with the rest (a concurrent copy fails the flush or the commit: IntegrityError)
-        reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
-        delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
-        context = CommandContext(session, envelope, reply, self.config, delivery)
-        for command in envelope.commands:
-            handle_command(context, command)
+        )
         if not envelope.commands:
             reply.add("nothing_to_do")
         results = reply.codes
@@ -283,6 +308,10 @@ class GameService:
             )
         candidates = [moment for moment in (deadline, sooner) if moment is not None]
         return min(candidates) if candidates else None
+
+
+def _chunks(values: Sequence[str], size: int = 500) -> list[Sequence[str]]:
+    return [values[start : start + size] for start in range(0, len(values), size)]
 
 
 def _is_due(now: datetime) -> ColumnElement[bool]:

@@ -43,7 +43,7 @@ from bot.core.clock import Clock
 from bot.core.inbox import PARKED, Inbox, Pending
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import Applied, GameService
-from bot.email.understand import EMAIL, IntakePolicy, understand
+from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
 
 log = logging.getLogger(__name__)
 
@@ -103,26 +103,45 @@ class MailProcessor:
                 return total
 
     def process_batch(self, batch: Batch, items: Sequence[Pending]) -> PassResult:
-        """Process ``items`` in ``batch`` (committed with it), each message in its own unit."""
-        total = PassResult()
-        self.service.look_up_applied(batch, [item.source_key for item in items])
+        """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
+
+        Every message is read first, so the core can load what the batch will need in a few
+        queries (:meth:`bot.core.service.GameService.prepare`); a message that cannot be read
+        fails in its own unit, as any other error would.
+        """
+        readings: list[Understanding | Exception] = []
         for item in items:
-            total += self.process(item, batch)
+            try:
+                readings.append(understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size))
+            except Exception as exc:  # a bug in the reader: that message fails below, in its unit
+                readings.append(exc)
+        envelopes = [r.envelope for r in readings if isinstance(r, Understanding) and r.envelope is not None]
+        self.service.prepare(batch, envelopes, [item.source_key for item in items])
+        total = PassResult()
+        for item, reading in zip(items, readings, strict=True):
+            total += self.process(item, batch, reading)
         return total
 
-    def process(self, item: Pending, batch: Batch | None = None) -> PassResult:
+    def process(
+        self, item: Pending, batch: Batch | None = None, reading: Understanding | Exception | None = None
+    ) -> PassResult:
         """Process one stored message and settle its row; never raises for a bad message.
 
         With ``batch``, everything happens in the batch's transaction: the message's work in a
         unit of its own, so a message that raises is rolled back alone and its row is marked
         failed in the batch (the error of the database itself still ends the batch).
+        ``reading``: the message already read (or the error reading it raised).
         """
         if batch is None:
             with self.inbox.batch() as work:
-                return self.process(item, work)
+                return self.process(item, work, reading)
         try:
             with batch.unit():
-                return self._process(item, batch)
+                if isinstance(reading, Exception):
+                    raise reading
+                if reading is None:
+                    reading = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
+                return self._process(item, batch, reading)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
             status = self.inbox.mark_failed(item.id, self.clock.now(), error, batch=batch)
@@ -136,8 +155,7 @@ class MailProcessor:
             log.warning("inbox #%d (%s) failed (attempt %d): %s", item.id, item.source_key, item.attempts + 1, exc)
             return PassResult(failed=1)
 
-    def _process(self, item: Pending, batch: Batch) -> PassResult:
-        understood = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
+    def _process(self, item: Pending, batch: Batch, understood: Understanding) -> PassResult:
         envelope = understood.envelope
         if envelope is None:
             outcome = f"recorded, not answered: {understood.skip}"
