@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import ColumnElement, Table, func, or_, select, update
+from sqlalchemy import ColumnElement, Table, bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -107,6 +107,22 @@ class InboundSummary:
     server_size: int | None = None
     """The size the server reported, when the stored bytes were cut shorter (or differ)."""
     outcome: str | None = None
+
+
+_INBOUND = cast(Table, InboundMessage.__table__)
+_MARK_DONE = (
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("row_id"))
+    .values(
+        status=DONE,
+        attempts=_INBOUND.c.attempts + 1,
+        processed_at=bindparam("processed_at", type_=_INBOUND.c.processed_at.type),
+        outcome=bindparam("outcome", type_=_INBOUND.c.outcome.type),
+        sender=bindparam("sender", type_=_INBOUND.c.sender.type),
+        command_digest=bindparam("command_digest", type_=_INBOUND.c.command_digest.type),
+    )
+)
+"""Built once (:meth:`Inbox.mark_done` runs for every message)."""
 
 
 class Inbox:
@@ -293,20 +309,15 @@ class Inbox:
         """Settle a row: what handling did (``outcome``), who sent it and a digest of its commands
         (for the reply limit, :mod:`bot.core.ratelimit`); in ``batch`` when given (committed with
         it), else in a transaction of its own."""
-        table = cast(Table, InboundMessage.__table__)
+        values = {
+            "row_id": row_id,
+            "processed_at": now,
+            "outcome": outcome[:MAX_OUTCOME] if outcome else None,
+            "sender": sender.strip().lower()[:MAX_SENDER] if sender else None,
+            "command_digest": command_digest,
+        }
         with self._session(batch) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
-            session.connection().execute(
-                update(table)
-                .where(table.c.id == row_id)
-                .values(
-                    status=DONE,
-                    attempts=table.c.attempts + 1,
-                    processed_at=now,
-                    outcome=outcome[:MAX_OUTCOME] if outcome else None,
-                    sender=sender.strip().lower()[:MAX_SENDER] if sender else None,
-                    command_digest=command_digest,
-                )
-            )
+            session.connection().execute(_MARK_DONE, values)
 
     @contextmanager
     def _session(self, batch: Batch | None) -> Iterator[Session]:
