@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.clock import SimulatedClock
-from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox
+from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox, Incoming
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService
 from bot.email.processor import PassResult, ReplyLimit
@@ -33,6 +34,30 @@ def test_a_second_copy_by_key_or_content_is_a_no_op(sessions: sessionmaker[Sessi
     assert inbox.counts() == {NEW: 2, DONE: 0, FAILED: 0, PARKED: 0}
     assert inbox.statuses(["imap:a:1:1", "imap:a:1:2", "imap:a:1:3"]) == {"imap:a:1:1": NEW, "imap:a:1:3": NEW}
     assert inbox.raw(first.id) == RAW
+
+
+def test_a_batch_stores_each_message_once_by_key_or_content_in_the_batch_and_before_it(sessions):
+    """Inbox.store_many (one transaction a fetched batch): the same rules as store, inside the batch too."""
+    inbox = Inbox(sessions)
+    kept = inbox.store("email", "imap:a:1:1", "<one@example.org>", RAW, START)
+    other = RAW.replace(b"HELP", b"LIST")
+    items = [
+        Incoming("imap:a:1:1", "<one@example.org>", RAW, START),  # stored before, by key
+        Incoming("imap:a:1:2", "<one@example.org>", RAW, START),  # stored before, by content
+        Incoming("imap:a:1:3", "<one@example.org>", other, START),  # new (the Message-ID reused)
+        Incoming("imap:a:1:4", "<one@example.org>", other, START),  # a copy of the one before, in the batch
+    ]
+    with inbox.batch() as batch:
+        stored = inbox.store_many(batch, "email", items)
+    assert [(s.source_key, s.new) for s in stored] == [
+        ("imap:a:1:1", False), ("imap:a:1:1", False), ("imap:a:1:3", True), ("imap:a:1:3", False),
+    ]  # fmt: skip
+    assert stored[0].id == stored[1].id == kept.id and stored[2].id == stored[3].id != kept.id
+    assert inbox.counts()[NEW] == 2 and inbox.raw(stored[2].id) == other
+    with pytest.raises(RuntimeError), inbox.batch() as batch:
+        inbox.store_many(batch, "email", [Incoming("imap:a:1:5", None, b"x", START)])
+        raise RuntimeError("the batch fails before its commit")
+    assert "imap:a:1:5" not in inbox.statuses(["imap:a:1:5"]), "nothing of a failed batch is kept"
 
 
 def test_failures_back_off_then_park_and_requeue_starts_afresh(sessions: sessionmaker[Session]):
