@@ -47,9 +47,17 @@ class Batch:
 
     @contextmanager
     def unit(self) -> Iterator[None]:
-        """One message's work: rolled back alone if it raises (the exception goes on to the caller)."""
-        with self.session.begin_nested():
-            yield
+        """One message's work: rolled back alone if it raises (the exception goes on to the caller).
+
+        A unit rolled back forgets the memo's orders on file (``bot.core.games.current_orders``:
+        rows it wrote are gone); a game or player it made is looked up again where it is used.
+        """
+        try:
+            with self.session.begin_nested():
+                yield
+        except BaseException:
+            forget(self.session, "orders")
+            raise
 
 
 def memo_of(session: Session) -> dict[Any, Any]:

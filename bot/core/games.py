@@ -17,6 +17,8 @@ FORMING = "forming"
 RUNNING = "running"
 PAUSED = "paused"
 FINISHED = "finished"
+ORDERS_MEMO = "orders"
+"""The batch memo's kind for :func:`current_orders` (forgotten when a unit rolls back)."""
 
 
 def rules_of(game: Game) -> GameRules[Any, Any]:
@@ -56,15 +58,24 @@ def normalise_slug(slug: str) -> str:
 
 
 def current_orders(session: Session, game: Game, turn: int) -> dict[str, OrderSubmission]:
-    """The counting submission of each seat for ``turn`` (the last one sent)."""
-    rows = session.scalars(
-        select(OrderSubmission).where(
-            OrderSubmission.game_id == game.id,
-            OrderSubmission.turn_number == turn,
-            OrderSubmission.current.is_(True),
-        )
-    ).all()
-    return {row.seat_name: row for row in rows}
+    """The counting submission of each seat for ``turn`` (the last one sent).
+
+    Remembered for the transaction's batch (:mod:`bot.core.batch`): :func:`file_orders`, the one
+    writer of submissions, keeps it up to date, and a unit rolled back forgets it.
+    """
+    memo = memo_of(session)
+    key = (ORDERS_MEMO, game.id, turn)
+    known: dict[str, OrderSubmission] | None = memo.get(key)
+    if known is None:
+        rows = session.scalars(
+            select(OrderSubmission).where(
+                OrderSubmission.game_id == game.id,
+                OrderSubmission.turn_number == turn,
+                OrderSubmission.current.is_(True),
+            )
+        ).all()
+        known = memo[key] = {row.seat_name: row for row in rows}
+    return dict(known)
 
 
 def file_orders(
@@ -94,6 +105,9 @@ def file_orders(
     )  # fmt: skip
     session.add(row)  # flushed with the rest of the unit (the next query or the commit writes it)
     current[seat] = row
+    remembered = memo_of(session).get((ORDERS_MEMO, game.id, turn))
+    if remembered is not None:
+        remembered[seat] = row
     return row
 
 

@@ -96,6 +96,8 @@ class MailProcessor:
         """Process every stored message that is due, oldest first, ``batch`` messages a transaction."""
         total = PassResult()
         while True:
+            if not self.inbox.pending(self.clock.now(), EMAIL, 1):
+                return total  # nothing due: no write transaction (no lock taken) for an idle pass
             with self.inbox.batch() as work:
                 pending = self.inbox.pending(self.clock.now(), EMAIL, batch, batch=work)
                 total += self.process_batch(work, pending)
