@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.clock import SimulatedClock
@@ -12,6 +13,8 @@ from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox, Incoming
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService
 from bot.email.processor import PassResult, ReplyLimit
+from bot.store.db import unit_of_work
+from bot.store.models import Game, Seat
 from tests.email.pipeline import deliver, message, processor_for
 from tests.email.world import START, build_world, outbox_rows
 
@@ -173,3 +176,20 @@ def test_in_one_batch_a_message_that_raises_is_rolled_back_alone_and_the_others_
     clock.advance(timedelta(minutes=1))
     assert processor.process_pending() == PassResult(done=1)
     assert len(outbox_rows(sessions)) == 3
+
+
+def test_in_one_batch_a_seat_left_and_taken_again_is_seen_by_the_next_message(sessions):
+    """A batch holds its games (bot.core.batch): what one message changes, the next one sees."""
+    build_world(sessions, ("newgame",))
+    with unit_of_work(sessions) as session:  # the sender's vouched address is enough (no seat password)
+        session.execute(update(Game).where(Game.slug == "newgame").values(auth_mode="address"))
+    processor = processor_for(sessions)
+    for number, text in enumerate(("JOIN newgame\n", "RESIGN newgame\n", "JOIN newgame\n", "STATUS newgame\n")):
+        processor.inbox.store("email", f"k:{number}", None, message(text, sender="hal@example.org", name="Hal"), START)
+    assert processor.process_pending() == PassResult(done=4)
+    replies = [row.body for row in outbox_rows(sessions, "reply")]
+    assert len(replies) == 4
+    assert "LEFT" in replies[1] and "JOINED" in replies[2], replies
+    with unit_of_work(sessions) as session:
+        seats = session.scalars(select(Seat.name).join(Game).where(Game.slug == "newgame")).all()
+    assert len(seats) == 2, seats  # Gil's and Hal's, once
