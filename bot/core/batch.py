@@ -6,8 +6,8 @@ message.  A :class:`Batch` is one transaction for a batch: the intake stores
 the messages (:meth:`bot.core.inbox.Inbox.store_many`), applies each one
 (:meth:`bot.core.service.GameService.apply` with ``batch=``), queues its
 reply and settles its inbox row, all in the batch, and the batch commits
-once.  Nothing is told to the mail server before that commit, so a crash
-anywhere in the batch leaves every message of it unstored and
+once.  The intake acknowledges nothing to its server before that commit,
+so a crash anywhere in the batch leaves every message of it unstored and
 unacknowledged: the next pass reads them again, and nothing is lost or
 applied twice.
 
@@ -16,7 +16,8 @@ raises is rolled back alone, and its row is marked failed in the batch (retried
 later, then parked); the other messages of the batch are kept.
 
 ``memo`` is a cache for the batch's lifetime (what repeats from message to
-message: a game found by name, a player found by address); it is the
+message: a game found by name, a player found by address, the orders on
+file for a turn); it is the
 session's ``info`` dict, so code that only has the session reaches it too
 (:func:`memo_of`), and it dies with the transaction.
 """
