@@ -13,7 +13,11 @@ applied twice.
 
 Each message is one :meth:`Batch.unit` (a savepoint): a message whose handling
 raises is rolled back alone, and its row is marked failed in the batch (retried
-later, then parked); the other messages of the batch are kept.
+later, then parked); the other messages of the batch are kept.  An intake may
+first run a batch *optimistically* (``careful=False``: no savepoint per
+message, every write flushed at once, far cheaper); if any message raises, the
+batch ends with :class:`Redo`, everything of it is rolled back, and the intake
+runs it again carefully.
 
 ``memo`` is a cache for the batch's lifetime (what repeats from message to
 message: a game found by name, a player found by address, the orders on
@@ -36,11 +40,17 @@ from bot.store.db import unit_of_work
 MEMO = "referee.batch.memo"
 
 
+class Redo(Exception):
+    """A unit of an optimistic batch raised (or the batch's writes failed): the whole batch is rolled
+    back, and the caller runs it again carefully, with a savepoint for each unit."""
+
+
 class Batch:
     """One open transaction shared by the messages of a batch; see the module docstring."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, careful: bool = True) -> None:
         self.session = session
+        self.careful = careful
 
     @property
     def memo(self) -> dict[Any, Any]:
@@ -52,7 +62,15 @@ class Batch:
 
         A unit rolled back forgets the memo's orders on file (``bot.core.games.current_orders``:
         rows it wrote are gone); a game or player it made is looked up again where it is used.
+        In an optimistic batch (``careful`` False) a unit has no savepoint of its own, and its
+        writes are flushed with the whole batch's; if it raises, :class:`Redo` ends the batch.
         """
+        if not self.careful:
+            try:
+                yield
+            except Exception as exc:
+                raise Redo(f"{type(exc).__name__}: {exc}") from exc
+            return
         try:
             with self.session.begin_nested():
                 yield
@@ -76,18 +94,24 @@ def forget(session: Session, *kinds: str) -> None:
 
 
 @contextmanager
-def open_batch(sessions: sessionmaker[Session]) -> Iterator[Batch]:
+def open_batch(sessions: sessionmaker[Session], careful: bool = True) -> Iterator[Batch]:
     """A :class:`Batch`: commits when the block ends normally, rolls everything back if it raises.
 
     On SQLite the write lock is taken at once (``BEGIN IMMEDIATE``, waiting the busy timeout
     when another process holds it), so a batch never fails half-way for a lock, and its
-    savepoints are always inside a real transaction.
+    savepoints are always inside a real transaction.  ``careful`` False: an optimistic batch
+    (no savepoint per unit, one flush for all; :class:`Redo` if a unit or that flush fails).
     """
     with unit_of_work(sessions) as session:
         session.info.pop(MEMO, None)
         if session.get_bind().dialect.name == "sqlite":
             session.execute(text("BEGIN IMMEDIATE"))
         try:
-            yield Batch(session)
+            yield Batch(session, careful)
+            if not careful:
+                try:
+                    session.flush()
+                except Exception as exc:  # which message's writes failed is found by the careful run
+                    raise Redo(f"{type(exc).__name__}: {exc}") from exc
         finally:
             session.info.pop(MEMO, None)

@@ -141,9 +141,10 @@ class Inbox:
         self.max_attempts = max_attempts
         self.retry_base = retry_base
 
-    def batch(self) -> AbstractContextManager[Batch]:
-        """One transaction for a batch of messages (:mod:`bot.core.batch`): commits when the block ends."""
-        return open_batch(self._sessions)
+    def batch(self, careful: bool = True) -> AbstractContextManager[Batch]:
+        """One transaction for a batch of messages (:mod:`bot.core.batch`): commits when the block ends
+        (``careful`` False: an optimistic batch, which ends with ``Redo`` if a message raises)."""
+        return open_batch(self._sessions, careful)
 
     def store(
         self,

@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.core.inbox import DONE, PARKED, Incoming, Pending
+from bot.core.batch import Redo
+from bot.core.inbox import DONE, PARKED, Incoming, Pending, Stored
 from bot.core.watermarks import Watermarks
 from bot.email.mime import content_digest, message_id_of
 from bot.email.processor import MailProcessor, PassResult
@@ -139,22 +140,23 @@ class Intake:
         processed = PassResult()
         for chunk in self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]):
             # One transaction a fetched batch: store every message, apply each, settle its row, commit
-            # once (bot.core.batch); the server is told nothing before that commit.
-            with self.inbox.batch() as batch:
-                incoming = [self._incoming(ref, raw) for ref, raw in chunk]
-                rows = self.inbox.store_many(batch, EMAIL, incoming)
-                fresh: list[Pending] = []
-                for item, row in zip(incoming, rows, strict=True):
-                    owner[item.source_key] = row.source_key
-                    if row.new:
-                        stored += 1
-                        fresh.append(Pending(row.id, row.source_key, EMAIL, item.raw, 0, item.received_at,
-                                             item.server_size))  # fmt: skip
-                    else:
-                        duplicates += 1
-                        log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
-                                 row.source_key)  # fmt: skip
-                processed += self.processor.process_batch(batch, fresh)
+            # once (bot.core.batch); the server is told nothing before that commit.  First optimistic
+            # (one flush for the batch); if a message raises, again with a savepoint for each.
+            incoming = [self._incoming(ref, raw) for ref, raw in chunk]
+            try:
+                rows, result = self._store_and_process(incoming, careful=False)
+            except Redo as redo:
+                log.info("a message of the batch failed (%s); the batch runs again, each message on its own", redo)
+                rows, result = self._store_and_process(incoming, careful=True)
+            processed += result
+            for item, row in zip(incoming, rows, strict=True):
+                owner[item.source_key] = row.source_key
+                if row.new:
+                    stored += 1
+                else:
+                    duplicates += 1
+                    log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
+                             row.source_key)  # fmt: skip
         processed += self.processor.process_pending()  # earlier rows due again (a failed attempt's retry)
         settled = self.inbox.statuses(owner.values())
         done = [ref for ref in refs if settled.get(owner[ref.key]) in (DONE, PARKED)]
@@ -170,6 +172,17 @@ class Intake:
                 read_until = unsettled
             self.watermarks.record_pass(mailbox.name, read_until, self.clock.now())
         return IntakeResult(stored, duplicates, processed, len(done))
+
+    def _store_and_process(self, incoming: list[Incoming], careful: bool) -> tuple[list[Stored], PassResult]:
+        """Store ``incoming`` and process what is new, in one batch (committed when this returns)."""
+        with self.inbox.batch(careful) as batch:
+            rows = self.inbox.store_many(batch, EMAIL, incoming)
+            fresh = [
+                Pending(row.id, row.source_key, EMAIL, item.raw, 0, item.received_at, item.server_size)
+                for item, row in zip(incoming, rows, strict=True)
+                if row.new
+            ]
+            return rows, self.processor.process_batch(batch, fresh)
 
     def _arrived(self, ref: MessageRef) -> datetime:
         """The server's arrival time counts; missing: now; never later than now (module docstring)."""

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from bot.core import commands as c
-from bot.core.batch import Batch
+from bot.core.batch import Batch, Redo
 from bot.core.clock import Clock
 from bot.core.inbox import PARKED, Inbox, Pending
 from bot.core.ratelimit import ReplyBudget
@@ -144,6 +144,8 @@ class MailProcessor:
                 if reading is None:
                     reading = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
                 return self._process(item, batch, reading)
+        except Redo:
+            raise  # an optimistic batch: rolled back whole and run again carefully by the intake
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
             status = self.inbox.mark_failed(item.id, self.clock.now(), error, batch=batch)

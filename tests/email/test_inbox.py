@@ -12,6 +12,7 @@ from bot.core.clock import SimulatedClock
 from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox, Incoming
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService
+from bot.email.intake import Intake, MessageRef
 from bot.email.processor import PassResult, ReplyLimit
 from bot.store.db import unit_of_work
 from bot.store.models import Game, Seat
@@ -193,3 +194,48 @@ def test_in_one_batch_a_seat_left_and_taken_again_is_seen_by_the_next_message(se
     with unit_of_work(sessions) as session:
         seats = session.scalars(select(Seat.name).join(Game).where(Game.slug == "newgame")).all()
     assert len(seats) == 2, seats  # Gil's and Hal's, once
+
+
+class _ListMailbox:
+    """A mailbox held in a list (bot.email.intake.Mailbox): what was acknowledged is kept."""
+
+    name = "list:test"
+
+    def __init__(self, raws: list[bytes]) -> None:
+        self.raws = {f"list:{n}": raw for n, raw in enumerate(raws)}
+        self.acknowledged: list[str] = []
+
+    def unacknowledged(self) -> list[MessageRef]:
+        return [MessageRef(k, len(r), START, k) for k, r in self.raws.items() if k not in self.acknowledged]
+
+    def read(self, ref: MessageRef, max_bytes: int) -> bytes:
+        return self.raws[ref.key][:max_bytes]
+
+    def acknowledge(self, refs) -> None:  # type: ignore[no-untyped-def]
+        self.acknowledged += [ref.key for ref in refs]
+
+
+def test_an_optimistic_batch_with_a_message_that_raises_runs_again_carefully(sessions, monkeypatch):
+    """The intake's first run of a batch has no savepoints (bot.core.batch): when a message raises,
+    the whole batch is rolled back and run again, each message on its own; only that one fails."""
+    build_world(sessions, ("demo",))
+    processor = processor_for(sessions)
+    original = GameService.apply
+    calls: list[str] = []
+
+    def raising_for_one(self: GameService, envelope, batch=None):  # type: ignore[no-untyped-def]
+        calls.append(envelope.source_id)
+        applied = original(self, envelope, batch=batch)
+        if envelope.source_id == "list:1":
+            raise RuntimeError("a bug on message one")
+        return applied
+
+    monkeypatch.setattr(GameService, "apply", raising_for_one)
+    mailbox = _ListMailbox([message("STATUS demo\n", subject=f"s{n}") for n in range(3)])
+    result = Intake(processor).run_once(mailbox)
+    assert result.processed == PassResult(done=2, failed=1) and result.stored == 3
+    assert calls == ["list:0", "list:1", "list:0", "list:1", "list:2"], "optimistic, then careful"
+    assert mailbox.acknowledged == ["list:0", "list:2"], "the failed one stays on the server"
+    assert len(outbox_rows(sessions)) == 2
+    statuses = {row.source_key: row.status for row in processor.inbox.summaries()}
+    assert statuses == {"list:0": DONE, "list:1": FAILED, "list:2": DONE}
