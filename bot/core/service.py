@@ -27,7 +27,7 @@ from bot.core import commands as c
 from bot.core.batch import Batch, memo_of
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
-from bot.core.games import PAUSED, RUNNING, normalise_slug, phase_of
+from bot.core.games import ORDERS_MEMO, PAUSED, RUNNING, normalise_slug, phase_of
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
@@ -37,7 +37,7 @@ from bot.core.shunt import record_failure
 from bot.core.turns import next_deadline, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
-from bot.store.models import Game, Identity, Player, ProcessedEnvelope
+from bot.store.models import Game, Identity, OrderSubmission, Player, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
 UNAPPLIED = ("unapplied",)
@@ -122,7 +122,8 @@ class GameService:
     def prepare(self, batch: Batch, envelopes: Sequence[c.Envelope], source_ids: Sequence[str] = ()) -> None:
         """Load in a few queries what applying ``envelopes`` in ``batch`` will ask for, one by one
         otherwise: which were applied already (of ``source_ids`` too), the senders' players, the
-        games the commands name with their seats (:func:`bot.core.games.find_game` and
+        games the commands name with their seats and the orders on file for their open turns
+        (:func:`bot.core.games.find_game`, :func:`bot.core.games.current_orders` and
         :func:`bot.core.identities.find_player` then find them in the batch's memo)."""
         session, memo = batch.session, batch.memo
         ids = list(dict.fromkeys([*source_ids, *(envelope.source_id for envelope in envelopes)]))
@@ -150,9 +151,28 @@ class GameService:
             for command in envelope.commands
             if isinstance(slug := getattr(command, "game", None), str)
         }
+        turns: dict[int, int] = {}
         for chunk in _chunks(sorted(slugs)):
             for game in session.scalars(select(Game).where(Game.slug.in_(chunk)).options(selectinload(Game.seats))):
                 memo[("game", game.slug)] = game
+                phase = phase_of(game) if game.status in (RUNNING, PAUSED) else None
+                if phase is not None:
+                    turns[game.id] = phase.number
+        # The orders on file for each game's open turn (bot.core.games.current_orders reads the memo).
+        on_file: dict[tuple[int, int], dict[str, OrderSubmission]] = {key: {} for key in turns.items()}
+        if turns:
+            submissions = session.scalars(
+                select(OrderSubmission).where(
+                    OrderSubmission.game_id.in_(list(turns)),
+                    OrderSubmission.turn_number.in_(set(turns.values())),
+                    OrderSubmission.current.is_(True),
+                )
+            )
+            for submission in submissions:
+                if (submission.game_id, submission.turn_number) in on_file:
+                    on_file[(submission.game_id, submission.turn_number)][submission.seat_name] = submission
+        for (game_id, turn), orders in on_file.items():
+            memo[(ORDERS_MEMO, game_id, turn)] = orders
 
     def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
         receipt = receipt_for(envelope.source_id)
