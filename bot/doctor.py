@@ -257,7 +257,7 @@ def _directory_check(name: str, path: Path, setting: str) -> Check:
 PERMISSIONS = {
     "View Channel": 1 << 10,
     "Send Messages": 1 << 11,
-    "Manage Messages": 1 << 13,
+    "Pin Messages": 1 << 51,  # each game's status message; its own permission since 2026 (not Manage Messages)
     "Read Message History": 1 << 16,
     "Create Public Threads": 1 << 35,
     "Send Messages in Threads": 1 << 38,

@@ -4,6 +4,7 @@ This is the one place that decides who gets what on which channel:
 
 * the reply goes back on the channel it came from, with the adapter's reply context;
 * a person gets a copy on every channel linked to them (:func:`bot.core.identities.reach`);
+* an address is reached as given (a link code goes where it proves the address);
 * a game's public copy goes to each channel that has a public place for games
   (``ServiceConfig.public_channels``: a Discord forum post, the demo's screen),
   and to none when none is configured, and to every observer of the game;
@@ -29,7 +30,7 @@ from sqlalchemy.orm import Session
 from bot.core.commands import Sender
 from bot.core.identities import reach
 from bot.core.outbox import Outgoing, enqueue
-from bot.core.outcomes import Outcome, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
+from bot.core.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
 from bot.store.models import Game, GameMaster, Observer, Player
 
 if TYPE_CHECKING:
@@ -83,6 +84,8 @@ class Delivery:
             case ToPlayer():
                 player = self.session.get(Player, audience.player_id)
                 return [] if player is None else reach(player)
+            case ToAddress():
+                return [(audience.channel, audience.address)]
             case ToGameMasters():
                 return [pair for player in game_masters(self.session, audience.game_id) for pair in reach(player)]
             case ToPublic():

@@ -29,6 +29,7 @@ from bot.core.game_admin import GameAdmin
 from bot.core.games import find_game
 from bot.core.host_commands import HostCommands
 from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.linking import LinkCommands
 from bot.core.order_commands import OrderCommands
 from bot.core.overrides import Overrides
 from bot.core.player_commands import PlayerCommands
@@ -62,7 +63,8 @@ def label(command: c.Command) -> str:
         "ResumeGame": "RESUME", "ProcessNow": "PROCESS", "PreviewTurn": "PREVIEW", "EnterOrders": "ORDERS FOR",
         "ReplacePlayer": "REPLACE", "EjectPlayer": "EJECT", "RollBack": "ROLLBACK", "Broadcast": "BROADCAST",
         "SetOption": "OPTION", "AddGameMaster": "ADD GM", "ShowLog": "LOG", "WaitForDeadline": "WAIT",
-        "Observe": "OBSERVE", "DeclareAbsence": "ABSENT",
+        "Observe": "OBSERVE", "DeclareAbsence": "ABSENT", "RequestLink": "LINK", "ConfirmLink": "LINK CODE",
+        "UnlinkIdentity": "UNLINK",
     }  # fmt: skip
     game = getattr(command, "game", None)
     return f"{words.get(name, name)} {game}" if game else words.get(name, name)
@@ -210,6 +212,12 @@ def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None
             PresenceCommands(*args).observe(command)
         case c.DeclareAbsence():
             PresenceCommands(*args).declare_absence(command, granted)
+        case c.RequestLink():
+            LinkCommands(*args).request(command)
+        case c.ConfirmLink():
+            LinkCommands(*args).confirm(command)
+        case c.UnlinkIdentity():
+            LinkCommands(*args).unlink(command)
         case c.NotUnderstood():
             ctx.reply.problem(command.line, "as_given", reason=command.reason)
         case _:

@@ -34,6 +34,7 @@ from bot.core.pipeline import handle_command
 from bot.core.reminding import remind, start_grace
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.shunt import record_failure
+from bot.core.status_board import watching_status
 from bot.core.turns import next_deadline, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
@@ -57,6 +58,8 @@ class ServiceConfig:
     default_decision_minutes: int = 24 * 60
     public_channels: tuple[str, ...] = ()
     """Channels that have a public place for every game (its public copies go there)."""
+    status_channels: tuple[str, ...] = ()
+    """Channels that keep each game's live status in its public place, changed in place (:mod:`bot.core.status_board`)."""
     host_recipients: tuple[tuple[str, str], ...] = ()
     """(channel, address) pairs that reach the host (parked turns and other host notices)."""
     game_masters: frozenset[str] = field(default_factory=frozenset)
@@ -142,6 +145,7 @@ class GameService:
                     select(Identity.address, Player)
                     .join(Player, Player.id == Identity.player_id)
                     .where(Identity.channel == channel, Identity.address.in_(chunk))
+                    .options(selectinload(Player.identities))  # where a confirmation is copied to
                 ).all()
                 for address, player in rows:
                     memo[("player", channel, address)] = player
@@ -184,8 +188,9 @@ class GameService:
         reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
         delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
         context = CommandContext(session, envelope, reply, self.config, delivery)
-        for command in envelope.commands:
-            handle_command(context, command)
+        with watching_status(session, self.config, envelope.received_at):
+            for command in envelope.commands:
+                handle_command(context, command)
         # Written with the rest, in one flush (the transaction makes the order of the writes
         # invisible); a concurrent copy of the envelope fails that flush or the commit (IntegrityError).
         session.add(
@@ -240,7 +245,7 @@ class GameService:
 
     def _resolve_one(self, game_id: int, now: datetime) -> tuple[str, int] | None:
         try:
-            with unit_of_work(self._sessions) as session:
+            with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                 game = session.scalars(
                     select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
                 ).one_or_none()
@@ -267,7 +272,7 @@ class GameService:
             return None
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
-            with unit_of_work(self._sessions) as session:
+            with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                 record_failure(session, game_id, now, error, self.config)
             return None
 
@@ -289,7 +294,7 @@ class GameService:
     def resume_due(self, now: datetime) -> list[str]:
         """Resume every game paused until a time that has come, with a new deadline from its schedule."""
         resumed: list[str] = []
-        with unit_of_work(self._sessions) as session:
+        with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
             games = session.scalars(
                 select(Game).where(Game.status == PAUSED, Game.paused_until.is_not(None), Game.paused_until <= now)
                 .with_for_update()

@@ -153,12 +153,12 @@ def test_discord_token_guild_forum_permissions_and_gm_role(tmp_path, discord, mo
     assert line(lines, "Discord GM role") == "ok   Discord GM role: role 3003 exists"
     assert fake_discord.TOKEN not in "\n".join(lines)
 
-    # the forum denies the bot's role Manage Messages (pins) and Create Public Threads
-    discord.overwrites = [{"id": fake_discord.BOT_ROLE_ID, "type": 0, "allow": "0", "deny": str((1 << 13) | (1 << 35))}]
+    # the forum denies the bot's role Pin Messages (the status) and Create Public Threads
+    discord.overwrites = [{"id": fake_discord.BOT_ROLE_ID, "type": 0, "allow": "0", "deny": str((1 << 51) | (1 << 35))}]
     code, lines = doctor(config, capsys)
     assert code == 1
     assert line(lines, "Discord permissions") == (
-        "FAIL Discord permissions: in #games the bot lacks: Manage Messages, Create Public Threads"
+        "FAIL Discord permissions: in #games the bot lacks: Pin Messages, Create Public Threads"
     )
     discord.overwrites = []
     discord.forum_type = 0
