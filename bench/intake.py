@@ -36,7 +36,7 @@ def intake(mails: int, repeats: int) -> None:
     server.start()
     databases = Databases(False)
     try:
-        bots, floors, ratios, rss = [], [], [], []
+        bots, floors, ratios, rss, cpu = [], [], [], [], []
         for _ in range(repeats):
             user = server.new_user("bench")
             _fill(server, user, mails, games, addresses)
@@ -50,11 +50,13 @@ def intake(mails: int, repeats: int) -> None:
             floors.append(mails / base["wall"])
             ratios.append(bots[-1] / floors[-1])
             rss.append(run["rss_mb"])
+            cpu.append(1000 * run["cpu"] / mails)
         print(f"intake SQLite, {mails} order mails ({games} games of 8, {addresses} addresses), {repeats} runs, "
               "min / median:")  # fmt: skip
         print(f"  bot:   {min_median(bots)} messages/s")
         print(f"  floor: {min_median(floors)} messages/s   (bare imapclient, one FETCH RFC822 per message)")
         print(f"  ratio bot/floor: {min_median(ratios)}   (target: at least 0.5)")
+        print(f"  bot CPU per message: {min_median(cpu)} ms   (its own process time: steadier on a busy machine)")
         print(f"  peak RSS of the bot process: {min_median(rss)} MB")
     finally:
         databases.close()

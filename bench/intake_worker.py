@@ -2,7 +2,8 @@
 
 ``python -m bench.intake_worker build DATABASE GAMES ADDRESSES``: the league.
 ``python -m bench.intake_worker bot DATABASE HOST PORT USER``: the bot's own IMAP intake
-(fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty.
+(fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty; it also
+reports its own CPU seconds (less moved by other work on a shared machine than the wall time).
 ``python -m bench.intake_worker floor HOST PORT USER``: the floor, a bare imapclient loop
 with one ``FETCH RFC822`` per message on the read-only mailbox.  Both print JSON.
 """
@@ -45,17 +46,17 @@ def bot(database: str, host: str, port: int, user: str) -> None:
     )
     config = ImapConfig(host=host, port=port, security="none", user=user, password=PASSWORD, timeout=60)
     loop = ImapIntakeLoop(config, Intake(processor))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     stored = 0
     while True:
         result = loop.run_once()
         stored += result.stored
         if result.stored == 0 and result.acknowledged == 0:
             break
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     with unit_of_work(sessions) as session:
         orders = session.scalar(select(func.count()).select_from(OrderSubmission))
-    report({"wall": wall, "stored": stored, "orders": orders, "rss_mb": peak_rss_mb()})
+    report({"wall": wall, "cpu": cpu, "stored": stored, "orders": orders, "rss_mb": peak_rss_mb()})
 
 
 def floor(host: str, port: int, user: str) -> None:

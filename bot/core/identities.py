@@ -11,20 +11,30 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import inspect, select
 from sqlalchemy.orm import Session
 
+from bot.core.batch import forget, memo_of
 from bot.core.commands import Sender
 from bot.store.models import Game, Identity, Player, Seat
 
 
 def find_player(session: Session, sender: Sender) -> Player | None:
-    """The player behind ``sender``, or None on first contact."""
-    return session.scalar(
+    """The player behind ``sender``, or None on first contact (remembered for the transaction's
+    batch, :mod:`bot.core.batch`, until an identity is linked)."""
+    memo = memo_of(session)
+    key = ("player", sender.channel, sender.address.strip())
+    known = memo.get(key)
+    if known is not None and inspect(known).persistent:  # not made in a unit rolled back since
+        return known  # type: ignore[no-any-return]
+    player = session.scalar(
         select(Player)
         .join(Identity, Identity.player_id == Player.id)
         .where(Identity.channel == sender.channel, Identity.address == sender.address.strip())
     )
+    if player is not None:
+        memo[key] = player
+    return player
 
 
 def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Player:
@@ -45,6 +55,7 @@ def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Pl
 
 def link_identity(session: Session, player: Player, channel: str, address: str, now: datetime) -> None:
     """Add (channel, address) to ``player``; an address already linked to someone else is moved."""
+    forget(session, "player")
     existing = session.scalar(select(Identity).where(Identity.channel == channel, Identity.address == address))
     if existing is not None:
         existing.player_id = player.id

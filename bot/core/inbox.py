@@ -28,14 +28,17 @@ did (accepted, refused, or why it was only recorded), for the host.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, Table, bindparam, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.batch import Batch, open_batch
 from bot.store.db import unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission
 
@@ -60,6 +63,18 @@ class Stored:
     source_key: str
     status: str
     new: bool
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A message to store (:meth:`Inbox.store_many`): the arguments of :meth:`Inbox.store`."""
+
+    source_key: str
+    message_id: str | None
+    raw: bytes
+    received_at: datetime
+    digest: str | None = None
+    server_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,22 @@ class InboundSummary:
     outcome: str | None = None
 
 
+_INBOUND = cast(Table, InboundMessage.__table__)
+_MARK_DONE = (
+    update(_INBOUND)
+    .where(_INBOUND.c.id == bindparam("row_id"))
+    .values(
+        status=DONE,
+        attempts=_INBOUND.c.attempts + 1,
+        processed_at=bindparam("processed_at", type_=_INBOUND.c.processed_at.type),
+        outcome=bindparam("outcome", type_=_INBOUND.c.outcome.type),
+        sender=bindparam("sender", type_=_INBOUND.c.sender.type),
+        command_digest=bindparam("command_digest", type_=_INBOUND.c.command_digest.type),
+    )
+)
+"""Built once (:meth:`Inbox.mark_done` runs for every message)."""
+
+
 class Inbox:
     """Store, hand out, and settle received messages; see the module docstring.
 
@@ -109,6 +140,11 @@ class Inbox:
         self._sessions = sessions
         self.max_attempts = max_attempts
         self.retry_base = retry_base
+
+    def batch(self, careful: bool = True) -> AbstractContextManager[Batch]:
+        """One transaction for a batch of messages (:mod:`bot.core.batch`): commits when the block ends
+        (``careful`` False: an optimistic batch, which ends with ``Redo`` if a message raises)."""
+        return open_batch(self._sessions, careful)
 
     def store(
         self,
@@ -149,6 +185,63 @@ class Inbox:
                 raise
             return existing
 
+    def store_many(self, batch: Batch, channel: str, items: Sequence[Incoming]) -> list[Stored]:
+        """:meth:`store` for each of ``items``, in ``batch`` (committed with it), in two queries and
+        one insert: a message already kept under its key or digest, or a copy of one earlier in
+        ``items``, is not stored again (``Stored.new`` False, the first copy's row)."""
+        session = batch.session
+        prepared: list[tuple[Incoming, str | None, str]] = []
+        for item in items:
+            if len(item.source_key) > MAX_KEY:
+                raise ValueError(f"source key longer than {MAX_KEY} characters")
+            message_id = (item.message_id or "").strip()[:MAX_MESSAGE_ID] or None
+            prepared.append((item, message_id, item.digest or hashlib.sha256(item.raw).hexdigest()))
+        m = InboundMessage
+        by_key: dict[str, Stored] = {}
+        by_digest: dict[str, Stored] = {}
+        keys = [item.source_key for item, _, _ in prepared]
+        digests = list(dict.fromkeys(digest for _, _, digest in prepared))
+        if keys:
+            for row_id, key, status in session.execute(
+                select(m.id, m.source_key, m.status).where(m.source_key.in_(keys))
+            ):  # fmt: skip
+                by_key[key] = Stored(row_id, key, status, False)
+            for row_id, key, status, digest in session.execute(
+                select(m.id, m.source_key, m.status, m.content_digest)
+                .where(m.content_digest.in_(digests), m.channel == channel)
+                .order_by(m.id.desc())
+            ):  # the lowest id last: the first copy wins
+                by_digest[str(digest)] = Stored(row_id, key, status, False)
+        found: list[Stored | None] = []
+        fresh: list[tuple[int, InboundMessage]] = []
+        copies: list[tuple[int, InboundMessage]] = []
+        new_by_key: dict[str, InboundMessage] = {}
+        new_by_digest: dict[str, InboundMessage] = {}
+        for position, (item, message_id, digest) in enumerate(prepared):
+            known = by_key.get(item.source_key) or by_digest.get(digest)
+            twin = new_by_key.get(item.source_key) or new_by_digest.get(digest)
+            found.append(known)
+            if known is not None:
+                continue
+            if twin is not None:  # a copy of a message stored earlier in this batch
+                copies.append((position, twin))
+                continue
+            row = InboundMessage(
+                source_key=item.source_key, message_id=message_id, channel=channel, raw=item.raw, status=NEW,
+                attempts=0, last_error=None, received_at=item.received_at, processed_at=None, content_digest=digest,
+                server_size=item.server_size,
+            )  # fmt: skip
+            new_by_key[item.source_key] = row
+            new_by_digest[digest] = row
+            fresh.append((position, row))
+        session.add_all([row for _, row in fresh])
+        session.flush()
+        for position, row in fresh:
+            found[position] = Stored(row.id, row.source_key, NEW, True)
+        for position, row in copies:
+            found[position] = Stored(row.id, row.source_key, NEW, False)
+        return [stored for stored in found if stored is not None]
+
     def _existing(self, channel: str, source_key: str, digest: str) -> Stored | None:
         with unit_of_work(self._sessions) as session:
             row = session.scalar(select(InboundMessage).where(InboundMessage.source_key == source_key))
@@ -177,9 +270,11 @@ class Inbox:
                 found.update({key: status for key, status in rows})
         return found
 
-    def pending(self, now: datetime, channel: str | None = None, limit: int = 50) -> list[Pending]:
-        """New rows, then failed rows whose back-off has passed; oldest first."""
-        with unit_of_work(self._sessions) as session:
+    def pending(
+        self, now: datetime, channel: str | None = None, limit: int = 50, batch: Batch | None = None
+    ) -> list[Pending]:
+        """New rows, then failed rows whose back-off has passed; oldest first (read in ``batch`` when given)."""
+        with self._session(batch) as session:
             query = select(
                 InboundMessage.id, InboundMessage.status, InboundMessage.attempts, InboundMessage.processed_at,
                 InboundMessage.received_at,
@@ -210,17 +305,28 @@ class Inbox:
         outcome: str | None = None,
         sender: str | None = None,
         command_digest: str | None = None,
+        batch: Batch | None = None,
     ) -> None:
         """Settle a row: what handling did (``outcome``), who sent it and a digest of its commands
-        (for the reply limit, :mod:`bot.core.ratelimit`)."""
-        with unit_of_work(self._sessions) as session:
-            row = session.get_one(InboundMessage, row_id)
-            row.status = DONE
-            row.attempts += 1
-            row.processed_at = now
-            row.outcome = outcome[:MAX_OUTCOME] if outcome else None
-            row.sender = sender.strip().lower()[:MAX_SENDER] if sender else None
-            row.command_digest = command_digest
+        (for the reply limit, :mod:`bot.core.ratelimit`); in ``batch`` when given (committed with
+        it), else in a transaction of its own."""
+        values = {
+            "row_id": row_id,
+            "processed_at": now,
+            "outcome": outcome[:MAX_OUTCOME] if outcome else None,
+            "sender": sender.strip().lower()[:MAX_SENDER] if sender else None,
+            "command_digest": command_digest,
+        }
+        with self._session(batch) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
+            session.connection().execute(_MARK_DONE, values)
+
+    @contextmanager
+    def _session(self, batch: Batch | None) -> Iterator[Session]:
+        if batch is not None:
+            yield batch.session
+        else:
+            with unit_of_work(self._sessions) as session:
+                yield session
 
     def accepted_orders(self, source_id: str) -> list[tuple[str, int, str]]:
         """(game, turn, seat) of the orders the envelope ``source_id`` left on file (for the log)."""
@@ -243,9 +349,10 @@ class Inbox:
                 )
             )
 
-    def mark_failed(self, row_id: int, now: datetime, error: str) -> str:
-        """Record a failed attempt; the row is parked once it has failed ``max_attempts`` times."""
-        with unit_of_work(self._sessions) as session:
+    def mark_failed(self, row_id: int, now: datetime, error: str, batch: Batch | None = None) -> str:
+        """Record a failed attempt; the row is parked once it has failed ``max_attempts`` times
+        (in ``batch`` when given)."""
+        with self._session(batch) as session:
             row = session.get_one(InboundMessage, row_id)
             row.attempts += 1
             row.last_error = error[-MAX_ERROR:]

@@ -74,13 +74,14 @@ class OrderCommands(CommandContext):
         parsed = rules.parse_orders(state, seat.name, command.text)
         for error in parsed.errors:
             self.reply.problem(error.line or line, "order_error", message=error.message)
-        kept = current_orders(self.session, game, phase.number).get(seat.name)
+        on_file = current_orders(self.session, game, phase.number)
+        kept = on_file.get(seat.name)
         if parsed.orders is None:
             self.reply.add("orders_refused", game=game.slug, phase=phase.title,
                            kept=kept.canonical_text if kept else None)  # fmt: skip
             return
         file_orders(self.session, game, phase.number, seat.name, command.text, parsed.canonical,
-                    self.envelope.source_id, self.now)  # fmt: skip
+                    self.envelope.source_id, self.now, on_file)  # fmt: skip
         accepted = {
             "game": game.slug, "phase": phase.title, "turn": phase.number, "seat": seat.name,
             "orders": parsed.canonical.splitlines(), "notes": list(parsed.notes),
@@ -90,18 +91,21 @@ class OrderCommands(CommandContext):
         copy = {**accepted, "receipt": self.reply.receipt, "from_channel": self.envelope.sender.channel}
         copy_to_other_channels(self, seat.player, Message("orders_copy", copy), f"copy:{self.envelope.source_id}",
                                game.id)  # fmt: skip
-        self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete)
+        self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete, set(on_file))
 
-    def _resolve_if_complete(self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool) -> None:
+    def _resolve_if_complete(
+        self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool, ordered: set[str]
+    ) -> None:
         """Every owing seat has ordered: resolve now, or plan the early resolution, or wait for the deadline.
 
         A sequential game's move resolves at once.  A game with early
         processing resolves ``early_delay_minutes`` after the last order
         (orders may still change meanwhile), unless a seat asked it to wait
         for the deadline (SET WAIT).  A turn in its grace period resolves as
-        soon as the late orders are in.
+        soon as the late orders are in.  ``ordered``: the seats with orders on
+        file for ``turn``.
         """
-        if game.status != RUNNING or not set(owing) <= set(current_orders(self.session, game, turn)):
+        if game.status != RUNNING or not set(owing) <= ordered:
             return
         waiting = any(seat.wait_turn == turn for seat in game.seats)
         at_once = when_complete or game.grace_until is not None

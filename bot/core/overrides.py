@@ -207,6 +207,7 @@ class Overrides(CommandContext):
         old = seat.player_id
         secret = new_secret()
         seat.player_id = newcomer.id
+        seat.player = newcomer  # the loaded relationship too: a batch's session goes on using it (bot.core.batch)
         seat.secret_hash = hash_secret(secret, self.config.secret_key)
         seat.resigned = False
         if deadline is not None:

@@ -158,6 +158,7 @@ class PlayerCommands(CommandContext):
         game, seat = granted.game, granted.seat
         assert game is not None and seat is not None  # Permission.SEAT
         if game.status == FORMING:
+            game.seats.remove(seat)  # the loaded seats stay right for the rest of a batch (bot.core.batch)
             self.session.delete(seat)
             self.reply.add("left", game=game.slug, seat=seat.name)
             return

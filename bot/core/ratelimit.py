@@ -16,11 +16,14 @@ themselves, so they need no table of their own and survive restarts.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.batch import Batch
 from bot.store.db import unit_of_work
 from bot.store.models import InboundMessage, OutboxMessage
 
@@ -31,9 +34,20 @@ class ReplyBudget:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
 
-    def replies_since(self, channel: str, recipient: str, since: datetime) -> int:
-        """Replies queued for ``recipient`` on ``channel`` at or after ``since`` (address case ignored)."""
-        with unit_of_work(self._sessions) as session:
+    @contextmanager
+    def _session(self, batch: Batch | None) -> Iterator[Session]:
+        if batch is not None:
+            yield batch.session
+        else:
+            with unit_of_work(self._sessions) as session:
+                yield session
+
+    def replies_since(self, channel: str, recipient: str, since: datetime, batch: Batch | None = None) -> int:
+        """Replies queued for ``recipient`` on ``channel`` at or after ``since`` (address case ignored).
+
+        In ``batch`` when given, so the replies queued earlier in the batch count too.
+        """
+        with self._session(batch) as session:
             count = session.scalar(
                 select(func.count())
                 .select_from(OutboxMessage)
@@ -46,9 +60,12 @@ class ReplyBudget:
             )
         return int(count or 0)
 
-    def previous_commands(self, channel: str, sender: str, before_id: int, since: datetime) -> str | None:
-        """The command digest of ``sender``'s latest settled message before row ``before_id``, since ``since``."""
-        with unit_of_work(self._sessions) as session:
+    def previous_commands(
+        self, channel: str, sender: str, before_id: int, since: datetime, batch: Batch | None = None
+    ) -> str | None:
+        """The command digest of ``sender``'s latest settled message before row ``before_id``, since ``since``
+        (in ``batch`` when given: the messages settled earlier in the batch count)."""
+        with self._session(batch) as session:
             return session.scalar(
                 select(InboundMessage.command_digest)
                 .where(

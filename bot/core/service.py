@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from bot.core import commands as c
+from bot.core.batch import Batch, memo_of
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
-from bot.core.games import PAUSED, RUNNING, phase_of
+from bot.core.games import ORDERS_MEMO, PAUSED, RUNNING, normalise_slug, phase_of
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
@@ -36,9 +38,11 @@ from bot.core.status_board import watching_status
 from bot.core.turns import next_deadline, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
-from bot.store.models import Game, ProcessedEnvelope
+from bot.store.models import Game, Identity, OrderSubmission, Player, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
+UNAPPLIED = ("unapplied",)
+"""Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.prepare`)."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
 """The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
 
@@ -89,6 +93,8 @@ class Applied:
     reply: Message | None
     results: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
+    accepted: tuple[tuple[str, int, str], ...] = ()
+    """(game, turn, seat) of each set of orders this envelope put on file (in order)."""
 
 
 class GameService:
@@ -98,46 +104,120 @@ class GameService:
         self._sessions = sessions
         self.config = config or ServiceConfig()
 
-    def apply(self, envelope: c.Envelope) -> Applied:
-        """Apply every command of ``envelope`` in one transaction and queue its reply."""
-        receipt = receipt_for(envelope.source_id)
+    def apply(self, envelope: c.Envelope, batch: Batch | None = None) -> Applied:
+        """Apply every command of ``envelope`` in one transaction and queue its reply.
+
+        With ``batch`` the work is done in the batch's transaction (:mod:`bot.core.batch`: the
+        caller runs it in a :meth:`~bot.core.batch.Batch.unit` and commits with the batch).
+        """
+        if batch is not None:
+            return self._apply_in(batch.session, envelope)
         try:
             with unit_of_work(self._sessions) as session:
-                if session.get(ProcessedEnvelope, envelope.source_id) is not None:
-                    return Applied(receipt, True, None)
-                session.add(
-                    ProcessedEnvelope(
-                        source_id=envelope.source_id,
-                        channel=envelope.sender.channel,
-                        sender=envelope.sender.address,
-                        receipt=receipt,
-                        applied_at=envelope.received_at,
-                    )
-                )
-                session.flush()
-                reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
-                delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
-                context = CommandContext(session, envelope, reply, self.config, delivery)
-                with watching_status(session, self.config, envelope.received_at):
-                    for command in envelope.commands:
-                        handle_command(context, command)
-                if not envelope.commands:
-                    reply.add("nothing_to_do")
-                results = reply.codes
-                problems = tuple(p["code"] for p in reply.problems)
-                if envelope.automatic:
-                    return Applied(receipt, False, None, results, problems)
-                message = reply.message()
-                delivery.send(
-                    Outcome(ToSender(), message, REPLY, f"reply:{envelope.source_id}", context=envelope.reply_context)
-                )
-                return Applied(receipt, False, message, results, problems)
+                return self._apply_in(session, envelope)
         except IntegrityError:
             # A concurrent copy of the same envelope won the race: it is a repeat.
             with unit_of_work(self._sessions) as session:
                 if session.get(ProcessedEnvelope, envelope.source_id) is not None:
-                    return Applied(receipt, True, None)
+                    return Applied(receipt_for(envelope.source_id), True, None)
             raise
+
+    def prepare(self, batch: Batch, envelopes: Sequence[c.Envelope], source_ids: Sequence[str] = ()) -> None:
+        """Load in a few queries what applying ``envelopes`` in ``batch`` will ask for, one by one
+        otherwise: which were applied already (of ``source_ids`` too), the senders' players, the
+        games the commands name with their seats and the orders on file for their open turns
+        (:func:`bot.core.games.find_game`, :func:`bot.core.games.current_orders` and
+        :func:`bot.core.identities.find_player` then find them in the batch's memo)."""
+        session, memo = batch.session, batch.memo
+        ids = list(dict.fromkeys([*source_ids, *(envelope.source_id for envelope in envelopes)]))
+        applied: set[str] = set()
+        for chunk in _chunks(ids):
+            applied.update(
+                session.scalars(select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id.in_(chunk)))
+            )
+        memo[UNAPPLIED] = set(ids) - applied
+        by_channel: dict[str, set[str]] = {}
+        for envelope in envelopes:
+            by_channel.setdefault(envelope.sender.channel, set()).add(envelope.sender.address.strip())
+        for channel, addresses in by_channel.items():
+            for chunk in _chunks(sorted(addresses)):
+                rows = session.execute(
+                    select(Identity.address, Player)
+                    .join(Player, Player.id == Identity.player_id)
+                    .where(Identity.channel == channel, Identity.address.in_(chunk))
+                    .options(selectinload(Player.identities))  # where a confirmation is copied to
+                ).all()
+                for address, player in rows:
+                    memo[("player", channel, address)] = player
+        slugs = {
+            normalise_slug(slug)
+            for envelope in envelopes
+            for command in envelope.commands
+            if isinstance(slug := getattr(command, "game", None), str)
+        }
+        turns: dict[int, int] = {}
+        for chunk in _chunks(sorted(slugs)):
+            for game in session.scalars(select(Game).where(Game.slug.in_(chunk)).options(selectinload(Game.seats))):
+                memo[("game", game.slug)] = game
+                phase = phase_of(game) if game.status in (RUNNING, PAUSED) else None
+                if phase is not None:
+                    turns[game.id] = phase.number
+        # The orders on file for each game's open turn (bot.core.games.current_orders reads the memo).
+        on_file: dict[tuple[int, int], dict[str, OrderSubmission]] = {key: {} for key in turns.items()}
+        if turns:
+            submissions = session.scalars(
+                select(OrderSubmission).where(
+                    OrderSubmission.game_id.in_(list(turns)),
+                    OrderSubmission.turn_number.in_(set(turns.values())),
+                    OrderSubmission.current.is_(True),
+                )
+            )
+            for submission in submissions:
+                if (submission.game_id, submission.turn_number) in on_file:
+                    on_file[(submission.game_id, submission.turn_number)][submission.seat_name] = submission
+        for (game_id, turn), orders in on_file.items():
+            memo[(ORDERS_MEMO, game_id, turn)] = orders
+
+    def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
+        receipt = receipt_for(envelope.source_id)
+        unapplied: set[str] | None = memo_of(session).get(UNAPPLIED)
+        if unapplied is not None and envelope.source_id in unapplied:
+            unapplied.discard(envelope.source_id)  # applied now (a unit rolled back is retried in a later batch)
+        elif session.get(ProcessedEnvelope, envelope.source_id) is not None:
+            return Applied(receipt, True, None)
+        reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
+        delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
+        context = CommandContext(session, envelope, reply, self.config, delivery)
+        with watching_status(session, self.config, envelope.received_at):
+            for command in envelope.commands:
+                handle_command(context, command)
+        # Written with the rest, in one flush (the transaction makes the order of the writes
+        # invisible); a concurrent copy of the envelope fails that flush or the commit (IntegrityError).
+        session.add(
+            ProcessedEnvelope(
+                source_id=envelope.source_id,
+                channel=envelope.sender.channel,
+                sender=envelope.sender.address,
+                receipt=receipt,
+                applied_at=envelope.received_at,
+            )
+        )
+        if not envelope.commands:
+            reply.add("nothing_to_do")
+        results = reply.codes
+        problems = tuple(p["code"] for p in reply.problems)
+        accepted = tuple(
+            (str(item["game"]), int(item["turn"]), str(item["seat"]))
+            for item in reply.items
+            if item["code"] in ("orders_accepted", "orders_entered")
+        )
+        if envelope.automatic:
+            return Applied(receipt, False, None, results, problems, accepted)
+        message = reply.message()
+        delivery.send(
+            Outcome(ToSender(), message, REPLY, f"reply:{envelope.source_id}", context=envelope.reply_context)
+        )
+        return Applied(receipt, False, message, results, problems, accepted)
 
     def resolve_due(self, now: datetime) -> list[tuple[str, int]]:
         """Resolve every running game that is due; returns the (game, turn) pairs resolved.
@@ -253,6 +333,10 @@ class GameService:
             )
         candidates = [moment for moment in (deadline, sooner) if moment is not None]
         return min(candidates) if candidates else None
+
+
+def _chunks(values: Sequence[str], size: int = 500) -> list[Sequence[str]]:
+    return [values[start : start + size] for start in range(0, len(values), size)]
 
 
 def _is_due(now: datetime) -> ColumnElement[bool]:

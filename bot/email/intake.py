@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.core.inbox import DONE, PARKED
+from bot.core.batch import Redo
+from bot.core.inbox import DONE, PARKED, Incoming, Pending, Stored
 from bot.core.watermarks import Watermarks
 from bot.email.mime import content_digest, message_id_of
 from bot.email.processor import MailProcessor, PassResult
@@ -136,19 +137,27 @@ class Intake:
         known = self.inbox.statuses(ref.key for ref in refs)
         owner = {ref.key: ref.key for ref in refs if ref.key in known}
         stored = duplicates = 0
-        for ref, raw in self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]):
-            now = self.clock.now()
-            # The server's arrival time counts; missing: now; never later than now (module docstring).
-            arrived = min(ref.arrived_at, now) if ref.arrived_at is not None else now
-            server_size = ref.size if ref.size > len(raw) else None
-            row = self.inbox.store(EMAIL, ref.key, message_id_of(raw), raw, arrived, content_digest(raw), server_size)
-            owner[ref.key] = row.source_key
-            if row.new:
-                stored += 1
-            else:
-                duplicates += 1
-                log.info("%s is a copy of stored message %s; it will not be processed", ref.key, row.source_key)
-        processed = self.processor.process_pending()
+        processed = PassResult()
+        for chunk in self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]):
+            # One transaction a fetched batch: store every message, apply each, settle its row, commit
+            # once (bot.core.batch); the server is told nothing before that commit.  First optimistic
+            # (one flush for the batch); if a message raises, again with a savepoint for each.
+            incoming = [self._incoming(ref, raw) for ref, raw in chunk]
+            try:
+                rows, result = self._store_and_process(incoming, careful=False)
+            except Redo as redo:
+                log.info("a message of the batch failed (%s); the batch runs again, each message on its own", redo)
+                rows, result = self._store_and_process(incoming, careful=True)
+            processed += result
+            for item, row in zip(incoming, rows, strict=True):
+                owner[item.source_key] = row.source_key
+                if row.new:
+                    stored += 1
+                else:
+                    duplicates += 1
+                    log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
+                             row.source_key)  # fmt: skip
+        processed += self.processor.process_pending()  # earlier rows due again (a failed attempt's retry)
         settled = self.inbox.statuses(owner.values())
         done = [ref for ref in refs if settled.get(owner[ref.key]) in (DONE, PARKED)]
         if done:
@@ -164,24 +173,46 @@ class Intake:
             self.watermarks.record_pass(mailbox.name, read_until, self.clock.now())
         return IntakeResult(stored, duplicates, processed, len(done))
 
-    def _fetch(self, mailbox: Mailbox, refs: list[MessageRef]) -> Iterator[tuple[MessageRef, bytes]]:
-        """Each message's raw bytes, in order: in batches (one command each) when the mailbox can
+    def _store_and_process(self, incoming: list[Incoming], careful: bool) -> tuple[list[Stored], PassResult]:
+        """Store ``incoming`` and process what is new, in one batch (committed when this returns)."""
+        with self.inbox.batch(careful) as batch:
+            rows = self.inbox.store_many(batch, EMAIL, incoming)
+            fresh = [
+                Pending(row.id, row.source_key, EMAIL, item.raw, 0, item.received_at, item.server_size)
+                for item, row in zip(incoming, rows, strict=True)
+                if row.new
+            ]
+            return rows, self.processor.process_batch(batch, fresh)
+
+    def _arrived(self, ref: MessageRef) -> datetime:
+        """The server's arrival time counts; missing: now; never later than now (module docstring)."""
+        now = self.clock.now()
+        return min(ref.arrived_at, now) if ref.arrived_at is not None else now
+
+    @staticmethod
+    def _cut(ref: MessageRef, raw: bytes) -> int | None:
+        """The server's size when the bytes read were cut shorter, else None."""
+        return ref.size if ref.size > len(raw) else None
+
+    def _incoming(self, ref: MessageRef, raw: bytes) -> Incoming:
+        return Incoming(ref.key, message_id_of(raw), raw, self._arrived(ref), content_digest(raw), self._cut(ref, raw))
+
+    def _fetch(self, mailbox: Mailbox, refs: list[MessageRef]) -> Iterator[list[tuple[MessageRef, bytes]]]:
+        """The messages' raw bytes, in order, in batches: of one command each when the mailbox can
         (``read_many``, at most :data:`FETCH_BATCH` messages and :data:`FETCH_BATCH_BYTES` a batch),
-        else one by one.  Each batch is stored before the next is fetched."""
+        else read one by one.  Each batch is stored before the next is fetched."""
         read_many = getattr(mailbox, "read_many", None)
-        if read_many is None:
-            for ref in refs:
-                yield ref, mailbox.read(ref, self.max_bytes)
-            return
         batch: list[MessageRef] = []
         size = 0
         for position, ref in enumerate(refs):
             batch.append(ref)
             size += min(ref.size, self.max_bytes)
             if len(batch) >= FETCH_BATCH or size >= FETCH_BATCH_BYTES or position == len(refs) - 1:
-                raws: Mapping[str, bytes] = read_many(batch, self.max_bytes)
-                for item in batch:
-                    yield item, raws[item.key]
+                if read_many is None:
+                    yield [(item, mailbox.read(item, self.max_bytes)) for item in batch]
+                else:
+                    raws: Mapping[str, bytes] = read_many(batch, self.max_bytes)
+                    yield [(item, raws[item.key]) for item in batch]
                 batch, size = [], 0
 
     def record_error(self, name: str, error: BaseException) -> None:

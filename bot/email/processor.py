@@ -33,15 +33,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from bot.core import commands as c
+from bot.core.batch import Batch, Redo
 from bot.core.clock import Clock
 from bot.core.inbox import PARKED, Inbox, Pending
 from bot.core.ratelimit import ReplyBudget
-from bot.core.service import GameService
-from bot.email.understand import EMAIL, IntakePolicy, understand
+from bot.core.service import Applied, GameService
+from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
 
 log = logging.getLogger(__name__)
 
@@ -91,40 +93,62 @@ class MailProcessor:
         self.limit = limit
 
     def process_pending(self, batch: int = 50) -> PassResult:
-        """Process every stored message that is due, in batches, oldest first."""
+        """Process every stored message that is due, oldest first, ``batch`` messages a transaction."""
         total = PassResult()
         while True:
-            pending = self.inbox.pending(self.clock.now(), EMAIL, batch)
-            for item in pending:
-                total += self.process(item)
+            if not self.inbox.pending(self.clock.now(), EMAIL, 1):
+                return total  # nothing due: no write transaction (no lock taken) for an idle pass
+            with self.inbox.batch() as work:
+                pending = self.inbox.pending(self.clock.now(), EMAIL, batch, batch=work)
+                total += self.process_batch(work, pending)
             if len(pending) < batch:
                 return total
 
-    def process(self, item: Pending) -> PassResult:
-        """Process one stored message and settle its row; never raises for a bad message."""
+    def process_batch(self, batch: Batch, items: Sequence[Pending]) -> PassResult:
+        """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
+
+        Every message is read first, so the core can load what the batch will need in a few
+        queries (:meth:`bot.core.service.GameService.prepare`); a message that cannot be read
+        fails in its own unit, as any other error would.
+        """
+        readings: list[Understanding | Exception] = []
+        for item in items:
+            try:
+                readings.append(understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size))
+            except Exception as exc:  # a bug in the reader: that message fails below, in its unit
+                readings.append(exc)
+        envelopes = [r.envelope for r in readings if isinstance(r, Understanding) and r.envelope is not None]
+        self.service.prepare(batch, envelopes, [item.source_key for item in items])
+        total = PassResult()
+        for item, reading in zip(items, readings, strict=True):
+            total += self.process(item, batch, reading)
+        return total
+
+    def process(
+        self, item: Pending, batch: Batch | None = None, reading: Understanding | Exception | None = None
+    ) -> PassResult:
+        """Process one stored message and settle its row; never raises for a bad message.
+
+        With ``batch``, everything happens in the batch's transaction: the message's work in a
+        unit of its own, so a message that raises is rolled back alone and its row is marked
+        failed in the batch (the error of the database itself still ends the batch).
+        ``reading``: the message already read (or the error reading it raised).
+        """
+        if batch is None:
+            with self.inbox.batch() as work:
+                return self.process(item, work, reading)
         try:
-            understood = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
-            envelope = understood.envelope
-            if envelope is None:
-                outcome = f"recorded, not answered: {understood.skip}"
-                log.info("inbox #%d (%s): %s", item.id, item.source_key, outcome)
-                self.inbox.mark_done(item.id, self.clock.now(), outcome)
-                return PassResult(done=1)
-            digest = command_digest(envelope)
-            quiet = self._quiet_reason(item.id, envelope, digest)
-            if quiet is not None:
-                envelope = replace(envelope, automatic=True)
-            applied = self.service.apply(envelope)
-            outcome = self._outcome(envelope, applied.receipt, applied.duplicate, quiet, applied.problems)
-            log.log(
-                logging.WARNING if quiet else logging.INFO, "inbox #%d (%s) from %s [%s]: %s",
-                item.id, item.source_key, envelope.sender.address, understood.summary, outcome,
-            )  # fmt: skip
-            self.inbox.mark_done(item.id, self.clock.now(), outcome, envelope.sender.address, digest)
-            return PassResult(done=1)
+            with batch.unit():
+                if isinstance(reading, Exception):
+                    raise reading
+                if reading is None:
+                    reading = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
+                return self._process(item, batch, reading)
+        except Redo:
+            raise  # an optimistic batch: rolled back whole and run again carefully by the intake
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
-            status = self.inbox.mark_failed(item.id, self.clock.now(), error)
+            status = self.inbox.mark_failed(item.id, self.clock.now(), error, batch=batch)
             if status == PARKED:
                 log.error(
                     "inbox #%d (%s) parked after %d attempts: %s; inspect with `referee inbox list`, "
@@ -135,28 +159,46 @@ class MailProcessor:
             log.warning("inbox #%d (%s) failed (attempt %d): %s", item.id, item.source_key, item.attempts + 1, exc)
             return PassResult(failed=1)
 
-    def _quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str) -> str | None:
+    def _process(self, item: Pending, batch: Batch, understood: Understanding) -> PassResult:
+        envelope = understood.envelope
+        if envelope is None:
+            outcome = f"recorded, not answered: {understood.skip}"
+            log.info("inbox #%d (%s): %s", item.id, item.source_key, outcome)
+            self.inbox.mark_done(item.id, self.clock.now(), outcome, batch=batch)
+            return PassResult(done=1)
+        digest = command_digest(envelope)
+        quiet = self._quiet_reason(item.id, envelope, digest, batch)
+        if quiet is not None:
+            envelope = replace(envelope, automatic=True)
+        applied = self.service.apply(envelope, batch=batch)
+        outcome = self._outcome(envelope, applied, quiet)
+        log.log(
+            logging.WARNING if quiet else logging.INFO, "inbox #%d (%s) from %s [%s]: %s",
+            item.id, item.source_key, envelope.sender.address, understood.summary, outcome,
+        )  # fmt: skip
+        self.inbox.mark_done(item.id, self.clock.now(), outcome, envelope.sender.address, digest, batch=batch)
+        return PassResult(done=1)
+
+    def _quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
         """Why this message gets no reply under the reply limit (module docstring), or None."""
         if self.budget is None or any(isinstance(command, ACTING) for command in envelope.commands):
             return None
         since = self.clock.now() - self.limit.window
         address = envelope.sender.address
-        replies = self.budget.replies_since(EMAIL, address, since)
+        replies = self.budget.replies_since(EMAIL, address, since, batch)
         if replies < self.limit.replies:
             return None
         if all(isinstance(command, c.NotUnderstood) for command in envelope.commands):
             return f"no command, after {replies} replies within {self.limit.window}"
-        if self.budget.previous_commands(EMAIL, address, row_id, since) == digest:
+        if self.budget.previous_commands(EMAIL, address, row_id, since, batch) == digest:
             return f"the same commands as the previous message, after {replies} replies within {self.limit.window}"
         return None
 
-    def _outcome(
-        self, envelope: c.Envelope, receipt: str, duplicate: bool, quiet: str | None, problems: tuple[str, ...]
-    ) -> str:
+    def _outcome(self, envelope: c.Envelope, applied: Applied, quiet: str | None) -> str:
         """What applying did, in words for the log and ``referee inbox list`` (never message text)."""
-        if duplicate:
-            return f"receipt {receipt}: already applied"
-        accepted = self.inbox.accepted_orders(envelope.source_id)
+        if applied.duplicate:
+            return f"receipt {applied.receipt}: already applied"
+        accepted, problems, receipt = applied.accepted, applied.problems, applied.receipt
         parts: list[str] = []
         for command in envelope.commands:
             if isinstance(command, c.SubmitOrders):

@@ -5,10 +5,13 @@ Usage: python -m tests.email.crash_runner DATABASE HOST PORT USER POINT N
 POINT names the step after (or before) whose N-th call the process kills
 itself with SIGKILL, as a power cut would:
 
-* ``after-store``: a message was stored, nothing else happened to it;
-* ``after-apply``: its envelope was applied (orders and reply committed), the inbox row is still new;
-* ``after-done``: the inbox row is done, the message is still unacknowledged on the server;
-* ``before-ack``: about to move the processed messages;
+* ``after-store``: a fetched batch was stored in its transaction (``Inbox.store_many``), not committed;
+* ``after-apply``: an envelope was applied in the batch (orders and reply written, not committed);
+* ``after-done``: an inbox row was marked done in the batch, not committed;
+* ``before-ack``: the batches are committed, about to move the processed messages;
+
+(one transaction a fetched batch, :mod:`bot.core.batch`: a kill before its commit leaves the
+whole batch unstored and unacknowledged, and the next run reads it again);
 * ``none``: run passes until the mailbox is empty, then exit 0.
 """
 
@@ -53,7 +56,7 @@ def main(argv: list[str]) -> int:
     database, host, port, user, point, count = argv
     calls = int(count)
     if point == "after-store":
-        kill_after(Inbox, "store", calls)
+        kill_after(Inbox, "store_many", calls)
     elif point == "after-apply":
         kill_after(GameService, "apply", calls)
     elif point == "after-done":

@@ -2,8 +2,9 @@
 
 A real subprocess (tests/email/crash_runner.py) runs IMAP intake passes
 against Dovecot and the world database, and kills itself at an injected
-point: right after storing a message, after applying it, after marking it
-done, and just before moving the processed messages.  After each kill the
+point: right after storing a fetched batch, after applying a message, after
+marking one done (all three in the batch's one transaction, before its
+commit), and just before moving the processed messages.  After each kill the
 next process carries on from what is stored; at the end every order is
 applied exactly once, every message has exactly one reply, and the server's
 INBOX is empty.
@@ -45,7 +46,7 @@ def test_killed_at_every_step_every_order_is_applied_once(dovecot, imap_user, wo
     append(dovecot, imap_user, *(orders(seat) for seat in PLAYERS), orders("Ann"), status)  # Ann's arrives twice
 
     killed = [
-        run_bot(world_path, dovecot, imap_user, "after-store", 3),
+        run_bot(world_path, dovecot, imap_user, "after-store", 1),
         run_bot(world_path, dovecot, imap_user, "after-apply", 2),
         run_bot(world_path, dovecot, imap_user, "after-done", 2),
         run_bot(world_path, dovecot, imap_user, "before-ack", 1),

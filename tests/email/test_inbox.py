@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.clock import SimulatedClock
-from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox
+from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox, Incoming
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService
-from bot.email.processor import ReplyLimit
+from bot.email.intake import Intake, MessageRef
+from bot.email.processor import PassResult, ReplyLimit
+from bot.store.db import unit_of_work
+from bot.store.models import Game, Seat
 from tests.email.pipeline import deliver, message, processor_for
 from tests.email.world import START, build_world, outbox_rows
 
@@ -33,6 +38,30 @@ def test_a_second_copy_by_key_or_content_is_a_no_op(sessions: sessionmaker[Sessi
     assert inbox.counts() == {NEW: 2, DONE: 0, FAILED: 0, PARKED: 0}
     assert inbox.statuses(["imap:a:1:1", "imap:a:1:2", "imap:a:1:3"]) == {"imap:a:1:1": NEW, "imap:a:1:3": NEW}
     assert inbox.raw(first.id) == RAW
+
+
+def test_a_batch_stores_each_message_once_by_key_or_content_in_the_batch_and_before_it(sessions):
+    """Inbox.store_many (one transaction a fetched batch): the same rules as store, inside the batch too."""
+    inbox = Inbox(sessions)
+    kept = inbox.store("email", "imap:a:1:1", "<one@example.org>", RAW, START)
+    other = RAW.replace(b"HELP", b"LIST")
+    items = [
+        Incoming("imap:a:1:1", "<one@example.org>", RAW, START),  # stored before, by key
+        Incoming("imap:a:1:2", "<one@example.org>", RAW, START),  # stored before, by content
+        Incoming("imap:a:1:3", "<one@example.org>", other, START),  # new (the Message-ID reused)
+        Incoming("imap:a:1:4", "<one@example.org>", other, START),  # a copy of the one before, in the batch
+    ]
+    with inbox.batch() as batch:
+        stored = inbox.store_many(batch, "email", items)
+    assert [(s.source_key, s.new) for s in stored] == [
+        ("imap:a:1:1", False), ("imap:a:1:1", False), ("imap:a:1:3", True), ("imap:a:1:3", False),
+    ]  # fmt: skip
+    assert stored[0].id == stored[1].id == kept.id and stored[2].id == stored[3].id != kept.id
+    assert inbox.counts()[NEW] == 2 and inbox.raw(stored[2].id) == other
+    with pytest.raises(RuntimeError), inbox.batch() as batch:
+        inbox.store_many(batch, "email", [Incoming("imap:a:1:5", None, b"x", START)])
+        raise RuntimeError("the batch fails before its commit")
+    assert "imap:a:1:5" not in inbox.statuses(["imap:a:1:5"]), "nothing of a failed batch is kept"
 
 
 def test_failures_back_off_then_park_and_requeue_starts_afresh(sessions: sessionmaker[Session]):
@@ -66,7 +95,7 @@ def test_a_message_whose_handling_raises_is_kept_retried_and_parked(sessions, mo
     calls: list[str] = []
     original = GameService.apply
 
-    def flaky(self: GameService, envelope):  # type: ignore[no-untyped-def]
+    def flaky(self: GameService, envelope, batch=None):  # type: ignore[no-untyped-def]
         calls.append(envelope.source_id)
         raise RuntimeError("the database went away")
 
@@ -122,3 +151,91 @@ def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: ses
     assert "needs your seat password" in refused.body
     (latest, *_) = Inbox(sessions).summaries(DONE)
     assert "orders for demo refused (needs_password)" in (latest.outcome or "")
+
+
+def test_in_one_batch_a_message_that_raises_is_rolled_back_alone_and_the_others_are_kept(sessions, monkeypatch):
+    """One transaction a batch (bot.core.batch): the failing message is marked failed, the rest applied."""
+    build_world(sessions, ("demo",))
+    clock = SimulatedClock(START + timedelta(hours=1))
+    processor = processor_for(sessions, clock)
+    original = GameService.apply
+
+    def raising_for_two(self: GameService, envelope, batch=None):  # type: ignore[no-untyped-def]
+        applied = original(self, envelope, batch=batch)  # its rows are written, then it raises
+        if envelope.source_id == "k:2":
+            raise RuntimeError("a bug on message two")
+        return applied
+
+    monkeypatch.setattr(GameService, "apply", raising_for_two)
+    for number in (1, 2, 3):
+        processor.inbox.store("email", f"k:{number}", None, message("STATUS demo\n", subject=f"s{number}"), START)
+    assert processor.process_pending() == PassResult(done=2, failed=1)
+    rows = {row.source_key: row.status for row in processor.inbox.summaries()}
+    assert rows == {"k:1": DONE, "k:2": FAILED, "k:3": DONE}
+    assert len(outbox_rows(sessions)) == 2, "message two's reply was rolled back with it"
+    monkeypatch.setattr(GameService, "apply", original)
+    clock.advance(timedelta(minutes=1))
+    assert processor.process_pending() == PassResult(done=1)
+    assert len(outbox_rows(sessions)) == 3
+
+
+def test_in_one_batch_a_seat_left_and_taken_again_is_seen_by_the_next_message(sessions):
+    """A batch holds its games (bot.core.batch): what one message changes, the next one sees."""
+    build_world(sessions, ("newgame",))
+    with unit_of_work(sessions) as session:  # the sender's vouched address is enough (no seat password)
+        session.execute(update(Game).where(Game.slug == "newgame").values(auth_mode="address"))
+    processor = processor_for(sessions)
+    for number, text in enumerate(("JOIN newgame\n", "RESIGN newgame\n", "JOIN newgame\n", "STATUS newgame\n")):
+        processor.inbox.store("email", f"k:{number}", None, message(text, sender="hal@example.org", name="Hal"), START)
+    assert processor.process_pending() == PassResult(done=4)
+    replies = [row.body for row in outbox_rows(sessions, "reply")]
+    assert len(replies) == 4
+    assert "LEFT" in replies[1] and "JOINED" in replies[2], replies
+    with unit_of_work(sessions) as session:
+        seats = session.scalars(select(Seat.name).join(Game).where(Game.slug == "newgame")).all()
+    assert len(seats) == 2, seats  # Gil's and Hal's, once
+
+
+class _ListMailbox:
+    """A mailbox held in a list (bot.email.intake.Mailbox): what was acknowledged is kept."""
+
+    name = "list:test"
+
+    def __init__(self, raws: list[bytes]) -> None:
+        self.raws = {f"list:{n}": raw for n, raw in enumerate(raws)}
+        self.acknowledged: list[str] = []
+
+    def unacknowledged(self) -> list[MessageRef]:
+        return [MessageRef(k, len(r), START, k) for k, r in self.raws.items() if k not in self.acknowledged]
+
+    def read(self, ref: MessageRef, max_bytes: int) -> bytes:
+        return self.raws[ref.key][:max_bytes]
+
+    def acknowledge(self, refs) -> None:  # type: ignore[no-untyped-def]
+        self.acknowledged += [ref.key for ref in refs]
+
+
+def test_an_optimistic_batch_with_a_message_that_raises_runs_again_carefully(sessions, monkeypatch):
+    """The intake's first run of a batch has no savepoints (bot.core.batch): when a message raises,
+    the whole batch is rolled back and run again, each message on its own; only that one fails."""
+    build_world(sessions, ("demo",))
+    processor = processor_for(sessions)
+    original = GameService.apply
+    calls: list[str] = []
+
+    def raising_for_one(self: GameService, envelope, batch=None):  # type: ignore[no-untyped-def]
+        calls.append(envelope.source_id)
+        applied = original(self, envelope, batch=batch)
+        if envelope.source_id == "list:1":
+            raise RuntimeError("a bug on message one")
+        return applied
+
+    monkeypatch.setattr(GameService, "apply", raising_for_one)
+    mailbox = _ListMailbox([message("STATUS demo\n", subject=f"s{n}") for n in range(3)])
+    result = Intake(processor).run_once(mailbox)
+    assert result.processed == PassResult(done=2, failed=1) and result.stored == 3
+    assert calls == ["list:0", "list:1", "list:0", "list:1", "list:2"], "optimistic, then careful"
+    assert mailbox.acknowledged == ["list:0", "list:2"], "the failed one stays on the server"
+    assert len(outbox_rows(sessions)) == 2
+    statuses = {row.source_key: row.status for row in processor.inbox.summaries()}
+    assert statuses == {"list:0": DONE, "list:1": FAILED, "list:2": DONE}

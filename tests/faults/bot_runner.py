@@ -44,7 +44,7 @@ from bot.store.models import Game
 from tests.support.dovecot import PASSWORD
 
 POINTS: dict[str, tuple[Any, str, bool]] = {
-    "after-store": (Inbox, "store", False),
+    "after-store": (Inbox, "store_many", False),  # a fetched batch, in its one transaction (bot.core.batch)
     "after-apply": (GameService, "apply", False),
     "after-done": (Inbox, "mark_done", False),
     "before-ack": (ImapMailbox, "acknowledge", True),
