@@ -13,7 +13,7 @@ Names are :data:`FIELDS`; values are shown with ``str``; ``None`` is left out.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from types import MappingProxyType
 
@@ -41,3 +41,12 @@ def log_fields(**fields: object) -> Iterator[None]:
 def current_fields() -> Mapping[str, str]:
     """The fields of the block now running (empty outside any)."""
     return _current.get()
+
+
+def game_named(commands: Iterable[object]) -> str | None:
+    """The game the first of ``commands`` that names one names (for the ``game`` field), or None."""
+    for command in commands:
+        game = getattr(command, "game", None)
+        if isinstance(game, str) and game:
+            return game
+    return None

@@ -28,6 +28,7 @@ from bot.core.batch import Batch, memo_of
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
 from bot.core.games import ORDERS_MEMO, PAUSED, RUNNING, normalise_slug, phase_of
+from bot.core.log_fields import game_named, log_fields
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
@@ -110,17 +111,18 @@ class GameService:
         With ``batch`` the work is done in the batch's transaction (:mod:`bot.core.batch`: the
         caller runs it in a :meth:`~bot.core.batch.Batch.unit` and commits with the batch).
         """
-        if batch is not None:
-            return self._apply_in(batch.session, envelope)
-        try:
-            with unit_of_work(self._sessions) as session:
-                return self._apply_in(session, envelope)
-        except IntegrityError:
-            # A concurrent copy of the same envelope won the race: it is a repeat.
-            with unit_of_work(self._sessions) as session:
-                if session.get(ProcessedEnvelope, envelope.source_id) is not None:
-                    return Applied(receipt_for(envelope.source_id), True, None)
-            raise
+        with log_fields(game=game_named(envelope.commands)):  # every line logged while applying names the game
+            if batch is not None:
+                return self._apply_in(batch.session, envelope)
+            try:
+                with unit_of_work(self._sessions) as session:
+                    return self._apply_in(session, envelope)
+            except IntegrityError:
+                # A concurrent copy of the same envelope won the race: it is a repeat.
+                with unit_of_work(self._sessions) as session:
+                    if session.get(ProcessedEnvelope, envelope.source_id) is not None:
+                        return Applied(receipt_for(envelope.source_id), True, None)
+                raise
 
     def prepare(self, batch: Batch, envelopes: Sequence[c.Envelope], source_ids: Sequence[str] = ()) -> None:
         """Load in a few queries what applying ``envelopes`` in ``batch`` will ask for, one by one

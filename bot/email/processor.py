@@ -41,6 +41,7 @@ from bot.core import commands as c
 from bot.core.batch import Batch, Redo
 from bot.core.clock import Clock
 from bot.core.inbox import PARKED, Inbox, Pending
+from bot.core.log_fields import game_named, log_fields
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import Applied, GameService
 from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
@@ -137,6 +138,10 @@ class MailProcessor:
         if batch is None:
             with self.inbox.batch() as work:
                 return self.process(item, work, reading)
+        with log_fields(message_id=item.source_key):  # every line logged for this mail names it
+            return self._settle(item, batch, reading)
+
+    def _settle(self, item: Pending, batch: Batch, reading: Understanding | Exception | None) -> PassResult:
         try:
             with batch.unit():
                 if isinstance(reading, Exception):
@@ -166,6 +171,13 @@ class MailProcessor:
             log.info("inbox #%d (%s): %s", item.id, item.source_key, outcome)
             self.inbox.mark_done(item.id, self.clock.now(), outcome, batch=batch)
             return PassResult(done=1)
+        message_id = envelope.reply_context.get("message_id")
+        with log_fields(
+            message_id=message_id or item.source_key, game=game_named(envelope.commands)
+        ):  # the mail's own Message-ID once read
+            return self._apply(item, batch, understood, envelope)
+
+    def _apply(self, item: Pending, batch: Batch, understood: Understanding, envelope: c.Envelope) -> PassResult:
         digest = command_digest(envelope)
         quiet = self._quiet_reason(item.id, envelope, digest, batch)
         if quiet is not None:

@@ -69,6 +69,7 @@ def test_the_filter_keeps_ordinary_text():
 
 def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
     deliver(tmp_path / "in", message("HELP\n", subject="help", message_id="<help@example.org>"))
+    deliver(tmp_path / "in", message("STATUS nosuch\n", subject="status", message_id="<status@example.org>"))
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once", "--log-format", "json"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
@@ -78,7 +79,11 @@ def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
     assert entries, "serve logs something"
     assert {"time", "level", "logger", "message"} <= set(entries[0])
     intake = [e for e in entries if e.get("worker") == "email-intake"]
-    assert intake and any("1 stored" in e["message"] for e in intake), entries
+    assert intake and any("2 stored" in e["message"] for e in intake), entries
+    # The lines logged while a mail is handled carry its Message-ID, and the game it names.
+    answered = [e for e in intake if e["message"].startswith("inbox #")]
+    assert {e.get("message_id") for e in answered} == {"<help@example.org>", "<status@example.org>"}, answered
+    assert [e.get("game") for e in answered if e["message_id"] == "<status@example.org>"] == ["nosuch"]
     text = subprocess.run(
         [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
