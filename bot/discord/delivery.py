@@ -23,6 +23,11 @@ Each other row is sent as code blocks (:func:`bot.discord.render.discord_message
 each with a nonce derived from the row's stable Message-ID and the block's
 index, sent with ``enforce_nonce``: Discord answers a repeat with the
 message it already has, so a retry after a lost response posts nothing twice.
+Discord keeps a nonce for a few minutes only, so the process also remembers
+how many blocks of a row Discord took: a retry, however late (an outage of
+an hour, a prompt that failed after its report went out), starts at the
+first block not yet taken.  Only a restart between two blocks of one row
+falls back on the nonces alone.
 
 Failures (issue 13, "Delivery and limits"):
 
@@ -170,6 +175,8 @@ class DiscordDelivery:
         """No send before this (the next attempt of a row that failed for a transient reason)."""
         self._dms_closed: set[str] = set()
         self._dms_loaded = False
+        self._blocks_sent: dict[int, int] = {}
+        """Per outbox row still being delivered: how many of its blocks Discord took (see :meth:`_send`)."""
         self._config = service_config or ServiceConfig()
         """For the notices the core writes when a DM is refused (the Message-ID domain, the public places)."""
 
@@ -250,6 +257,7 @@ class DiscordDelivery:
         try:
             await self._send(row)
         except _Refused as refused:
+            self._blocks_sent.pop(row.id, None)
             await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), str(refused))
             if refused.code == DMS_CLOSED:
                 user = target_of(row.channel, row.recipient).key
@@ -269,6 +277,7 @@ class DiscordDelivery:
         except Exception as error:
             reason = f"{type(error).__name__}: {error}"
             if row.attempts + 1 >= self.max_attempts:
+                self._blocks_sent.pop(row.id, None)
                 await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), reason)
                 log.exception("outbox row %d parked after %d attempts", row.id, row.attempts + 1)
                 return Delivered(row.id, row.recipient, PARKED, reason)
@@ -277,6 +286,7 @@ class DiscordDelivery:
             log.exception("outbox row %d to %s failed", row.id, row.recipient)
             return Delivered(row.id, row.recipient, RETRY, reason)
         await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
+        self._blocks_sent.pop(row.id, None)
         target = target_of(row.channel, row.recipient)
         if target.kind == "user" and target.key in self._dms_closed:
             self._dms_closed.discard(target.key)
@@ -291,8 +301,10 @@ class DiscordDelivery:
             if row.kind == STATUS and target.kind == "public":
                 await self._show_status(target.key, messageable, text.strip()[:LIMIT])
                 return
-            for index, block in enumerate(discord_messages(text)):
-                await messageable.send(block, nonce=nonce_for(row.message_id, index))
+            blocks = discord_messages(text)
+            for index in range(self._blocks_sent.get(row.id, 0), len(blocks)):
+                await messageable.send(blocks[index], nonce=nonce_for(row.message_id, index))
+                self._blocks_sent[row.id] = index + 1
             if target.kind == "public" and self.after_public is not None:
                 await self._prompt(target.key, messageable)
         except ValueError as error:
@@ -309,9 +321,9 @@ class DiscordDelivery:
         """The game's prompt after its public row; refused for good, it is logged and the row stays sent.
 
         The row's report went out already: parking the row for its prompt would
-        say otherwise.  A transient failure still fails the row, whose blocks
-        are sent again with the same nonces (nothing doubled) and the prompt
-        tried again.  Without the prompt, the player can still type the order.
+        say otherwise.  A transient failure still fails the row; its retry sends
+        none of the blocks Discord took (see the module docstring) and tries the
+        prompt again.  Without the prompt, the player can still type the order.
         """
         assert self.after_public is not None
         try:

@@ -9,10 +9,12 @@ due again at once, its attempts unchanged.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.discord.client import RefereeClient
-from bot.discord.delivery import RETRY, DiscordDelivery
+from bot.discord.delivery import RETRY, SENT, DiscordDelivery
 from bot.discord.runtime import point_at
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
@@ -47,3 +49,42 @@ async def test_a_row_met_after_the_client_closed_is_released_with_no_attempt_cou
         assert kept.next_attempt_at == START and kept.claimed_until is None, "due again at once, for the next run"
     assert delivery.held_until is None, "nothing held back"
     assert not fake_discord.dm_messages(ann["id"])
+
+
+async def test_a_late_retry_sends_only_the_blocks_discord_did_not_take(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """Discord keeps a nonce for minutes only: after a long outage, the blocks it took are not sent again."""
+    point_at(fake_discord.api_base, fake_discord.gateway_url)
+    harness = Harness(sqlite_sessions)
+    ann = fake_discord.add_member("Ann")
+    body = "\n".join(f"line {n:03d} " + "x" * 60 for n in range(60))  # about 4,200 characters: three blocks
+    with unit_of_work(sqlite_sessions) as session:
+        session.add(OutboxMessage(message_id="<long@example.com>", channel="discord", recipient=f"user:{ann['id']}",
+                                  kind="reply", template="prerendered", data={"subject": "s", "body": body},
+                                  context={}, created_at=START, next_attempt_at=START, attempts=0))  # fmt: skip
+    client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
+    await client.login("fake-token")
+    delivery = DiscordDelivery(client, sqlite_sessions, harness.clock, fake_discord.forum_channel_id)
+    sends = [0]
+
+    def second_send(request: object) -> bool:
+        if getattr(request, "method", "") == "POST" and getattr(request, "path", "").endswith("/messages"):
+            sends[0] += 1
+            return sends[0] == 2
+        return False
+
+    fake_discord.outage(503, times=1, match=second_send)
+    try:
+        [first] = await delivery.deliver_due()
+        assert first.status == RETRY
+        assert len(fake_discord.dm_messages(ann["id"])) == 1  # the first block went out, the second failed
+        fake_discord.forget_nonces()  # an hour later: Discord no longer knows the first block's nonce
+        harness.clock.advance(timedelta(hours=1))
+        [second] = await delivery.deliver_due()
+    finally:
+        await client.close()
+    assert second.status == SENT
+    posted = [m["content"] for m in fake_discord.dm_messages(ann["id"])]
+    assert len(posted) == 3 and len(set(posted)) == 3, posted
+    assert "line 000" in posted[0] and "line 059" in posted[-1]

@@ -239,6 +239,10 @@ class FakeDiscord:
         self.faults.append(fault)
         return fault
 
+    def forget_nonces(self) -> None:
+        """Forget every nonce seen, as Discord does after a few minutes (a late retry is a new message)."""
+        self._nonces.clear()
+
     def drop_connections(self, *, times: int = 1, match: Callable[[Request], bool] | None = None) -> Fault:
         """Close the connection without an answer (the client sees a raw ServerDisconnectedError: pitfall 11)."""
         fault = Fault(match or _delivery_request, 0, {}, times=times)
