@@ -38,13 +38,15 @@ def _one(databases: Databases, games: int, processes: int) -> dict[str, Any]:
     turns = Counter(tuple(turn) for result in results for turn in result["resolved"])
     size = int(statistics.mean(len(r.raw) for r in received)) if received else 1000
     stages: Counter[str] = Counter()
+    cpu: Counter[str] = Counter()
     for result in results:
         stages.update(result["stages"])
+        cpu.update(result["cpu"])
     return {
         "wall": max(r["wall"] for r in results), "resolved_at": max(r["resolved_at"] for r in results),
         "received": len(received), "distinct_ids": len(ids), "ids_twice": sum(1 for n in ids.values() if n > 1),
         "turns": len(turns), "turns_twice": sum(1 for n in turns.values() if n > 1), "size": size,
-        "stages": dict(stages), "rss_mb": max(r["rss_mb"] for r in results),
+        "stages": dict(stages), "cpu": dict(cpu), "rss_mb": max(r["rss_mb"] for r in results),
     }  # fmt: skip
 
 

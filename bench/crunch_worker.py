@@ -101,13 +101,19 @@ def run(database: str, host: str, port: int) -> None:
     resolved: list[tuple[str, int]] = []
     sent = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     resolved_at = 0.0
+    cpu: dict[str, float] = {"resolve": 0.0, "send": 0.0}
     while True:
+        mark = time.process_time()
         with timer.stage("resolve"):
             found = service.resolve_due(NOW)
+        cpu["resolve"] += time.process_time() - mark
         resolved += found
+        mark = time.process_time()
         with timer.stage("send"):
             sent += asyncio.run(sender.drain_all()).sent
+        cpu["send"] += time.process_time() - mark
         with unit_of_work(sessions) as session:
             due = session.scalar(select(func.count()).select_from(Game).where(_is_due(NOW)))
         if not due and not resolved_at:
@@ -117,8 +123,9 @@ def run(database: str, host: str, port: int) -> None:
         if not found:
             time.sleep(0.01)  # another process holds the rest
     wall = time.perf_counter() - started
+    cpu["total"] = time.process_time() - cpu_started
     engine.dispose()
-    report({"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at,
+    report({"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at, "cpu": cpu,
             "stages": timer.seconds, "rss_mb": peak_rss_mb()})  # fmt: skip
 
 
