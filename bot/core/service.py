@@ -39,7 +39,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import Game, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
-RESOLVE_BATCH = 25
+RESOLVE_BATCH = 10
 """Due games claimed, resolved and committed together by :meth:`GameService.resolve_due`."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
 """The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
