@@ -83,58 +83,52 @@ class MailSender:
     async def send_due(self) -> SendResult:
         """One batch; raises :class:`TransportUnavailable` when the server is away.
 
-        Each row is marked sent (committed) right after the server's 250 and
-        before the next row is handed over, so a crash re-sends one message at
-        most.  The next row's message is built in a worker thread while this
-        one is on the wire and being marked (that work waits on the network and
-        the database, not on each other).
+        The batch's messages are built first (in a worker thread, one call),
+        then each is handed over and its row marked sent (committed) right
+        after the server's 250 and before the next one is handed over, so a
+        crash re-sends one message at most.
         """
         rows = await asyncio.to_thread(self.drain.due, CHANNEL, self.clock.now(), self.batch)
         if not rows:
             return SendResult()
         sent = failed = 0
         settled: set[int] = set()
-        upcoming: asyncio.Future[BuiltMail | UnsendableMessage] | None = None
-        marker = await asyncio.to_thread(self.drain.marker().open)
         try:
-            async with self.transport.connect() as connection:
-                building = asyncio.ensure_future(asyncio.to_thread(self._build, rows[0]))
-                upcoming = building
-                for index, row in enumerate(rows):
-                    built = await building
-                    upcoming = None
-                    if index + 1 < len(rows):  # built while this one is sent and marked
-                        building = asyncio.ensure_future(asyncio.to_thread(self._build, rows[index + 1]))
-                        upcoming = building
-                    try:
-                        if isinstance(built, UnsendableMessage):
-                            raise built
-                        await connection.send(built, row.recipient)
-                    except (UnsendableMessage, MessageRejected) as exc:
-                        await self._settle_refused(row.id, row.recipient, exc)
-                        failed += 1
+            messages = await asyncio.to_thread(self._build_all, rows)
+            marker = await asyncio.to_thread(self.drain.marker().open)
+            try:
+                async with self.transport.connect() as connection:
+                    for row, built in zip(rows, messages, strict=True):
+                        try:
+                            if isinstance(built, UnsendableMessage):
+                                raise built
+                            await connection.send(built, row.recipient)
+                        except (UnsendableMessage, MessageRejected) as exc:
+                            await self._settle_refused(row.id, row.recipient, exc)
+                            failed += 1
+                            settled.add(row.id)
+                            continue
+                        await asyncio.to_thread(marker.mark_sent, row.id, self.clock.now())
                         settled.add(row.id)
-                        continue
-                    await asyncio.to_thread(marker.mark_sent, row.id, self.clock.now())
-                    settled.add(row.id)
-                    log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
-                    sent += 1
+                        log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
+                        sent += 1
+            finally:
+                await asyncio.to_thread(marker.close)
         finally:
-            if upcoming is not None:  # the server went away mid-batch: let the build in flight finish
-                with suppress(Exception):
-                    await upcoming
-            await asyncio.to_thread(marker.close)
             unsent = [row.id for row in rows if row.id not in settled]
             if unsent:  # the server went away mid-batch: give the rest back at once, for the next try
                 await asyncio.to_thread(self.drain.release, unsent)
         return SendResult(sent, failed, len(rows) == self.batch)
 
-    def _build(self, row: PendingMessage) -> BuiltMail | UnsendableMessage:
-        """The message for ``row``, or why it cannot be built (in a worker thread)."""
-        try:
-            return compose_bytes(row, self.identity, self.clock.now())
-        except UnsendableMessage as exc:
-            return exc
+    def _build_all(self, rows: list[PendingMessage]) -> list[BuiltMail | UnsendableMessage]:
+        """Each row's message, or why it cannot be built (one call in a worker thread for the batch)."""
+        built: list[BuiltMail | UnsendableMessage] = []
+        for row in rows:
+            try:
+                built.append(compose_bytes(row, self.identity, self.clock.now()))
+            except UnsendableMessage as exc:
+                built.append(exc)
+        return built
 
     async def _settle_refused(self, row_id: int, recipient: str, exc: UnsendableMessage | MessageRejected) -> None:
         """Park a row refused for good (or that cannot be built); mark one refused for now failed."""
