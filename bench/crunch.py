@@ -53,7 +53,8 @@ def _one(databases: Databases, games: int, processes: int) -> dict[str, Any]:
         "wall": max(r["wall"] for r in results), "resolved_at": max(r["resolved_at"] for r in results),
         "received": len(received), "distinct_ids": len(ids), "ids_twice": sum(1 for n in ids.values() if n > 1),
         "turns": len(turns), "turns_twice": sum(1 for n in turns.values() if n > 1), "size": size,
-        "stages": dict(stages), "cpu": dict(cpu), "rss_mb": max(r["rss_mb"] for r in results),
+        "stages": dict(stages), "cpu": dict(cpu),
+        "resolve_cpu_max": max(r["cpu"]["resolve"] for r in results), "rss_mb": max(r["rss_mb"] for r in results),
     }  # fmt: skip
 
 
@@ -109,12 +110,14 @@ def scale(games: int, repeats: int) -> None:
         one: list[float] = []
         two: list[float] = []
         walls: dict[int, list[float]] = {1: [], 2: []}
+        cpus: dict[int, list[float]] = {1: [], 2: []}
         twice_turns = twice_ids = missing = 0
         for _ in range(repeats):
             for processes, times in ((1, one), (2, two)):
                 run = _one(databases, games, processes)
                 times.append(run["resolved_at"])
                 walls[processes].append(run["wall"])
+                cpus[processes].append(run["resolve_cpu_max"])
                 twice_turns += run["turns_twice"]
                 twice_ids += run["ids_twice"]
                 missing += games * 9 - run["distinct_ids"]
@@ -124,6 +127,11 @@ def scale(games: int, repeats: int) -> None:
         print(f"  resolving (deadline workers, until no game is due), 1 process:   {min_median(one)} s")
         print(f"  resolving (deadline workers, until no game is due), 2 processes: {min_median(two)} s")
         print(f"  speed-up: {min_median(speedups)} x   (target: at least 1.6x)")
+        split = [a / b for a, b in zip(cpus[1], cpus[2], strict=True)]
+        print(
+            f"  resolving CPU of the busiest process: 1 process {min_median(cpus[1])} s, 2 processes "
+            f"{min_median(cpus[2])} s: {min_median(split)} x with a free core each (the machine is shared)"
+        )
         print(f"  then until every mail was delivered (one SMTP server): 1 process {min_median(walls[1])} s, "
               f"2 processes {min_median(walls[2])} s, speed-up {min_median(delivered)} x")  # fmt: skip
         print(f"  turns resolved twice: {twice_turns}; Message-IDs received twice: {twice_ids}; "
