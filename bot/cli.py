@@ -101,7 +101,26 @@ def _parser() -> argparse.ArgumentParser:
     cli_queues.register(sub, _settings)
     cli_gm.register(sub, _settings)
     cli_host.register(sub, _settings, db_sub)
+    _config_after_the_command(parser)
     return parser
+
+
+def _config_after_the_command(parser: argparse.ArgumentParser) -> None:
+    """Let ``--config`` stand after the command too (``referee serve --config FILE``), at every level.
+
+    Given there, it wins over one given before the command; not given, it leaves that one alone.
+    """
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                if not any("--config" in a.option_strings for a in command._actions):
+                    command.add_argument(
+                        "--config",
+                        type=Path,
+                        default=argparse.SUPPRESS,
+                        help="TOML settings file (as before the command)",
+                    )
+                _config_after_the_command(command)
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -170,14 +189,15 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
+    from bot.store.db import without_password
     from bot.store.migrate import current_revision, upgrade
 
     target = args.db or _settings(args).database
     try:
         upgrade(target)
     except Exception as exc:  # alembic and the drivers raise many kinds; the message is what helps
-        raise UserError(f"cannot upgrade {target}: {exc}") from None
-    print(f"{target}: at revision {current_revision(target)}")
+        raise UserError(f"cannot upgrade {without_password(target)}: {exc}") from None
+    print(f"{without_password(target)}: at revision {current_revision(target)}")
     return 0
 
 

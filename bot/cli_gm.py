@@ -19,6 +19,7 @@ Examples::
     referee gm replace spring26 "Steve Ovett" new@club.org --reason "Steve left" --extend +2d
     referee gm rollback spring26 --to-turn 3 --reason "wrong orders were processed"
     referee gm log spring26
+    referee gm unlink discord:123456789012345678 --reason "linked to the wrong address"
 """
 
 from __future__ import annotations
@@ -147,6 +148,10 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     replace.add_argument("address", help="an email address, or discord:<user id>")
     replace.add_argument("--extend", metavar="WHEN", help="also move the deadline (+2d, or an ISO time)")
     reason(replace)
+    unlink = add("unlink", "separate an address from the person it is linked to (it keeps no seat)",
+                 lambda a: c.UnlinkIdentity(*_address(a.address), a.reason))  # fmt: skip
+    unlink.add_argument("address", help="an email address, or discord:<user id>")
+    reason(unlink)
     eject = add("eject", "take a seat from its player", lambda a: c.EjectPlayer(a.game, a.seat, a.reason))
     eject.add_argument("game")
     eject.add_argument("seat")

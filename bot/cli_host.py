@@ -58,16 +58,34 @@ def _complete(settings: Settings) -> Settings:
     return settings
 
 
+EXIT_UNAVAILABLE = 75
+"""``serve``/``status`` when the database server cannot be reached (EX_TEMPFAIL): systemd restarts on it,
+unlike exit 2 (settings the referee refuses, which a restart cannot mend)."""
+
+
+class Unavailable(Exception):
+    """The database cannot be reached just now: worth a retry, unlike a :class:`Refused`."""
+
+
 def _require_migrated(settings: Settings) -> None:
-    """Refuse to run against a database that is not at the latest schema (a clear line, not a crash later)."""
+    """Refuse to run against a database that is not at the latest schema (a clear line, not a crash later).
+
+    A SQLite file that does not exist is refused without being created (nothing is touched); a
+    database that cannot be opened raises :class:`Unavailable`.
+    """
+    from bot.store.db import sqlite_file, without_password
     from bot.store.migrate import is_up_to_date
 
+    file = sqlite_file(settings.database)
+    if file is not None and not file.exists():
+        raise Refused(f"there is no SQLite database at {file}: run `referee db upgrade` to create it")
     try:
         current = is_up_to_date(settings.database)
     except Exception as exc:  # the drivers raise many kinds; the message is what helps
-        raise Refused(f"cannot open the database {settings.database}: {exc}") from None
+        raise Unavailable(f"cannot open the database {without_password(settings.database)}: {exc}") from None
     if not current:
-        raise Refused(f"the database {settings.database} is not at the latest schema: run `referee db upgrade`")
+        shown = without_password(settings.database)
+        raise Refused(f"the database {shown} is not at the latest schema: run `referee db upgrade`")
 
 
 class _Runtime:
@@ -111,7 +129,10 @@ class _Runtime:
         _complete(settings)
         _require_migrated(settings)
         found = self.build(settings)
-        log.info("settings re-read from %s: database %s", self.args.config or "the environment", settings.database)
+        from bot.store.db import without_password
+
+        where = self.args.config or "the environment"
+        log.info("settings re-read from %s: database %s", where, without_password(settings.database))
         return found
 
 
@@ -119,7 +140,11 @@ def serve_command(args: argparse.Namespace, settings_of: SettingsOf) -> int:
     from bot.wiring import serve
 
     settings = _complete(settings_of(args))
-    _require_migrated(settings)
+    try:
+        _require_migrated(settings)
+    except Unavailable as exc:
+        print(f"referee: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     runtime = _Runtime(args, settings_of)
     level = logging.getLogger().level
     try:
@@ -140,7 +165,11 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
     from bot.status import gather, render
     from bot.wiring import open_store
 
-    _require_migrated(settings)
+    try:
+        _require_migrated(settings)
+    except Unavailable as exc:
+        print(f"referee: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     with open_store(settings) as sessions:
         status = gather(sessions)
     print(json.dumps(status.as_json(), indent=1) if args.json else render(status))
@@ -163,13 +192,15 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 def _backup(args: argparse.Namespace, settings_of: SettingsOf) -> int:
     from bot.store.backup import BackupRefused, backup
+    from bot.store.db import without_password
 
     target = args.db or settings_of(args).database
+    shown = without_password(target)
     try:
         size = backup(target, args.path)
     except BackupRefused as exc:
         raise Refused(str(exc)) from None
     except Exception as exc:  # sqlite3 raises several kinds; the message is what helps
-        raise Refused(f"cannot back up {target}: {exc}") from None
-    print(f"{target}: backed up to {args.path} ({size} bytes)", file=sys.stdout)
+        raise Refused(f"cannot back up {shown}: {exc}") from None
+    print(f"{shown}: backed up to {args.path} ({size} bytes)", file=sys.stdout)
     return 0

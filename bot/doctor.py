@@ -52,18 +52,19 @@ class Check:
 
 def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
     """Every check the settings call for, in order."""
-    checks = [Check("settings", False, problem.split(": ", 1)[1], problem) for problem in settings.missing()]
+    checks = [_missing_check(problem) for problem in settings.missing()]
     if not checks:
         checks.append(Check("settings", True, "every setting a running bot needs is there"))
     checks += database_checks(settings)
     if settings.imap_host:
-        checks += imap_checks(settings)
+        checks += imap_checks(settings) + in_clear_check("IMAP", settings.imap_host, settings.imap_security, True)
     elif settings.maildir_inbox:
         checks.append(_directory_check("Maildir intake", Path(settings.maildir_inbox), "maildir_inbox"))
     else:
         checks.append(Check("email intake", True, "no imap_host nor maildir_inbox: no mail is read", warning=True))
     if settings.smtp_host:
         checks += asyncio.run(smtp_checks(settings, send_test))
+        checks += in_clear_check("SMTP", settings.smtp_host, settings.smtp_security, bool(settings.smtp_user))
     elif settings.maildir_outbox:
         checks.append(_directory_check("Maildir outbox", Path(settings.maildir_outbox), "maildir_outbox"))
     else:
@@ -75,18 +76,30 @@ def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
     return checks
 
 
+def in_clear_check(server: str, host: str, security: str, logs_in: bool) -> list[Check]:
+    """A warning when a password would cross the network unencrypted (``security = "none"`` to another machine)."""
+    local = host == "localhost" or host.startswith("127.") or host == "::1"
+    if security != "none" or local or not logs_in:
+        return []
+    setting = f"{server.lower()}_security"
+    return [Check(f"{server} security", True, f"none: the password goes to {host} unencrypted",
+                  f"set {setting} to tls or starttls (none is meant for a server on this machine)",
+                  warning=True)]  # fmt: skip
+
+
 # -- database ------------------------------------------------------------------------------------
 
 
 def database_checks(settings: Settings) -> list[Check]:
     from sqlalchemy import text
 
-    from bot.store.db import make_engine
+    from bot.store.db import make_engine, sqlite_file
     from bot.store.migrate import current_revision, head_revision
 
     target = settings.database
-    if "://" not in target and not Path(target).exists():
-        return [Check("database", False, f"there is no SQLite database at {target}",
+    file = sqlite_file(target)
+    if file is not None and not file.exists():  # opening it would create it: the doctor touches nothing
+        return [Check("database", False, f"there is no SQLite database at {file}",
                       "run `referee db upgrade` to create it, or correct `database`")]  # fmt: skip
     engine = make_engine(target)
     try:
@@ -257,7 +270,7 @@ def _directory_check(name: str, path: Path, setting: str) -> Check:
 PERMISSIONS = {
     "View Channel": 1 << 10,
     "Send Messages": 1 << 11,
-    "Manage Messages": 1 << 13,
+    "Pin Messages": 1 << 51,  # each game's status message; its own permission since 2026 (not Manage Messages)
     "Read Message History": 1 << 16,
     "Create Public Threads": 1 << 35,
     "Send Messages in Threads": 1 << 38,
@@ -361,13 +374,35 @@ def _permission_check(guild: dict[str, Any], member: dict[str, Any], channel: di
 # -- game masters --------------------------------------------------------------------------------
 
 
+def _missing_check(problem: str) -> Check:
+    """``key: missing: how to give it`` (:meth:`Settings.missing`) as a check naming the key, with the how as the fix."""
+    key, _, how = problem.partition(": missing: ")
+    return Check("settings", False, f"{key} is missing", how or problem)
+
+
 def game_master_check(settings: Settings) -> Check:
+    """The game masters named: each must be reachable on a configured channel, and none the referee itself."""
     masters = game_master_list(settings)
     if not masters:
         return Check("game masters", True, "game_masters is empty: games are created by the host only",
                      "set game_masters to the addresses (or Discord user ids) that may create games",
                      warning=True)  # fmt: skip
-    return Check("game masters", True, f"{len(masters)} named: {', '.join(masters)}")
+    named = f"{len(masters)} named: {', '.join(masters)}"
+    if settings.bot_address.lower() in masters:
+        return Check("game masters", False, f"{named}; {settings.bot_address} is the referee's own address",
+                     "name the game masters' own addresses: mail from the referee's address is never read as a command")  # fmt: skip
+    by_discord = [m for m in masters if m.isdigit()]
+    by_mail = [m for m in masters if not m.isdigit()]
+    unreachable = []
+    if by_discord and not settings.discord_token:
+        unreachable.append(f"{', '.join(by_discord)} (Discord user ids, but Discord is not configured)")
+    if by_mail and not (settings.smtp_host or settings.maildir_outbox):
+        unreachable.append(f"{', '.join(by_mail)} (addresses, but no outgoing mail is configured)")
+    if unreachable:
+        return Check("game masters", True, f"{named}; not reachable: {'; '.join(unreachable)}",
+                     "set REFEREE_DISCORD_TOKEN or smtp_host (or maildir_outbox), or name them as they play",
+                     warning=True)  # fmt: skip
+    return Check("game masters", True, named)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -29,7 +29,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.core.seat_secrets import MIN_KEY_BYTES, needs_configured_key
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off", "")
@@ -184,6 +187,11 @@ class Settings:
                 found.append("imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)")
         if self.smtp_host and self.smtp_user and not self.smtp_password:
             found.append("smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD")
+        if not self.secret_key and not self.secret_key_file and needs_configured_key(self.database):
+            found.append(
+                f"secret_key: missing: the database is not a SQLite file, so set REFEREE_SECRET_KEY (at least "
+                f"{MIN_KEY_BYTES} characters) or secret_key_file (the key of the seat passwords' hashes)"
+            )
         if self.discord_token and not self.discord_guild_id:
             found.append("discord_guild_id: missing: discord_token is set, so the server (guild) id is needed")
         if self.discord_token and not self.discord_forum_channel_id:
@@ -196,8 +204,13 @@ class Settings:
             raise SettingsError(self.missing())
 
     def secrets(self) -> list[str]:
-        """The configured secret values (for the log filter that masks them)."""
-        return [value for value in (getattr(self, name) for name in sorted(SECRETS)) if value]
+        """The configured secret values (for the log filter that masks them), with the database URL's password."""
+        found = [value for value in (getattr(self, name) for name in sorted(SECRETS)) if value]
+        if "://" in self.database:
+            password = urlsplit(self.database).password
+            if password:
+                found += sorted({password, unquote(password)})
+        return found
 
 
 SECRETS = frozenset(f.name for f in fields(Settings) if not f.repr)
@@ -393,6 +406,12 @@ def _not_empty(name: str, value: str) -> str:
     return value
 
 
+def _secret_key(name: str, value: str) -> str:
+    if value.strip() and len(value.strip().encode("utf-8")) < MIN_KEY_BYTES:
+        raise _Bad(f"at least {MIN_KEY_BYTES} characters (e.g. the output of `openssl rand -hex 32`)")
+    return value
+
+
 def _url(name: str, value: str) -> str:
     schemes = ("ws://", "wss://") if name.endswith("gateway_url") else ("http://", "https://")
     if not value.startswith(schemes):
@@ -408,6 +427,7 @@ _CHECKS: dict[str, Callable[[str, str], str]] = {
     "database": _not_empty,
     "mail_domain": _not_empty,
     "imap_folder": _not_empty,
+    "secret_key": _secret_key,
     "discord_api_base": _url,
     "discord_gateway_url": _url,
 }

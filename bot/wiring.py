@@ -63,6 +63,7 @@ def service_config(settings: Settings) -> ServiceConfig:
         default_offer_minutes=settings.offer_minutes,
         default_decision_minutes=settings.decision_minutes,
         public_channels=public_channels(settings),
+        status_channels=public_channels(settings),  # Discord's post keeps a pinned status; email has none
         host_recipients=tuple(("email", a.strip().lower()) for a in settings.host_addresses.split(",") if a.strip()),
         game_masters=frozenset(a.strip().lower() for a in settings.game_masters.split(",") if a.strip()),
         turn_max_attempts=settings.turn_max_attempts,

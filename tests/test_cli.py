@@ -109,6 +109,7 @@ def test_console_script_gives_no_traceback(tmp_path):
 
 
 def test_serve_refuses_a_database_that_is_not_migrated(tmp_path, capsys, monkeypatch):
+    (tmp_path / "empty.sqlite3").touch()  # an empty SQLite database (a missing one is refused too: test_status)
     monkeypatch.setenv("REFEREE_DATABASE", str(tmp_path / "empty.sqlite3"))
     assert main(["serve", "--once"]) == 2
     assert "is not at the latest schema: run `referee db upgrade`" in capsys.readouterr().err

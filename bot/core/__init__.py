@@ -16,6 +16,11 @@ The flow of everything received, whatever the channel::
 * ``supervisor.serve`` runs the deadline worker and each channel's workers
   side by side (``referee serve``); none belongs to a channel.
 * Turn records are keyed (game, generation, turn): see ``turn_records``.
+* A game's live status (phase, deadline, who has ordered) is one coalescing
+  outbox row per game for the channels that keep it in one place
+  (``status_board``, refreshed at the end of each transaction that wrote the
+  game); a person a channel cannot reach is told to their GMs once
+  (``reachability``).
 * Nothing here names a channel: adapters label themselves, and say how far
   they vouch for the sender (``commands.Trust``).
 """

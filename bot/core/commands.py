@@ -381,6 +381,49 @@ class DeclareAbsence:
     last: str
 
 
+# ---- one person across channels (issue 13): see bot/core/linking.py ------------------------------
+
+
+@dataclass(frozen=True)
+class RequestLink:
+    """Link another channel's address to the sender: a code is sent there, to be given back (:class:`ConfirmLink`).
+
+    ``channel`` and ``address`` are the target's, in the target channel's
+    canonical form (the adapter's word: the core never names a channel).  The
+    sender must be authenticated by their channel (``Trust.VERIFIED``): the code
+    proves the other side.
+    """
+
+    permission: ClassVar[Permission] = Permission.ANYONE
+
+    channel: str
+    address: str
+
+
+@dataclass(frozen=True)
+class ConfirmLink:
+    """The code sent by :class:`RequestLink`, given back by the same sender: the two addresses become one person."""
+
+    permission: ClassVar[Permission] = Permission.ANYONE
+
+    code: str
+
+
+@dataclass(frozen=True)
+class UnlinkIdentity:
+    """Host: separate (channel, address) from the person it is linked to; it becomes a player with no seat.
+
+    What a player refused with ``link_taken`` is told to ask for.  The seats stay
+    with the person's other addresses.
+    """
+
+    permission: ClassVar[Permission] = Permission.HOST
+
+    channel: str
+    address: str
+    reason: str
+
+
 @dataclass(frozen=True)
 class NotUnderstood:
     """A line the adapter could not read as a command, quoted back in the reply."""
@@ -395,7 +438,8 @@ Command = (
     ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | ShowRecord | Resign | CreateGame | StartGame
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | NotUnderstood
+    | WaitForDeadline | Observe | DeclareAbsence | RequestLink | ConfirmLink
+    | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 
 

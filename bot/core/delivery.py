@@ -4,6 +4,7 @@ This is the one place that decides who gets what on which channel:
 
 * the reply goes back on the channel it came from, with the adapter's reply context;
 * a person gets a copy on every channel linked to them (:func:`bot.core.identities.reach`);
+* an address is reached as given (a link code goes where it proves the address);
 * a game's public copy goes to each channel that has a public place for games
   (``ServiceConfig.public_channels``: a Discord forum post, the demo's screen),
   and to none when none is configured, and to every observer of the game;
@@ -29,7 +30,7 @@ from sqlalchemy.orm import Session
 
 from bot.core.commands import Sender
 from bot.core.outbox import Outgoing, enqueue_many
-from bot.core.outcomes import Outcome, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
+from bot.core.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
 from bot.store.models import Game, GameMaster, Identity, Observer, Player
 
 if TYPE_CHECKING:
@@ -97,11 +98,13 @@ class Delivery:
         return self._places(outcome) + [pair for pid in ids for pair in addresses.get(pid, ())]
 
     def _places(self, outcome: Outcome) -> list[tuple[str, str]]:
-        """The recipients of ``outcome`` that are not people: the sender, public places, the host."""
+        """The recipients of ``outcome`` that are not people: the sender, an address, public places, the host."""
         audience = outcome.audience
         match audience:
             case ToSender():
                 return [] if self.sender is None else [(self.sender.channel, self.sender.address)]
+            case ToAddress():
+                return [(audience.channel, audience.address)]
             case ToPublic():
                 game = self.session.get_one(Game, audience.game_id)
                 return [(channel, public_recipient(game.slug)) for channel in self.config.public_channels]

@@ -18,6 +18,7 @@ from datetime import timedelta
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
 from bot.core.games import PAUSED, RUNNING, current_orders, file_orders, phase_opened_at, rules_of, state_of
+from bot.core.linking import copy_to_other_channels
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.turns import resolve_current_turn
 from bot.store.models import Game, Seat
@@ -80,11 +81,15 @@ class OrderCommands(CommandContext):
             return
         file_orders(self.session, game, phase.number, seat.name, command.text, parsed.canonical,
                     self.envelope.source_id, self.now)  # fmt: skip
-        self.reply.add(
-            "orders_accepted", game=game.slug, phase=phase.title, turn=phase.number, seat=seat.name,
-            orders=parsed.canonical.splitlines(), notes=list(parsed.notes),
-            deadline=game.deadline_at.isoformat() if game.deadline_at else None, time_zone=game.time_zone,
-        )  # fmt: skip
+        accepted = {
+            "game": game.slug, "phase": phase.title, "turn": phase.number, "seat": seat.name,
+            "orders": parsed.canonical.splitlines(), "notes": list(parsed.notes),
+            "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
+        }  # fmt: skip
+        self.reply.add("orders_accepted", **accepted)
+        copy = {**accepted, "receipt": self.reply.receipt, "from_channel": self.envelope.sender.channel}
+        copy_to_other_channels(self, seat.player, Message("orders_copy", copy), f"copy:{self.envelope.source_id}",
+                               game.id)  # fmt: skip
         self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete)
 
     def _resolve_if_complete(self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool) -> None:
@@ -116,8 +121,9 @@ class OrderCommands(CommandContext):
         except Exception:
             # The orders stand; the turn goes to the deadline worker's shunt (retried, then parked).
             log.exception(
-                "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn
-            )
+                "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn,
+                extra={"game": game.slug, "turn": turn},
+            )  # fmt: skip
             self.session.expire(game)
             game.resolve_at = self.now
             self.reply.add("turn_deferred", game=game.slug, turn=turn)

@@ -11,6 +11,7 @@ Audiences:
 
 * :class:`ToSender`: the one reply to the envelope being applied;
 * :class:`ToPlayer`: a person, on every channel linked to them;
+* :class:`ToAddress`: one channel address, linked to anyone or no one (a link code);
 * :class:`ToGameMasters`: the game's GM(s);
 * :class:`ToPublic`: the game's public place on each channel that has one
   (a Discord forum post, the demo's screen); nowhere when none is configured;
@@ -26,8 +27,10 @@ from typing import Any
 REPLY = "reply"
 REPORT = "report"
 NOTICE = "notice"
-KINDS = (REPLY, REPORT, NOTICE)
-"""Outbox kinds: the reply to a message, a game's report or announcement, a notice to one person."""
+STATUS = "status"
+KINDS = (REPLY, REPORT, NOTICE, STATUS)
+"""Outbox kinds: the reply to a message, a game's report or announcement, a notice to one person,
+a game's live status (one coalescing row per game: :mod:`bot.core.status_board`)."""
 
 
 @dataclass(frozen=True)
@@ -66,11 +69,19 @@ class ToPublic:
 
 
 @dataclass(frozen=True)
+class ToAddress:
+    """One address on one channel, whoever it belongs to (a code that proves the address: bot/core/linking.py)."""
+
+    channel: str
+    address: str
+
+
+@dataclass(frozen=True)
 class ToHost:
     """The host of this referee."""
 
 
-Audience = ToSender | ToPlayer | ToGameMasters | ToPublic | ToHost
+Audience = ToSender | ToPlayer | ToAddress | ToGameMasters | ToPublic | ToHost
 
 
 @dataclass(frozen=True)

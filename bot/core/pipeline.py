@@ -29,6 +29,7 @@ from bot.core.game_admin import GameAdmin
 from bot.core.games import find_game
 from bot.core.host_commands import HostCommands
 from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.linking import LinkCommands
 from bot.core.order_commands import OrderCommands
 from bot.core.overrides import Overrides
 from bot.core.player_commands import PlayerCommands
@@ -62,7 +63,8 @@ def label(command: c.Command) -> str:
         "ResumeGame": "RESUME", "ProcessNow": "PROCESS", "PreviewTurn": "PREVIEW", "EnterOrders": "ORDERS FOR",
         "ReplacePlayer": "REPLACE", "EjectPlayer": "EJECT", "RollBack": "ROLLBACK", "Broadcast": "BROADCAST",
         "SetOption": "OPTION", "AddGameMaster": "ADD GM", "ShowLog": "LOG", "WaitForDeadline": "WAIT",
-        "Observe": "OBSERVE", "DeclareAbsence": "ABSENT",
+        "Observe": "OBSERVE", "DeclareAbsence": "ABSENT", "RequestLink": "LINK", "ConfirmLink": "LINK CODE",
+        "UnlinkIdentity": "UNLINK",
     }  # fmt: skip
     game = getattr(command, "game", None)
     return f"{words.get(name, name)} {game}" if game else words.get(name, name)
@@ -136,7 +138,9 @@ def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | No
         candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
         seat = next((s for s in candidates if check_secret(password, s.secret_hash, key)), None)
         if seat is None:
-            log.warning("wrong seat password for %s from %s", game.slug, envelope.sender.address)
+            log.warning(
+                "wrong seat password for %s from %s", game.slug, envelope.sender.address, extra={"game": game.slug}
+            )
             ctx.reply.problem("", "wrong_password", game=game.slug)  # the form names the password line
             return None
         if needs_rehash(seat.secret_hash):  # just proven right: store it in the fast keyed form
@@ -210,6 +214,12 @@ def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None
             PresenceCommands(*args).observe(command)
         case c.DeclareAbsence():
             PresenceCommands(*args).declare_absence(command, granted)
+        case c.RequestLink():
+            LinkCommands(*args).request(command)
+        case c.ConfirmLink():
+            LinkCommands(*args).confirm(command)
+        case c.UnlinkIdentity():
+            LinkCommands(*args).unlink(command)
         case c.NotUnderstood():
             ctx.reply.problem(command.line, "as_given", reason=command.reason)
         case _:

@@ -35,3 +35,23 @@ def record_public_place(sessions: sessionmaker[Session], game_slug: str, channel
             session.add(PublicPlace(game_id=game.id, channel=channel, place_id=place_id))
         else:
             place.place_id = place_id
+
+
+def status_message(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
+    """The recorded status message of ``game_slug`` in its public place on ``channel`` (a message id), or None."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        if game is None:
+            return None
+        place = session.get(PublicPlace, (game.id, channel))
+        return None if place is None else place.status_id
+
+
+def record_status_message(sessions: sessionmaker[Session], game_slug: str, channel: str, message_id: str) -> None:
+    """Record ``message_id`` as the status message of ``game_slug`` on ``channel`` (its place must be recorded)."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        place = None if game is None else session.get(PublicPlace, (game.id, channel))
+        if place is None:
+            raise ValueError(f"game {game_slug} has no public place on {channel}")
+        place.status_id = message_id

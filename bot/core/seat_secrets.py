@@ -147,6 +147,11 @@ def _create_key_file(path: Path, setting: str) -> None:
         temporary.unlink(missing_ok=True)
 
 
+def needs_configured_key(database: str) -> bool:
+    """True when ``database`` is no SQLite file, so ``secret_key`` or ``secret_key_file`` must be given."""
+    return _sqlite_file(database) is None
+
+
 def _sqlite_file(database: str) -> str | None:
     """The file of a SQLite database (a plain path or ``sqlite:///path``), else None."""
     if "://" not in database:

@@ -33,6 +33,7 @@ from bot.core.pipeline import handle_command
 from bot.core.reminding import remind, start_grace
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.shunt import record_failure
+from bot.core.status_board import watching_status
 from bot.core.turns import next_deadline, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
@@ -56,6 +57,8 @@ class ServiceConfig:
     default_decision_minutes: int = 24 * 60
     public_channels: tuple[str, ...] = ()
     """Channels that have a public place for every game (its public copies go there)."""
+    status_channels: tuple[str, ...] = ()
+    """Channels that keep each game's live status in its public place, changed in place (:mod:`bot.core.status_board`)."""
     host_recipients: tuple[tuple[str, str], ...] = ()
     """(channel, address) pairs that reach the host (parked turns and other host notices)."""
     game_masters: frozenset[str] = field(default_factory=frozenset)
@@ -118,8 +121,9 @@ class GameService:
                 reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
                 delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
                 context = CommandContext(session, envelope, reply, self.config, delivery)
-                for command in envelope.commands:
-                    handle_command(context, command)
+                with watching_status(session, self.config, envelope.received_at):
+                    for command in envelope.commands:
+                        handle_command(context, command)
                 if not envelope.commands:
                     reply.add("nothing_to_do")
                 results = reply.codes
@@ -164,7 +168,7 @@ class GameService:
             attempt: list[tuple[str, int]] = []
             current: int | None = None  # the game being resolved; None while claiming and committing
             try:
-                with unit_of_work(self._sessions) as session:
+                with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                     games = session.scalars(
                         select(Game)
                         .where(Game.id > after, Game.status == RUNNING, Game.turn_parked_at.is_(None), _is_due(now))
@@ -191,7 +195,7 @@ class GameService:
                     raise  # the database itself (claim or commit): nothing was committed; the worker retries
                 skip.add(current)
                 error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
-                with unit_of_work(self._sessions) as session:
+                with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                     record_failure(session, current, now, error, self.config)
                 continue
             if not claimed:
@@ -238,7 +242,7 @@ class GameService:
     def resume_due(self, now: datetime) -> list[str]:
         """Resume every game paused until a time that has come, with a new deadline from its schedule."""
         resumed: list[str] = []
-        with unit_of_work(self._sessions) as session:
+        with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
             games = session.scalars(
                 select(Game).where(Game.status == PAUSED, Game.paused_until.is_not(None), Game.paused_until <= now)
                 .with_for_update()

@@ -46,6 +46,7 @@ def record_failure(session: Session, game_id: int, now: datetime, error: str, co
         log.error(
             "game %s turn %d parked after %d failed resolutions: %s; fix, then `referee turns requeue %s`",
             game.slug, turn, game.turn_failures, error.splitlines()[0], game.slug,
+            extra={"game": game.slug, "turn": turn},
         )  # fmt: skip
         message = Message(
             "turn_parked", {"game": game.slug, "turn": turn, "attempts": game.turn_failures,
@@ -61,6 +62,7 @@ def record_failure(session: Session, game_id: int, now: datetime, error: str, co
     log.warning(
         "game %s turn %d failed to resolve (attempt %d of %d), retrying at %s: %s",
         game.slug, turn, game.turn_failures, config.turn_max_attempts, game.resolve_at, error.splitlines()[0],
+        extra={"game": game.slug, "turn": turn},
     )  # fmt: skip
     return False
 

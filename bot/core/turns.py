@@ -169,6 +169,9 @@ def report_outcomes(
 ) -> list[Outcome]:
     """One public copy, one copy per seat (with that seat's private data), and the GMs' copy.
 
+    The player of a seat they left (resigned, or ejected by a game master)
+    gets the public copy: the seat's secrets are no longer theirs to see.
+
     A game master who holds no seat gets the public copy (issue 3: the GM gets
     every report too); one who plays gets their seat's copy (the delivery step
     sends each recipient one copy of a key).
@@ -199,8 +202,8 @@ def report_outcomes(
     key = f"report:{game.slug}:{record.generation}:{record.turn_number}"
     public = Message("report", common)
     outcomes = [Outcome(ToPublic(game.id), public, REPORT, key, game.id, record.turn_number)]
-    for seat in game.seats:
-        data = {**common, "seat": seat.name, "private": record.private.get(seat.name)}
+    for seat in game.seats:  # a seat its player left (resigned, ejected) no longer shows them its private part
+        data = common if seat.resigned else {**common, "seat": seat.name, "private": record.private.get(seat.name)}
         outcomes.append(
             Outcome(ToPlayer(seat.player_id, seat.name), Message("report", data), REPORT, key, game.id,
                     record.turn_number)

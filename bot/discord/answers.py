@@ -47,14 +47,8 @@ class Answers:
         expired (10062: more than 3 s late); the player then sees Discord's
         own "interaction failed" and nothing was done in their name.
         """
-        if not interaction.response.is_done():
-            try:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            except discord.HTTPException as refused:
-                if refused.code not in (ALREADY_ANSWERED, UNKNOWN_INTERACTION):
-                    raise
-                log.warning("interaction %s not applied: %s", interaction.id, refused)
-                return
+        if not await self.defer(interaction):
+            return
         envelope = envelope_for(interaction, commands, self._clock.now(), may_create=may_create)
         answer = await asyncio.to_thread(apply_envelope, self._service, envelope)
         await self.tell(interaction, answer.text)
@@ -63,6 +57,19 @@ class Answers:
             note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
             await interaction.followup.send(note, ephemeral=True)
         self._delivery.wake()
+
+    async def defer(self, interaction: discord.Interaction) -> bool:
+        """Defer privately ("thinking") unless answered already; False when Discord refuses (see :meth:`apply`)."""
+        if interaction.response.is_done():
+            return True
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        except discord.HTTPException as refused:
+            if refused.code not in (ALREADY_ANSWERED, UNKNOWN_INTERACTION):
+                raise
+            log.warning("interaction %s not applied: %s", interaction.id, refused)
+            return False
+        return True
 
     async def orders_by_modal(self, interaction: discord.Interaction) -> bool:
         """Apply an orders modal's submission (see :mod:`bot.discord.orders_modal`); False for anything else."""

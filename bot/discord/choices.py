@@ -1,4 +1,4 @@
-"""Autocomplete: game names from live state, filtered by what the player has typed (25 at most)."""
+"""Autocomplete: game names from live state, and the game kinds, filtered by what the player has typed (25 at most)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import asyncio
 
 from discord import app_commands
 
+from adjudicator import registry
 from bot.core.games import FINISHED, FORMING, PAUSED, RUNNING
 from bot.core.views import GameViews
 
@@ -28,3 +29,14 @@ async def game_choices(views: GameViews, typed: str, statuses: tuple[str, ...]) 
         app_commands.Choice(name=f"{g.slug} ({g.title}, {g.status})"[:100], value=g.slug)
         for g in matching[:MAX_CHOICES]
     ]
+
+
+def kind_choices(typed: str) -> list[app_commands.Choice[str]]:
+    """The game kinds whose name or title contains ``typed`` (for ``/help``, which takes a kind as well as a game)."""
+    needle = typed.strip().lower()
+    kinds = [(k, registry.get_rules(k).title) for k in registry.kinds()]
+    return [
+        app_commands.Choice(name=f"{kind} ({title}, a kind of game)"[:100], value=kind)
+        for kind, title in kinds
+        if needle in kind or needle in title.lower()
+    ][:MAX_CHOICES]

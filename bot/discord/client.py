@@ -10,6 +10,7 @@ Commands are registered for the one guild and synced in ``setup_hook``
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -18,6 +19,8 @@ import discord
 from discord import app_commands
 
 log = logging.getLogger(__name__)
+
+NOT_IN_USE = "This control is no longer in use (the referee does not know it): nothing was changed."
 
 SORRY = (
     "Sorry: that failed on the referee's side and has been logged. If it was orders, "
@@ -68,12 +71,30 @@ class RefereeClient(discord.Client):
         self.guild = discord.Object(guild_id)
         self.decision_desk: Any = None
         """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
+        self.strike_gold_desk: Any = None
+        """What Strike Gold's buttons report to (:class:`bot.discord.strike_gold.StrikeGoldDesk`), set by the runtime."""
         self.gm_answers: Any = None
         """What ``/gm`` confirm buttons apply through (:class:`bot.discord.answers.Answers`), set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
         """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
+        self._templates: list[re.Pattern[str]] = []
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register ``items`` (every button and menu the referee makes is one), remembering their ids' templates."""
+        super().add_dynamic_items(*items)
+        self._templates.extend(item.__discord_ui_compiled_template__ for item in items)
+
+    def handles_component(self, custom_id: str) -> bool:
+        """Whether a registered dynamic item takes a click on ``custom_id`` (matched as discord.py matches it)."""
+        return any(template.fullmatch(custom_id) for template in self._templates)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Hooks first (the orders modal); a click or a form nothing takes is answered privately, never left hanging.
+
+        A button of a message posted by an older version of the referee, or a
+        form it no longer reads, would otherwise show Discord's "interaction
+        failed"; its user is told that nothing was changed, and it is logged.
+        """
         for hook in self.interaction_hooks:
             try:
                 if await hook(interaction):
@@ -81,6 +102,14 @@ class RefereeClient(discord.Client):
             except Exception as error:
                 await apologise(interaction, f"interaction {interaction.id}", error)
                 return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        untaken = interaction.type is discord.InteractionType.modal_submit or (
+            interaction.type is discord.InteractionType.component and not self.handles_component(custom_id)
+        )
+        if untaken:
+            log.warning("interaction %s (%r) from %s: nothing takes it", interaction.id, custom_id, interaction.user.id)
+            await tell_privately(interaction, NOT_IN_USE)
 
     def install(self, commands: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group]) -> None:
         """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""

@@ -54,8 +54,15 @@ def envelope_for(
 
 
 def _describe(interaction: discord.Interaction) -> str:
+    """What the reply is to: the slash command, the button or menu clicked, the form sent."""
     command = interaction.command
-    return f"/{command.qualified_name}" if command is not None else "your message"
+    if command is not None:
+        return f"/{command.qualified_name}"
+    if interaction.type is discord.InteractionType.component:
+        return "your click"
+    if interaction.type is discord.InteractionType.modal_submit:
+        return "your form"
+    return "your message"
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,17 @@
 After each public report of a Dragon Stripes game, the game's post gets a
 prompt for the phase now open: ``Reveal`` / ``Hold`` for the active player,
 or, in a take-over window, ``Take over for N gems`` / ``Pass`` for each
-player asked (the game's own text orders ``reveal``, ``hold``, ``take`` and
-``pass``; see its help).  A click is one envelope, exactly as if the player
-had typed the order.
+player asked, or, when several took and the game's option
+``takeover_selection`` is ``holder_chooses`` (RULINGS D6), one ``Choose B``
+button per taker for the holder (the game's own text orders ``reveal``,
+``hold``, ``take``, ``pass`` and ``choose B``; see its help).  A click is one
+envelope, exactly as if the player had typed the order.
 
 Each button's custom id carries game, turn and seat
-(``ds:<game>:<turn>:<seat>:<action>``), and the buttons are a
+(``ds:<game>:<turn>:<seat>:<action>``; a choice's action is ``choose<N>``,
+N the taker's place in the game's seat order from 0, which keeps the id
+within Discord's 100 characters; the ids of the other actions are
+unchanged), and the buttons are a
 :class:`discord.ui.DynamicItem`, so a click reaches the bot by its id alone,
 after a restart too (persistent views; TEST_INFRA pitfall 14).  A click from
 anyone but that seat's player, or on a turn that is over, is answered
@@ -18,7 +23,6 @@ privately and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -29,13 +33,17 @@ from bot.core import commands as c
 from bot.core.games import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
+from bot.discord.clicks import PostedPrompts, checked_click
 from bot.discord.client import apologise
-from bot.discord.conversion import sender_of
 
 KIND = "dragon-stripes"
-ACTIONS = ("reveal", "hold", "take", "pass")
+STATE_VERSION = 1
+ACTIONS = ("reveal", "hold", "take", "pass", "choose")
+CHOOSE = "choose"
 MAX_ROWS = 5
 """Discord allows five rows of buttons on a message."""
+MAX_ROW_BUTTONS = 5
+"""And five buttons on a row."""
 _BOUNTY = re.compile(r"\bfor (\d+) gems\b")
 
 
@@ -64,6 +72,23 @@ def custom_id(game: str, turn: int, seat: str, action: str) -> str:
     return f"ds:{game}:{turn}:{seat}:{action}"
 
 
+def takers_of(view: GameView) -> tuple[str, ...]:
+    """The seats that offered to take over and wait for the holder's choice, in seat order (state version 1)."""
+    state = view.state or {}
+    if state.get("version") != STATE_VERSION or state.get("step") != CHOOSE:
+        return ()
+    players = state.get("players", [])
+    return tuple(str(players[i]["seat"]) for i in state.get("takers", []) if 0 <= i < len(players))
+
+
+def chosen_seat(view: GameView, action: str) -> str | None:
+    """The taker a ``choose<N>`` action names, if it is still one of the takers waiting for the holder."""
+    players = (view.state or {}).get("players", [])
+    index = int(action.removeprefix(CHOOSE))
+    seat = str(players[index]["seat"]) if index < len(players) else None
+    return seat if seat in takers_of(view) else None
+
+
 def prompt_for(view: GameView) -> Prompt | None:
     """The prompt for ``view``'s open phase, or None (not Dragon Stripes, over, or nothing to press)."""
     phase = view.phase
@@ -82,6 +107,15 @@ def prompt_for(view: GameView) -> Prompt | None:
             )
         )
         return Prompt(view.slug, phase.number, text, choices)
+    takers = takers_of(view)
+    if phase.kind.value == "decision" and len(phase.owing) == 1 and takers:
+        [holder] = phase.owing
+        seats = [p["seat"] for p in (view.state or {}).get("players", [])]
+        return Prompt(view.slug, phase.number, text, tuple(
+            Choice(holder, f"{CHOOSE}{seats.index(taker)}", f"{holder}: choose {taker}"[:80],
+                   discord.ButtonStyle.primary, index // MAX_ROW_BUTTONS)
+            for index, taker in enumerate(takers[: MAX_ROWS * MAX_ROW_BUTTONS])
+        ))  # fmt: skip
     if phase.kind.value == "decision" and len(phase.owing) == 1 and "choose" not in phase.title:
         [seat] = phase.owing
         return Prompt(view.slug, phase.number, text, (
@@ -91,7 +125,7 @@ def prompt_for(view: GameView) -> Prompt | None:
     return None
 
 
-class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"^ds:(?P<game>[^:]+):(?P<turn>\d+):(?P<seat>[^:]+):(?P<action>reveal|hold|take|pass)$"):  # fmt: skip
+class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"^ds:(?P<game>[^:]+):(?P<turn>\d+):(?P<seat>[^:]+):(?P<action>reveal|hold|take|pass|choose\d{1,2})$"):  # fmt: skip
     """A decision button; see the module docstring."""
 
     def __init__(self, game: str, turn: int, seat: str, action: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:  # fmt: skip
@@ -124,34 +158,32 @@ class DecisionDesk:
     def __init__(self, answers: Answers, views: GameViews) -> None:
         self._answers = answers
         self._views = views
-        self._prompted: set[tuple[str, int]] = set()
+        self._prompts = PostedPrompts()
 
     async def clicked(self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str) -> None:
         """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else apply it."""
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the checks read the database: 3 s rule
-        own = await asyncio.to_thread(self._views.seat_of, game, sender_of(interaction.user))
-        if own != seat:
-            await interaction.followup.send(f"This button is for {seat}, not for you.", ephemeral=True)
+        view = await checked_click(interaction, self._views, game, turn, seat)
+        if view is None:
             return
-        view = await asyncio.to_thread(self._views.game, game)
-        phase = view.phase if view is not None else None
-        if phase is None or phase.number != turn or seat not in phase.owing:
-            await interaction.followup.send(
-                f"Turn {turn} of {game} is over (or no longer waits for you): nothing was changed.", ephemeral=True
-            )
-            return
-        await self._answers.apply(interaction, c.SubmitOrders(game, action))
+        order = action
+        if action.startswith(CHOOSE):
+            taker = chosen_seat(view, action)
+            if taker is None:
+                await interaction.followup.send(
+                    f"Turn {turn} of {game} no longer waits for that choice: nothing was changed.", ephemeral=True
+                )
+                return
+            order = f"choose {taker}"
+        await self._answers.apply(interaction, c.SubmitOrders(game, order))
 
     async def after_public(self, game: str, channel: discord.abc.Messageable) -> None:
         """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
         view = await asyncio.to_thread(self._views.game, game)
         prompt = prompt_for(view) if view is not None else None
-        if prompt is None or (prompt.game, prompt.turn) in self._prompted:
+        if prompt is None or not self._prompts.due(prompt.game, prompt.turn):
             return
         buttons = discord.ui.View(timeout=None)
         for choice in prompt.choices:
             buttons.add_item(DecisionButton(prompt.game, prompt.turn, choice.seat, choice.action, choice.label,
                                             choice.style, choice.row))  # fmt: skip
-        nonce = hashlib.sha256(f"prompt\x00{prompt.game}\x00{prompt.turn}".encode()).hexdigest()[:25]
-        await channel.send(prompt.text, view=buttons, nonce=nonce)
-        self._prompted.add((prompt.game, prompt.turn))
+        await self._prompts.post(channel, prompt.game, prompt.turn, prompt.text, buttons)

@@ -12,7 +12,14 @@ process skips them), oldest first, and what a pass does not send is released:
   post whose creation was answered by an error is looked for among the
   guild's active threads before another is made).
 
-Each row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
+A game's live status (outbox kind ``status``, one coalescing row per game:
+:mod:`bot.core.status_board`) is not posted again at each change: it is one
+message in the game's post, posted and pinned the first time, its id
+recorded (:func:`bot.core.places.record_status_message`), and edited in
+place afterwards, across restarts; only the newest of several due status
+rows of a game is sent, the older ones are marked sent as superseded.
+
+Each other row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
 each with a nonce derived from the row's stable Message-ID and the block's
 index, sent with ``enforce_nonce``: Discord answers a repeat with the
 message it already has, so a retry after a lost response posts nothing twice.
@@ -21,12 +28,19 @@ Failures (issue 13, "Delivery and limits"):
 
 * transient (5xx, a dropped connection, a timeout, 429): the row is marked
   failed (exponential back-off in the outbox), the pass stops, and no row is
-  sent before that row's next attempt (or a 429's ``retry_after``; discord.py
-  itself waits out short ones), so the reports keep their order;
+  sent before that row's next attempt (or a 429's ``retry_after``, or the
+  ``Retry-After`` of one discord.py lets through; discord.py itself waits out
+  short ones), so the reports keep their order;
 * permanent (unknown channel 10003, missing permission 50013, missing
   access 50001, a DM refused with 50007, any other 4xx): the row is parked
-  with the reason, never retried;
+  with the reason, never retried; a DM refused with 50007 is also reported to
+  the core (:func:`bot.core.reachability.mark_unreachable`), which tells the
+  player's game masters once, not at every refused DM;
 * anything else is a bug: logged, retried, parked after ``max_attempts``.
+
+A game's decision prompt (buttons) is posted right after the public row it
+follows, as part of that row's send; a prompt Discord refuses for good is
+logged and leaves the row sent (its report went out).
 """
 
 from __future__ import annotations
@@ -45,15 +59,19 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.clock import Clock
 from bot.core.outbox import OutboxDrain, PendingMessage
-from bot.core.places import public_place, record_public_place
+from bot.core.outcomes import STATUS
+from bot.core.places import public_place, record_public_place, record_status_message, status_message
+from bot.core.reachability import mark_reachable, mark_unreachable, unreachable_addresses
 from bot.core.rendering import render
+from bot.core.service import ServiceConfig
 from bot.core.views import GameViews
 from bot.discord.conversion import CHANNEL, Target, target_of, user_recipients
-from bot.discord.render import discord_messages, render_outcome
+from bot.discord.render import LIMIT, discord_messages, render_outcome
 
 log = logging.getLogger(__name__)
 
 DMS_CLOSED = 50007
+UNKNOWN_MESSAGE = 10008
 PERMANENT_CODES = {
     10003: "unknown channel",
     10013: "unknown user",
@@ -91,9 +109,32 @@ class _Transient(Exception):
         self.hold = hold
 
 
+AfterPublic = Callable[[str, discord.abc.Messageable], Awaitable[None]]
+"""Called after a public row is sent, with the game and its place (the decision prompts)."""
+
+
+def after_each(*hooks: AfterPublic) -> AfterPublic:
+    """One ``after_public`` calling each of ``hooks`` in turn (each game's prompts)."""
+
+    async def call(game: str, place: discord.abc.Messageable) -> None:
+        for hook in hooks:
+            await hook(game, place)
+
+    return call
+
+
 def nonce_for(message_id: str, index: int) -> str:
     """At most 25 characters (Discord's limit), the same on every retry of the same block."""
     return hashlib.sha256(f"{message_id}\x00{index}".encode()).hexdigest()[:25]
+
+
+def status_nonce(slug: str, replaces: str | None = None) -> str:
+    """The nonce of a game's status post: the game's (and the message it replaces), the same for every row.
+
+    Not the row's: a newer row that superseded one whose post's answer was lost
+    gets that post back from Discord instead of posting a second status.
+    """
+    return nonce_for(f"status\x00{slug}\x00{replaces or ''}", 0)
 
 
 class DiscordDelivery:
@@ -109,7 +150,8 @@ class DiscordDelivery:
         interval: float = 2.0,
         max_attempts: int = 10,
         channels: Iterable[str] = (CHANNEL,),
-        after_public: Callable[[str, discord.abc.Messageable], Awaitable[None]] | None = None,
+        after_public: AfterPublic | None = None,
+        service_config: ServiceConfig | None = None,
     ) -> None:
         self._client = client
         self._sessions = sessions
@@ -127,6 +169,9 @@ class DiscordDelivery:
         self.held_until: datetime | None = None
         """No send before this (the next attempt of a row that failed for a transient reason)."""
         self._dms_closed: set[str] = set()
+        self._dms_loaded = False
+        self._config = service_config or ServiceConfig()
+        """For the notices the core writes when a DM is refused (the Message-ID domain, the public places)."""
 
     def dms_closed(self, user_id: int) -> bool:
         """Whether the last DM tried for this user was refused with 50007 (their DMs are closed)."""
@@ -169,14 +214,23 @@ class DiscordDelivery:
             for channel in self.channels:
                 rows.extend(await asyncio.to_thread(self._drain.due, channel, now))
             rows.sort(key=lambda row: row.id)
+            if not self._dms_loaded:  # who was unreachable before a restart: a success there is news
+                self._dms_closed |= await asyncio.to_thread(unreachable_addresses, self._sessions, CHANNEL)
+                self._dms_loaded = True
             if recipients is not None:
                 others = [r.id for r in rows if r.recipient not in recipients]
                 rows = [r for r in rows if r.recipient in recipients]
                 if others:  # claimed with the user's rows: given back at once for the next full pass
                     await asyncio.to_thread(self._drain.release, others)
             done: list[Delivered] = []
+            newest = {row.recipient: row.id for row in rows if row.kind == STATUS}
             try:
                 for row in rows:
+                    if row.kind == STATUS and newest[row.recipient] != row.id:
+                        # A newer state of the same game's status is in this pass: this one is superseded.
+                        await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
+                        done.append(Delivered(row.id, row.recipient, SENT, "superseded"))
+                        continue
                     outcome = await self._deliver(row)
                     done.append(outcome)
                     if outcome.status == RETRY:
@@ -188,12 +242,22 @@ class DiscordDelivery:
             return done
 
     async def _deliver(self, row: PendingMessage) -> Delivered:
+        if self._client.is_closed():
+            # Stopping (an answer still running after the client closed): no failed attempt; the row is
+            # given back, due at once for the next run.
+            await asyncio.to_thread(self._drain.release, [row.id])
+            return Delivered(row.id, row.recipient, RETRY, "the Discord client is closed")
         try:
             await self._send(row)
         except _Refused as refused:
-            if refused.code == DMS_CLOSED:
-                self._dms_closed.add(target_of(row.channel, row.recipient).key)
             await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), str(refused))
+            if refused.code == DMS_CLOSED:
+                user = target_of(row.channel, row.recipient).key
+                self._dms_closed.add(user)
+                await asyncio.to_thread(
+                    mark_unreachable, self._sessions, self._config, CHANNEL, user, str(refused), self._clock.now()
+                )
+                self.wake()  # the GMs' notice, if this was news
             log.warning("outbox row %d to %s parked: %s", row.id, row.recipient, refused)
             return Delivered(row.id, row.recipient, PARKED, str(refused), refused.code)
         except _Transient as transient:
@@ -213,21 +277,24 @@ class DiscordDelivery:
             log.exception("outbox row %d to %s failed", row.id, row.recipient)
             return Delivered(row.id, row.recipient, RETRY, reason)
         await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
-        self._dms_closed.discard(target_of(row.channel, row.recipient).key)
+        target = target_of(row.channel, row.recipient)
+        if target.kind == "user" and target.key in self._dms_closed:
+            self._dms_closed.discard(target.key)
+            await asyncio.to_thread(mark_reachable, self._sessions, CHANNEL, target.key)
         return Delivered(row.id, row.recipient, SENT)
 
     async def _send(self, row: PendingMessage) -> None:
-        if self._client.is_closed():
-            # Stopping: an answer still running after the client closed leaves the row to the next run.
-            raise _Transient("the Discord client is closed")
         try:
             target = target_of(row.channel, row.recipient)
             messageable = await self._messageable(target)
             text = render_outcome(row.template, row.data, row.context)
+            if row.kind == STATUS and target.kind == "public":
+                await self._show_status(target.key, messageable, text.strip()[:LIMIT])
+                return
             for index, block in enumerate(discord_messages(text)):
                 await messageable.send(block, nonce=nonce_for(row.message_id, index))
             if target.kind == "public" and self.after_public is not None:
-                await self.after_public(target.key, messageable)
+                await self._prompt(target.key, messageable)
         except ValueError as error:
             raise _Refused(str(error), None) from error
         except discord.RateLimited as limited:
@@ -237,6 +304,47 @@ class DiscordDelivery:
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             # A dropped connection reaches us raw (TEST_INFRA pitfall 11): transient.
             raise _Transient(f"{type(error).__name__}: {error}") from error
+
+    async def _prompt(self, slug: str, place: discord.abc.Messageable) -> None:
+        """The game's prompt after its public row; refused for good, it is logged and the row stays sent.
+
+        The row's report went out already: parking the row for its prompt would
+        say otherwise.  A transient failure still fails the row, whose blocks
+        are sent again with the same nonces (nothing doubled) and the prompt
+        tried again.  Without the prompt, the player can still type the order.
+        """
+        assert self.after_public is not None
+        try:
+            await self.after_public(slug, place)
+        except discord.HTTPException as refused:
+            if refused.status >= 500 or refused.status == 429:
+                raise
+            log.warning("the prompt of %s was refused for good (its report went out): %s", slug, refused)
+
+    async def _show_status(self, slug: str, channel: discord.abc.Messageable, text: str) -> None:
+        """Edit the game's pinned status message to ``text``; post, record and pin it the first time."""
+        known = await asyncio.to_thread(status_message, self._sessions, slug, CHANNEL)
+        message: discord.Message | None = None
+        if known is not None and isinstance(channel, discord.PartialMessageable):
+            try:
+                message = await channel.get_partial_message(int(known)).edit(content=text)
+            except discord.NotFound as gone:
+                if gone.code != UNKNOWN_MESSAGE:
+                    raise  # the place itself is gone (unknown channel): refused, like any other row
+                log.warning("the status message %s of %s is gone; posting another", known, slug)
+        if message is None:
+            message = await channel.send(text, nonce=status_nonce(slug, known))
+            if message.content != text:  # a repeat of a lost answer: Discord gave back the first post
+                message = await message.edit(content=text)
+            await asyncio.to_thread(record_status_message, self._sessions, slug, CHANNEL, str(message.id))
+        if not message.pinned:
+            try:
+                await message.pin(reason=f"the status of game {slug}")
+            except discord.HTTPException as refused:
+                if refused.status >= 500 or refused.status == 429:
+                    raise  # worth another try: the next attempt edits the message and pins it then
+                # No permission to pin, or the post's pins are full: the status is kept up to date unpinned.
+                log.warning("the status message of %s could not be pinned: %s", slug, refused)
 
     async def _messageable(self, target: Target) -> discord.abc.Messageable:
         if target.kind == "user":
@@ -276,9 +384,30 @@ class DiscordDelivery:
         return None
 
 
+RATE_LIMIT_HOLD = 60.0
+"""How long a 429 that says nothing of when to come back holds every send."""
+
+
+def _retry_after(error: discord.HTTPException) -> float:
+    """The seconds a 429 that reached us asks to wait (``Retry-After``; :data:`RATE_LIMIT_HOLD` when it says nothing).
+
+    discord.py waits out the usual 429s itself and raises ``RateLimited`` for
+    long ones; a bare 429 reaches us after its five tries, or from
+    Cloudflare (no ``Via`` header: a ban that may last an hour), whose
+    ``Retry-After`` is then the only word on how long.
+    """
+    headers = getattr(error.response, "headers", None) or {}
+    for name in ("Retry-After", "X-RateLimit-Reset-After"):
+        try:
+            return max(float(headers[name]), 1.0)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return RATE_LIMIT_HOLD
+
+
 def _classify(error: discord.HTTPException) -> Exception:
     if error.status == 429:
-        return _Transient(f"HTTP 429: {error.text}", hold=60.0)
+        return _Transient(f"HTTP 429: {error.text}", hold=_retry_after(error))
     if error.status >= 500:
         return _Transient(f"HTTP {error.status}: {error.text or 'server error'}")
     reason = PERMANENT_CODES.get(error.code) or error.text or "refused"

@@ -8,17 +8,26 @@ other interaction; the core's pipeline authorises it (a game master of the
 game, or for ``create`` someone allowed to create games: the member's GM role
 is ``Envelope.may_create``) and writes the audit entry.
 
+``create`` autocompletes the kinds and, in ``options``, the kind's option
+names and values (:mod:`bot.discord.game_options`); seats and game names
+autocomplete from live state.
+
 Who may use ``/gm`` at all: members with the configured GM role
 (``discord_gm_role_id``), and the game's own game masters.  Anyone else is
 refused privately before anything is applied, and the attempt is logged.
+Every subcommand is deferred first (privately), since that check may read
+the database, and answered with follow-ups (Discord's 3 s).
 
 Destructive commands (``process``, ``rollback``, ``eject``, ``replace``)
 first answer with a confirm button whose custom id carries the whole
 command and the id of the member who asked
 (``gm:<verb>:<user id>:<game>:<argument>[:<member id>]:<reason>``, at most
 100 characters, so a reason that does not fit is refused with the limit);
-a click from anyone else is refused and changes nothing.  The buttons are
-:class:`discord.ui.DynamicItem`, so a confirm still works after a restart.
+a click from anyone else is refused and changes nothing.  Beside it, a
+``Cancel`` button (``gmcancel:<user id>:<verb>:<game>``) changes nothing,
+says so in the same private message and takes both buttons away; a click
+from anyone else is refused privately.  The buttons are
+:class:`discord.ui.DynamicItem`, so both still work after a restart.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
 from bot.discord.conversion import sender_of
+from bot.discord.game_options import option_choices
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +147,41 @@ class GmConfirm(
             await apologise(interaction, f"button {self.custom_id}", error)
 
 
+class GmCancel(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"^gmcancel:(?P<user>\d+):(?P<verb>process|rollback|eject|replace):(?P<game>[^:]+)$",
+):
+    """The cancel button beside a destructive command's confirm; see the module docstring."""
+
+    def __init__(self, verb: str, user_id: int, game: str) -> None:
+        game = game[: CUSTOM_ID_LIMIT - len(f"gmcancel:{user_id}:{verb}:")]  # only named in the answer
+        super().__init__(
+            discord.ui.Button(
+                label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"gmcancel:{user_id}:{verb}:{game}"
+            )
+        )
+        self.verb, self.user_id, self.game = verb, user_id, game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GmCancel:
+        return cls(match["verb"], int(match["user"]), match["game"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.user_id:
+            log.warning("gm cancel %s from %s refused: not theirs", self.custom_id, interaction.user.id)
+            await tell_privately(interaction, "This confirmation is not yours: nothing was done.")
+            return
+        log.info("gm %s of %s cancelled by %s", self.verb, self.game, interaction.user.id)
+        text = f"Cancelled: {self.verb} of {self.game} was not done; nothing changed."
+        try:
+            await interaction.response.edit_message(content=text, view=None)
+        except discord.HTTPException as error:  # the prompt is gone (dismissed): say it in a message of its own
+            log.warning("could not edit the confirmation %s: %s", self.custom_id, error)
+            await tell_privately(interaction, text)
+
+
 def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_commands.Group:
     """The ``/gm`` group, bound to ``answers`` (the core), ``views`` (autocomplete, the GM check) and the GM role."""
     group = app_commands.Group(name="gm", description="Game master commands")
@@ -155,11 +200,13 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         return False
 
     async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
+        if not await answers.defer(interaction):  # the check may read the database: Discord's 3 s
+            return
         if await allowed(interaction, game):
             await answers.apply(interaction, command, may_create=has_gm_role(interaction.user, gm_role_id))
 
     async def confirm(interaction: discord.Interaction, game: str, verb: str, what: str, custom_id: str) -> None:
-        if not await allowed(interaction, game):
+        if not await answers.defer(interaction) or not await allowed(interaction, game):
             return
         if len(custom_id) > CUSTOM_ID_LIMIT:
             room = CUSTOM_ID_LIMIT - (len(custom_id) - len(custom_id.rsplit(":", 1)[1]))
@@ -169,13 +216,17 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         assert match is not None
         view = discord.ui.View(timeout=None)
         view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
-        await interaction.response.send_message(f"{what}\nThis cannot be undone by a click: confirm?",
-                                                view=view, ephemeral=True)  # fmt: skip
+        view.add_item(GmCancel(verb, interaction.user.id, game))
+        await interaction.followup.send(f"{what}\nThis cannot be undone by a click: confirm?",
+                                        view=view, ephemeral=True)  # fmt: skip
 
     async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()
         names = [k for k in registry.kinds() if needle in k]
         return [app_commands.Choice(name=k, value=k) for k in names[:MAX_CHOICES]]
+
+    async def option_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
 
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)
@@ -194,10 +245,10 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
 
     @group.command(name="create", description="Create a game, open for joining")
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
-                           options="Game options as name=value, separated by spaces",
+                           options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
                            time_zone="The game's time zone (Europe/London)")  # fmt: skip
-    @app_commands.autocomplete(kind=kinds)
+    @app_commands.autocomplete(kind=kinds, options=option_names)
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "UTC") -> None:  # fmt: skip
         parsed = parse_options(options)

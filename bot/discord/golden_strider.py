@@ -17,7 +17,6 @@ version offers no suggestions and the command still works.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -26,11 +25,10 @@ import discord
 from discord import app_commands
 
 from bot.core import commands as c
-from bot.core.games import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
-from bot.discord.conversion import sender_of
+from bot.discord.typed import games_of_kind, seated
 
 KIND = "golden-strider"
 STATE_VERSION = 1
@@ -92,20 +90,13 @@ def play_command(answers: Answers, views: GameViews) -> app_commands.Command[Any
     """``/play``, bound to ``answers`` (the core) and ``views`` (the player's hand)."""
 
     async def games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        listed = await asyncio.to_thread(views.games, (RUNNING,))
-        typed = current.strip().lower()
-        return [app_commands.Choice(name=g.slug, value=g.slug) for g in listed if g.kind == KIND and typed in g.slug][
-            :MAX_CHOICES
-        ]
+        return await games_of_kind(views, KIND, current)
 
     async def cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        slug = str(getattr(interaction.namespace, "game", "") or "")
-        if not slug:
+        player = await seated(views, interaction, KIND)
+        if player is None:
             return []
-        view, seat = await asyncio.to_thread(_view_and_seat, views, slug, interaction.user)
-        if view is None or seat is None:
-            return []
-        hand = hand_of(view, seat)
+        hand = hand_of(player.view, player.seat)
         typed = current.strip()
         return [
             app_commands.Choice(name=f"{card.label}  (worth {card.value}; play by round {card.last_round})",
@@ -131,7 +122,3 @@ def play_command(answers: Answers, views: GameViews) -> app_commands.Command[Any
         await answers.apply(interaction, c.SubmitOrders(game, play_text(card, bank)))
 
     return play
-
-
-def _view_and_seat(views: GameViews, slug: str, user: discord.abc.User) -> tuple[GameView | None, str | None]:
-    return views.game(slug), views.seat_of(slug, sender_of(user))

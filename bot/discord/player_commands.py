@@ -8,7 +8,7 @@ game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
 (:mod:`bot.discord.orders_modal`).  Game names
 autocomplete from live state: joinable games for ``/join``, games in play for
-``/orders`` and ``/resign``, any game for ``/status`` and ``/help``.
+``/orders`` and ``/resign``, any game for ``/status``, and any game or game kind for ``/help``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.core import commands as c
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
-from bot.discord.choices import ANY, JOINABLE, LISTED, PLAYING, game_choices
+from bot.discord.choices import ANY, JOINABLE, LISTED, MAX_CHOICES, PLAYING, game_choices, kind_choices
 from bot.discord.orders_modal import open_orders_modal
 
 
@@ -37,8 +37,9 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)
 
-    async def any_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await game_choices(views, current, ANY)
+    async def game_or_kind(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        games = await game_choices(views, current, ANY)
+        return (games + kind_choices(current))[:MAX_CHOICES]
 
     @app_commands.command(name="games", description="The games open to join or running")
     async def games(interaction: discord.Interaction) -> None:
@@ -67,7 +68,7 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
 
     @app_commands.command(name="help", description="The commands, or one game's rules and order syntax")
     @app_commands.describe(game="A game or game kind (leave out for the list of commands)")
-    @app_commands.autocomplete(game=any_game)
+    @app_commands.autocomplete(game=game_or_kind)
     async def help_(interaction: discord.Interaction, game: str | None = None) -> None:
         await answers.apply(interaction, c.ShowHelp(game))
 

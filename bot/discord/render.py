@@ -17,7 +17,7 @@ from typing import Any
 
 import jinja2
 
-from bot.core.rendering import render_message
+from bot.core.rendering import environment, render_message
 
 FORM = "discord"
 """Discord's template folder (``templates/discord/``); a message it has no template for uses the email form."""
@@ -68,6 +68,17 @@ def timestamp(moment: datetime) -> str:
         raise ValueError("a naive datetime has no instant; pass an aware one")
     unix = int(moment.timestamp())
     return f"<t:{unix}:F> (<t:{unix}:R>)"
+
+
+def _discord_time(value: object) -> str:
+    """Template filter ``discord_time``: a stored ISO moment as :func:`timestamp`, or a dash."""
+    if value is None or value == "":
+        return "-"
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return timestamp(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+
+
+environment(FORM).filters["discord_time"] = _discord_time
 
 
 def deadline_note(text: str) -> str | None:

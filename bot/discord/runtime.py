@@ -28,10 +28,15 @@ from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
 from bot.discord.decisions import DecisionButton, DecisionDesk
-from bot.discord.delivery import DiscordDelivery
-from bot.discord.gm_commands import GmConfirm, gm_group
+from bot.discord.delivery import DiscordDelivery, after_each
+from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
+from bot.discord.lautobus import riders_command
+from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
+from bot.discord.strike_gold import ITEMS as STRIKE_GOLD_ITEMS
+from bot.discord.strike_gold import StrikeGoldDesk
+from bot.discord.three_races import runners_command
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -70,19 +75,25 @@ class DiscordRuntime:
             settings.discord_forum_channel_id,
             interval=settings.discord_send_interval_seconds,
             channels=(CHANNEL,),
+            service_config=self.service.config,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)
         self.client.install([
             *player_commands(self.answers, views), play_command(self.answers, views),
-            gm_group(self.answers, views, settings.discord_gm_role_id),
+            runners_command(self.answers, views), riders_command(self.answers, views),
+            gm_group(self.answers, views, settings.discord_gm_role_id), link_command(self.answers),
         ])  # fmt: skip
         self.client.gm_answers = self.answers
-        self.client.add_dynamic_items(GmConfirm)
+        self.client.add_dynamic_items(GmConfirm, GmCancel)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
         self.client.decision_desk = DecisionDesk(self.answers, views)
         self.client.add_dynamic_items(DecisionButton)
-        self.delivery.after_public = self.client.decision_desk.after_public
+        self.client.strike_gold_desk = StrikeGoldDesk(self.answers, views)
+        self.client.add_dynamic_items(*STRIKE_GOLD_ITEMS)
+        self.delivery.after_public = after_each(
+            self.client.decision_desk.after_public, self.client.strike_gold_desk.after_public
+        )
         self.ready = asyncio.Event()
 
     name = "discord"

@@ -6,6 +6,8 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
     HELP [game]            LIST                 JOIN <game> [AS <name>]
     ORDERS <game>          GAME <game>          (then order lines, in the game's syntax)
     STATUS <game>          PASSWORD <secret>    RESIGN <game>
+    LINK CODE <code>       LINK <channel> <address>  (refused by mail, saying
+                           where a link is made: bot/core/linking.py)
     END / SIGNOFF          (stop reading)
 
 * The lines after ``ORDERS <game>`` (or ``GAME <game>``) up to the next
@@ -61,12 +63,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("status", rf"^STATUS\s+{_GAME}$"),
         ("record", rf"^RECORD\s+{_GAME}$"),
         ("resign", rf"^RESIGN\s+{_GAME}$"),
+        ("link_code", r"^LINK\s+CODE\s*[:=]?\s*(\S.*)$"),
+        ("link", r"^LINK\s+(\S+)\s+(\S+)$"),
         ("end", r"^(?:END|SIGNOFF)$"),
     )
 )
 _PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*?)[\s.:;!?,]*$", re.IGNORECASE)
 """A secret never ends in punctuation: "PASSWORD amber-raven-4821." gives amber-raven-4821 (found by the fuzz test)."""
-_KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN)\b", re.IGNORECASE)
+_KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN|LINK)\b", re.IGNORECASE)
 _USAGE = {
     "HELP": "HELP or HELP <game>",
     "LIST": "LIST, alone on its line",
@@ -76,6 +80,7 @@ _USAGE = {
     "STATUS": "STATUS <game>",
     "RECORD": "RECORD <game> (once the game is over)",
     "RESIGN": "RESIGN <game>",
+    "LINK": "LINK CODE <code>, or LINK <channel> <address>",
 }
 _TRAILING = ".:;!?,"
 
@@ -393,6 +398,13 @@ def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command
     if name == "resign":
         assert groups[0] is not None
         return c.Resign(groups[0].lower())
+    if name == "link_code":
+        assert groups[0] is not None
+        return c.ConfirmLink(groups[0].strip())
+    if name == "link":
+        channel, address = groups
+        assert channel is not None and address is not None
+        return c.RequestLink(channel.lower(), address)
     return None
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -19,6 +21,21 @@ def database_url(target: str) -> str:
     if "://" in target:
         return target
     return f"sqlite:///{target}"
+
+
+def without_password(target: str) -> str:
+    """``target`` as it may be shown (an error, a log line): a URL's password becomes ``***``."""
+    if "://" not in target or make_url(target).password is None:
+        return target
+    return make_url(target).render_as_string(hide_password=True)
+
+
+def sqlite_file(target: str) -> Path | None:
+    """The file of a SQLite database (a plain path or ``sqlite:///path``); None for a server or memory."""
+    url = make_url(database_url(target))
+    if not url.drivername.startswith("sqlite") or url.database in (None, "", ":memory:"):
+        return None
+    return Path(url.database)
 
 
 def make_engine(target: str) -> Engine:

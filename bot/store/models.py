@@ -42,8 +42,32 @@ class Identity(Base):
     channel: Mapped[str] = mapped_column(String(16))
     address: Mapped[str] = mapped_column(String(320))
     linked_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    unreachable_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """Since when the channel refuses to deliver to this address (Discord DMs closed); None: reachable."""
+    unreachable_reason: Mapped[str | None] = mapped_column(String(200))
 
     player: Mapped[Player] = relationship(back_populates="identities")
+
+
+class PendingLink(Base):
+    """A link asked for and not yet confirmed (issue 13): the code sent to (channel, address), as a keyed hash.
+
+    One per requesting player (a new request replaces it); void after
+    ``expires_at`` or too many wrong tries (``bot.core.linking``).
+    """
+
+    __tablename__ = "pending_links"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(320))
+    code_hash: Mapped[str] = mapped_column(String(128))
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    attempts: Mapped[int] = mapped_column(Integer)
+    """Wrong codes given so far."""
+    codes_sent: Mapped[int] = mapped_column(Integer)
+    """Codes sent for this link while it lasts (a repeated request is limited, so nobody is flooded)."""
 
 
 class PublicPlace(Base):
@@ -54,6 +78,8 @@ class PublicPlace(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     channel: Mapped[str] = mapped_column(String(16), primary_key=True)
     place_id: Mapped[str] = mapped_column(String(64))
+    status_id: Mapped[str | None] = mapped_column(String(64))
+    """The message there that shows the game's live status (a pinned Discord message), edited in place."""
 
 
 class Game(Base):

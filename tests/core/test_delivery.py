@@ -75,12 +75,19 @@ def test_a_dummy_channel_gets_every_reply_and_report_rendered_its_own_way(sessio
         assert any("no: " not in line and "JOINED gs1" in line for line in lines)
         assert f"coo report gs1 turn 0 for {name}, 0 events" in lines
         assert "coo started gs1" in lines
+    assert by_recipient["Ann"].count("coo orders_copy gs1") == 1  # her orders by email, copied to pigeon
     public = by_recipient["public:gs1"]
     assert public == ["coo created gs1", "coo started gs1", "coo report gs1 turn 0, 0 events"]
 
     email = [m for m in harness.outbox() if m.channel == "email" and m.recipient == "ann@example.org"]
-    assert [m.kind for m in email] == ["reply", "report"]  # her email reply, and her report copy there too
-    assert "Copy for Ann" in email[1].body and "ORDERS ACCEPTED" in email[0].body
+    # The copy of her orders from pigeon, her email reply, and her report copy there too.
+    assert [(m.kind, m.template) for m in email] == [
+        ("notice", "orders_copy"),
+        ("reply", "reply"),
+        ("report", "report"),
+    ]
+    assert "Copy for Ann" in email[2].body and "ORDERS ACCEPTED" in email[1].body
+    assert "from pigeon" in email[0].subject
     with unit_of_work(sessions) as session:
         game = find_game(session, "gs1")
         assert game is not None

@@ -196,6 +196,18 @@ def test_eject_leaves_the_seat_to_the_no_moves_received_rule(harness):
         assert record.defaulted == ["Fay"]
 
 
+def test_an_ejected_player_gets_the_public_report_not_the_seats_private_copy(harness):
+    seated_game(harness)
+    gm(harness, c.EjectPlayer("g1", "Fay", "never answered"))
+    for name in SEATS[:-1]:
+        harness.send(name, c.SubmitOrders("g1", SETUP))
+    harness.pass_deadline()
+    reports = {row.recipient: row for row in harness.outbox("report") if row.channel == "email"}
+    assert reports["ann@example.org"].data["seat"] == "Ann" and "Copy for Ann" in reports["ann@example.org"].body
+    fay = reports["fay@example.org"]
+    assert fay.data["seat"] is None and fay.data["private"] is None and "Copy for" not in fay.body
+
+
 def test_rollback_then_reprocess_gives_an_identical_report(harness):
     seated_game(harness)
     harness.setup_all("g1")

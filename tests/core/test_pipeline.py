@@ -93,6 +93,15 @@ def test_trust_decides_when_a_password_is_needed(sessions):
     )
 
 
+def test_a_wrong_seat_password_is_logged_with_the_game_as_a_field(sessions, caplog):
+    harness = Harness(sessions)
+    harness.golden_strider_game("pw", auth="password")
+    sent = harness.send("Ann", c.SubmitOrders("pw", "cards 10 8 6 4 2"), password="wrong-guess-0000")
+    assert sent.applied.problems == ("wrong_password",)
+    (record,) = [r for r in caplog.records if "wrong seat password" in r.getMessage()]
+    assert getattr(record, "game", None) == "pw"
+
+
 def _codes_used_in_core() -> set[str]:
     codes: set[str] = set()
     for path in (ROOT / "bot" / "core").glob("*.py"):

@@ -195,7 +195,8 @@ def test_serve_on_postgresql_without_a_key_says_which_setting(
     config = _serve_config(tmp_path, fresh_postgres_database(postgres, postgres_template))
     assert main(["--config", str(config), "serve", "--once"]) == 2
     error = capsys.readouterr().err
-    assert "secret_key (env REFEREE_SECRET_KEY) or secret_key_file" in error and "Traceback" not in error
+    assert "secret_key: missing: the database is not a SQLite file" in error, "refused with the settings check"
+    assert "set REFEREE_SECRET_KEY (at least 32 characters) or secret_key_file" in error and "Traceback" not in error
     monkeypatch.setenv("REFEREE_SECRET_KEY", "p" * 40)
     assert main(["--config", str(config), "serve", "--once"]) == 0
 

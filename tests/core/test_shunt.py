@@ -71,6 +71,9 @@ def test_one_failing_game_does_not_hold_up_the_others_and_is_parked(sessions, br
     harness.clock.advance(timedelta(hours=5))
     assert ("aaa", 0) not in harness.service.resolve_due(harness.clock.now())
     assert "parked after 3 failed resolutions" in caplog.text
+    # The log lines carry the ids as fields (a JSON log line has "game" and "turn"), not only in the text.
+    shunted = [r for r in caplog.records if r.name == "bot.core.shunt"]
+    assert len(shunted) == 3 and {(getattr(r, "game", None), getattr(r, "turn", None)) for r in shunted} == {("aaa", 0)}
 
 
 def test_a_requeued_turn_resolves_with_the_orders_on_file(sessions, monkeypatch):
@@ -92,7 +95,7 @@ def test_a_requeued_turn_resolves_with_the_orders_on_file(sessions, monkeypatch)
         assert game.turn_failures == 0 and game.phase_number == 1
 
 
-def test_an_engine_error_on_the_last_order_parks_the_turn_not_the_message(sessions, broken_aaa):
+def test_an_engine_error_on_the_last_order_parks_the_turn_not_the_message(sessions, broken_aaa, caplog):
     """Early processing: the last order is accepted and answered; the failing turn goes to the shunt."""
     harness = Harness(sessions)
     harness.golden_strider_game("aaa", early=True)
@@ -101,6 +104,8 @@ def test_an_engine_error_on_the_last_order_parks_the_turn_not_the_message(sessio
     last = harness.send(SEATS[-1], c.SubmitOrders("aaa", "cards 10 8 6 4 2"))
     assert "orders_accepted" in last.applied.results and "turn_deferred" in last.applied.results
     assert "could not be resolved just now" in last.reply
+    (deferred,) = [r for r in caplog.records if "on its last order failed" in r.getMessage()]
+    assert (getattr(deferred, "game", None), getattr(deferred, "turn", None)) == ("aaa", 0), "the ids as fields"
     with unit_of_work(sessions) as session:
         game = find_game(session, "aaa")
         assert game.phase_number == 0 and game.resolve_at == harness.clock.now()

@@ -25,10 +25,15 @@ from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
 from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
-from bot.discord.gm_commands import GmConfirm, gm_group
+from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
+from bot.discord.lautobus import riders_command
+from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
+from bot.discord.three_races import runners_command
+from bot.store.db import unit_of_work
+from bot.store.models import Game
 from tests.core.harness import SEATS, Harness
 from tests.support.fake_discord import AUTOCOMPLETE, COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
@@ -60,9 +65,10 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     answers = Answers(GameService(sessions), delivery, harness.clock)
     views = GameViews(sessions)
     client.install([*player_commands(answers, views), play_command(answers, views),
-                    gm_group(answers, views, fake.gm_role_id)])  # fmt: skip
+                    runners_command(answers, views), riders_command(answers, views),
+                    gm_group(answers, views, fake.gm_role_id), link_command(answers)])  # fmt: skip
     client.gm_answers = answers
-    client.add_dynamic_items(GmConfirm)
+    client.add_dynamic_items(GmConfirm, GmCancel)
     client.interaction_hooks.append(answers.orders_by_modal)
     client.decision_desk = DecisionDesk(answers, views)
     client.add_dynamic_items(DecisionButton)
@@ -85,7 +91,10 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "observe", "orders", "play", "resign", "status"]
+    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+                              "riders", "runners", "status"]  # fmt: skip
+    link = {o["name"]: o for o in synced["link"]["options"]}
+    assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())
     gm = {o["name"]: o for o in synced["gm"]["options"]}
     assert sorted(gm) == ["broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview",
                           "process", "replace", "resume", "rollback", "start"]  # fmt: skip
@@ -146,6 +155,11 @@ async def test_autocomplete_offers_live_games_by_what_each_command_accepts(bench
     assert await offered("orders", "") == ["gs1"]
     assert await offered("status", "dragon") == ["ds1"]
     assert await offered("status", "s") == ["ds1", "gs1", "gs2"]
+    assert await offered("help", "strider") == ["gs1", "gs2", "golden-strider"]  # games, then the kind itself
+    assert await offered("status", "strider") == ["gs1", "gs2"]  # a kind has no status
+    help_kind = await bench.call(SLASH, "help", {"game": "golden-strider"}, ann)
+    text = "\n".join(bench.texts(help_kind))
+    assert "HELP GOLDEN STRIDER" in text and "NOT UNDERSTOOD" not in text, text
 
 
 async def test_a_failure_is_logged_and_answered_privately(bench: Bench, tmp_path: Any, no_logged_errors: Any) -> None:
@@ -243,3 +257,22 @@ async def test_play_offers_the_players_own_cards_and_checks_ranges_in_code(bench
 def view_ordered(bench: Bench) -> str:
     reply = bench.harness.send("Zed", c.ShowStatus("gs1")).reply or ""
     return next(line for line in reply.splitlines() if "Orders in from:" in line)
+
+
+async def test_games_lists_open_and_running_games_and_resign_gives_up_the_seat(bench: Bench) -> None:
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    bench.harness.send("GM", c.CreateGame("gs2", "golden-strider", {}, "UTC", 60, False, "address"))
+    users = {name: bench.fake.add_member(name) for name in SEATS}
+    for name, user in users.items():
+        await bench.call(SLASH, "join", {"game": "gs1", "name": name}, user)
+    bench.harness.send("GM", c.StartGame("gs1"))
+    listing = "\n".join(bench.texts(await bench.call(SLASH, "games", {}, users["Ann"])))
+    assert "GAMES" in listing and "gs1" in listing and "gs2" in listing, listing
+
+    resigned = "\n".join(bench.texts(await bench.call(SLASH, "resign", {"game": "gs1"}, users["Ann"])))
+    assert "RESIGNED" in resigned.upper() and "NOT UNDERSTOOD" not in resigned, resigned
+    with unit_of_work(bench.harness.sessions) as session:
+        [game] = session.query(Game).filter_by(slug="gs1").all()
+        assert [s.name for s in game.seats if s.resigned] == ["Ann"]
+    refused = "\n".join(bench.texts(await bench.call(SLASH, "resign", {"game": "gs1"}, bench.fake.add_member("Zed"))))
+    assert "no seat" in refused, refused

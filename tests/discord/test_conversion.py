@@ -9,7 +9,7 @@ import pytest
 
 from bot.core import commands as c
 from bot.discord.conversion import Target, envelope_for, target_of
-from tests.support.fake_discord import SLASH, FakeDiscord
+from tests.support.fake_discord import COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
 
 def interaction_from(fake: FakeDiscord, payload: dict[str, object]) -> discord.Interaction:
@@ -33,6 +33,21 @@ def test_one_interaction_is_one_verified_envelope() -> None:
     assert envelope.commands == (c.ShowStatus("gs1"),) and envelope.received_at == now
     # Built without a command tree, the interaction names no command: the reply says "your message".
     assert envelope.reply_context == {"subject": "your message", "interaction": str(payload["id"])}
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "subject"),
+    [
+        (COMPONENT, {"custom_id": "ds:gs1:3:A:hold", "component_type": 2}, "your click"),
+        (MODAL_SUBMIT, {"custom_id": "orders:gs1", "components": []}, "your form"),
+    ],
+)
+def test_a_reply_names_the_click_or_the_form_it_answers(kind: int, data: dict[str, object], subject: str) -> None:
+    fake = FakeDiscord()
+    user = fake.add_member("Ann Example")
+    interaction = interaction_from(fake, fake.interaction_payload(kind, data, user))
+    envelope = envelope_for(interaction, (c.ShowStatus("gs1"),), datetime(2026, 3, 1, tzinfo=UTC))
+    assert envelope.reply_context["subject"] == subject
 
 
 def test_the_core_default_trust_is_claimed() -> None:

@@ -1,9 +1,10 @@
 """The bot's real discord.py client against the fake Discord (issue 13, "Tests").
 
-A Golden Strider game played by six users through slash commands, every
-report checked in the game's forum post and every DM checked; closed DMs;
-an outage of the REST API while reports go out (nothing lost, nothing
-doubled: counted at the fake); rate limits; channels refused for good.
+A Golden Strider game played by six users through slash commands (created
+and started by a GM with /gm), every report checked in the game's forum post
+and every DM checked; closed DMs; an outage of the REST API while reports go
+out (nothing lost, nothing doubled: counted at the fake); rate limits;
+channels refused for good.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS
 from tests.discord.world import World, running_world
-from tests.support.fake_discord import FakeDiscord, Request
+from tests.support.fake_discord import FakeDiscord, Fault, Request
 
 pytestmark = pytest.mark.integration
 
@@ -60,14 +61,16 @@ def expected_messages(world: World, target: str) -> list[str]:
     wanted = {target, f"public:{target}", f"user:{target}"}
     out: list[str] = []
     for row in rows(world.sessions):
-        if row.sent_at is None or row.channel != "discord" or row.recipient not in wanted:
-            continue
+        if row.sent_at is None or row.channel != "discord" or row.recipient not in wanted or row.kind == "status":
+            continue  # the status is one message, edited in place (tests/discord/test_status.py)
         out.extend(discord_messages(render_outcome(row.template, row.data, row.context)))
     return out
 
 
 def public_rows(world: World, slug: str) -> list[OutboxMessage]:
-    return [r for r in rows(world.sessions) if r.channel == "discord" and r.recipient == f"public:{slug}"]
+    """The game's public copies on Discord (its live status, one coalescing row, apart)."""
+    return [r for r in rows(world.sessions)
+            if r.channel == "discord" and r.recipient == f"public:{slug}" and r.kind != "status"]  # fmt: skip
 
 
 MAIL_WORDS = re.compile(r"PASSWORD|[Rr]eply with|Send HELP|by email: the subject")
@@ -82,14 +85,23 @@ def assert_no_mail_vocabulary(fake: FakeDiscord) -> None:
 
 
 def thread_reports(world: World, slug: str) -> list[str]:
-    return [m["content"] for m in world.thread_messages(slug)[1:]]  # after the post's opening message
+    return [m["content"] for m in world.thread_posts(slug)[1:]]  # after the post's opening message
 
 
 async def test_a_whole_golden_strider_game_by_slash_commands(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
     async with running_world(fake_discord, sqlite_sessions) as world:
-        await start_game(world, options={"race_length": 30})
+        gail = fake_discord.add_member("Gail", roles=(fake_discord.gm_role_id,))  # created and started by /gm too
+        made = await fake_discord.slash("gm", {"kind": "golden-strider", "game": "gs1", "options": "race_length=30",
+                                               "seats": 6, "schedule": "1h", "time_zone": "Europe/Paris"}, gail,
+                                        subcommand="create")  # fmt: skip
+        assert "CREATED gs1" in (await fake_discord.wait_for_replies(made))[0]["content"]
+        for name in SEATS:
+            [reply, *_] = await world.command(name, "join", {"game": "gs1", "name": name})
+            assert "JOINED gs1" in reply["content"] and reply["flags"] == 64
+        started = await fake_discord.slash("gm", {"game": "gs1"}, gail, subcommand="start")
+        assert "STARTED gs1" in (await fake_discord.wait_for_replies(started))[0]["content"]
         rules = registry.get_rules("golden-strider")
         views = GameViews(world.sessions)
         rng = random.Random(5)
@@ -113,6 +125,7 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
         for turn in range(turns):
             assert f"-- turn {turn}:" in text
         assert "GAME OVER" in text and "Seed revealed:" in text
+        assert "Copy for " not in text  # a seat's copy goes by DM only, never to the post
         assert re.search(r"```\nDeadline: <t:\d+:F> \(<t:\d+:R>\)", text)
         for name in SEATS:
             user_id = world.user(name)["id"]
@@ -140,6 +153,9 @@ async def test_orders_by_modal_count_like_typed_ones(
         )
         [reply] = await fake_discord.wait_for_replies(submitted)
         assert "ORDERS ACCEPTED" in reply["content"] and "cards 10 8 6 4 2" in reply["content"]
+        assert reply["flags"] == 64 and re.search(r"Receipt R[0-9A-F]{8} -- ", reply["content"]), reply["content"]
+        await world.delivered()
+        assert fake_discord.dm_messages(ann["id"])[-1]["content"] == reply["content"]  # the copy by DM, the same
         [status, *_] = await world.command("Ben", "status", {"game": "gs1"})
         assert "Orders in from: Ann\n" in status["content"]
 
@@ -273,7 +289,7 @@ async def test_a_lost_answer_to_opening_the_post_opens_no_second_post(
         assert [r.status for r in fake_discord.requests if r.path.endswith("/threads")] == [503]
         assert len(fake_discord.threads()) == 1
         # The opening, then the game's public copies (open for joining, started), each once.
-        assert [m["content"][:3] for m in world.thread_messages("gs1")] == ["**G", "```", "```"]
+        assert [m["content"][:3] for m in world.thread_posts("gs1")] == ["**G", "```", "```"]
         assert thread_reports(world, "gs1") == expected_messages(world, "gs1")
         assert [r.template for r in public_rows(world, "gs1")] == ["created", "started"]
 
@@ -333,3 +349,43 @@ async def test_two_players_writing_in_the_modal_at_once_both_count_even_across_a
         assert "ORDERS ACCEPTED" in reply["content"] and "seat Cat" in reply["content"]
         [status, *_] = await again.command("Dan", "status", {"game": "gs1"})
         assert "Orders in from: Ann, Ben, Cat\n" in status["content"]
+
+
+async def test_the_runtime_syncs_every_command_to_the_guild_and_registers_every_button(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """What ``referee serve`` installs (not a test's own wiring): the commands synced, the buttons' ids known."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        synced = sorted(cmd["name"] for cmd in fake_discord.commands[str(fake_discord.guild_id)])
+        assert synced == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+                          "riders", "runners", "status"]  # fmt: skip
+        client = world.runtime.client
+        for custom_id in ("ds:ds1:0:Ann:reveal", "sg:sg1:2:Ann:draw", "sg:sg1:2:Ann:flip", "gm:process:1:gs1:0:x",
+                          "gmcancel:1:process:gs1"):  # fmt: skip
+            assert client.handles_component(custom_id), custom_id
+        assert not client.handles_component("referee-v0:ds1:reveal")
+
+
+async def test_a_429_that_discord_py_lets_through_is_held_for_its_retry_after(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """Cloudflare's 429 (no ``Via`` header) reaches the bot raw; its ``Retry-After`` (here 2 minutes) is respected."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        await start_game(world)
+        await order_all(world)
+        await world.delivered()
+        banned = Fault(_is_send, 429, {"message": "You are being blocked", "code": 0}, {"Retry-After": "120"}, times=1)
+        fake_discord.faults.append(banned)
+        assert await world.pass_deadline() == [("gs1", 0)]
+        await fake_discord.wait_for_request(lambda r: r.status == 429)
+        for _ in range(100):  # the bot's loop marks the row after the answer
+            if world.runtime.delivery.held_until is not None:
+                break
+            await asyncio.sleep(0.02)
+        held = world.runtime.delivery.held_until
+        assert held is not None and held >= world.harness.clock.now() + timedelta(seconds=119), held
+        sends = len([r for r in fake_discord.requests if _is_send(r)])
+        assert await world.runtime.delivery.deliver_due() == []  # every send waits
+        assert len([r for r in fake_discord.requests if _is_send(r)]) == sends
+        await world.delivered()  # the clock moves past the hold
+        assert banned.hits == 1 and thread_reports(world, "gs1") == expected_messages(world, "gs1")

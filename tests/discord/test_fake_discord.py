@@ -92,9 +92,14 @@ async def test_edit_delete_and_pins(client: discord.Client, fake_discord: FakeDi
     await status.pin()
     pinned = [m.content async for m in channel.pins()]
     assert pinned == ["status: turn 2"]
+    await status.pin()  # pinning again changes nothing
     gone = await channel.send("to delete")
     await gone.delete()
-    assert [m["content"] for m in fake_discord.messages[channel.id]] == ["status: turn 2"]
+    # Discord says "... pinned a message" once, in a system message (type 6) pointing at the pinned one.
+    assert [(m["content"], m["type"]) for m in fake_discord.messages[channel.id]] == [("status: turn 2", 0), ("", 6)]
+    assert fake_discord.messages[channel.id][1]["message_reference"]["message_id"] == str(status.id)
+    await status.unpin()
+    assert [m.content async for m in channel.pins()] == [] and fake_discord.pinned(channel.id) == []
 
 
 async def test_the_original_response_can_be_edited(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,7 +73,7 @@ async def test_referee_serve_plays_a_turn_on_the_fake_discord(fake_discord: Fake
             reply = await command(fake, "orders", {"game": "gs1", "text": "cards 10 8 6 4 2"}, user)
             assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
         ask = await command(fake, "gm", {"game": "gs1", "turn": 0, "reason": "all in"}, gm, "process")
-        [button] = [b for row in ask["components"] for b in row["components"]]
+        [button, _cancel] = [b for row in ask["components"] for b in row["components"]]
         clicked = await fake.click(button["custom_id"], ask, gm)
         [done] = await fake.wait_for_replies(clicked, timeout=20)
         assert "PROCESSED gs1" in done["content"], done["content"]
@@ -86,6 +86,14 @@ async def test_referee_serve_plays_a_turn_on_the_fake_discord(fake_discord: Fake
         report = next(m for m in thread() if "-- turn 0:" in m)
         assert report.startswith("```\n") and len(thread()) >= 3  # opening, announcements, the report
         await fake.wait_until(lambda: any("Orders: /orders game:gs1" in m for m in thread()), timeout=20)
+
+        def pinned() -> list[str]:
+            posts = [t for t in fake.threads() if t["name"].startswith("gs1 ")]
+            return [m["content"] for t in posts for m in fake.pinned(t["id"])]
+
+        # the wiring keeps the post's pinned status: turn 1 open, nobody has ordered it yet
+        await fake.wait_until(lambda: any("Turn 1:" in m and "Orders in: none yet" in m for m in pinned()), timeout=20)
+        assert len(pinned()) == 1
         for user in players.values():
             await fake.wait_until(lambda u=user: any("\nCopy for " in m["content"] for m in fake.dm_messages(u["id"])),
                                   timeout=20)  # fmt: skip

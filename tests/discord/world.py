@@ -74,15 +74,25 @@ class World:
                 OutboxMessage.channel.in_(self.runtime.delivery.channels), OutboxMessage.sent_at.is_(None),
                 OutboxMessage.parked_at.is_(None))).first()  # fmt: skip
 
-    def thread_messages(self, slug: str) -> list[dict[str, Any]]:
+    def thread(self, slug: str) -> dict[str, Any]:
         [thread] = [t for t in self.fake.threads() if t["name"].startswith(f"{slug} ")]
-        return self.fake.messages[int(thread["id"])]
+        return thread
+
+    def thread_messages(self, slug: str) -> list[dict[str, Any]]:
+        """Every message in the game's post, as posted (the pinned status and Discord's pin notice included)."""
+        return self.fake.messages[int(self.thread(slug)["id"])]
+
+    def thread_posts(self, slug: str) -> list[dict[str, Any]]:
+        """The posts of the game's post but its pinned status message and Discord's system messages."""
+        pinned = {m["id"] for m in self.fake.pinned(self.thread(slug)["id"])}
+        return [m for m in self.thread_messages(slug) if m["type"] == 0 and m["id"] not in pinned]
 
 
 def discord_harness(sessions: sessionmaker[Session]) -> Harness:
     """The core's harness with Discord as the channel that has a public place for every game."""
     base = Harness(sessions)
-    return Harness(sessions, clock=base.clock, config=dataclasses.replace(base.config, public_channels=("discord",)))
+    config = dataclasses.replace(base.config, public_channels=("discord",), status_channels=("discord",))
+    return Harness(sessions, clock=base.clock, config=config)
 
 
 @asynccontextmanager

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from tests.discord.conftest import fake_discord  # noqa: F401  (the Discord tests' fixture, for test_full_serve)
 from tests.support.dovecot import DovecotServer, dovecot_binary
 from tests.support.smtp_sink import SmtpSink
 

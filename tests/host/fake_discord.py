@@ -23,7 +23,7 @@ GUILD_ID = "1001"
 FORUM_ID = "2002"
 GM_ROLE_ID = "3003"
 BOT_ROLE_ID = "3004"
-NEEDED = (1 << 10) | (1 << 11) | (1 << 13) | (1 << 16) | (1 << 35) | (1 << 38)
+NEEDED = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 35) | (1 << 38) | (1 << 51)
 
 
 def _json(status: int, body: Any) -> web.Response:

@@ -91,3 +91,27 @@ def test_the_dockerfile_builds_from_the_wheel_and_copies_what_exists():
             assert (ROOT / path).exists(), f"the Dockerfile copies {path}, which is not in the checkout"
     ignored = (DEPLOY / "Dockerfile.dockerignore").read_text().split()
     assert ".venv" in ignored and ".git" in ignored
+
+
+def test_hosting_tells_to_back_up_the_seat_secret_key_where_the_referee_makes_it(tmp_path: Path):
+    from bot.core.seat_secrets import load_secret_key
+    from bot.settings import Settings
+
+    example = Settings.load(DEPLOY / "referee.toml.example", {})
+    database = tmp_path / Path(example.database).name  # the example's database, here
+    load_secret_key("", example.secret_key_file, str(database))
+    (made,) = [p.name for p in tmp_path.iterdir()]
+    backups = (DEPLOY / "HOSTING.md").read_text().split("## 8. Backups")[1].split("## 9.")[0]
+    assert f"`{made}`" in backups and "REFEREE_SECRET_KEY" in backups, "section 8 names the key file"
+    assert f"{Path(example.database).parent}/{made}" in (DEPLOY / "HOSTING.md").read_text()
+
+
+def test_the_invite_link_asks_for_exactly_the_permissions_the_doctor_checks():
+    from bot.doctor import PERMISSIONS
+
+    text = (DEPLOY / "HOSTING.md").read_text()
+    (asked,) = set(re.findall(r"permissions=(\d+)", text))
+    assert int(asked) == sum(PERMISSIONS.values()), "the invite URL's bits are the doctor's"
+    for name in PERMISSIONS:
+        assert f"**{name.replace('View Channel', 'View Channels')}**" in text, name
+    assert "scope=bot+applications.commands" in text

@@ -80,7 +80,10 @@ def test_everything_works_and_the_test_message_arrives(tmp_path, dovecot, smtp_w
     assert line(lines, "IMAP MOVE").startswith("ok   IMAP MOVE: offered")
     assert line(lines, "SMTP AUTH") == "ok   SMTP AUTH: as referee@example.com"
     assert line(lines, "SMTP test message").startswith("ok   SMTP test message: sent to secretary@example.org")
-    assert line(lines, "game masters") == "ok   game masters: 2 named: gm@example.org, 123456789"
+    assert line(lines, "game masters") == (  # a warning: the exit code stays 0
+        "warn game masters: 2 named: gm@example.org, 123456789; "
+        "not reachable: 123456789 (Discord user ids, but Discord is not configured)"
+    )
     assert lines[-1].endswith(" ok, 0 broken")
     (sent,) = smtp_with_login.messages()
     assert sent.recipients == ("secretary@example.org",) and sent.mail_from == "referee@example.com"
@@ -121,7 +124,9 @@ def test_servers_that_are_not_there(tmp_path, monkeypatch, capsys):
     config.write_text(config.read_text()[: config.read_text().index("[referee.maildir]")])
     code, lines = doctor(config, capsys)
     assert code == 1
-    assert line(lines, "settings").startswith("FAIL settings: missing: set REFEREE_IMAP_PASSWORD")
+    assert line(lines, "settings") == "FAIL settings: imap_password is missing", "the line names the key"
+    fix = lines[lines.index(line(lines, "settings")) + 1]
+    assert fix == "       fix: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)"
     assert line(lines, "database").startswith("FAIL database: there is no SQLite database at")
     assert line(lines, "IMAP connect").startswith("FAIL IMAP connect: 127.0.0.1:1 (none): ConnectionRefusedError")
     assert line(lines, "SMTP connect").startswith("FAIL SMTP connect: 127.0.0.1:1 (none)")
@@ -153,12 +158,12 @@ def test_discord_token_guild_forum_permissions_and_gm_role(tmp_path, discord, mo
     assert line(lines, "Discord GM role") == "ok   Discord GM role: role 3003 exists"
     assert fake_discord.TOKEN not in "\n".join(lines)
 
-    # the forum denies the bot's role Manage Messages (pins) and Create Public Threads
-    discord.overwrites = [{"id": fake_discord.BOT_ROLE_ID, "type": 0, "allow": "0", "deny": str((1 << 13) | (1 << 35))}]
+    # the forum denies the bot's role Pin Messages (the status) and Create Public Threads
+    discord.overwrites = [{"id": fake_discord.BOT_ROLE_ID, "type": 0, "allow": "0", "deny": str((1 << 51) | (1 << 35))}]
     code, lines = doctor(config, capsys)
     assert code == 1
     assert line(lines, "Discord permissions") == (
-        "FAIL Discord permissions: in #games the bot lacks: Manage Messages, Create Public Threads"
+        "FAIL Discord permissions: in #games the bot lacks: Pin Messages, Create Public Threads"
     )
     discord.overwrites = []
     discord.forum_type = 0
@@ -173,3 +178,35 @@ def test_discord_token_guild_forum_permissions_and_gm_role(tmp_path, discord, mo
     code, lines = doctor(config, capsys)
     assert code == 1 and line(lines, "Discord token") == "FAIL Discord token: GET /users/@me answered 401"
     assert "fix: reset the token in the Developer Portal" in "\n".join(lines)
+
+
+def test_the_game_masters_must_be_reachable_and_not_the_referee():
+    from bot.doctor import game_master_check
+    from bot.settings import Settings
+
+    mail_only = Settings(smtp_host="smtp.example.org", bot_address="referee@example.org")
+    assert game_master_check(mail_only.merged({"game_masters": "gm@example.org"})).line() == (
+        "ok   game masters: 1 named: gm@example.org"
+    )
+    discord_id = game_master_check(mail_only.merged({"game_masters": "gm@example.org, 123456789012345678"}))
+    assert discord_id.ok and discord_id.warning
+    assert "not reachable: 123456789012345678 (Discord user ids, but Discord is not configured)" in discord_id.line()
+    no_mail = game_master_check(Settings(game_masters="gm@example.org", discord_token="t" * 10))
+    assert no_mail.warning and "gm@example.org (addresses, but no outgoing mail is configured)" in no_mail.detail
+    itself = game_master_check(mail_only.merged({"game_masters": "Referee@example.org"}))
+    assert not itself.ok and "referee@example.org is the referee's own address" in itself.line()
+
+
+def test_a_password_in_clear_to_another_machine_is_a_warning():
+    from bot.doctor import in_clear_check
+
+    (warned,) = in_clear_check("IMAP", "imap.example.org", "none", logs_in=True)
+    assert warned.ok and warned.warning
+    assert warned.line() == (
+        "warn IMAP security: none: the password goes to imap.example.org unencrypted\n"
+        "       fix: set imap_security to tls or starttls (none is meant for a server on this machine)"
+    )
+    assert in_clear_check("IMAP", "127.0.0.1", "none", logs_in=True) == []
+    assert in_clear_check("IMAP", "localhost", "none", logs_in=True) == []
+    assert in_clear_check("SMTP", "smtp.example.org", "starttls", logs_in=True) == []
+    assert in_clear_check("SMTP", "relay.example.org", "none", logs_in=False) == [], "no AUTH: no password sent"

@@ -93,3 +93,24 @@ def test_serve_in_process_leaves_the_logging_as_it_found_it(maildir_config: Path
     before = (list(root.handlers), root.level)
     assert main(["--config", str(maildir_config), "serve", "--once"]) == 0
     assert (list(root.handlers), root.level) == before
+
+
+def test_the_database_password_is_never_shown(tmp_path: Path, capsys):
+    from bot.cli import main
+    from bot.settings import Settings
+    from tests.support.net import free_port
+
+    url = f"postgresql+psycopg://referee:db-Pass%40word-77@127.0.0.1:{free_port()}/referee"
+    settings = Settings(database=url)
+    assert {"db-Pass%40word-77", "db-Pass@word-77"} <= set(settings.secrets()), "the log filter masks it"
+    log, stream = logged("json", secrets=tuple(settings.secrets()))
+    log.error("cannot reach %s", url)
+    assert "Pass" not in stream.getvalue() and "referee:***@127.0.0.1" in stream.getvalue()
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{url}"\nsecret_key = "{"k" * 32}"\n')
+    for command in (["serve", "--once"], ["status"], ["db", "upgrade"], ["db", "backup", str(tmp_path / "b")]):
+        main(["--config", str(config), *command])
+        captured = capsys.readouterr()
+        shown = captured.out + captured.err
+        assert "referee:***@127.0.0.1" in shown or "pg_dump" in shown, (command, shown)
+        assert "Pass" not in shown, (command, shown)

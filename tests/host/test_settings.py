@@ -92,6 +92,24 @@ def test_a_secret_from_a_file_named_in_the_environment(tmp_path):
         Settings.load(None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "absent")})
 
 
+def test_a_short_seat_secret_key_is_refused_at_load_without_showing_it():
+    with pytest.raises(SettingsError) as caught:
+        Settings.load(None, {"REFEREE_SECRET_KEY": "too-short-key"})
+    (problem,) = caught.value.problems
+    assert problem.startswith("secret_key: expected at least 32 characters")
+    assert "got a value of 13 characters (from REFEREE_SECRET_KEY)" in problem and "too-short-key" not in problem
+    assert Settings.load(None, {"REFEREE_SECRET_KEY": "k" * 32}).secret_key == "k" * 32
+
+
+def test_a_server_database_needs_a_configured_seat_secret_key():
+    url = "postgresql+psycopg://referee@db.example.org/referee"
+    (problem,) = Settings.load(None, {"REFEREE_DATABASE": url}).missing()
+    assert problem.startswith("secret_key: missing: the database is not a SQLite file")
+    assert Settings.load(None, {"REFEREE_DATABASE": url, "REFEREE_SECRET_KEY": "k" * 32}).missing() == []
+    assert Settings.load(None, {"REFEREE_DATABASE": url}).merged({"secret_key_file": "/etc/k"}).missing() == []
+    assert Settings.load(None, {"REFEREE_DATABASE": "/var/lib/referee/referee.sqlite3"}).missing() == []
+
+
 def test_missing_what_a_running_bot_needs():
     settings = Settings.load(None, {"REFEREE_IMAP_HOST": "imap.example.org", "REFEREE_DISCORD_TOKEN": "t"})
     missing = "\n".join(settings.missing())
@@ -146,13 +164,18 @@ def test_the_example_documents_every_setting():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_the_examples_load(path):
-    settings = Settings.load(path, {})
+    settings = Settings.load(path, {"REFEREE_SECRET_KEY": "k" * 64} if "postgresql" in path.name else {})
     assert settings.imap_host and settings.smtp_host and settings.database
     assert settings.missing() == [
         "imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)",
         "smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD",
     ]
     secrets = {"REFEREE_IMAP_PASSWORD": "a", "REFEREE_SMTP_PASSWORD": "b", "REFEREE_DISCORD_TOKEN": "c"}
+    if "postgresql" in path.name:
+        (key,) = Settings.load(path, secrets).missing()
+        assert key.startswith("secret_key: missing: the database is not a SQLite file, so set REFEREE_SECRET_KEY")
+        assert "REFEREE_SECRET_KEY" in path.read_text(), "the example says where the key comes from"
+        secrets["REFEREE_SECRET_KEY"] = "k" * 64
     assert Settings.load(path, secrets).missing() == ([] if "postgresql" in path.name else [
         "discord_guild_id: missing: discord_token is set, so the server (guild) id is needed",
         "discord_forum_channel_id: missing: discord_token is set, so the forum channel id is needed",
@@ -163,3 +186,17 @@ def test_the_postgresql_example_is_postgresql_with_json_logs():
     settings = Settings.load(EXAMPLES[1], {})
     assert settings.database.startswith("postgresql+psycopg://") and settings.log_format == "json"
     assert settings.discord_guild_id == 123456789012345678
+
+
+def test_config_may_follow_the_command_as_the_issue_writes_it(tmp_path, capsys):
+    # `referee serve --config referee.toml`, `referee doctor --config referee.toml`: the forms of issue 15
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{tmp_path / "r.sqlite3"}"\nimap_port = "abc"\n')
+    for command in (["serve", "--once"], ["doctor"], ["status"], ["db", "upgrade"], ["inbox", "list"]):
+        assert main([*command, "--config", str(config)]) == 2, command
+        assert "imap_port: expected a whole number" in capsys.readouterr().err, command
+    good = tmp_path / "good.toml"
+    good.write_text(f'database = "{tmp_path / "r.sqlite3"}"\n')
+    assert main(["--config", str(config), "db", "upgrade", "--config", str(good)]) == 0, "after the command wins"
+    assert main(["--config", str(good), "status"]) == 0, "before the command still works"
+    capsys.readouterr()

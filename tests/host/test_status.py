@@ -8,6 +8,8 @@ import logging
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.cli import main
 from bot.core import supervisor
 from bot.core.health import WorkerErrorLog, record_worker_error, worker_health
@@ -18,6 +20,7 @@ from bot.logging_setup import SecretFilter
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
 from tests.email.world import START, build_world
+from tests.support.net import free_port
 
 
 class Failing:
@@ -122,3 +125,30 @@ def test_status_refuses_an_unmigrated_database(tmp_path: Path, capsys):
     config.write_text(f'database = "{tmp_path / "empty.sqlite3"}"\n')
     assert main(["--config", str(config), "status"]) == 2
     assert "run `referee db upgrade`" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("form", ["{}", "sqlite:///{}"])
+def test_serve_status_and_doctor_create_no_database_file(tmp_path: Path, capsys, form: str):
+    missing = tmp_path / "not-yet.sqlite3"
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{form.format(missing)}"\n')
+    for command in (["serve", "--once"], ["status"]):
+        assert main(["--config", str(config), *command]) == 2, command
+        assert f"there is no SQLite database at {missing}: run `referee db upgrade`" in capsys.readouterr().err
+    assert main(["--config", str(config), "doctor"]) == 1
+    assert f"FAIL database: there is no SQLite database at {missing}" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == [config], "nothing is touched before the database exists"
+
+
+def test_an_unreachable_database_server_exits_75_so_systemd_restarts(tmp_path: Path, capsys):
+    from bot.cli_host import EXIT_UNAVAILABLE
+    from tests.host.test_deploy import DEPLOY, unit
+
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "postgresql+psycopg://referee@127.0.0.1:{free_port()}/referee"\n'
+                      f'secret_key = "{"k" * 32}"\n')  # fmt: skip
+    for command in (["serve", "--once"], ["status"]):
+        assert main(["--config", str(config), *command]) == EXIT_UNAVAILABLE == 75, command
+        assert "cannot open the database" in capsys.readouterr().err
+    prevented = unit(DEPLOY / "referee.service")["Service"]["RestartPreventExitStatus"][-1].split()
+    assert str(EXIT_UNAVAILABLE) not in prevented and "2" in prevented

@@ -9,7 +9,8 @@ what the referee uses and nothing more:
   channel and a forum channel), heartbeats, and the interactions the tests
   send (:meth:`slash`, :meth:`autocomplete`, :meth:`click`, :meth:`submit_modal`);
 * REST: ``users/@me``, ``oauth2/applications/@me``, command sync, channel
-  messages (create, edit, delete, pins), DM channels, forum posts, and the
+  messages (create, edit, delete; pins: pin, unpin, list, each as Discord
+  does it, with the "pinned a message" system message), DM channels, forum posts, and the
   interaction callback and webhook follow-up routes that interaction replies
   take (pitfall 8).
 
@@ -120,6 +121,7 @@ class FakeDiscord:
         self.identifies = 0
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
         self._token_channels: dict[str, int] = {}
+        self._component_messages: dict[int, dict[str, Any]] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._sequence = itertools.count(1)
         self._changed = asyncio.Condition()
@@ -152,7 +154,10 @@ class FakeDiscord:
             ("DELETE", "/channels/{channel}/messages/{message}", self._delete_message),
             ("PUT", "/channels/{channel}/messages/pins/{message}", self._pin),
             ("PUT", "/channels/{channel}/pins/{message}", self._pin),
+            ("DELETE", "/channels/{channel}/messages/pins/{message}", self._unpin),
+            ("DELETE", "/channels/{channel}/pins/{message}", self._unpin),
             ("GET", "/channels/{channel}/messages/pins", self._list_pins),
+            ("GET", "/channels/{channel}/pins", self._list_pins_legacy),
             ("POST", "/channels/{channel}/threads", self._forum_post),
             ("GET", "/guilds/{guild}/threads/active", self._active_threads),
             ("POST", "/users/@me/channels", self._open_dm),
@@ -366,6 +371,7 @@ class FakeDiscord:
                    "attachment_size_limit": 10485760}  # fmt: skip
         if message is not None:
             payload["message"] = message
+            self._component_messages[int(payload["id"])] = message
         self._token_channels[payload["token"]] = int(channel["id"])
         return payload
 
@@ -390,6 +396,16 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         """Press the button ``custom_id`` on ``message`` (a payload this fake stored)."""
         data = {"custom_id": custom_id, "component_type": 2}
+        payload = self.interaction_payload(COMPONENT, data, user or self._any_user(), int(message["channel_id"]),
+                                           message)  # fmt: skip
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return payload
+
+    async def choose(
+        self, custom_id: str, values: list[str], message: dict[str, Any], user: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Pick ``values`` in the string select menu ``custom_id`` on ``message`` (a payload this fake stored)."""
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
         payload = self.interaction_payload(COMPONENT, data, user or self._any_user(), int(message["channel_id"]),
                                            message)  # fmt: skip
         await self.dispatch("INTERACTION_CREATE", payload)
@@ -524,6 +540,9 @@ class FakeDiscord:
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         channel_id, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
+        refusal = self._refusal(channel_id)
+        if refusal is not None:
+            return refusal
         message = self._find(channel_id, message_id)
         if message is None:
             return _json({"message": "Unknown Message", "code": 10008}, 404)
@@ -541,18 +560,50 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _pin(self, request: web.Request) -> web.Response:
+        """Pin a message, as Discord does: idempotent, at most 250 pins, and a system message says it (type 6)."""
+        channel_id, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
+        refusal = self._refusal(channel_id)
+        if refusal is not None:
+            return refusal
+        message = self._find(channel_id, message_id)
+        if message is None:
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        pins = self.pins.setdefault(channel_id, [])
+        if message_id in pins:
+            return web.Response(status=204)
+        if len(pins) >= 250:
+            return _json({"message": "Maximum number of pins reached (250)", "code": 30003}, 400)
+        message["pinned"] = True
+        pins.insert(0, message_id)  # newest first, as Discord lists them
+        notice = self._message(channel_id, {})
+        notice.update(type=6, message_reference={"channel_id": str(channel_id), "message_id": str(message_id)})
+        self.messages[channel_id].append(notice)
+        return web.Response(status=204)
+
+    async def _unpin(self, request: web.Request) -> web.Response:
         channel_id, message_id = int(request.match_info["channel"]), int(request.match_info["message"])
         message = self._find(channel_id, message_id)
         if message is None:
             return _json({"message": "Unknown Message", "code": 10008}, 404)
-        message["pinned"] = True
-        self.pins.setdefault(channel_id, []).append(message_id)
+        message["pinned"] = False
+        if message_id in self.pins.get(channel_id, []):
+            self.pins[channel_id].remove(message_id)
         return web.Response(status=204)
 
     async def _list_pins(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel"])
         items = [{"pinned_at": _now(), "message": self._find(channel_id, m)} for m in self.pins.get(channel_id, [])]
         return _json({"items": items, "has_more": False})
+
+    async def _list_pins_legacy(self, request: web.Request) -> web.Response:
+        """The old route (``GET /channels/{c}/pins``): the pinned messages themselves, newest first."""
+        channel_id = int(request.match_info["channel"])
+        return _json([self._find(channel_id, m) for m in self.pins.get(channel_id, [])])
+
+    def pinned(self, channel_id: int | str) -> list[dict[str, Any]]:
+        """The messages pinned in a channel, newest first."""
+        found = (self._find(int(channel_id), m) for m in self.pins.get(int(channel_id), []))
+        return [m for m in found if m is not None]
 
     async def _forum_post(self, request: web.Request) -> web.Response:
         forum_id = int(request.match_info["channel"])
@@ -610,6 +661,13 @@ class FakeDiscord:
             answer["interaction"].update(response_message_loading=True,
                                          response_message_ephemeral=bool(data.get("flags", 0) & 64))  # fmt: skip
             answer["resource"] = {"type": 5}
+        elif body["type"] == 7:  # UPDATE_MESSAGE: the message the component is on is edited
+            message = self._component_messages.get(interaction_id)
+            if message is None:
+                return _json({"message": "Unknown Message", "code": 10008}, 404)
+            message.update({k: v for k, v in data.items() if k in ("content", "embeds", "components")})
+            message["edited_timestamp"] = _now()
+            answer["resource"] = {"type": 7, "message": message}
         else:
             answer["resource"] = {"type": body["type"]}
         return _json(answer)

@@ -205,6 +205,26 @@ def test_no_decision_received_after_drawing_alone(rules: StrikeGold, sg: SimpleN
     assert result.state.discard[-1] == 5
 
 
+@pytest.mark.parametrize(
+    ("deck_top", "decision"),
+    [((7,), "keep r3c1"), ((5,), "flip r2c2"), ((5,), "keep r1c4"), ((3,), "if 4 or less keep r1c4; else flip r2c2")],
+)
+def test_drawing_alone_then_deciding_is_the_same_move_as_the_one_shot_order(
+    sg: SimpleNamespace, deck_top: tuple[int, ...], decision: str
+) -> None:
+    """Discord's two steps (``draw deck``, then the decision: the Draw button) and the mail's one order
+    make the same move: the same grids, piles, clears and events; only the turn count differs by the
+    extra phase.  (SG-1: 7 into r3c1 completes column 1 and clears it.)"""
+    state = _two(sg, GRID_A, deck_top=deck_top)
+    joiner = "; " if decision.startswith("if") else ", "
+    one_shot = sg.play(state, f"draw deck{joiner}{decision}")
+    drawn = sg.play(state, "draw deck")
+    two_steps = sg.play(drawn.state, decision)
+    assert replace(two_steps.state, turn=0) == replace(one_shot.state, turn=0)
+    assert two_steps.state.turn == one_shot.state.turn + 1
+    assert [e.text for e in two_steps.events] == [e.text for e in one_shot.events]
+
+
 # --- no moves received (S10) ---------------------------------------------------------------------
 
 

@@ -1,0 +1,49 @@
+"""A row the delivery meets after its client closed (``referee serve`` stopping) is given back untouched.
+
+Found by tests/host/test_full_serve.py: on SIGTERM, a DM still being
+delivered for an answer was marked failed, so the next run held it back by
+the first back-off (5 s, doubling at every such stop) and counted an attempt
+that never reached Discord.  Stopping is not a failure: the row is released,
+due again at once, its attempts unchanged.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.discord.client import RefereeClient
+from bot.discord.delivery import RETRY, DiscordDelivery
+from bot.discord.runtime import point_at
+from bot.store.db import unit_of_work
+from bot.store.models import OutboxMessage
+from tests.core.harness import START, Harness
+from tests.support.fake_discord import FakeDiscord
+
+
+async def test_a_row_met_after_the_client_closed_is_released_with_no_attempt_counted(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    point_at(fake_discord.api_base, fake_discord.gateway_url)
+    harness = Harness(sqlite_sessions)
+    ann = fake_discord.add_member("Ann")
+    with unit_of_work(sqlite_sessions) as session:
+        row = OutboxMessage(message_id="<m1@example.com>", channel="discord", recipient=f"user:{ann['id']}",
+                            kind="reply", template="reply", data={}, context={}, created_at=START,
+                            next_attempt_at=START, attempts=0)  # fmt: skip
+        session.add(row)
+        session.flush()
+        row_id = row.id
+    client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
+    await client.login("fake-token")
+    await client.close()
+    delivery = DiscordDelivery(client, sqlite_sessions, harness.clock, fake_discord.forum_channel_id)
+
+    [outcome] = await delivery.deliver_due()
+
+    assert outcome.status == RETRY and outcome.row_id == row_id
+    with unit_of_work(sqlite_sessions) as session:
+        kept = session.get_one(OutboxMessage, row_id)
+        assert (kept.sent_at, kept.parked_at, kept.attempts, kept.last_error) == (None, None, 0, None)
+        assert kept.next_attempt_at == START and kept.claimed_until is None, "due again at once, for the next run"
+    assert delivery.held_until is None, "nothing held back"
+    assert not fake_discord.dm_messages(ann["id"])
