@@ -1,8 +1,9 @@
 """One benchmark process of the deadline crunch (see :mod:`bench.crunch`).
 
 ``python -m bench.crunch_worker build DATABASE GAMES``: build the league, every game due.
-``python -m bench.crunch_worker run DATABASE HOST PORT``: the deadline worker and the mail
-sender until nothing is due and nothing waits, timing each stage; prints JSON.
+``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT]``: the deadline worker until no
+game is due, then the mail sender until nothing waits, timing each stage from START_AT (a
+``time.time()``, so that the processes of one run start together); prints JSON.
 ``python -m bench.crunch_worker floor HOST PORT COUNT SIZE``: the floor, a bare aiosmtplib
 loop sending COUNT messages of SIZE bytes on one connection; prints JSON.
 """
@@ -87,7 +88,7 @@ def build(database: str, games: int) -> None:
     report({"built": games})
 
 
-def run(database: str, host: str, port: int) -> None:
+def run(database: str, host: str, port: int, start_at: float | None = None) -> None:
     timer = Timer()
     turns.advance = _timed(timer, "adjudication", turns.advance)  # type: ignore[assignment]
     compose_module.render_message = _timed(timer, "rendering", compose_module.render_message)  # type: ignore[assignment]
@@ -100,25 +101,38 @@ def run(database: str, host: str, port: int) -> None:
     sender = MailSender(drain, transport, SimulatedClock(NOW), MailIdentity(world.REFEREE), batch=200)
     resolved: list[tuple[str, int]] = []
     sent = 0
-    started = time.perf_counter()
-    resolved_at = 0.0
+    if start_at is not None:  # processes of one run start together (the moment the parent chose)
+        time.sleep(max(0.0, start_at - time.time()))
+    started = time.perf_counter() - (max(0.0, time.time() - start_at) if start_at is not None else 0.0)
+    cpu_started = time.process_time()
+    cpu: dict[str, float] = {"resolve": 0.0, "send": 0.0}
+    # The deadline worker until no game is due (another process may hold some: wait for it) ...
     while True:
+        mark = time.process_time()
         with timer.stage("resolve"):
             found = service.resolve_due(NOW)
+        cpu["resolve"] += time.process_time() - mark
         resolved += found
-        with timer.stage("send"):
-            sent += asyncio.run(sender.drain_all()).sent
         with unit_of_work(sessions) as session:
             due = session.scalar(select(func.count()).select_from(Game).where(_is_due(NOW)))
-        if not due and not resolved_at:
-            resolved_at = time.perf_counter() - started
-        if not due and drain.unsent_count("email") == 0:
+        if not due:
             break
         if not found:
             time.sleep(0.01)  # another process holds the rest
+    resolved_at = time.perf_counter() - started
+    # ... then the sender until nothing waits (rows another process holds come back when it marks them).
+    while True:
+        mark = time.process_time()
+        with timer.stage("send"):
+            sent += asyncio.run(sender.drain_all()).sent
+        cpu["send"] += time.process_time() - mark
+        if drain.unsent_count("email") == 0:
+            break
+        time.sleep(0.01)
     wall = time.perf_counter() - started
+    cpu["total"] = time.process_time() - cpu_started
     engine.dispose()
-    report({"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at,
+    report({"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at, "cpu": cpu,
             "stages": timer.seconds, "rss_mb": peak_rss_mb()})  # fmt: skip
 
 
@@ -146,6 +160,8 @@ def main(argv: list[str]) -> int:
             build(database, int(games))
         case ["run", database, host, port]:
             run(database, host, int(port))
+        case ["run", database, host, port, start_at]:
+            run(database, host, int(port), float(start_at))
         case ["floor", host, port, count, size]:
             floor(host, int(port), int(count), int(size))
         case _:

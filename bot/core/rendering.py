@@ -32,8 +32,11 @@ line of a mail fits in 78 columns, whatever the names), and
 
 from __future__ import annotations
 
+import json
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -42,6 +45,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import jinja2
+from jinja2 import meta
 
 from bot.core.durations import format_moment
 from bot.resources import TEMPLATES_DIR
@@ -212,5 +216,55 @@ def render_report_body(
     seat: str | None = None,
     private: Mapping[str, Any] | None = None,
 ) -> str:
-    """The game's own part of a turn report (``templates/<kind>/report.txt.j2``)."""
-    return render(f"{kind}/report.txt.j2", {"report": report, "events": list(events), "seat": seat, "private": private})
+    """The game's own part of a turn report (``templates/<kind>/report.txt.j2``).
+
+    When the game's template uses neither ``seat`` nor ``private`` (the part is
+    the same in every copy of a turn's report: Golden Strider, Lautobus), it
+    is rendered once per report and kept (:data:`_SHARED_BODIES`), not once per
+    recipient.
+    """
+    template = f"{kind}/report.txt.j2"
+    data = {"report": report, "events": list(events), "seat": seat, "private": private}
+    if not _seat_independent(template):
+        return render(template, data)
+    try:
+        key = (template, json.dumps([report, data["events"]], sort_keys=True, separators=(",", ":")))
+    except (TypeError, ValueError):
+        return render(template, data)  # not plain JSON data (a caller's own objects): rendered as it is
+    return _SHARED_BODIES.get(key, lambda: render(template, {**data, "seat": None, "private": None}))
+
+
+@lru_cache(maxsize=64)
+def _seat_independent(template: str) -> bool:
+    """True when ``template`` reads neither ``seat`` nor ``private`` and pulls in no other template."""
+    env = environment()
+    if env.loader is None:
+        return False
+    tree = env.parse(env.loader.get_source(env, template)[0])
+    used = meta.find_undeclared_variables(tree)
+    return "seat" not in used and "private" not in used and not list(meta.find_referenced_templates(tree))
+
+
+class _Recent:
+    """A small thread-safe memo of the last ``size`` values (the sender builds mails in a worker thread)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._values: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str], make: Callable[[], str]) -> str:
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self._size:
+                self._values.popitem(last=False)
+        return value
+
+
+_SHARED_BODIES = _Recent(32)
+"""The shared part of the last reports rendered, keyed by template and data (a turn's copies come together)."""

@@ -5,10 +5,11 @@ message changes nothing and sends nothing.  Each envelope gets exactly one
 reply (unless it is automatic mail), written to the outbox in the same
 transaction as the changes it caused.
 
-``resolve_due`` resolves each due game in its own transaction.  A game whose
-resolution raises is the turn shunt's (:mod:`bot.core.shunt`): retried with
-back-off, then parked with its error, the GMs and the host told; every other
-due game goes on being resolved.
+``resolve_due`` resolves the due games in batches, one transaction each (the
+rows locked with ``SKIP LOCKED`` on PostgreSQL, so several workers split
+them).  A game whose resolution raises is the turn shunt's
+(:mod:`bot.core.shunt`): retried with back-off, then parked with its error,
+the GMs and the host told; every other due game goes on being resolved.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, or_, select
+from sqlalchemy import ColumnElement, or_, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -44,6 +45,8 @@ from bot.store.models import Game, Identity, OrderSubmission, Player, ProcessedE
 log = logging.getLogger(__name__)
 UNAPPLIED = ("unapplied",)
 """Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.prepare`)."""
+RESOLVE_BATCH = 10
+"""Due games claimed, resolved and committed together by :meth:`GameService.resolve_due`."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
 """The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
 
@@ -221,62 +224,87 @@ class GameService:
         )
         return Applied(receipt, False, message, results, problems, accepted)
 
-    def resolve_due(self, now: datetime) -> list[tuple[str, int]]:
+    def resolve_due(self, now: datetime, batch: int = RESOLVE_BATCH) -> list[tuple[str, int]]:
         """Resolve every running game that is due; returns the (game, turn) pairs resolved.
 
         Due: past its deadline, or asked to resolve sooner (``resolve_at``: every
-        order in, or a retry after a failure), and not parked.  Each game is
-        resolved in its own transaction, so one failing game does not hold up
-        the others, and a game resolved by another worker in the meantime is
-        skipped (its turn row already exists).  A game waits while a configured
-        intake is behind its deadline (issue 11, :mod:`bot.core.watermarks`),
-        at most ``intake_wait_seconds``, then resolves and its GMs are told.
+        order in, or a retry after a failure), and not parked.  Games are claimed
+        ``batch`` at a time, in order, and a batch is resolved in one transaction
+        (one commit for its games' turns and reports).  On PostgreSQL the claim
+        locks the batch's rows with ``FOR UPDATE SKIP LOCKED``, so several
+        workers (``referee serve`` processes on one database) take disjoint
+        batches and split a deadline crunch between them; on SQLite one writer
+        works at a time and a second one finds the games already resolved.  A
+        game whose resolution raises is the shunt's: the batch is rolled back,
+        the failure recorded for that game alone, and the batch's other games
+        claimed again (so one failing game holds up no other).  A game resolved
+        by another worker in the meantime is skipped (its turn row already
+        exists).  A game waits while a configured intake is behind its deadline
+        (issue 11, :mod:`bot.core.watermarks`), at most ``intake_wait_seconds``,
+        then resolves and its GMs are told.
         """
-        with unit_of_work(self._sessions) as session:
-            due = session.scalars(
-                select(Game.id)
-                .where(Game.status == RUNNING, Game.turn_parked_at.is_(None), _is_due(now))
-                .order_by(Game.id)
-            ).all()
         resolved: list[tuple[str, int]] = []
-        for game_id in due:
-            outcome = self._resolve_one(game_id, now)
-            if outcome is not None:
-                resolved.append(outcome)
-        return resolved
+        after = 0  # claims go forward by id: a game left due (waiting for an intake) is not claimed again
+        skip: set[int] = set()  # failed, or resolved by another worker first, in this pass
+        while True:
+            attempt: list[tuple[str, int]] = []
+            current: int | None = None  # the game being resolved; None while claiming and committing
+            try:
+                with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
+                    games = session.scalars(
+                        select(Game)
+                        .where(Game.id > after, Game.status == RUNNING, Game.turn_parked_at.is_(None), _is_due(now))
+                        .where(Game.id.not_in(skip) if skip else true())
+                        .order_by(Game.id)
+                        .limit(batch)
+                        .with_for_update(skip_locked=True, of=Game)
+                        .options(selectinload(Game.seats))  # every seat of the batch in one more query
+                    ).all()
+                    claimed = [game.id for game in games]
+                    for current in claimed:
+                        outcome = self._resolve_one(session, current, now)
+                        session.flush()  # this game's errors are raised while it is the current one
+                        if outcome is not None:
+                            attempt.append(outcome)
+                    current = None
+            except IntegrityError:
+                if current is None:
+                    raise
+                skip.add(current)  # another worker resolved it first (SQLite): the batch's others are claimed again
+                continue
+            except Exception as exc:
+                if current is None:
+                    raise  # the database itself (claim or commit): nothing was committed; the worker retries
+                skip.add(current)
+                error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
+                with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
+                    record_failure(session, current, now, error, self.config)
+                continue
+            if not claimed:
+                return resolved
+            resolved += attempt
+            after = claimed[-1]
 
-    def _resolve_one(self, game_id: int, now: datetime) -> tuple[str, int] | None:
-        try:
-            with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
-                game = session.scalars(
-                    select(Game).where(Game.id == game_id).with_for_update(skip_locked=True)
-                ).one_or_none()
-                if game is None:
-                    return None  # another worker is resolving it (PostgreSQL: SKIP LOCKED)
-                if game.status != RUNNING or game.turn_parked_at is not None or not _due_now(game, now):
-                    return None
-                if phase_of(game) is None:
-                    return None
-                due_at = game.grace_until or game.deadline_at
-                if due_at is not None and due_at <= now:
-                    # Resolve only once every configured intake has read all mail that arrived up to the
-                    # deadline; after intake_wait_seconds resolve anyway and tell the GMs which was behind.
-                    behind = intakes_behind(session, due_at, self.config.intakes)
-                    if behind:
-                        if now < due_at + timedelta(seconds=self.config.intake_wait_seconds):
-                            return None
-                        tell_gm_intakes_behind(session, game, behind, now, self.config)
-                if start_grace(session, game, now, self.config):
-                    return None
-                record = resolve_current_turn(session, game, now, self.config)
-                return game.slug, record.turn_number
-        except IntegrityError:
+    def _resolve_one(self, session: Session, game_id: int, now: datetime) -> tuple[str, int] | None:
+        """Resolve one claimed game inside the batch's transaction; None when it is not to resolve now."""
+        game = session.get_one(Game, game_id)
+        if game.status != RUNNING or game.turn_parked_at is not None or not _due_now(game, now):
             return None
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
-            with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
-                record_failure(session, game_id, now, error, self.config)
+        if phase_of(game) is None:
             return None
+        due_at = game.grace_until or game.deadline_at
+        if due_at is not None and due_at <= now:
+            # Resolve only once every configured intake has read all mail that arrived up to the
+            # deadline; after intake_wait_seconds resolve anyway and tell the GMs which was behind.
+            behind = intakes_behind(session, due_at, self.config.intakes)
+            if behind:
+                if now < due_at + timedelta(seconds=self.config.intake_wait_seconds):
+                    return None
+                tell_gm_intakes_behind(session, game, behind, now, self.config)
+        if start_grace(session, game, now, self.config):
+            return None
+        record = resolve_current_turn(session, game, now, self.config)
+        return game.slug, record.turn_number
 
     def remind_due(self, now: datetime) -> int:
         """Send every reminder that is due now (each game in its own transaction); returns how many went out."""

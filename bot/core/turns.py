@@ -113,23 +113,22 @@ def resolve_current_turn(
     )
     session.add(record)
     session.flush()  # the (game, generation, turn) primary key refuses a second resolution here
+    next_phase = rules.phase(resolution.state)
+    # before the game's columns change, so that they are written in one UPDATE (the query would flush them)
+    deadline = None if next_phase is None else next_deadline(session, game, next_phase, now)
     game.state = record.state_after
     game.phase_number = phase.number + 1
     game.resolve_at = None
     game.grace_until = None
     game.turn_failures = 0
     game.turn_error = None
-    next_phase = rules.phase(resolution.state)
+    game.deadline_at = deadline
     if next_phase is None:
         game.status = FINISHED
         game.finished_at = now
-        game.deadline_at = None
-    else:
-        game.deadline_at = next_deadline(session, game, next_phase, now)
     delivery = delivery or Delivery(session, config, now)
     actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number))
-    for outcome in report_outcomes(game, record, next_phase, late=late, gm_actions=actions):
-        delivery.send(outcome)
+    delivery.send_all(report_outcomes(game, record, next_phase, late=late, gm_actions=actions))
     return record
 
 

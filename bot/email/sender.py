@@ -1,9 +1,12 @@
 """The email sender: drains the outbox's ``email`` rows through a transport.
 
 Each pass takes the due rows, opens one session, and for each row composes
-the message, hands it over, and marks the row sent at once (one transaction
-per row), so a row is handed over again only if the process dies between
-the server's "250 OK" and that commit, and then with the same Message-ID.
+the message, hands it over, and marks the row sent at once (one commit per
+row, before the next row is handed over), so a row is handed over again only
+if the process dies between the server's "250 OK" and that commit, and then
+with the same Message-ID.  The commit survives the process dying at once; it
+does not wait for the disk (:class:`bot.core.outbox.SentMarker`: an OS crash
+or a database server crash may send the last marked rows again).
 
 * The server is away (:class:`bot.email.smtp.TransportUnavailable`): the pass
   stops, nothing is marked, and the sender waits with exponential back-off
@@ -26,7 +29,7 @@ from email.message import EmailMessage
 from typing import Protocol
 
 from bot.core.clock import Clock
-from bot.core.outbox import OutboxDrain
+from bot.core.outbox import OutboxDrain, PendingMessage
 from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected, TransportUnavailable
 
@@ -78,39 +81,63 @@ class MailSender:
         self.retry_max = retry_max
 
     async def send_due(self) -> SendResult:
-        """One batch; raises :class:`TransportUnavailable` when the server is away."""
+        """One batch; raises :class:`TransportUnavailable` when the server is away.
+
+        The batch's messages are built first (in a worker thread, one call),
+        then each is handed over and its row marked sent (committed) right
+        after the server's 250 and before the next one is handed over, so a
+        crash re-sends one message at most.
+        """
         rows = await asyncio.to_thread(self.drain.due, CHANNEL, self.clock.now(), self.batch)
         if not rows:
             return SendResult()
         sent = failed = 0
         settled: set[int] = set()
         try:
-            async with self.transport.connect() as connection:
-                for row in rows:
-                    try:
-                        message = compose_bytes(row, self.identity, self.clock.now())
-                        await connection.send(message, row.recipient)
-                    except (UnsendableMessage, MessageRejected) as exc:
-                        if isinstance(exc, UnsendableMessage) or exc.permanent:
-                            await asyncio.to_thread(self.drain.park, row.id, self.clock.now(), str(exc))
-                            log.warning("outbox #%d to %s refused for good (%s): parked", row.id, row.recipient, exc)
-                        else:
-                            retry = await asyncio.to_thread(self.drain.mark_failed, row.id, self.clock.now(), str(exc))
-                            log.warning(
-                                "outbox #%d to %s refused (%s); next try at %s", row.id, row.recipient, exc, retry
-                            )
-                        failed += 1
+            messages = await asyncio.to_thread(self._build_all, rows)
+            marker = await asyncio.to_thread(self.drain.marker().open)
+            try:
+                async with self.transport.connect() as connection:
+                    for row, built in zip(rows, messages, strict=True):
+                        try:
+                            if isinstance(built, UnsendableMessage):
+                                raise built
+                            await connection.send(built, row.recipient)
+                        except (UnsendableMessage, MessageRejected) as exc:
+                            await self._settle_refused(row.id, row.recipient, exc)
+                            failed += 1
+                            settled.add(row.id)
+                            continue
+                        await asyncio.to_thread(marker.mark_sent, row.id, self.clock.now())
                         settled.add(row.id)
-                        continue
-                    await asyncio.to_thread(self.drain.mark_sent, row.id, self.clock.now())
-                    settled.add(row.id)
-                    log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
-                    sent += 1
+                        log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
+                        sent += 1
+            finally:
+                await asyncio.to_thread(marker.close)
         finally:
             unsent = [row.id for row in rows if row.id not in settled]
             if unsent:  # the server went away mid-batch: give the rest back at once, for the next try
                 await asyncio.to_thread(self.drain.release, unsent)
         return SendResult(sent, failed, len(rows) == self.batch)
+
+    def _build_all(self, rows: list[PendingMessage]) -> list[BuiltMail | UnsendableMessage]:
+        """Each row's message, or why it cannot be built (one call in a worker thread for the batch)."""
+        built: list[BuiltMail | UnsendableMessage] = []
+        for row in rows:
+            try:
+                built.append(compose_bytes(row, self.identity, self.clock.now()))
+            except UnsendableMessage as exc:
+                built.append(exc)
+        return built
+
+    async def _settle_refused(self, row_id: int, recipient: str, exc: UnsendableMessage | MessageRejected) -> None:
+        """Park a row refused for good (or that cannot be built); mark one refused for now failed."""
+        if isinstance(exc, UnsendableMessage) or exc.permanent:
+            await asyncio.to_thread(self.drain.park, row_id, self.clock.now(), str(exc))
+            log.warning("outbox #%d to %s refused for good (%s): parked", row_id, recipient, exc)
+        else:
+            retry = await asyncio.to_thread(self.drain.mark_failed, row_id, self.clock.now(), str(exc))
+            log.warning("outbox #%d to %s refused (%s); next try at %s", row_id, recipient, exc, retry)
 
     async def drain_all(self) -> SendResult:
         """Batches until nothing is due (``referee serve --once``, the demo); raises when the server is away."""

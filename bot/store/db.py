@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -53,6 +53,31 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
+
+
+def relax_durability(connection: Connection) -> str | None:
+    """Make ``connection``'s commits stop waiting for the disk; returns the statement that undoes it.
+
+    Only for work where a commit that survives the process dying is enough
+    (:class:`bot.core.outbox.SentMarker`).  SQLite in WAL mode (else unchanged):
+    ``synchronous=NORMAL`` for this connection (a commit is in the WAL file at
+    once, so a killed process loses nothing; an OS crash before the next sync
+    may lose it).  PostgreSQL: ``synchronous_commit = off`` for this session
+    (a crash of the server may lose the last 0.6 s of commits).  Other
+    databases: unchanged (None).  The change is committed at once.
+    """
+    restore: str | None = None
+    if connection.dialect.name == "sqlite":
+        wal = str(connection.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() == "wal"
+        if wal:  # NORMAL is safe against a process crash only with the write-ahead log
+            level = connection.exec_driver_sql("PRAGMA synchronous").scalar()
+            connection.exec_driver_sql("PRAGMA synchronous=NORMAL")
+            restore = f"PRAGMA synchronous={int(level if level is not None else 2)}"
+    elif connection.dialect.name == "postgresql":
+        connection.exec_driver_sql("SET synchronous_commit = off")
+        restore = "RESET synchronous_commit"
+    connection.commit()
+    return restore
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:

@@ -7,6 +7,8 @@ from datetime import timedelta
 
 from bot.core import commands as c
 from bot.core.outbox import OutboxDrain
+from bot.store.db import unit_of_work
+from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS, Harness
 
 
@@ -55,3 +57,48 @@ def test_two_senders_claim_disjoint_rows_and_a_dead_senders_lease_runs_out(sessi
     assert len(claimed) == 1
     assert OutboxDrain(sessions).due("email", now) == []
     assert [r.id for r in OutboxDrain(sessions).due("email", now + timedelta(minutes=3))] == [claimed[0].id]
+
+
+def _durability(connection) -> str:
+    if connection.dialect.name == "sqlite":
+        return str(connection.exec_driver_sql("PRAGMA synchronous").scalar())
+    return str(connection.exec_driver_sql("SHOW synchronous_commit").scalar())
+
+
+def test_the_sent_marker_commits_each_row_and_gives_its_connection_back_as_it_was(sessions):
+    harness = Harness(sessions)
+    harness.golden_strider_game("g1")
+    now = harness.clock.now()
+    drain = OutboxDrain(sessions)
+    engine = sessions.kw["bind"]
+    if engine.dialect.name == "postgresql":  # the test cluster runs with it off: make this database's default on
+        with engine.connect() as connection:
+            name = connection.exec_driver_sql("SELECT current_database()").scalar()
+            connection.exec_driver_sql(f"ALTER DATABASE {name} SET synchronous_commit = on")
+            connection.commit()
+        engine.dispose()
+    with engine.connect() as connection:
+        before = _durability(connection)
+    assert before in ("2", "on")  # the database's full durability (SQLite FULL, PostgreSQL on)
+    rows = drain.due("email", now)
+    assert len(rows) >= 2
+    unsent = drain.unsent_count("email")
+    marker = drain.marker().open()
+    assert marker._connection is not None
+    raw = marker._connection.connection.dbapi_connection  # the pooled connection itself
+    try:
+        assert _durability(marker._connection) in ("1", "off")  # NORMAL / off: see SentMarker
+        marker.mark_sent(rows[0].id, now)
+        marker.mark_sent(rows[0].id, now + timedelta(minutes=1))  # a second mark changes nothing
+        # committed at once: another connection sees it while the marker is still open
+        assert OutboxDrain(sessions).unsent_count("email") == unsent - 1
+    finally:
+        marker.close()
+    cursor = raw.cursor()  # back in the pool as it was
+    cursor.execute("PRAGMA synchronous" if engine.dialect.name == "sqlite" else "SHOW synchronous_commit")
+    assert str(cursor.fetchone()[0]) == before
+    cursor.close()
+    with unit_of_work(sessions) as session:
+        row = session.get_one(OutboxMessage, rows[0].id)
+        assert (row.sent_at, row.attempts, row.claimed_until) == (now, 1, None)
+        assert session.get_one(OutboxMessage, rows[1].id).sent_at is None

@@ -29,7 +29,7 @@ from bench import world
 from bot.core.clock import SimulatedClock
 from bot.core.deadlines import DeadlineWorker
 from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain
+from bot.core.outbox import OutboxDrain, SentMarker
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import GameService, _is_due
 from bot.email import smtp
@@ -50,7 +50,7 @@ POINTS: dict[str, tuple[Any, str, bool]] = {
     "before-ack": (ImapMailbox, "acknowledge", True),
     "after-claim": (OutboxDrain, "due", False),
     "before-send": (smtp._SmtpConnection, "send", True),
-    "after-mark-sent": (OutboxDrain, "mark_sent", False),
+    "after-mark-sent": (SentMarker, "mark_sent", False),
     "after-resolve": (GameService, "_resolve_one", False),
     "before-resolve": (GameService, "_resolve_one", True),
 }

@@ -1,0 +1,111 @@
+"""Resolving due games in batches (bot/core/service.py ``resolve_due``): one transaction per batch,
+a failing game rolled out of its batch, and workers that take disjoint batches (PostgreSQL SKIP LOCKED)."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import event, select
+
+import bot.core.service as service_module
+from bot.core import turns
+from bot.core.games import find_game, rules_of
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.models import Game, TurnRecord
+from tests.core.harness import Harness
+from tests.core.test_shunt import BrokenRules
+from tests.support.database import fresh_postgres_database
+
+SLUGS = [f"g{n}" for n in range(7)]
+
+
+def league(harness: Harness, slugs: list[str] = SLUGS) -> None:
+    for slug in slugs:
+        harness.golden_strider_game(slug)
+        harness.setup_all(slug)
+
+
+def commits_during(engine, action) -> int:
+    count = 0
+
+    def on_commit(_connection):
+        nonlocal count
+        count += 1
+
+    event.listen(engine, "commit", on_commit)
+    try:
+        action()
+    finally:
+        event.remove(engine, "commit", on_commit)
+    return count
+
+
+def test_due_games_are_resolved_a_batch_per_commit_and_a_failing_one_holds_up_no_other(sessions, monkeypatch):
+    harness = Harness(sessions)
+    league(harness)
+    monkeypatch.setattr(
+        turns, "rules_of", lambda game: BrokenRules(rules_of(game)) if game.slug == "g4" else rules_of(game)
+    )
+    harness.clock.advance(timedelta(minutes=61))
+    resolved: list[tuple[str, int]] = []
+    commits = commits_during(
+        sessions.kw["bind"], lambda: resolved.extend(harness.service.resolve_due(harness.clock.now(), batch=3))
+    )
+    assert resolved == [(slug, 0) for slug in SLUGS if slug != "g4"]
+    # g0-g2 in one commit; g3-g5 rolled back when g4 raised, its failure recorded (one commit), g3 g5 g6
+    # claimed again (one commit), and the last, empty claim (one commit): far fewer than one per game.
+    assert commits == 4
+    with unit_of_work(sessions) as session:
+        g4 = find_game(session, "g4")
+        assert g4.turn_failures == 1 and "engine bug" in (g4.turn_error or "")
+        records = Counter(session.scalars(select(Game.slug).join(TurnRecord, TurnRecord.game_id == Game.id)).all())
+    assert records == {slug: 1 for slug in SLUGS if slug != "g4"}
+    reports = Counter(r.row.game_id for r in harness.outbox("report") if r.row.template == "report")
+    assert sorted(reports.values()) == [8] * 6  # 6 seats, the public place, the GM: each report once
+
+
+def test_a_game_left_due_is_not_claimed_again_in_the_same_pass(sessions, monkeypatch):
+    """A game that stays due without resolving (here: its intake is behind) ends the pass, not loops it."""
+    harness = Harness(sessions)
+    league(harness, SLUGS[:3])
+    monkeypatch.setattr(service_module, "intakes_behind", lambda session, due_at, intakes: ["imap"])
+    harness.clock.advance(timedelta(minutes=61))
+    assert harness.service.resolve_due(harness.clock.now(), batch=2) == []
+
+
+@pytest.fixture
+def postgres_url(request: pytest.FixtureRequest) -> str:
+    return fresh_postgres_database(request.getfixturevalue("postgres"), request.getfixturevalue("postgres_template"))
+
+
+def test_a_worker_skips_the_games_another_worker_holds_and_resolves_the_rest(postgres_url):
+    engine = make_engine(postgres_url)
+    sessions = session_factory(engine)
+    try:
+        harness = Harness(sessions)
+        league(harness)
+        harness.clock.advance(timedelta(minutes=61))
+        now = harness.clock.now()
+        other = sessions()  # another worker, in the middle of its batch: it holds g0-g2
+        held = other.scalars(
+            select(Game).where(Game.slug.in_(SLUGS[:3])).order_by(Game.id).with_for_update(skip_locked=True)
+        ).all()
+        assert len(held) == 3
+        try:
+            done: list[list[tuple[str, int]]] = []
+            worker = threading.Thread(target=lambda: done.append(harness.service.resolve_due(now, batch=2)))
+            worker.start()
+            worker.join(timeout=60)  # it must not wait for the other worker's locks
+            assert not worker.is_alive(), "the worker waited for rows another worker holds"
+            assert done == [[(slug, 0) for slug in SLUGS[3:]]]
+        finally:
+            other.rollback()  # the other worker died: its games are due again, and the next pass takes them
+            other.close()
+        assert harness.service.resolve_due(now, batch=2) == [(slug, 0) for slug in SLUGS[:3]]
+        with unit_of_work(sessions) as session:
+            assert len(session.scalars(select(TurnRecord)).all()) == len(SLUGS)
+    finally:
+        engine.dispose()
