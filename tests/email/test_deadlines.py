@@ -221,9 +221,16 @@ async def test_orders_delivered_in_the_last_second_count_and_orders_just_after_t
     arrived = arrivals(sessions)
     delays = []
     same_second = 0
+    # The test's own appender shares a process (and its GIL) with the referee: on a loaded machine an
+    # APPEND planned 0.04 s before a deadline can reach the server after it.  Such a race says nothing
+    # of the rule; most must be in time, or the test did not test it.
+    late = [race.slug for race in races if arrived[race.ann_id] > race.deadline]
+    assert len(late) <= GAMES // 4, f"the test's own mails reached the server after their deadlines: {late}"
     for race in races:
         record = records[race.slug]
-        assert arrived[race.ann_id] <= race.deadline, f"{race.slug}: delivered after its deadline"
+        if race.slug in late:
+            assert "Ann" in record.defaulted, f"{race.slug}: orders after the deadline counted"
+            continue
         assert record.defaulted == ["Fay"], f"{race.slug}: Ann's orders, in {race.offset} s early, were lost"
         assert record.orders["Ann"] == "cards 10 8 6 4 2"
         (ann_reply,) = replies_to(smtp, race.ann_id)
@@ -236,7 +243,8 @@ async def test_orders_delivered_in_the_last_second_count_and_orders_just_after_t
         delays.append((record.resolved_at - race.deadline).total_seconds())
     with capsys.disabled():
         print(
-            f"\n[issue 11] {GAMES} deadlines with orders 0.04-0.9 s before them: all counted; turns resolved "
+            f"\n[issue 11] {GAMES - len(late)} deadlines with orders 0.04-0.9 s before them: all counted "
+            f"({len(late)} of the test's mails reached the server late and were not); turns resolved "
             f"{min(delays):.2f}-{max(delays):.2f} s after the deadline; orders for the new turn in the "
             f"opening's second: {same_second} of {GAMES}, all accepted"
         )
