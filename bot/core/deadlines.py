@@ -43,13 +43,13 @@ class DeadlineWorker:
         """Resume paused games whose pause ended, resolve what is due, send due reminders; returns what resolved."""
         now = self._clock.now()
         for game in self._service.resume_due(now):
-            log.info("resumed game %s: its pause ended", game)
+            log.info("resumed game %s: its pause ended", game, extra={"game": game})
         resolved = self._service.resolve_due(now)
         reminded = self._service.remind_due(now)
         if reminded:
             log.info("sent %d reminder(s)", reminded)
         for game, turn in resolved:
-            log.info("resolved game %s turn %d at its deadline", game, turn)
+            log.info("resolved game %s turn %d at its deadline", game, turn, extra={"game": game, "turn": turn})
         return resolved
 
     def seconds_to_wait(self) -> float:

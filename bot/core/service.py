@@ -290,8 +290,13 @@ class GameService:
         game = session.get_one(Game, game_id)
         if game.status != RUNNING or game.turn_parked_at is not None or not _due_now(game, now):
             return None
-        if phase_of(game) is None:
+        phase = phase_of(game)
+        if phase is None:
             return None
+        with log_fields(game=game.slug, turn=phase.number):  # every line logged while resolving names both
+            return self._resolve_claimed(session, game, now)
+
+    def _resolve_claimed(self, session: Session, game: Game, now: datetime) -> tuple[str, int] | None:
         due_at = game.grace_until or game.deadline_at
         if due_at is not None and due_at <= now:
             # Resolve only once every configured intake has read all mail that arrived up to the

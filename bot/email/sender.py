@@ -29,6 +29,7 @@ from email.message import EmailMessage
 from typing import Protocol
 
 from bot.core.clock import Clock
+from bot.core.log_fields import log_fields
 from bot.core.outbox import OutboxDrain, PendingMessage
 from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected, TransportUnavailable
@@ -99,19 +100,20 @@ class MailSender:
             try:
                 async with self.transport.connect() as connection:
                     for row, built in zip(rows, messages, strict=True):
-                        try:
-                            if isinstance(built, UnsendableMessage):
-                                raise built
-                            await connection.send(built, row.recipient)
-                        except (UnsendableMessage, MessageRejected) as exc:
-                            await self._settle_refused(row.id, row.recipient, exc)
-                            failed += 1
+                        with log_fields(message_id=row.message_id):  # every line logged for this mail names it
+                            try:
+                                if isinstance(built, UnsendableMessage):
+                                    raise built
+                                await connection.send(built, row.recipient)
+                            except (UnsendableMessage, MessageRejected) as exc:
+                                await self._settle_refused(row.id, row.recipient, exc)
+                                failed += 1
+                                settled.add(row.id)
+                                continue
+                            await asyncio.to_thread(marker.mark_sent, row.id, self.clock.now())
                             settled.add(row.id)
-                            continue
-                        await asyncio.to_thread(marker.mark_sent, row.id, self.clock.now())
-                        settled.add(row.id)
-                        log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
-                        sent += 1
+                            log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
+                            sent += 1
             finally:
                 await asyncio.to_thread(marker.close)
         finally:

@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import logging
+from datetime import timedelta
 
 import pytest
 
@@ -56,3 +57,29 @@ def test_the_fields_reach_a_worker_thread_and_stay_in_their_own_task():
 def test_an_unknown_field_is_a_bug_not_a_silent_drop():
     with pytest.raises(ValueError, match="unknown log fields"), log_fields(gmae="gs1"):
         pass
+
+
+def test_the_lines_of_a_resolution_name_its_game_and_turn(sessions, monkeypatch):
+    import bot.core.service as service_module
+    from bot.core.deadlines import DeadlineWorker
+    from tests.core.harness import Harness
+
+    harness = Harness(sessions)
+    harness.golden_strider_game("gs1")
+    harness.setup_all("gs1")
+    original = service_module.resolve_current_turn
+
+    def logging_resolve(*args, **kwargs):  # a line logged deep inside the resolution, by another module
+        logging.getLogger("bot.core.turns").info("adjudicating")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(service_module, "resolve_current_turn", logging_resolve)
+    stream = io.StringIO()
+    configure("json", "INFO", (), stream=stream)
+    harness.clock.advance(timedelta(minutes=61))
+    assert DeadlineWorker(harness.service, harness.clock).run_once_sync() == [("gs1", 0)]
+    by_message = {e["message"]: e for e in lines(stream)}
+    inside = by_message["adjudicating"]
+    assert (inside["game"], inside["turn"]) == ("gs1", "0")
+    resolved = by_message["resolved game gs1 turn 0 at its deadline"]
+    assert (resolved["game"], resolved["turn"]) == ("gs1", 0)
