@@ -38,7 +38,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, func, insert, or_, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.batch import Batch, open_batch
+from bot.core.batch import Batch, defer, open_batch
 from bot.store.db import unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission
 
@@ -323,7 +323,7 @@ class Inbox:
             "command_digest": command_digest,
         }
         with self._session(batch) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
-            session.connection().execute(_MARK_DONE, values)
+            defer(session, _MARK_DONE, [values])  # an optimistic batch settles its rows in one executemany
 
     @contextmanager
     def _session(self, batch: Batch | None) -> Iterator[Session]:

@@ -22,6 +22,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.batch import defer
 from bot.store.db import relax_durability, unit_of_work
 from bot.store.models import OutboxMessage
 
@@ -109,10 +110,10 @@ def enqueue_many(
     is a Core statement on the session's connection: it does not flush the
     session's pending objects first (an ORM statement would, once a message
     of an intake batch: most of the batch's cost), and a row it names
-    (``game_id``) has an id only once written, so it is there already.
+    (``game_id``) has an id only once written, so it is there already.  In an
+    optimistic intake batch the rows wait for the batch's end (:func:`bot.core.batch.defer`).
     """
-    if messages:
-        session.connection().execute(_INSERT, [_values(message, now, domain) for message in messages])
+    defer(session, _INSERT, [_values(message, now, domain) for message in messages])
 
 
 class OutboxDrain:
