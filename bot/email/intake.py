@@ -139,6 +139,7 @@ class Intake:
         owner = {ref.key: ref.key for ref in refs if ref.key in known}
         stored = duplicates = 0
         processed = PassResult()
+        done_now: set[str] = set()  # rows an optimistic batch settled: done (else it would have been redone)
         for chunk in self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]):
             # One transaction a fetched batch: store every message, apply each, settle its row, commit
             # once (bot.core.batch); the server is told nothing before that commit.  First optimistic
@@ -149,6 +150,7 @@ class Intake:
             incoming = [self._incoming(ref, raw, parsed[ref.key]) for ref, raw in chunk]
             try:
                 rows, result = self._store_and_process(incoming, parsed, careful=False)
+                done_now.update(row.source_key for row in rows if row.new)
             except Redo as redo:
                 log.info("a message of the batch failed (%s); the batch runs again, each message on its own", redo)
                 rows, result = self._store_and_process(incoming, parsed, careful=True)
@@ -162,7 +164,9 @@ class Intake:
                     log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
                              row.source_key)  # fmt: skip
         processed += self.processor.process_pending()  # earlier rows due again (a failed attempt's retry)
-        settled = self.inbox.statuses(owner.values())
+        # A done row stays done (only new and failed rows are processed), so only the others are asked.
+        settled = self.inbox.statuses(key for key in owner.values() if key not in done_now)
+        settled.update(dict.fromkeys(done_now, DONE))
         done = [ref for ref in refs if settled.get(owner[ref.key]) in (DONE, PARKED)]
         if done:
             mailbox.acknowledge(done)
