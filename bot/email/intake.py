@@ -63,8 +63,12 @@ from bot.email.understand import EMAIL
 
 log = logging.getLogger(__name__)
 
-FETCH_BATCH = 50
-"""Messages fetched in one command when the mailbox can batch (IMAP)."""
+FETCH_BATCH = 200
+"""Messages fetched in one command when the mailbox can batch (IMAP), and handled in one transaction.
+
+What a batch costs besides its messages (its look-ups, flush, commit) is spread over more of them
+than at 50 (400 order mails: 0.68 -> 0.61 ms of CPU a mail); 500 would save another 5% but hold
+SQLite's write lock (the sender and the deadline worker wait for it) over half a second a batch."""
 FETCH_BATCH_BYTES = 4 * 1024 * 1024
 """And at most about this many bytes in one batch (memory stays bounded)."""
 
