@@ -19,6 +19,15 @@ message, every write flushed at once, far cheaper); if any message raises, the
 batch ends with :class:`Redo`, everything of it is rolled back, and the intake
 runs it again carefully.
 
+In an optimistic batch the statements the messages write row by row (the
+reply's outbox row, the settled inbox row) are *deferred*
+(:func:`defer`): kept, and executed at the end of the batch as one
+executemany each, before its flush; whoever reads those tables in the
+batch first writes what waits (:func:`write_deferred`).  If a message
+raises, the batch is rolled back whole anyway, so nothing deferred is ever
+lost or written for a message rolled back; a careful batch (a savepoint a
+message) writes each statement at once.
+
 ``memo`` is a cache for the batch's lifetime (what repeats from message to
 message: a game found by name, a player found by address, the orders on
 file for a turn); it is the
@@ -32,12 +41,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import Executable, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import unit_of_work
 
 MEMO = "referee.batch.memo"
+DEFERRED = "referee.batch.deferred"
 
 
 class Redo(Exception):
@@ -93,6 +103,31 @@ def forget(session: Session, *kinds: str) -> None:
             del memo[key]
 
 
+def defer(session: Session, statement: Executable, rows: list[dict[str, Any]]) -> None:
+    """Execute ``statement`` (Core, on the session's connection) for each of ``rows``: at once, or
+    in an optimistic batch with the batch's other rows of it at the batch's end (module docstring).
+
+    Rows of one statement are written in the order given."""
+    if not rows:
+        return
+    deferred: dict[int, tuple[Executable, list[dict[str, Any]]]] | None = session.info.get(DEFERRED)
+    if deferred is None:
+        session.connection().execute(statement, rows)
+        return
+    deferred.setdefault(id(statement), (statement, []))[1].extend(rows)
+
+
+def write_deferred(session: Session) -> None:
+    """Execute what :func:`defer` keeps for the batch of ``session`` (nothing outside one)."""
+    deferred: dict[int, tuple[Executable, list[dict[str, Any]]]] | None = session.info.get(DEFERRED)
+    if not deferred:
+        return
+    connection = session.connection()
+    for statement, rows in deferred.values():
+        connection.execute(statement, rows)
+    deferred.clear()
+
+
 @contextmanager
 def open_batch(sessions: sessionmaker[Session], careful: bool = True) -> Iterator[Batch]:
     """A :class:`Batch`: commits when the block ends normally, rolls everything back if it raises.
@@ -104,14 +139,19 @@ def open_batch(sessions: sessionmaker[Session], careful: bool = True) -> Iterato
     """
     with unit_of_work(sessions) as session:
         session.info.pop(MEMO, None)
+        session.info.pop(DEFERRED, None)
         if session.get_bind().dialect.name == "sqlite":
             session.execute(text("BEGIN IMMEDIATE"))
+        if not careful:
+            session.info[DEFERRED] = {}
         try:
             yield Batch(session, careful)
             if not careful:
                 try:
+                    write_deferred(session)
                     session.flush()
                 except Exception as exc:  # which message's writes failed is found by the careful run
                     raise Redo(f"{type(exc).__name__}: {exc}") from exc
         finally:
             session.info.pop(MEMO, None)
+            session.info.pop(DEFERRED, None)

@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import ColumnElement, Table, bindparam, func, or_, select, update
+from sqlalchemy import ColumnElement, Table, bindparam, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.batch import Batch, open_batch
+from bot.core.batch import Batch, defer, open_batch
 from bot.store.db import unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission
 
@@ -123,6 +123,8 @@ _MARK_DONE = (
     )
 )
 """Built once (:meth:`Inbox.mark_done` runs for every message)."""
+_STORE = insert(_INBOUND).returning(_INBOUND.c.id, sort_by_parameter_order=True)
+"""The rows of :meth:`Inbox.store_many`, their ids in the order given."""
 
 
 class Inbox:
@@ -213,33 +215,36 @@ class Inbox:
             ):  # the lowest id last: the first copy wins
                 by_digest[str(digest)] = Stored(row_id, key, status, False)
         found: list[Stored | None] = []
-        fresh: list[tuple[int, InboundMessage]] = []
-        copies: list[tuple[int, InboundMessage]] = []
-        new_by_key: dict[str, InboundMessage] = {}
-        new_by_digest: dict[str, InboundMessage] = {}
+        fresh: list[tuple[int, dict[str, object]]] = []
+        copies: list[tuple[int, str]] = []
+        new_by_key: dict[str, int] = {}
+        new_by_digest: dict[str, int] = {}
         for position, (item, message_id, digest) in enumerate(prepared):
             known = by_key.get(item.source_key) or by_digest.get(digest)
-            twin = new_by_key.get(item.source_key) or new_by_digest.get(digest)
+            twin = new_by_key.get(item.source_key, new_by_digest.get(digest))
             found.append(known)
             if known is not None:
                 continue
             if twin is not None:  # a copy of a message stored earlier in this batch
-                copies.append((position, twin))
+                copies.append((position, prepared[twin][0].source_key))
                 continue
-            row = InboundMessage(
-                source_key=item.source_key, message_id=message_id, channel=channel, raw=item.raw, status=NEW,
-                attempts=0, last_error=None, received_at=item.received_at, processed_at=None, content_digest=digest,
-                server_size=item.server_size,
-            )  # fmt: skip
-            new_by_key[item.source_key] = row
-            new_by_digest[digest] = row
-            fresh.append((position, row))
-        session.add_all([row for _, row in fresh])
-        session.flush()
-        for position, row in fresh:
-            found[position] = Stored(row.id, row.source_key, NEW, True)
-        for position, row in copies:
-            found[position] = Stored(row.id, row.source_key, NEW, False)
+            new_by_key[item.source_key] = new_by_digest[digest] = position
+            fresh.append((position, {
+                "source_key": item.source_key, "message_id": message_id, "channel": channel, "raw": item.raw,
+                "status": NEW, "attempts": 0, "last_error": None, "received_at": item.received_at,
+                "processed_at": None, "content_digest": digest, "server_size": item.server_size,
+            }))  # fmt: skip
+        ids: dict[str, int] = {}
+        if fresh:
+            # One Core INSERT for the batch's new rows (no ORM object per raw mail), their ids
+            # returned in the order of the rows.
+            result = session.connection().execute(_STORE, [values for _, values in fresh])
+            for (position, _), row_id in zip(fresh, result.scalars().all(), strict=True):
+                key = prepared[position][0].source_key
+                ids[key] = row_id
+                found[position] = Stored(row_id, key, NEW, True)
+        for position, key in copies:
+            found[position] = Stored(ids[key], key, NEW, False)
         return [stored for stored in found if stored is not None]
 
     def _existing(self, channel: str, source_key: str, digest: str) -> Stored | None:
@@ -318,7 +323,7 @@ class Inbox:
             "command_digest": command_digest,
         }
         with self._session(batch) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
-            session.connection().execute(_MARK_DONE, values)
+            defer(session, _MARK_DONE, [values])  # an optimistic batch settles its rows in one executemany
 
     @contextmanager
     def _session(self, batch: Batch | None) -> Iterator[Session]:

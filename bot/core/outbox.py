@@ -17,11 +17,12 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, bindparam, case, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.batch import defer
 from bot.store.db import relax_durability, unit_of_work
 from bot.store.models import OutboxMessage
 
@@ -60,6 +61,10 @@ class PendingMessage:
     context: Mapping[str, Any]
     attempts: int
     created_at: datetime
+
+
+_INSERT = insert(cast(Table, OutboxMessage.__table__))
+"""Built once (:func:`enqueue_many` runs for every reply of an intake batch)."""
 
 
 def stable_message_id(channel: str, recipient: str, key: str, domain: str) -> str:
@@ -101,10 +106,14 @@ def enqueue_many(
     """Add ``messages`` to the outbox inside the caller's transaction, in one INSERT statement.
 
     The rows are the ones :func:`enqueue` would write, in the same order (so
-    they are sent in that order), without an ORM object per row.
+    they are sent in that order), without an ORM object per row.  The INSERT
+    is a Core statement on the session's connection: it does not flush the
+    session's pending objects first (an ORM statement would, once a message
+    of an intake batch: most of the batch's cost), and a row it names
+    (``game_id``) has an id only once written, so it is there already.  In an
+    optimistic intake batch the rows wait for the batch's end (:func:`bot.core.batch.defer`).
     """
-    if messages:
-        session.execute(insert(OutboxMessage), [_values(message, now, domain) for message in messages])
+    defer(session, _INSERT, [_values(message, now, domain) for message in messages])
 
 
 class OutboxDrain:

@@ -23,7 +23,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.batch import Batch
+from bot.core.batch import Batch, write_deferred
 from bot.store.db import unit_of_work
 from bot.store.models import InboundMessage, OutboxMessage
 
@@ -37,6 +37,7 @@ class ReplyBudget:
     @contextmanager
     def _session(self, batch: Batch | None) -> Iterator[Session]:
         if batch is not None:
+            write_deferred(batch.session)  # the replies and settled rows of the batch so far count
             yield batch.session
         else:
             with unit_of_work(self._sessions) as session:

@@ -51,19 +51,24 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from email.message import Message
 from typing import Protocol
 
 from bot.core.batch import Redo
 from bot.core.inbox import DONE, PARKED, Incoming, Pending, Stored
 from bot.core.watermarks import Watermarks
-from bot.email.mime import content_digest, message_id_of
+from bot.email.mime import content_digest, message_id_of, parse_plain
 from bot.email.processor import MailProcessor, PassResult
 from bot.email.understand import EMAIL
 
 log = logging.getLogger(__name__)
 
-FETCH_BATCH = 50
-"""Messages fetched in one command when the mailbox can batch (IMAP)."""
+FETCH_BATCH = 200
+"""Messages fetched in one command when the mailbox can batch (IMAP), and handled in one transaction.
+
+What a batch costs besides its messages (its look-ups, flush, commit) is spread over more of them
+than at 50 (400 order mails: 0.68 -> 0.61 ms of CPU a mail); 500 would save another 5% but hold
+SQLite's write lock (the sender and the deadline worker wait for it) over half a second a batch."""
 FETCH_BATCH_BYTES = 4 * 1024 * 1024
 """And at most about this many bytes in one batch (memory stays bounded)."""
 
@@ -138,16 +143,21 @@ class Intake:
         owner = {ref.key: ref.key for ref in refs if ref.key in known}
         stored = duplicates = 0
         processed = PassResult()
+        done_now: set[str] = set()  # rows an optimistic batch settled: done (else it would have been redone)
         for chunk in self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]):
             # One transaction a fetched batch: store every message, apply each, settle its row, commit
             # once (bot.core.batch); the server is told nothing before that commit.  First optimistic
             # (one flush for the batch); if a message raises, again with a savepoint for each.
-            incoming = [self._incoming(ref, raw) for ref, raw in chunk]
+            # Each message is parsed once (plain mail: nearly all): its Message-ID, its digest and
+            # its reading all come from that one parse.
+            parsed = {ref.key: parse_plain(raw, self.max_bytes, self._cut(ref, raw)) for ref, raw in chunk}
+            incoming = [self._incoming(ref, raw, parsed[ref.key]) for ref, raw in chunk]
             try:
-                rows, result = self._store_and_process(incoming, careful=False)
+                rows, result = self._store_and_process(incoming, parsed, careful=False)
+                done_now.update(row.source_key for row in rows if row.new)
             except Redo as redo:
                 log.info("a message of the batch failed (%s); the batch runs again, each message on its own", redo)
-                rows, result = self._store_and_process(incoming, careful=True)
+                rows, result = self._store_and_process(incoming, parsed, careful=True)
             processed += result
             for item, row in zip(incoming, rows, strict=True):
                 owner[item.source_key] = row.source_key
@@ -158,7 +168,9 @@ class Intake:
                     log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
                              row.source_key)  # fmt: skip
         processed += self.processor.process_pending()  # earlier rows due again (a failed attempt's retry)
-        settled = self.inbox.statuses(owner.values())
+        # A done row stays done (only new and failed rows are processed), so only the others are asked.
+        settled = self.inbox.statuses(key for key in owner.values() if key not in done_now)
+        settled.update(dict.fromkeys(done_now, DONE))
         done = [ref for ref in refs if settled.get(owner[ref.key]) in (DONE, PARKED)]
         if done:
             mailbox.acknowledge(done)
@@ -173,8 +185,11 @@ class Intake:
             self.watermarks.record_pass(mailbox.name, read_until, self.clock.now())
         return IntakeResult(stored, duplicates, processed, len(done))
 
-    def _store_and_process(self, incoming: list[Incoming], careful: bool) -> tuple[list[Stored], PassResult]:
-        """Store ``incoming`` and process what is new, in one batch (committed when this returns)."""
+    def _store_and_process(
+        self, incoming: list[Incoming], parsed: Mapping[str, Message | None], careful: bool
+    ) -> tuple[list[Stored], PassResult]:
+        """Store ``incoming`` and process what is new, in one batch (committed when this returns);
+        ``parsed``: the messages already parsed, by source key."""
         with self.inbox.batch(careful) as batch:
             rows = self.inbox.store_many(batch, EMAIL, incoming)
             fresh = [
@@ -182,7 +197,7 @@ class Intake:
                 for item, row in zip(incoming, rows, strict=True)
                 if row.new
             ]
-            return rows, self.processor.process_batch(batch, fresh)
+            return rows, self.processor.process_batch(batch, fresh, parsed)
 
     def _arrived(self, ref: MessageRef) -> datetime:
         """The server's arrival time counts; missing: now; never later than now (module docstring)."""
@@ -194,8 +209,11 @@ class Intake:
         """The server's size when the bytes read were cut shorter, else None."""
         return ref.size if ref.size > len(raw) else None
 
-    def _incoming(self, ref: MessageRef, raw: bytes) -> Incoming:
-        return Incoming(ref.key, message_id_of(raw), raw, self._arrived(ref), content_digest(raw), self._cut(ref, raw))
+    def _incoming(self, ref: MessageRef, raw: bytes, parsed: Message | None = None) -> Incoming:
+        return Incoming(
+            ref.key, message_id_of(raw, parsed), raw, self._arrived(ref), content_digest(raw, parsed),
+            self._cut(ref, raw),
+        )  # fmt: skip
 
     def _fetch(self, mailbox: Mailbox, refs: list[MessageRef]) -> Iterator[list[tuple[MessageRef, bytes]]]:
         """The messages' raw bytes, in order, in batches: of one command each when the mailbox can

@@ -96,10 +96,14 @@ def describe_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def message_id_of(raw: bytes) -> str | None:
-    """The Message-ID of ``raw`` (headers only are parsed), or None."""
+def message_id_of(raw: bytes, parsed: Message | None = None) -> str | None:
+    """The Message-ID of ``raw`` (headers only are parsed), or None.
+
+    ``parsed``: ``raw`` already parsed by :func:`parse_plain` (its headers are the ones a
+    header parse would find: the same policy reads the same lines), so it is not parsed again.
+    """
     try:
-        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
+        headers = parsed if parsed is not None else BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
         value = headers.get("Message-ID")
     except Exception:  # the stdlib parser is lenient; this guards the odd crash on garbage
         return None
@@ -112,19 +116,21 @@ _DIGEST_HEADERS = ("message-id", "from", "sender", "to", "cc", "date", "subject"
 """What the sender wrote (not what the servers on the way added): the content a digest covers."""
 
 
-def content_digest(raw: bytes) -> str:
+def content_digest(raw: bytes, parsed: Message | None = None) -> str:
     """SHA-256 of the Message-ID, the originator headers and the body of ``raw`` (issue 11, item 4).
 
     Trace fields (Received, Return-Path, Delivered-To, Authentication-Results, ...) are left out,
     so the same mail delivered twice, by two routes, has one digest; a different mail that reuses
     an old Message-ID has another.  Line endings are normalised; nothing here raises.
+    ``parsed``: ``raw`` already parsed by :func:`parse_plain`, whose headers are read instead of
+    parsing them again (the same values: line endings and folding are normalised below).
     """
     text = raw.replace(b"\r\n", b"\n")
     head, _, body = text.partition(b"\n\n")
     digest = hashlib.sha256()
     found = False
     try:
-        headers = BytesHeaderParser(policy=policy.compat32).parsebytes(head + b"\n\n")
+        headers = parsed if parsed is not None else BytesHeaderParser(policy=policy.compat32).parsebytes(head + b"\n\n")
         for name in _DIGEST_HEADERS:
             for value in headers.get_all(name) or ():
                 found = True
@@ -138,22 +144,47 @@ def content_digest(raw: bytes) -> str:
     return digest.hexdigest()
 
 
-def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None) -> MailText:
+def _too_large(raw: bytes, max_bytes: int, server_size: int | None) -> bool:
+    return len(raw) >= max_bytes or (server_size or 0) >= max_bytes
+
+
+def parse_plain(raw: bytes, max_bytes: int, server_size: int | None = None) -> Message | None:
+    """``raw`` parsed whole as :func:`read_mail` would parse it, when that is with the compat32
+    policy (plain mail, below ``max_bytes``: nearly all), else None (or if the parser raises).
+
+    An intake parses each mail once with it and hands the result to :func:`message_id_of`,
+    :func:`content_digest` and :func:`read_mail` (``parsed=``): one parse, not three.  The
+    message must not be changed by whoever uses it.
+    """
+    if _too_large(raw, max_bytes, server_size) or not _plain_structure(raw):
+        return None
+    try:
+        return BytesParser(policy=policy.compat32).parsebytes(raw)
+    except Exception:  # pragma: no cover - the stdlib parser does not raise on bad input in practice
+        return None
+
+
+def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed: Message | None = None) -> MailText:
     """Take ``raw`` apart; a message of ``max_bytes`` or more is not read past its headers.
 
-    ``server_size`` is the size the server reported, when ``raw`` was cut at ``max_bytes``.
+    ``server_size`` is the size the server reported, when ``raw`` was cut at ``max_bytes``;
+    ``parsed``: ``raw`` parsed by :func:`parse_plain` with the same ``max_bytes`` and
+    ``server_size`` (not parsed again).
     """
-    too_large = len(raw) >= max_bytes or (server_size or 0) >= max_bytes
+    too_large = _too_large(raw, max_bytes, server_size)
     # The compat32 policy parses about ten times faster than the modern one (which builds a header
     # object for every Content-Type it meets on the way), and reads a plain MIME structure the same
     # way (_plain_structure); anything else is parsed with the modern policy, as it always was.
     # Headers are decoded one by one either way (_header_text).
-    chosen = policy.compat32 if _plain_structure(raw) else policy.default
-    parser = BytesHeaderParser(policy=chosen) if too_large else BytesParser(policy=chosen)
-    try:
-        message = parser.parsebytes(raw)
-    except Exception as exc:  # pragma: no cover - the stdlib parser does not raise on bad input in practice
-        return MailText(len(raw), problems=(Problem("(the whole message)", f"it could not be parsed: {exc}"),))
+    if parsed is not None and not too_large:
+        message = parsed
+    else:
+        chosen = policy.compat32 if _plain_structure(raw) else policy.default
+        parser = BytesHeaderParser(policy=chosen) if too_large else BytesParser(policy=chosen)
+        try:
+            message = parser.parsebytes(raw)
+        except Exception as exc:  # pragma: no cover - the stdlib parser does not raise on bad input in practice
+            return MailText(len(raw), problems=(Problem("(the whole message)", f"it could not be parsed: {exc}"),))
     headers = _headers(message)
     from_name, from_address = _first_address(headers.get("from", ""))
     _, sender_address = _first_address(headers.get("sender", ""))

@@ -33,9 +33,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import traceback
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from email.message import Message
 
 from bot.core import commands as c
 from bot.core.batch import Batch, Redo
@@ -105,17 +106,23 @@ class MailProcessor:
             if len(pending) < batch:
                 return total
 
-    def process_batch(self, batch: Batch, items: Sequence[Pending]) -> PassResult:
+    def process_batch(
+        self, batch: Batch, items: Sequence[Pending], parsed: Mapping[str, Message | None] | None = None
+    ) -> PassResult:
         """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
 
         Every message is read first, so the core can load what the batch will need in a few
         queries (:meth:`bot.core.service.GameService.prepare`); a message that cannot be read
-        fails in its own unit, as any other error would.
+        fails in its own unit, as any other error would.  ``parsed``: messages already parsed
+        (:func:`bot.email.mime.parse_plain`) by their source key, not parsed again.
         """
         readings: list[Understanding | Exception] = []
         for item in items:
+            message = parsed.get(item.source_key) if parsed is not None else None
             try:
-                readings.append(understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size))
+                readings.append(
+                    understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size, message)
+                )
             except Exception as exc:  # a bug in the reader: that message fails below, in its unit
                 readings.append(exc)
         envelopes = [r.envelope for r in readings if isinstance(r, Understanding) and r.envelope is not None]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from email.message import Message
 
 from bot.core import commands as c
 from bot.email.mime import MailText, Problem, describe_size, read_mail
@@ -39,13 +40,19 @@ class Understanding:
 
 
 def understand(
-    raw: bytes, source_id: str, received_at: datetime, policy: IntakePolicy, server_size: int | None = None
+    raw: bytes,
+    source_id: str,
+    received_at: datetime,
+    policy: IntakePolicy,
+    server_size: int | None = None,
+    parsed: Message | None = None,
 ) -> Understanding:
     """Read ``raw`` into an envelope with ``source_id`` as its idempotency key.
 
-    ``server_size``: the size the server reported (``raw`` may be cut shorter).
+    ``server_size``: the size the server reported (``raw`` may be cut shorter); ``parsed``:
+    ``raw`` already parsed (:func:`bot.email.mime.parse_plain`, with ``policy.max_message_bytes``).
     """
-    mail = read_mail(raw, policy.max_message_bytes, server_size)
+    mail = read_mail(raw, policy.max_message_bytes, server_size, parsed)
     automatic = automatic_reason(mail, policy.own_addresses)
     if automatic is not None:
         return Understanding(None, automatic, f"automatic mail: {automatic}")

@@ -19,6 +19,7 @@ from imapclient.exceptions import IMAPClientError
 from sqlalchemy import func, select
 
 import bot.core.turns as turns
+import bot.email.intake as intake_module
 from bench import world
 from bot.core.clock import SimulatedClock
 from bot.core.games import rules_of
@@ -199,6 +200,7 @@ def test_the_imap_server_drops_the_connection_mid_fetch_and_restarts(tmp_path, m
         return original(self, refs, max_bytes)
 
     monkeypatch.setattr(ImapMailbox, "read_many", dropping)
+    monkeypatch.setattr(intake_module, "FETCH_BATCH", 50)  # 120 mails: three batches, the drop in the second
     try:
         loop = intake_for(sessions, dovecot.port, user)
         with pytest.raises((OSError, IMAPClientError)):
