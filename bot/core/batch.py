@@ -155,3 +155,13 @@ def open_batch(sessions: sessionmaker[Session], careful: bool = True) -> Iterato
         finally:
             session.info.pop(MEMO, None)
             session.info.pop(DEFERRED, None)
+
+
+@contextmanager
+def session_for(sessions: sessionmaker[Session], batch: Batch | None) -> Iterator[Session]:
+    """The batch's session when there is one (committed with the batch), else a unit of work of its own."""
+    if batch is not None:
+        yield batch.session
+    else:
+        with unit_of_work(sessions) as session:
+            yield session

@@ -28,8 +28,8 @@ did (accepted, refused, or why it was only recorded), for the host.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
@@ -38,7 +38,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, func, insert, or_, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.batch import Batch, defer, open_batch
+from bot.core.batch import Batch, defer, open_batch, session_for
 from bot.store.db import unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission
 
@@ -279,7 +279,7 @@ class Inbox:
         self, now: datetime, channel: str | None = None, limit: int = 50, batch: Batch | None = None
     ) -> list[Pending]:
         """New rows, then failed rows whose back-off has passed; oldest first (read in ``batch`` when given)."""
-        with self._session(batch) as session:
+        with session_for(self._sessions, batch) as session:
             query = select(
                 InboundMessage.id, InboundMessage.status, InboundMessage.attempts, InboundMessage.processed_at,
                 InboundMessage.received_at,
@@ -322,16 +322,10 @@ class Inbox:
             "sender": sender.strip().lower()[:MAX_SENDER] if sender else None,
             "command_digest": command_digest,
         }
-        with self._session(batch) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
+        with session_for(
+            self._sessions, batch
+        ) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
             defer(session, _MARK_DONE, [values])  # an optimistic batch settles its rows in one executemany
-
-    @contextmanager
-    def _session(self, batch: Batch | None) -> Iterator[Session]:
-        if batch is not None:
-            yield batch.session
-        else:
-            with unit_of_work(self._sessions) as session:
-                yield session
 
     def accepted_orders(self, source_id: str) -> list[tuple[str, int, str]]:
         """(game, turn, seat) of the orders the envelope ``source_id`` left on file (for the log)."""
@@ -357,7 +351,7 @@ class Inbox:
     def mark_failed(self, row_id: int, now: datetime, error: str, batch: Batch | None = None) -> str:
         """Record a failed attempt; the row is parked once it has failed ``max_attempts`` times
         (in ``batch`` when given)."""
-        with self._session(batch) as session:
+        with session_for(self._sessions, batch) as session:
             row = session.get_one(InboundMessage, row_id)
             row.attempts += 1
             row.last_error = error[-MAX_ERROR:]

@@ -23,8 +23,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.batch import Batch, write_deferred
-from bot.store.db import unit_of_work
+from bot.core.batch import Batch, session_for, write_deferred
 from bot.store.models import InboundMessage, OutboxMessage
 
 
@@ -38,10 +37,8 @@ class ReplyBudget:
     def _session(self, batch: Batch | None) -> Iterator[Session]:
         if batch is not None:
             write_deferred(batch.session)  # the replies and settled rows of the batch so far count
-            yield batch.session
-        else:
-            with unit_of_work(self._sessions) as session:
-                yield session
+        with session_for(self._sessions, batch) as session:
+            yield session
 
     def replies_since(self, channel: str, recipient: str, since: datetime, batch: Batch | None = None) -> int:
         """Replies queued for ``recipient`` on ``channel`` at or after ``since`` (address case ignored).
