@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, or_, select, true
+from sqlalchemy import ColumnElement, or_, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -33,7 +33,7 @@ from bot.core.log_fields import game_named, log_fields
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
-from bot.core.reminding import remind, start_grace
+from bot.core.reminding import REMIND_BATCH, games_to_remind, remind_games, start_grace
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.shunt import record_failure
 from bot.core.status_board import watching_status
@@ -312,18 +312,23 @@ class GameService:
         return game.slug, record.turn_number
 
     def remind_due(self, now: datetime) -> int:
-        """Send every reminder that is due now (each game in its own transaction); returns how many went out."""
+        """Send every reminder that is due now; returns how many seats were reminded.
+
+        The games with something to write are found in one transaction of two
+        queries (:func:`bot.core.reminding.games_to_remind`), whatever the number
+        of running games; they are reminded ``REMIND_BATCH`` at a time, one
+        transaction each.  A reminder goes out once even with two workers: its
+        ``reminders_sent`` row is written with its outbox rows, and a second copy
+        fails on the key (that game's savepoint is rolled back, it sends nothing).
+        """
         with unit_of_work(self._sessions) as session:
-            games = session.scalars(
-                select(Game.id).where(Game.status == RUNNING, Game.deadline_at.is_not(None), Game.deadline_at > now)
-            ).all()
+            due = games_to_remind(session, now)
         sent = 0
-        for game_id in games:
-            try:
-                with unit_of_work(self._sessions) as session:
-                    sent += remind(session, session.get_one(Game, game_id), now, self.config)
-            except IntegrityError:
-                continue  # another worker sent this reminder
+        for start in range(0, len(due), REMIND_BATCH):
+            with unit_of_work(self._sessions) as session:
+                if session.get_bind().dialect.name == "sqlite":
+                    session.execute(text("BEGIN IMMEDIATE"))  # the write lock first: savepoints in a real transaction
+                sent += remind_games(session, due[start : start + REMIND_BATCH], now, self.config)
         return sent
 
     def resume_due(self, now: datetime) -> list[str]:
