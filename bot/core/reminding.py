@@ -198,10 +198,11 @@ def start_grace(session: Session, game: Game, now: datetime, config: ServiceConf
         return False
     game.grace_until = game.deadline_at + timedelta(minutes=game.grace_minutes)
     game.resolve_at = game.grace_until
-    delivery = Delivery(session, config, now)
+    notices = []
     for seat in late:
         data = {"game": game.slug, "seat": seat.name, "turn": phase.number, "deadline": game.deadline_at.isoformat(),
                 "grace_until": game.grace_until.isoformat(), "time_zone": game.time_zone}  # fmt: skip
-        delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("late_notice", data), NOTICE,
-                              f"late:{game.slug}:{game.generation}:{phase.number}", game.id, phase.number))  # fmt: skip
+        notices.append(Outcome(ToPlayer(seat.player_id, seat.name), Message("late_notice", data), NOTICE,
+                               f"late:{game.slug}:{game.generation}:{phase.number}", game.id, phase.number))  # fmt: skip
+    Delivery(session, config, now).send_all(notices)  # the late seats' addresses in one query, one INSERT
     return True
