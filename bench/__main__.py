@@ -1,7 +1,8 @@
-"""``python -m bench {intake,crunch,scale,all} [--full] [--repeats N] [--postgres]``.
+"""``python -m bench {intake,crunch,scale,remind,all} [--full] [--repeats N] [--backend B]``.
 
 Defaults are small (about a minute or two in all); ``--full`` takes the
-sizes of issue 14 (2,000 mails; 1,000 games).
+sizes of issue 14 (2,000 mails; 1,000 games).  ``remind``: the reminder
+worker's pass over 200 running games (``--games``), nothing due and all due.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("which", choices=["intake", "crunch", "scale", "all"])
+    parser.add_argument("which", choices=["intake", "crunch", "scale", "remind", "all"])
     parser.add_argument("--full", action="store_true", help="the issue's sizes: 2,000 mails, 1,000 games")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, help="games in the crunch (default 60; --full: 1,000)")
@@ -31,6 +32,12 @@ def main(argv: list[str]) -> int:
         for backend in ("sqlite", "postgresql"):
             if args.backend in (backend, "both"):
                 crunch(games, args.repeats, backend == "postgresql")
+    if args.which in ("remind", "all"):
+        from bench.crunch import reminders
+
+        for backend in ("sqlite", "postgresql"):
+            if args.backend in (backend, "both"):
+                reminders(args.games or 200, args.repeats, backend == "postgresql")
     if args.which in ("scale", "all"):
         from bench.crunch import scale
 

@@ -138,3 +138,29 @@ def scale(games: int, repeats: int) -> None:
               f"mails missing: {missing}")  # fmt: skip
     finally:
         databases.close()
+
+
+def reminders(games: int, repeats: int, postgres: bool) -> None:
+    """The reminder worker's pass over ``games`` running games (issue 14: its cost must not grow
+    with the games that have nothing due), and the pass where all of them have a reminder due."""
+    backend = "PostgreSQL" if postgres else "SQLite"
+    databases = Databases(postgres)
+    try:
+        runs = []
+        for _ in range(repeats):
+            database = databases.fresh()
+            child(WORKER, "build", database, str(games), "running")
+            runs.append(child(WORKER, "remind", database, "20"))
+        print(f"reminder passes {backend}, {games} running games of 8, {repeats} runs, min / median:")
+        print(f"  nothing due: {min_median([r['quiet_ms'] for r in runs])} ms a pass "
+              f"(CPU {min_median([r['quiet_cpu_ms'] for r in runs])} ms), "
+              f"{min_median([r['quiet_statements'] for r in runs])} statements, "
+              f"{min_median([r['quiet_commits'] for r in runs])} commits; "
+              f"{sum(r['quiet_sent'] for r in runs)} reminders sent")  # fmt: skip
+        print(f"  every game's 24h reminder due: {min_median([r['due_ms'] for r in runs])} ms "
+              f"(CPU {min_median([r['due_cpu_ms'] for r in runs])} ms), "
+              f"{min_median([r['due_statements'] for r in runs])} statements, "
+              f"{min_median([r['due_commits'] for r in runs])} commits; "
+              f"{min_median([r['due_sent'] for r in runs])} seats reminded (expected {games * 8})")  # fmt: skip
+    finally:
+        databases.close()

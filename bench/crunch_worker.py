@@ -1,6 +1,9 @@
 """One benchmark process of the deadline crunch (see :mod:`bench.crunch`).
 
-``python -m bench.crunch_worker build DATABASE GAMES``: build the league, every game due.
+``python -m bench.crunch_worker build DATABASE GAMES [running]``: build the league, every game due
+(``running``: every game running, its deadline 48 hours on).
+``python -m bench.crunch_worker remind DATABASE PASSES``: PASSES reminder passes over that running league
+with nothing due, then one pass where every game's 24h reminder is due; prints JSON.
 ``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT]``: the deadline worker until no
 game is due, then the mail sender until nothing waits, timing each stage from START_AT (a
 ``time.time()``, so that the processes of one run start together); prints JSON.
@@ -13,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from collections import Counter
 from datetime import timedelta
 from email.utils import make_msgid
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 import bot.core.turns as turns
 import bot.email.compose as compose_module
@@ -81,11 +85,39 @@ class _TimedTransport:
         return _TimedSession(self.inner.connect(), self.timer)
 
 
-def build(database: str, games: int) -> None:
+def build(database: str, games: int, due: bool = True) -> None:
     sessions = session_factory(make_engine(database))
     world.build(sessions, games)
-    world.make_due(sessions, NOW - timedelta(minutes=1))
+    if due:
+        world.make_due(sessions, NOW - timedelta(minutes=1))
     report({"built": games})
+
+
+def remind(database: str, passes: int) -> None:
+    """The reminder worker's pass (``GameService.remind_due``) over a running league: ``passes`` times
+    with nothing due (its reminders 24h and 1h before a deadline 48 hours on), then once when every
+    game's 24h reminder is due; each timed, with its statements and commits counted."""
+    engine = make_engine(database)
+    service = world.service_for(session_factory(engine))
+    counts: Counter[str] = Counter()
+    event.listen(engine, "before_cursor_execute", lambda *_args: counts.update(["statements"]))
+    event.listen(engine, "commit", lambda _connection: counts.update(["commits"]))
+    quiet = world.START + timedelta(hours=1)
+    service.remind_due(quiet)  # warm-up: first queries, imports
+    counts.clear()
+    wall, cpu = time.perf_counter(), time.process_time()
+    sent = sum(service.remind_due(quiet) for _ in range(passes))
+    result: dict[str, Any] = {
+        "quiet_ms": 1000 * (time.perf_counter() - wall) / passes, "quiet_cpu_ms": 1000 * (time.process_time() - cpu) / passes,
+        "quiet_statements": counts["statements"] / passes, "quiet_commits": counts["commits"] / passes, "quiet_sent": sent,
+    }  # fmt: skip
+    counts.clear()
+    wall, cpu = time.perf_counter(), time.process_time()
+    result["due_sent"] = service.remind_due(world.START + timedelta(hours=24, minutes=1))
+    result |= {"due_ms": 1000 * (time.perf_counter() - wall), "due_cpu_ms": 1000 * (time.process_time() - cpu),
+               "due_statements": counts["statements"], "due_commits": counts["commits"]}  # fmt: skip
+    engine.dispose()
+    report(result)
 
 
 def run(database: str, host: str, port: int, start_at: float | None = None) -> None:
@@ -158,6 +190,10 @@ def main(argv: list[str]) -> int:
     match argv:
         case ["build", database, games]:
             build(database, int(games))
+        case ["build", database, games, "running"]:
+            build(database, int(games), due=False)
+        case ["remind", database, passes]:
+            remind(database, int(passes))
         case ["run", database, host, port]:
             run(database, host, int(port))
         case ["run", database, host, port, start_at]:

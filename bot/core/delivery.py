@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.core.batch import memo_of
+from bot.core.batch_reads import GAME_MASTERS, OBSERVERS
 from bot.core.commands import Sender
 from bot.core.outbox import Outgoing, enqueue_many
 from bot.core.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
@@ -146,15 +148,22 @@ def addresses_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[
 
 
 def game_master_ids(session: Session, game_id: int) -> list[int]:
-    """The ids of a game's game masters: its GM (``games.gm_player_id``) first, then its co-GMs."""
+    """The ids of a game's game masters: its GM (``games.gm_player_id``) first, then its co-GMs
+    (from the batch's memo when :func:`bot.core.batch_reads.remember` loaded them)."""
     game = session.get_one(Game, game_id)
     ids = [game.gm_player_id] if game.gm_player_id is not None else []
-    ids += list(session.scalars(select(GameMaster.player_id).where(GameMaster.game_id == game_id)).all())
-    return list(dict.fromkeys(ids))
+    known: list[int] | None = memo_of(session).get((GAME_MASTERS, game_id))
+    if known is None:
+        known = list(session.scalars(select(GameMaster.player_id).where(GameMaster.game_id == game_id)).all())
+    return list(dict.fromkeys(ids + known))
 
 
 def observer_ids(session: Session, game_id: int) -> list[int]:
-    """The ids of who observes a game (its public reports, never a seat's private part)."""
+    """The ids of who observes a game (its public reports, never a seat's private part); from the
+    batch's memo when :func:`bot.core.batch_reads.remember` loaded them."""
+    known: list[int] | None = memo_of(session).get((OBSERVERS, game_id))
+    if known is not None:
+        return list(known)
     return list(session.scalars(select(Observer.player_id).where(Observer.game_id == game_id)).all())
 
 

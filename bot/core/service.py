@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, or_, select, true
+from sqlalchemy import ColumnElement, or_, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -33,11 +33,11 @@ from bot.core.log_fields import game_named, log_fields
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
 from bot.core.pipeline import handle_command
-from bot.core.reminding import remind, start_grace
+from bot.core.reminding import REMIND_BATCH, games_to_remind, remind_games, start_grace
 from bot.core.replies import ReplyBuilder, receipt_for
 from bot.core.shunt import record_failure
 from bot.core.status_board import watching_status
-from bot.core.turns import next_deadline, resolve_current_turn
+from bot.core.turns import next_deadline, remember_for_resolving, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
 from bot.store.models import Game, Identity, OrderSubmission, Player, ProcessedEnvelope
@@ -47,6 +47,8 @@ UNAPPLIED = ("unapplied",)
 """Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.prepare`)."""
 RESOLVE_BATCH = 10
 """Due games claimed, resolved and committed together by :meth:`GameService.resolve_due`."""
+INTAKES_BEHIND = "intakes-behind"
+"""Memo kind of a resolve batch: (INTAKES_BEHIND, moment) -> the intakes behind that moment."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
 """The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
 
@@ -237,7 +239,12 @@ class GameService:
         works at a time and a second one finds the games already resolved.  A
         game whose resolution raises is the shunt's: the batch is rolled back,
         the failure recorded for that game alone, and the batch's other games
-        claimed again (so one failing game holds up no other).  A game resolved
+        claimed again (so one failing game holds up no other).  A batch is first
+        resolved optimistically: what its games read is loaded in one query each
+        for the batch, and its writes (turn records, games, reports) are flushed
+        together, about a dozen statements for ten games; if anything in it
+        raises, it is rolled back and resolved again a game at a time (a flush
+        per game), which finds the game that raised.  A game resolved
         by another worker in the meantime is skipped (its turn row already
         exists).  A game waits while a configured intake is behind its deadline
         (issue 11, :mod:`bot.core.watermarks`), at most ``intake_wait_seconds``,
@@ -246,9 +253,11 @@ class GameService:
         resolved: list[tuple[str, int]] = []
         after = 0  # claims go forward by id: a game left due (waiting for an intake) is not claimed again
         skip: set[int] = set()  # failed, or resolved by another worker first, in this pass
+        careful = False  # a batch is first resolved optimistically (see _resolve_batch)
         while True:
             attempt: list[tuple[str, int]] = []
-            current: int | None = None  # the game being resolved; None while claiming and committing
+            current: int | None = None  # the game being resolved (careful); None while claiming and committing
+            optimistic = False  # True while an optimistic batch resolves and writes
             try:
                 with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                     games = session.scalars(
@@ -261,32 +270,55 @@ class GameService:
                         .options(selectinload(Game.seats))  # every seat of the batch in one more query
                     ).all()
                     claimed = [game.id for game in games]
-                    for current in claimed:
-                        outcome = self._resolve_one(session, current, now)
-                        session.flush()  # this game's errors are raised while it is the current one
-                        if outcome is not None:
-                            attempt.append(outcome)
-                    current = None
-            except IntegrityError:
-                if current is None:
-                    raise
-                skip.add(current)  # another worker resolved it first (SQLite): the batch's others are claimed again
-                continue
+                    if careful:
+                        for current in claimed:
+                            outcome = self._resolve_one(session, current, now)
+                            session.flush()  # this game's errors are raised while it is the current one
+                            if outcome is not None:
+                                attempt.append(outcome)
+                        current = None
+                    else:
+                        optimistic = True
+                        attempt = self._resolve_batch(session, games, now)
+                        optimistic = False
             except Exception as exc:
+                if optimistic:
+                    careful = True  # which game raised is found by resolving the batch again, a game at a time
+                    continue
                 if current is None:
                     raise  # the database itself (claim or commit): nothing was committed; the worker retries
                 skip.add(current)
+                if isinstance(exc, IntegrityError):
+                    continue  # another worker resolved it first (SQLite): the batch's others are claimed again
                 error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
                 with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                     record_failure(session, current, now, error, self.config)
                 continue
             if not claimed:
                 return resolved
+            careful = False
             resolved += attempt
             after = claimed[-1]
 
-    def _resolve_one(self, session: Session, game_id: int, now: datetime) -> tuple[str, int] | None:
-        """Resolve one claimed game inside the batch's transaction; None when it is not to resolve now."""
+    def _resolve_batch(self, session: Session, games: Sequence[Game], now: datetime) -> list[tuple[str, int]]:
+        """Resolve claimed ``games`` optimistically: what they read is loaded for the batch
+        (:func:`bot.core.turns.remember_for_resolving`), their reports are sent together and their
+        writes flushed once at the end.  If anything raises, the caller rolls the batch back and
+        resolves it again carefully (a flush per game), where the game that raised is found."""
+        remember_for_resolving(session, games)
+        reports: list[Outcome] = []
+        done = [outcome for game in games if (outcome := self._resolve_one(session, game.id, now, reports))]
+        Delivery(session, self.config, now).send_all(reports)  # every report of the batch: one INSERT
+        session.flush()
+        return done
+
+    def _resolve_one(
+        self, session: Session, game_id: int, now: datetime, reports: list[Outcome] | None = None
+    ) -> tuple[str, int] | None:
+        """Resolve one claimed game inside the batch's transaction; None when it is not to resolve now.
+
+        ``reports``: collect its reports there (sent by the caller) and flush nothing
+        (:func:`bot.core.turns.resolve_current_turn`)."""
         game = session.get_one(Game, game_id)
         if game.status != RUNNING or game.turn_parked_at is not None or not _due_now(game, now):
             return None
@@ -294,36 +326,46 @@ class GameService:
         if phase is None:
             return None
         with log_fields(game=game.slug, turn=phase.number):  # every line logged while resolving names both
-            return self._resolve_claimed(session, game, now)
+            return self._resolve_claimed(session, game, now, reports)
 
-    def _resolve_claimed(self, session: Session, game: Game, now: datetime) -> tuple[str, int] | None:
+    def _resolve_claimed(
+        self, session: Session, game: Game, now: datetime, reports: list[Outcome] | None
+    ) -> tuple[str, int] | None:
         due_at = game.grace_until or game.deadline_at
         if due_at is not None and due_at <= now:
             # Resolve only once every configured intake has read all mail that arrived up to the
             # deadline; after intake_wait_seconds resolve anyway and tell the GMs which was behind.
-            behind = intakes_behind(session, due_at, self.config.intakes)
+            memo, key = memo_of(session), (INTAKES_BEHIND, due_at)
+            if key not in memo:  # the games of a batch often share a deadline: read once
+                memo[key] = intakes_behind(session, due_at, self.config.intakes)
+            behind: list[str] = memo[key]
             if behind:
                 if now < due_at + timedelta(seconds=self.config.intake_wait_seconds):
                     return None
                 tell_gm_intakes_behind(session, game, behind, now, self.config)
         if start_grace(session, game, now, self.config):
             return None
-        record = resolve_current_turn(session, game, now, self.config)
+        record = resolve_current_turn(session, game, now, self.config, reports=reports)
         return game.slug, record.turn_number
 
     def remind_due(self, now: datetime) -> int:
-        """Send every reminder that is due now (each game in its own transaction); returns how many went out."""
+        """Send every reminder that is due now; returns how many seats were reminded.
+
+        The games with something to write are found in one transaction of two
+        queries (:func:`bot.core.reminding.games_to_remind`), whatever the number
+        of running games; they are reminded ``REMIND_BATCH`` at a time, one
+        transaction each.  A reminder goes out once even with two workers: its
+        ``reminders_sent`` row is written with its outbox rows, and a second copy
+        fails on the key (that game's savepoint is rolled back, it sends nothing).
+        """
         with unit_of_work(self._sessions) as session:
-            games = session.scalars(
-                select(Game.id).where(Game.status == RUNNING, Game.deadline_at.is_not(None), Game.deadline_at > now)
-            ).all()
+            due = games_to_remind(session, now)
         sent = 0
-        for game_id in games:
-            try:
-                with unit_of_work(self._sessions) as session:
-                    sent += remind(session, session.get_one(Game, game_id), now, self.config)
-            except IntegrityError:
-                continue  # another worker sent this reminder
+        for start in range(0, len(due), REMIND_BATCH):
+            with unit_of_work(self._sessions) as session:
+                if session.get_bind().dialect.name == "sqlite":
+                    session.execute(text("BEGIN IMMEDIATE"))  # the write lock first: savepoints in a real transaction
+                sent += remind_games(session, due[start : start + REMIND_BATCH], now, self.config)
         return sent
 
     def resume_due(self, now: datetime) -> list[str]:

@@ -14,29 +14,33 @@ report can be sent again (a new channel, a rollback) without re-adjudicating.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
 from bot.core.absence import Absence, postpone_deadline
+from bot.core.batch import memo_of
+from bot.core.batch_reads import absences_of, remember, turn_opened_at
 from bot.core.delivery import Delivery
 from bot.core.games import FINISHED, current_orders, rules_of, state_of
 from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.schedule import next_deadline as schedule_deadline
 from bot.core.schedule import parse_schedule
-from bot.store.models import Absence as AbsenceRow
 from bot.store.models import AuditEntry, Game, TurnRecord
 
 if TYPE_CHECKING:
     from bot.core.service import ServiceConfig
 
 
+GM_ACTIONS = "gm-actions"
+"""Memo kind (:mod:`bot.core.batch`): (GM_ACTIONS, game id, since) -> the announced audit entries since then."""
 LATE_NOTICE = timedelta(minutes=5)
 """A turn resolved this much after it was due says so in its report (the referee was down)."""
 
@@ -67,17 +71,27 @@ def next_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> 
     else:
         deadline = schedule_deadline(parse_schedule(game.schedule), now, zone, minimum)
     absences = [
-        Absence(row.first_day, row.last_day)
-        for row in session.scalars(select(AbsenceRow).where(AbsenceRow.game_id == game.id)).all()
-        if row.seat_name in phase.owing
+        Absence(row.first_day, row.last_day) for row in absences_of(session, game) if row.seat_name in phase.owing
     ]
     return postpone_deadline(deadline, absences, zone) if absences else deadline
 
 
 def resolve_current_turn(
-    session: Session, game: Game, now: datetime, config: ServiceConfig, delivery: Delivery | None = None
+    session: Session,
+    game: Game,
+    now: datetime,
+    config: ServiceConfig,
+    delivery: Delivery | None = None,
+    *,
+    reports: list[Outcome] | None = None,
 ) -> TurnRecord:
-    """Resolve the open phase of ``game`` with the orders on file; store it and send reports."""
+    """Resolve the open phase of ``game`` with the orders on file; store it and send reports.
+
+    Without ``reports`` the turn record is flushed at once (a second resolution of the turn
+    fails here, on its key) and the reports are queued.  With ``reports`` (a batch of games,
+    ``GameService.resolve_due``) nothing is flushed and the report outcomes are appended to
+    it: the caller sends them and flushes, in the same transaction, for the whole batch.
+    """
     rules = rules_of(game)
     state = state_of(game)
     phase = rules.phase(state)
@@ -112,7 +126,8 @@ def resolve_current_turn(
         resolved_at=now,
     )
     session.add(record)
-    session.flush()  # the (game, generation, turn) primary key refuses a second resolution here
+    if reports is None:
+        session.flush()  # the (game, generation, turn) primary key refuses a second resolution here
     next_phase = rules.phase(resolution.state)
     # before the game's columns change, so that they are written in one UPDATE (the query would flush them)
     deadline = None if next_phase is None else next_deadline(session, game, next_phase, now)
@@ -126,29 +141,52 @@ def resolve_current_turn(
     if next_phase is None:
         game.status = FINISHED
         game.finished_at = now
-    delivery = delivery or Delivery(session, config, now)
     actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number))
-    delivery.send_all(report_outcomes(game, record, next_phase, late=late, gm_actions=actions))
+    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions)
+    if reports is not None:
+        reports += outcomes
+    else:
+        (delivery or Delivery(session, config, now)).send_all(outcomes)
     return record
+
+
+def remember_for_resolving(session: Session, games: Sequence[Game]) -> None:
+    """Load what resolving ``games`` at their open turns reads, for all of them in one query each
+    (:func:`bot.core.batch_reads.remember`, and the GM actions each report announces)."""
+    remember(session, games, audiences=True, absences=True)
+    since = {game.id: previous_report_at(session, game, game.phase_number) for game in games}
+    if not since:
+        return
+    found: dict[int, list[AuditEntry]] = {game_id: [] for game_id in since}
+    wanted = [
+        AuditEntry.game_id == game_id if moment is None else (AuditEntry.game_id == game_id) & (AuditEntry.at > moment)
+        for game_id, moment in since.items()
+    ]
+    query = select(AuditEntry).where(AuditEntry.action.in_(ANNOUNCED), or_(*wanted)).order_by(AuditEntry.id)
+    for entry in session.scalars(query):
+        if entry.game_id is not None:
+            found[entry.game_id].append(entry)
+    memo = memo_of(session)
+    for game_id, entries in found.items():
+        memo[(GM_ACTIONS, game_id, since[game_id])] = entries
 
 
 def previous_report_at(session: Session, game: Game, turn: int) -> datetime | None:
     """When the report before turn ``turn``'s went out (None for the first)."""
-    return session.scalar(
-        select(TurnRecord.resolved_at).where(
-            TurnRecord.game_id == game.id, TurnRecord.generation == game.generation, TurnRecord.turn_number == turn - 1
-        )
-    )
+    return turn_opened_at(session, game, turn)
 
 
 def gm_actions_since(session: Session, game: Game, since: datetime | None) -> list[dict[str, Any]]:
     """The game masters' overrides since ``since`` (all of them when None), for the next report to announce."""
-    query = select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(ANNOUNCED))
-    if since is not None:
-        query = query.where(AuditEntry.at > since)
+    entries: list[AuditEntry] | None = memo_of(session).get((GM_ACTIONS, game.id, since))
+    if entries is None:
+        query = select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(ANNOUNCED))
+        if since is not None:
+            query = query.where(AuditEntry.at > since)
+        entries = list(session.scalars(query.order_by(AuditEntry.id)).all())
     return [
         {"action": entry.action, "reason": entry.reason, "at": entry.at.isoformat(), "by": entry.actor}
-        for entry in session.scalars(query.order_by(AuditEntry.id)).all()
+        for entry in entries
     ]
 
 

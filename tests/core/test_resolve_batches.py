@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import event, select
 
 import bot.core.service as service_module
+from bot.core import commands as c
 from bot.core import turns
 from bot.core.games import find_game, rules_of
 from bot.store.db import make_engine, session_factory, unit_of_work
@@ -109,3 +110,54 @@ def test_a_worker_skips_the_games_another_worker_holds_and_resolves_the_rest(pos
             assert len(session.scalars(select(TurnRecord)).all()) == len(SLUGS)
     finally:
         engine.dispose()
+
+
+def statements_during(engine, action) -> int:
+    count = 0
+
+    def on_statement(*_args):
+        nonlocal count
+        count += 1
+
+    event.listen(engine, "before_cursor_execute", on_statement)
+    try:
+        action()
+    finally:
+        event.remove(engine, "before_cursor_execute", on_statement)
+    return count
+
+
+def test_a_batch_is_read_and_written_in_a_dozen_statements_whatever_its_size(sessions):
+    """One query per game anywhere in resolving (orders, absences, the previous report, GM actions,
+    observers, game masters, the report's rows...) would add 8 statements to each batch of 8 here."""
+    harness = Harness(sessions)
+    slugs = [*SLUGS, "g7"]
+    league(harness, slugs)
+    # Something for each batched read to find: a co-GM, an observer, an announced GM action, an absence.
+    assert harness.send("GM", c.AddGameMaster("g0", "email", "co@example.org", "help")).applied.problems == ()
+    assert harness.send("Zed", c.Observe("g1")).applied.problems == ()
+    assert harness.send("GM", c.SetDeadline("g2", "+1m", "a minute more")).applied.problems == ()
+    assert harness.send("Ann", c.DeclareAbsence("g3", "2026-03-20", "2026-03-21")).applied.problems == ()
+    engine = sessions.kw["bind"]
+    counts = []
+    for turn in (0, 1):  # the second turn reads when the first report went out
+        harness.clock.advance(timedelta(minutes=62))
+        resolved: list[tuple[str, int]] = []
+        now = harness.clock.now()
+        counts.append(
+            statements_during(engine, lambda into=resolved, at=now: into.extend(harness.service.resolve_due(at)))
+        )
+        assert resolved == [(slug, turn) for slug in slugs]
+    # claim, seats, orders, absences, previous reports, GM actions, GMs, observers, addresses; the games'
+    # UPDATE, the turns' INSERT, the reports' INSERT (12); the empty claim that ends the pass (1).
+    assert counts[0] <= 13 and counts[1] <= 13, counts
+    with unit_of_work(sessions) as session:
+        g0, g1, g2 = (find_game(session, slug).id for slug in ("g0", "g1", "g2"))
+    reports = [r for r in harness.outbox("report") if r.row.template == "report" and r.row.turn_number == 0]
+    assert any(r.recipient == "co@example.org" and r.row.game_id == g0 for r in reports)
+    assert any(r.recipient == "zed@example.org" and r.row.game_id == g1 for r in reports)
+    announced = [r for r in reports if r.row.game_id == g2 and r.recipient == "ann@example.org"]
+    assert len(announced) == 1 and "SetDeadline -- a minute more" in " ".join(announced[0].body.split())
+    assert not any("SetDeadline" in r.body for r in reports if r.row.game_id != g2)
+    later = [r for r in harness.outbox("report") if r.row.turn_number == 1 and r.recipient == "ann@example.org"]
+    assert len(later) == len(slugs) and not any("SetDeadline" in r.body for r in later)  # announced once
