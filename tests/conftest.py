@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-pytest_plugins = ["tests.support.postgres", "tests.support.database"]
+pytest_plugins = ["tests.support.postgres", "tests.support.database", "tests.support.dovecot"]
+"""Fixtures for every package: the PostgreSQL cluster, the databases, the session's Dovecot (``dovecot``)."""
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
 from tests.email.world import build_world
-from tests.support.dovecot import DovecotServer, dovecot_binary
+from tests.support.dovecot import DovecotServer
 from tests.support.smtp_sink import SmtpSink
 
 
@@ -49,19 +49,6 @@ def world(world_path: Path) -> Iterator[sessionmaker[Session]]:
         yield session_factory(engine)
     finally:
         engine.dispose()
-
-
-@pytest.fixture(scope="session")
-def dovecot() -> Iterator[DovecotServer]:
-    binary = dovecot_binary()
-    if binary is None:
-        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
-    server = DovecotServer(binary)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

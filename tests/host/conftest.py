@@ -10,7 +10,6 @@ import pytest
 
 from bot.cli import main
 from tests.discord.conftest import fake_discord  # noqa: F401  (the Discord tests' fixture, for test_full_serve)
-from tests.support.dovecot import DovecotServer, dovecot_binary
 from tests.support.smtp_sink import SmtpSink
 
 
@@ -53,20 +52,6 @@ def _restore_logging() -> Iterator[None]:
             root.removeHandler(handler)
             handler.close()
     root.setLevel(level)
-
-
-@pytest.fixture(scope="session")
-def dovecot() -> Iterator[DovecotServer]:
-    """A Dovecot of this package's own (the email tests' fixture lives in their conftest)."""
-    binary = dovecot_binary()
-    if binary is None:
-        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
-    server = DovecotServer(binary)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

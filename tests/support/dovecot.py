@@ -27,7 +27,10 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from tests.support.net import free_port, self_signed_certificate
 
@@ -235,3 +238,20 @@ service imap-login {{
     def kick(self, user: str) -> None:
         """Drop every IMAP connection of ``user`` (as if the server had cut them)."""
         subprocess.run(["doveadm", "-c", str(self.config), "kick", user], capture_output=True, check=False)
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[DovecotServer]:
+    """A Dovecot for the test session of the package whose conftest imports this fixture.
+
+    Skipped without the binary (``apt-get install dovecot-imapd``); under ``CI=true`` a skip fails the run.
+    """
+    binary = dovecot_binary()
+    if binary is None:
+        pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
+    server = DovecotServer(binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
