@@ -71,7 +71,7 @@ class Batch:
         """One message's work: rolled back alone if it raises (the exception goes on to the caller).
 
         A unit rolled back forgets the memo's orders on file (``bot.core.games.current_orders``:
-        rows it wrote are gone); a game or player it made is looked up again where it is used.
+        rows it wrote are gone) and when turns opened (a turn it resolved is unresolved again); a game or player it made is looked up again where it is used.
         In an optimistic batch (``careful`` False) a unit has no savepoint of its own, and its
         writes are flushed with the whole batch's; if it raises, :class:`Redo` ends the batch.
         """
@@ -85,7 +85,7 @@ class Batch:
             with self.session.begin_nested():
                 yield
         except BaseException:
-            forget(self.session, "orders")
+            forget(self.session, "orders", "opened")
             raise
 
 

@@ -24,11 +24,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.core.batch import memo_of
-from bot.core.games import ORDERS_MEMO, phase_opened_at
-from bot.store.models import Absence, Game, GameMaster, Observer, OrderSubmission, TurnRecord
+from bot.core.filed_orders import remember_current
+from bot.core.games import OPENED, phase_opened_at
+from bot.store.models import Absence, Game, GameMaster, Observer, TurnRecord
 
-OPENED = "opened"
-"""Memo kind: (OPENED, game id, generation, turn) -> when that turn opened (None: the first)."""
 ABSENCES = "absences"
 """Memo kind: (ABSENCES, game id) -> the game's absence rows."""
 GAME_MASTERS = "game-masters"
@@ -46,17 +45,7 @@ def remember(session: Session, games: Sequence[Game], *, audiences: bool = False
     ids = [game.id for game in games]
     turns = {game.id: game.phase_number for game in games}
     numbers = set(turns.values())
-    on_file: dict[tuple[int, int], dict[str, OrderSubmission]] = {key: {} for key in turns.items()}
-    for submission in session.scalars(
-        select(OrderSubmission).where(
-            OrderSubmission.game_id.in_(ids), OrderSubmission.turn_number.in_(numbers),
-            OrderSubmission.current.is_(True),
-        )
-    ):  # fmt: skip
-        if (submission.game_id, submission.turn_number) in on_file:
-            on_file[(submission.game_id, submission.turn_number)][submission.seat_name] = submission
-    for (game_id, turn), orders in on_file.items():
-        memo[(ORDERS_MEMO, game_id, turn)] = orders
+    remember_current(session, turns.items())
     opened: dict[tuple[int, int, int], datetime | None] = {
         (game.id, game.generation, game.phase_number): None for game in games
     }
@@ -93,12 +82,7 @@ def remember(session: Session, games: Sequence[Game], *, audiences: bool = False
 
 
 def turn_opened_at(session: Session, game: Game, turn: int) -> datetime | None:
-    """:func:`bot.core.games.phase_opened_at`, from the memo when :func:`remember` loaded it."""
-    key = (OPENED, game.id, game.generation, turn)
-    memo = memo_of(session)
-    if key in memo:
-        moment: datetime | None = memo[key]
-        return moment
+    """:func:`bot.core.games.phase_opened_at` (which answers from the memo :func:`remember` filled)."""
     return phase_opened_at(session, game, turn)
 
 

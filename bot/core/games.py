@@ -10,15 +10,17 @@ from sqlalchemy.orm import Session
 
 from adjudicator import registry
 from adjudicator.api import GameRules, Phase
+from bot.core import filed_orders
 from bot.core.batch import memo_of
-from bot.store.models import Game, OrderSubmission, Seat, TurnRecord
+from bot.core.filed_orders import FiledOrders
+from bot.store.models import Game, Seat, TurnRecord
 
 FORMING = "forming"
 RUNNING = "running"
 PAUSED = "paused"
 FINISHED = "finished"
-ORDERS_MEMO = "orders"
-"""The batch memo's kind for :func:`current_orders` (forgotten when a unit rolls back)."""
+OPENED = "opened"
+"""Memo kind: (OPENED, game id, generation, turn) -> when that turn opened (None: the first)."""
 
 
 def rules_of(game: Game) -> GameRules[Any, Any]:
@@ -32,11 +34,31 @@ def state_of(game: Game) -> Any:
     return rules_of(game).load_state(game.state)
 
 
+def state_for_reading(game: Game) -> Any:
+    """:func:`state_of`, loaded once while ``game.state`` stays the same object, for callers that
+    only read it (the phase, parsing orders; an intake batch asks it for every mail of a game).
+
+    The stored state is replaced, never changed in place (a JSON column is written when it is
+    assigned), so a new state is a new object and is loaded again.  Whoever changes a state
+    (resolving, overrides) uses :func:`state_of`, which loads a copy of its own.
+    """
+    cached: tuple[object, Any] | None = game.__dict__.get(_STATE_CACHE)
+    if cached is not None and cached[0] is game.state:
+        return cached[1]
+    state = state_of(game)
+    game.__dict__[_STATE_CACHE] = (game.state, state)
+    return state
+
+
+_STATE_CACHE = "_referee_loaded_state"
+"""Where :func:`state_for_reading` keeps the state it loaded, on the game object (not a column)."""
+
+
 def phase_of(game: Game) -> Phase | None:
     """The phase the game waits for, or None when it has not started or is over."""
     if game.state is None or game.status == FINISHED:
         return None
-    return rules_of(game).phase(state_of(game))
+    return rules_of(game).phase(state_for_reading(game))
 
 
 def find_game(session: Session, slug: str) -> Game | None:
@@ -57,25 +79,9 @@ def normalise_slug(slug: str) -> str:
     return slug.strip().lower()
 
 
-def current_orders(session: Session, game: Game, turn: int) -> dict[str, OrderSubmission]:
-    """The counting submission of each seat for ``turn`` (the last one sent).
-
-    Remembered for the transaction's batch (:mod:`bot.core.batch`): :func:`file_orders`, the one
-    writer of submissions, keeps it up to date, and a unit rolled back forgets it.
-    """
-    memo = memo_of(session)
-    key = (ORDERS_MEMO, game.id, turn)
-    known: dict[str, OrderSubmission] | None = memo.get(key)
-    if known is None:
-        rows = session.scalars(
-            select(OrderSubmission).where(
-                OrderSubmission.game_id == game.id,
-                OrderSubmission.turn_number == turn,
-                OrderSubmission.current.is_(True),
-            )
-        ).all()
-        known = memo[key] = {row.seat_name: row for row in rows}
-    return dict(known)
+def current_orders(session: Session, game: Game, turn: int) -> dict[str, FiledOrders]:
+    """The counting set of each seat for ``turn`` of ``game`` (:func:`bot.core.filed_orders.current_orders`)."""
+    return filed_orders.current_orders(session, game.id, turn)
 
 
 def file_orders(
@@ -87,41 +93,29 @@ def file_orders(
     canonical: str,
     source_id: str,
     now: datetime,
-    current: dict[str, OrderSubmission] | None = None,
-) -> OrderSubmission:
-    """Put ``seat``'s orders for ``turn`` on file: the last set sent counts, the earlier ones stay as history.
-
-    ``current``: :func:`current_orders` of the turn when the caller has just read it (it is
-    updated to hold the new row).
-    """
-    if current is None:
-        current = current_orders(session, game, turn)
-    for previous in current.values():
-        if previous.seat_name == seat:
-            previous.current = False
-    row = OrderSubmission(
-        game_id=game.id, turn_number=turn, seat_name=seat, raw_text=raw, canonical_text=canonical,
-        source_id=source_id, current=True, submitted_at=now,
-    )  # fmt: skip
-    session.add(row)  # flushed with the rest of the unit (the next query or the commit writes it)
-    current[seat] = row
-    remembered = memo_of(session).get((ORDERS_MEMO, game.id, turn))
-    if remembered is not None:
-        remembered[seat] = row
-    return row
+    current: dict[str, FiledOrders] | None = None,
+) -> FiledOrders:
+    """Put ``seat``'s orders for ``turn`` of ``game`` on file (:func:`bot.core.filed_orders.file_orders`)."""
+    return filed_orders.file_orders(session, game.id, turn, seat, raw, canonical, source_id, now, current)
 
 
 def phase_opened_at(session: Session, game: Game, number: int) -> datetime | None:
     """When phase ``number`` opened: the time the turn before it was resolved (None for the first)."""
     if number == 0:
         return None
-    return session.scalar(
+    key = (OPENED, game.id, game.generation, number)
+    memo = memo_of(session)
+    if key in memo:  # remembered for the batch (bot.core.batch_reads.remember loads a batch's at once)
+        moment: datetime | None = memo[key]
+        return moment
+    moment = memo[key] = session.scalar(
         select(TurnRecord.resolved_at).where(
             TurnRecord.game_id == game.id,
             TurnRecord.generation == game.generation,
             TurnRecord.turn_number == number - 1,
         )
     )
+    return moment
 
 
 def active_seats(game: Game) -> list[Seat]:

@@ -17,7 +17,15 @@ from datetime import timedelta
 
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
-from bot.core.games import PAUSED, RUNNING, current_orders, file_orders, phase_opened_at, rules_of, state_of
+from bot.core.games import (
+    PAUSED,
+    RUNNING,
+    current_orders,
+    file_orders,
+    phase_opened_at,
+    rules_of,
+    state_for_reading,
+)
 from bot.core.linking import copy_to_other_channels
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.turns import resolve_current_turn
@@ -54,7 +62,7 @@ class OrderCommands(CommandContext):
                                time_zone=game.time_zone)  # fmt: skip
             return
         rules = rules_of(game)
-        state = state_of(game)
+        state = state_for_reading(game)  # only read here; resolving loads its own copy
         phase = rules.phase(state)
         opened = phase_opened_at(self.session, game, phase.number) if phase is not None else None
         if (

@@ -19,16 +19,18 @@ import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import cast
 
-from sqlalchemy import ColumnElement, or_, select, text, true
+from sqlalchemy import ColumnElement, Table, insert, or_, select, text, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from bot.core import commands as c
-from bot.core.batch import Batch, memo_of
+from bot.core.batch import Batch, defer, memo_of, write_deferred
 from bot.core.context import CommandContext
 from bot.core.delivery import Delivery
-from bot.core.games import ORDERS_MEMO, PAUSED, RUNNING, normalise_slug, phase_of
+from bot.core.filed_orders import remember_current
+from bot.core.games import PAUSED, RUNNING, normalise_slug, phase_of
 from bot.core.log_fields import game_named, log_fields
 from bot.core.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
 from bot.core.overrides import resume_game
@@ -40,7 +42,7 @@ from bot.core.status_board import watching_status
 from bot.core.turns import next_deadline, remember_for_resolving, resolve_current_turn
 from bot.core.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.store.db import unit_of_work
-from bot.store.models import Game, Identity, OrderSubmission, Player, ProcessedEnvelope
+from bot.store.models import Game, Identity, Player, ProcessedEnvelope
 
 log = logging.getLogger(__name__)
 UNAPPLIED = ("unapplied",)
@@ -125,7 +127,7 @@ class GameService:
             except IntegrityError:
                 # A concurrent copy of the same envelope won the race: it is a repeat.
                 with unit_of_work(self._sessions) as session:
-                    if session.get(ProcessedEnvelope, envelope.source_id) is not None:
+                    if _applied_already(session, envelope.source_id):
                         return Applied(receipt_for(envelope.source_id), True, None)
                 raise
 
@@ -169,28 +171,14 @@ class GameService:
                 phase = phase_of(game) if game.status in (RUNNING, PAUSED) else None
                 if phase is not None:
                     turns[game.id] = phase.number
-        # The orders on file for each game's open turn (bot.core.games.current_orders reads the memo).
-        on_file: dict[tuple[int, int], dict[str, OrderSubmission]] = {key: {} for key in turns.items()}
-        if turns:
-            submissions = session.scalars(
-                select(OrderSubmission).where(
-                    OrderSubmission.game_id.in_(list(turns)),
-                    OrderSubmission.turn_number.in_(set(turns.values())),
-                    OrderSubmission.current.is_(True),
-                )
-            )
-            for submission in submissions:
-                if (submission.game_id, submission.turn_number) in on_file:
-                    on_file[(submission.game_id, submission.turn_number)][submission.seat_name] = submission
-        for (game_id, turn), orders in on_file.items():
-            memo[(ORDERS_MEMO, game_id, turn)] = orders
+        remember_current(session, turns.items())  # the orders on file for each game's open turn
 
     def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
         receipt = receipt_for(envelope.source_id)
         unapplied: set[str] | None = memo_of(session).get(UNAPPLIED)
         if unapplied is not None and envelope.source_id in unapplied:
             unapplied.discard(envelope.source_id)  # applied now (a unit rolled back is retried in a later batch)
-        elif session.get(ProcessedEnvelope, envelope.source_id) is not None:
+        elif _applied_already(session, envelope.source_id):
             return Applied(receipt, True, None)
         reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
         delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
@@ -198,17 +186,12 @@ class GameService:
         with watching_status(session, self.config, envelope.received_at):
             for command in envelope.commands:
                 handle_command(context, command)
-        # Written with the rest, in one flush (the transaction makes the order of the writes
-        # invisible); a concurrent copy of the envelope fails that flush or the commit (IntegrityError).
-        session.add(
-            ProcessedEnvelope(
-                source_id=envelope.source_id,
-                channel=envelope.sender.channel,
-                sender=envelope.sender.address,
-                receipt=receipt,
-                applied_at=envelope.received_at,
-            )
-        )
+        # Written with the batch's others (bot.core.batch.defer; the transaction makes the order of
+        # the writes invisible); a concurrent copy of the envelope fails it or the commit (IntegrityError).
+        defer(session, _APPLIED, [{
+            "source_id": envelope.source_id, "channel": envelope.sender.channel, "sender": envelope.sender.address,
+            "receipt": receipt, "applied_at": envelope.received_at,
+        }])  # fmt: skip
         if not envelope.commands:
             reply.add("nothing_to_do")
         results = reply.codes
@@ -410,6 +393,17 @@ class GameService:
             )
         candidates = [moment for moment in (deadline, sooner) if moment is not None]
         return min(candidates) if candidates else None
+
+
+_APPLIED = insert(cast(Table, ProcessedEnvelope.__table__))
+
+
+def _applied_already(session: Session, source_id: str) -> bool:
+    """Whether the envelope ``source_id`` was applied (in this transaction too: what waits is written first)."""
+    write_deferred(session)
+    return (
+        session.scalar(select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id == source_id)) is not None
+    )
 
 
 def _chunks(values: Sequence[str], size: int = 500) -> list[Sequence[str]]:

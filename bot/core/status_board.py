@@ -31,11 +31,12 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
 from bot.core.delivery import public_recipient
+from bot.core.filed_orders import TOUCHED
 from bot.core.game_admin import ABANDONED
 from bot.core.games import FINISHED, PAUSED, current_orders, rules_of, state_of
 from bot.core.outbox import Outgoing, enqueue
 from bot.core.outcomes import STATUS
-from bot.store.models import Game, OrderSubmission, OutboxMessage, Seat, TurnRecord
+from bot.store.models import Game, OutboxMessage, Seat, TurnRecord
 
 if TYPE_CHECKING:
     from bot.core.service import ServiceConfig
@@ -122,12 +123,13 @@ class StatusWatch:
         for obj in [*session.new, *session.dirty, *session.deleted]:
             if isinstance(obj, Game):
                 self.game_ids.add(obj.id)
-            elif isinstance(obj, Seat | OrderSubmission | TurnRecord) and obj.game_id is not None:
+            elif isinstance(obj, Seat | TurnRecord) and obj.game_id is not None:
                 self.game_ids.add(obj.game_id)
 
     def refresh(self, config: ServiceConfig, now: datetime) -> int:
         """Flush, then refresh the status of every game touched; returns the rows written."""
         self.session.flush()
+        self.game_ids |= self.session.info.pop(TOUCHED, set())  # orders filed by Core statements
         written = 0
         for game_id in sorted(self.game_ids):
             game = self.session.get(Game, game_id)
@@ -140,6 +142,7 @@ class StatusWatch:
 def watching_status(session: Session, config: ServiceConfig, now: datetime) -> Iterator[StatusWatch]:
     """Within the block, note the games written; at its end (no exception), refresh their status rows."""
     watch = StatusWatch(session)
+    session.info.pop(TOUCHED, None)  # only what this block files counts
     if not config.status_channels:
         yield watch
         return

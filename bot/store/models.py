@@ -211,6 +211,7 @@ class OrderSubmission(Base):
     """One set of orders for one seat and turn; the latest ``current`` row counts (last set wins)."""
 
     __tablename__ = "order_submissions"
+    __table_args__ = (Index("ix_order_submissions_seat", "game_id", "turn_number", "seat_name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)

@@ -63,7 +63,9 @@ def test_last_set_of_orders_wins(harness):
     harness.pass_deadline()
     assert turn_record(harness, 0).orders["Ann"] == "cards 10 10 10 0 0"
     with unit_of_work(harness.sessions) as session:
-        rows = session.scalars(select(OrderSubmission).where(OrderSubmission.seat_name == "Ann")).all()
+        rows = session.scalars(
+            select(OrderSubmission).where(OrderSubmission.seat_name == "Ann").order_by(OrderSubmission.id)
+        ).all()
         assert [r.current for r in rows] == [False, True]
 
 
