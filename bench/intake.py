@@ -3,7 +3,8 @@
 N valid order mails in a real Dovecot mailbox (N/40 Golden Strider games of 8
 seats held by N/8 addresses, each seat sending orders five times: each mail is
 a valid ORDERS that replaces the last), handled by the bot's own IMAP intake
-in a child process; against the floor, a bare imapclient loop with one
+in a child process (with a reader process, as ``referee serve`` runs it, and again in one
+process); against the floor, a bare imapclient loop with one
 ``FETCH RFC822`` per message on the same mailbox, measured first (read-only).
 """
 
@@ -36,27 +37,41 @@ def intake(mails: int, repeats: int) -> None:
     server.start()
     databases = Databases(False)
     try:
-        bots, floors, ratios, rss, cpu = [], [], [], [], []
+        bots, floors, ratios, rss, cpu, reader_cpu = [], [], [], [], [], []
+        inline, inline_ratios, inline_cpu = [], [], []
         for _ in range(repeats):
             user = server.new_user("bench")
             _fill(server, user, mails, games, addresses)
-            database = databases.fresh()
-            child(WORKER, "build", database, str(games), str(addresses))
             base = child(WORKER, "floor", server.host, str(server.port), user)
-            run = child(WORKER, "bot", database, server.host, str(server.port), user)
-            if run["stored"] != mails or run["orders"] == 0 or base["fetched"] != mails:
-                print(f"  WARNING: stored {run['stored']}, orders {run['orders']}, floor fetched {base['fetched']}")
-            bots.append(mails / run["wall"])
             floors.append(mails / base["wall"])
-            ratios.append(bots[-1] / floors[-1])
-            rss.append(run["rss_mb"])
-            cpu.append(1000 * run["cpu"] / mails)
+            for readers in (1, 0):  # as referee serve runs it (a reader process), then in one process
+                if readers == 0:
+                    user = server.new_user("bench")
+                    _fill(server, user, mails, games, addresses)
+                database = databases.fresh()
+                child(WORKER, "build", database, str(games), str(addresses))
+                run = child(WORKER, "bot", database, server.host, str(server.port), user, str(readers))
+                if run["stored"] != mails or run["orders"] == 0 or base["fetched"] != mails:
+                    print(f"  WARNING: stored {run['stored']}, orders {run['orders']}, floor fetched {base['fetched']}")
+                if readers:
+                    bots.append(mails / run["wall"])
+                    ratios.append(bots[-1] / floors[-1])
+                    rss.append(run["rss_mb"])
+                    cpu.append(1000 * run["cpu"] / mails)
+                    reader_cpu.append(1000 * run["reader_cpu"] / mails)
+                else:
+                    inline.append(mails / run["wall"])
+                    inline_ratios.append(inline[-1] / floors[-1])
+                    inline_cpu.append(1000 * run["cpu"] / mails)
         print(f"intake SQLite, {mails} order mails ({games} games of 8, {addresses} addresses), {repeats} runs, "
               "min / median:")  # fmt: skip
-        print(f"  bot:   {min_median(bots)} messages/s")
         print(f"  floor: {min_median(floors)} messages/s   (bare imapclient, one FETCH RFC822 per message)")
+        print(f"  bot (a reader process, as referee serve runs it): {min_median(bots)} messages/s")
         print(f"  ratio bot/floor: {min_median(ratios)}   (target: at least 0.5)")
-        print(f"  bot CPU per message: {min_median(cpu)} ms   (its own process time: steadier on a busy machine)")
+        print(f"  bot CPU per message: {min_median(cpu)} ms in the intake's process, "
+              f"{min_median(reader_cpu)} ms in its reader process (with its start)")  # fmt: skip
+        print(f"  bot in one process (email_reader_processes = 0): {min_median(inline)} messages/s, "
+              f"ratio {min_median(inline_ratios)}, CPU {min_median(inline_cpu)} ms per message")  # fmt: skip
         print(f"  peak RSS of the bot process: {min_median(rss)} MB")
     finally:
         databases.close()

@@ -1,15 +1,18 @@
 """One benchmark process of the intake (see :mod:`bench.intake`).
 
 ``python -m bench.intake_worker build DATABASE GAMES ADDRESSES``: the league.
-``python -m bench.intake_worker bot DATABASE HOST PORT USER``: the bot's own IMAP intake
-(fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty; it also
-reports its own CPU seconds (less moved by other work on a shared machine than the wall time).
+``python -m bench.intake_worker bot DATABASE HOST PORT USER READERS``: the bot's own IMAP intake
+(fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty, with
+READERS (0 or 1) reader processes (``email_reader_processes``; ``referee serve`` runs 1, started
+and ready before the clock starts, as at a serve's start); it also reports its own CPU seconds
+and its reader's (less moved by other work on a shared machine than the wall time).
 ``python -m bench.intake_worker floor HOST PORT USER``: the floor, a bare imapclient loop
 with one ``FETCH RFC822`` per message on the read-only mailbox.  Both print JSON.
 """
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 from datetime import timedelta
@@ -24,6 +27,7 @@ from bot.core.inbox import Inbox
 from bot.core.ratelimit import ReplyBudget
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
+from bot.email.mail_reader import MailReader
 from bot.email.processor import MailProcessor, ReplyLimit
 from bot.email.understand import IntakePolicy
 from bot.store.db import make_engine, session_factory, unit_of_work
@@ -36,7 +40,7 @@ def build(database: str, games: int, addresses: int) -> None:
     report({"built": games})
 
 
-def bot(database: str, host: str, port: int, user: str) -> None:
+def bot(database: str, host: str, port: int, user: str, readers: int) -> None:
     engine = make_engine(database)
     sessions = session_factory(engine)
     clock = SimulatedClock(world.START + timedelta(hours=1))
@@ -45,8 +49,11 @@ def bot(database: str, host: str, port: int, user: str) -> None:
         Inbox(sessions), world.service_for(sessions), clock, policy, ReplyBudget(sessions), ReplyLimit()
     )
     config = ImapConfig(host=host, port=port, security="none", user=user, password=PASSWORD, timeout=60)
-    loop = ImapIntakeLoop(config, Intake(processor))
+    reader = MailReader(policy, readers)
+    reader.warm_up()
+    loop = ImapIntakeLoop(config, Intake(processor, reader=reader))
     start, cpu = time.perf_counter(), time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     stored = 0
     while True:
         result = loop.run_once()
@@ -54,9 +61,13 @@ def bot(database: str, host: str, port: int, user: str) -> None:
         if result.stored == 0 and result.acknowledged == 0:
             break
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    reader.close()  # its CPU is counted once it has ended
+    ended = resource.getrusage(resource.RUSAGE_CHILDREN)
+    reader_cpu = ended.ru_utime + ended.ru_stime - children.ru_utime - children.ru_stime
     with unit_of_work(sessions) as session:
         orders = session.scalar(select(func.count()).select_from(OrderSubmission))
-    report({"wall": wall, "cpu": cpu, "stored": stored, "orders": orders, "rss_mb": peak_rss_mb()})
+    report({"wall": wall, "cpu": cpu, "reader_cpu": reader_cpu, "stored": stored, "orders": orders,
+            "rss_mb": peak_rss_mb(), "in_process": reader.batches_in_process})  # fmt: skip
 
 
 def floor(host: str, port: int, user: str) -> None:
@@ -75,8 +86,8 @@ def main(argv: list[str]) -> int:
     match argv:
         case ["build", database, games, addresses]:
             build(database, int(games), int(addresses))
-        case ["bot", database, host, port, user]:
-            bot(database, host, int(port), user)
+        case ["bot", database, host, port, user, readers]:
+            bot(database, host, int(port), user, int(readers))
         case ["floor", host, port, user]:
             floor(host, int(port), user)
         case _:

@@ -108,6 +108,9 @@ class Settings:
     email_max_message_kb: int = 10 * 1024
     email_reply_limit: int = 20
     email_reply_window_minutes: int = 60
+    email_reader_processes: int = 1
+    """Processes that read fetched mail beside the intake (bot.email.mail_reader): 1 reads the next
+    batch while the intake applies the one before (two cores or more); 0 reads inline."""
     inbound_max_attempts: int = 5
     inbound_retry_seconds: int = 30
     send_interval_seconds: float = 5.0
@@ -328,6 +331,8 @@ def _int_rule(name: str) -> tuple[int, int | None, str]:
         return 0, 65535, "a whole number from 0 to 65535 (0: the usual port for the security)"
     if name.startswith("discord_") and name.endswith("_id"):
         return 0, None, "a Discord id (a whole number; 0: none)"
+    if name == "email_reader_processes":
+        return 0, 1, "0 (read mail in the intake's process) or 1 (in a process of its own)"
     return 1, None, "a whole number of at least 1"
 
 

@@ -34,6 +34,7 @@ from bot.core.watermarks import Watermarks
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
+from bot.email.mail_reader import MailReader
 from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport, maildir_intake_name
 from bot.email.processor import MailProcessor, ReplyLimit
 from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
@@ -150,7 +151,8 @@ def _intake(
     inbox = Inbox(sessions, settings.inbound_max_attempts, timedelta(seconds=settings.inbound_retry_seconds))
     limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))
     processor = MailProcessor(inbox, service, clock, policy, ReplyBudget(sessions), limit)
-    intake = Intake(processor, Watermarks(sessions), timedelta(seconds=settings.intake_settle_seconds))
+    reader = MailReader(policy, processes=settings.email_reader_processes)
+    intake = Intake(processor, Watermarks(sessions), timedelta(seconds=settings.intake_settle_seconds), reader)
     if settings.imap_host:
         return ImapIntakeLoop(_imap_config(settings), intake)
     if settings.maildir_inbox:

@@ -51,15 +51,14 @@ import logging
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from email.message import Message
 from typing import Protocol
 
 from bot.core.batch import Redo
 from bot.core.inbox import DONE, PARKED, Incoming, Pending, Stored
 from bot.core.watermarks import Watermarks
-from bot.email.mime import content_digest, message_id_of, parse_plain
+from bot.email.mail_reader import MailRead, MailReader, ToRead
 from bot.email.processor import MailProcessor, PassResult
-from bot.email.understand import EMAIL
+from bot.email.understand import EMAIL, Understanding
 
 log = logging.getLogger(__name__)
 
@@ -120,13 +119,20 @@ class Intake:
     """Runs passes of the protocol above over one mailbox.
 
     ``watermarks`` (optional) records how far each pass read; ``settle`` is the margin of the
-    module docstring.
+    module docstring; ``reader`` reads the fetched mail (:mod:`bot.email.mail_reader`; inline
+    by default).
     """
 
     def __init__(
-        self, processor: MailProcessor, watermarks: Watermarks | None = None, settle: timedelta = timedelta(seconds=1)
+        self,
+        processor: MailProcessor,
+        watermarks: Watermarks | None = None,
+        settle: timedelta = timedelta(seconds=1),
+        reader: MailReader | None = None,
     ) -> None:
         self.processor = processor
+        self.reader = reader or MailReader(processor.policy)
+        """Reads each fetched batch (inline unless it was given a process of its own)."""
         self.inbox = processor.inbox
         self.clock = processor.clock
         self.watermarks = watermarks
@@ -144,20 +150,20 @@ class Intake:
         stored = duplicates = 0
         processed = PassResult()
         done_now: set[str] = set()  # rows an optimistic batch settled: done (else it would have been redone)
-        for chunk in self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]):
+
+        def store(chunk: list[tuple[MessageRef, bytes]], read: list[MailRead]) -> None:
             # One transaction a fetched batch: store every message, apply each, settle its row, commit
             # once (bot.core.batch); the server is told nothing before that commit.  First optimistic
             # (one flush for the batch); if a message raises, again with a savepoint for each.
-            # Each message is parsed once (plain mail: nearly all): its Message-ID, its digest and
-            # its reading all come from that one parse.
-            parsed = {ref.key: parse_plain(raw, self.max_bytes, self._cut(ref, raw)) for ref, raw in chunk}
-            incoming = [self._incoming(ref, raw, parsed[ref.key]) for ref, raw in chunk]
+            nonlocal stored, duplicates, processed
+            incoming = [self._incoming(ref, raw, mail) for (ref, raw), mail in zip(chunk, read, strict=True)]
+            readings = {mail.key: mail.reading for mail in read}
             try:
-                rows, result = self._store_and_process(incoming, parsed, careful=False)
+                rows, result = self._store_and_process(incoming, readings, careful=False)
                 done_now.update(row.source_key for row in rows if row.new)
             except Redo as redo:
                 log.info("a message of the batch failed (%s); the batch runs again, each message on its own", redo)
-                rows, result = self._store_and_process(incoming, parsed, careful=True)
+                rows, result = self._store_and_process(incoming, readings, careful=True)
             processed += result
             for item, row in zip(incoming, rows, strict=True):
                 owner[item.source_key] = row.source_key
@@ -167,6 +173,25 @@ class Intake:
                     duplicates += 1
                     log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
                              row.source_key)  # fmt: skip
+
+        # Each batch is read (parsed, understood: bot.email.mail_reader, in a process of its own when
+        # configured) while the one before it is stored and applied, and fetched while the one
+        # before it is read.  A batch fetched is stored before an error fetching the next goes on.
+        batches = iter(self._fetch(mailbox, [ref for ref in refs if ref.key not in owner]))
+        current = next(batches, None)
+        if current is not None:
+            self.reader.start(self._to_read(current))
+        while current is not None:
+            try:
+                following = next(batches, None)
+            except Exception:
+                store(current, self.reader.result())
+                raise
+            read = self.reader.result()
+            if following is not None:
+                self.reader.start(self._to_read(following))
+            store(current, read)
+            current = following
         processed += self.processor.process_pending()  # earlier rows due again (a failed attempt's retry)
         # A done row stays done (only new and failed rows are processed), so only the others are asked.
         settled = self.inbox.statuses(key for key in owner.values() if key not in done_now)
@@ -186,10 +211,10 @@ class Intake:
         return IntakeResult(stored, duplicates, processed, len(done))
 
     def _store_and_process(
-        self, incoming: list[Incoming], parsed: Mapping[str, Message | None], careful: bool
+        self, incoming: list[Incoming], readings: Mapping[str, Understanding | Exception], careful: bool
     ) -> tuple[list[Stored], PassResult]:
         """Store ``incoming`` and process what is new, in one batch (committed when this returns);
-        ``parsed``: the messages already parsed, by source key."""
+        ``readings``: what reading each message gave, by source key."""
         with self.inbox.batch(careful) as batch:
             rows = self.inbox.store_many(batch, EMAIL, incoming)
             fresh = [
@@ -197,7 +222,7 @@ class Intake:
                 for item, row in zip(incoming, rows, strict=True)
                 if row.new
             ]
-            return rows, self.processor.process_batch(batch, fresh, parsed)
+            return rows, self.processor.process_batch(batch, fresh, readings)
 
     def _arrived(self, ref: MessageRef) -> datetime:
         """The server's arrival time counts; missing: now; never later than now (module docstring)."""
@@ -209,11 +234,11 @@ class Intake:
         """The server's size when the bytes read were cut shorter, else None."""
         return ref.size if ref.size > len(raw) else None
 
-    def _incoming(self, ref: MessageRef, raw: bytes, parsed: Message | None = None) -> Incoming:
-        return Incoming(
-            ref.key, message_id_of(raw, parsed), raw, self._arrived(ref), content_digest(raw, parsed),
-            self._cut(ref, raw),
-        )  # fmt: skip
+    def _to_read(self, chunk: list[tuple[MessageRef, bytes]]) -> list[ToRead]:
+        return [ToRead(ref.key, raw, self._arrived(ref), self._cut(ref, raw)) for ref, raw in chunk]
+
+    def _incoming(self, ref: MessageRef, raw: bytes, read: MailRead) -> Incoming:
+        return Incoming(ref.key, read.message_id, raw, self._arrived(ref), read.digest, self._cut(ref, raw))
 
     def _fetch(self, mailbox: Mailbox, refs: list[MessageRef]) -> Iterator[list[tuple[MessageRef, bytes]]]:
         """The messages' raw bytes, in order, in batches: of one command each when the mailbox can

@@ -36,7 +36,6 @@ import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from email.message import Message
 
 from bot.core import commands as c
 from bot.core.batch import Batch, Redo
@@ -107,22 +106,23 @@ class MailProcessor:
                 return total
 
     def process_batch(
-        self, batch: Batch, items: Sequence[Pending], parsed: Mapping[str, Message | None] | None = None
+        self, batch: Batch, items: Sequence[Pending], read: Mapping[str, Understanding | Exception] | None = None
     ) -> PassResult:
         """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
 
         Every message is read first, so the core can load what the batch will need in a few
         queries (:meth:`bot.core.service.GameService.prepare`); a message that cannot be read
-        fails in its own unit, as any other error would.  ``parsed``: messages already parsed
-        (:func:`bot.email.mime.parse_plain`) by their source key, not parsed again.
+        fails in its own unit, as any other error would.  ``read``: what reading gave for
+        messages read already (:mod:`bot.email.mail_reader`), by source key, not read again.
         """
         readings: list[Understanding | Exception] = []
         for item in items:
-            message = parsed.get(item.source_key) if parsed is not None else None
+            known = read.get(item.source_key) if read is not None else None
+            if known is not None:
+                readings.append(known)
+                continue
             try:
-                readings.append(
-                    understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size, message)
-                )
+                readings.append(understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size))
             except Exception as exc:  # a bug in the reader: that message fails below, in its unit
                 readings.append(exc)
         envelopes = [r.envelope for r in readings if isinstance(r, Understanding) and r.envelope is not None]

@@ -16,7 +16,7 @@ import threading
 from typing import Protocol
 
 from bot.core.supervisor import Stage
-from bot.email.intake import IntakeResult
+from bot.email.intake import Intake, IntakeResult
 from bot.email.sender import MailSender
 from bot.email.smtp import TransportUnavailable
 
@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 
 class IntakeLoop(Protocol):
+    intake: Intake
+
     def run_once(self) -> IntakeResult: ...
 
     def run(self, stop: threading.Event) -> None: ...
@@ -61,7 +63,10 @@ class EmailIntakeWorker:
             await asyncio.wait({task, asyncio.create_task(stop.wait())}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             thread_stop.set()
-        await task
+        try:
+            await task
+        finally:
+            self.intake.intake.reader.close()  # its reader process ends with the worker (a reload starts anew)
 
 
 class EmailSenderWorker:

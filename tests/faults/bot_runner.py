@@ -36,6 +36,7 @@ from bot.email import smtp
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake
+from bot.email.mail_reader import MailReader
 from bot.email.processor import MailProcessor, ReplyLimit
 from bot.email.sender import MailSender
 from bot.email.understand import IntakePolicy
@@ -106,7 +107,7 @@ def main(argv: list[str]) -> int:
     policy = IntakePolicy(own_addresses=frozenset({world.REFEREE}))
     processor = MailProcessor(Inbox(sessions), service, clock, policy, ReplyBudget(sessions), ReplyLimit())
     imap = ImapConfig(host="127.0.0.1", port=int(imap_port), security="none", user=user, password=PASSWORD, timeout=10)
-    intake = ImapIntakeLoop(imap, Intake(processor))
+    intake = ImapIntakeLoop(imap, Intake(processor, reader=MailReader(policy, processes=1)))  # as serve runs it
     drain = OutboxDrain(sessions)
     transport = smtp.SmtpTransport(smtp.SmtpConfig(host="127.0.0.1", port=int(smtp_port), security="none"))
     sender = MailSender(drain, transport, clock, MailIdentity(world.REFEREE), batch=10)

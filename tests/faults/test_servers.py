@@ -29,6 +29,7 @@ from bot.core.ratelimit import ReplyBudget
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake
+from bot.email.mail_reader import MailReader
 from bot.email.processor import MailProcessor, ReplyLimit
 from bot.email.sender import MailSender
 from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
@@ -112,14 +113,14 @@ def test_an_engine_that_raises_on_one_game_parks_that_turn_and_every_other_game_
         engine.dispose()
 
 
-def intake_for(sessions, port: int, user: str) -> ImapIntakeLoop:
+def intake_for(sessions, port: int, user: str, reader_processes: int = 0) -> ImapIntakeLoop:
     clock = SimulatedClock(world.START + timedelta(hours=1))
     policy = IntakePolicy(own_addresses=frozenset({world.REFEREE}))
     processor = MailProcessor(
         Inbox(sessions), world.service_for(sessions), clock, policy, ReplyBudget(sessions), ReplyLimit()
     )
     config = ImapConfig(host="127.0.0.1", port=port, security="none", user=user, password=PASSWORD, timeout=10)
-    return ImapIntakeLoop(config, Intake(processor))
+    return ImapIntakeLoop(config, Intake(processor, reader=MailReader(policy, reader_processes)))
 
 
 def fill(dovecot: DovecotServer, user: str, count: int, games: int) -> None:
@@ -180,7 +181,8 @@ def test_the_database_locked_for_a_while_the_intake_waits_and_acknowledges_only_
         engine.dispose()
 
 
-def test_the_imap_server_drops_the_connection_mid_fetch_and_restarts(tmp_path, monkeypatch):
+@pytest.mark.parametrize("reader_processes", [0, 1], ids=["read-inline", "reader-process"])
+def test_the_imap_server_drops_the_connection_mid_fetch_and_restarts(tmp_path, monkeypatch, reader_processes):
     binary = dovecot_binary()
     if binary is None:
         pytest.skip("Dovecot is not installed (apt-get install dovecot-imapd)")
@@ -202,7 +204,7 @@ def test_the_imap_server_drops_the_connection_mid_fetch_and_restarts(tmp_path, m
     monkeypatch.setattr(ImapMailbox, "read_many", dropping)
     monkeypatch.setattr(intake_module, "FETCH_BATCH", 50)  # 120 mails: three batches, the drop in the second
     try:
-        loop = intake_for(sessions, dovecot.port, user)
+        loop = intake_for(sessions, dovecot.port, user, reader_processes)
         with pytest.raises((OSError, IMAPClientError)):
             loop.run_once()
         with unit_of_work(sessions) as session:
@@ -214,6 +216,8 @@ def test_the_imap_server_drops_the_connection_mid_fetch_and_restarts(tmp_path, m
                 break
         assert inbox_left(dovecot, user) == 0
         applied_once(sessions, 120)
+        assert loop.intake.reader.batches_in_process >= reader_processes * 3
     finally:
+        loop.intake.reader.close()
         engine.dispose()
         dovecot.stop()

@@ -1,0 +1,130 @@
+"""Reading fetched mail in a process of its own (bot/email/mail_reader.py).
+
+The reader process must give exactly what reading inline gives, for every
+mail of the corpus; a reader process that dies leaves its batch to be read
+inline (nothing lost, nothing read twice into the database); and it must
+not outlive the intake's process, even one killed with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import bot.email.mail_reader as reader_module
+from bot.email.mail_reader import MailReader, ReadingFailed, ToRead, read_mails
+from tests.email.pipeline import POLICY
+from tests.email.test_corpus import CASES, raw_of
+from tests.email.world import START
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def corpus_batch() -> list[ToRead]:
+    small = [case for case in CASES if "generate" not in case]  # the generated ones are megabytes
+    return [ToRead(f"corpus:{n}", raw_of(case), START) for n, case in enumerate(small)]
+
+
+def gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[-1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")  # a zombie has ended; whoever adopted it reaps it
+
+
+def test_the_reader_process_reads_every_corpus_mail_as_reading_inline_does():
+    batch = corpus_batch()
+    assert len(batch) >= 40
+    reader = MailReader(POLICY, processes=1)
+    try:
+        in_process = reader.read(batch)
+        again = reader.read(batch[:5])  # the same process takes a second batch
+    finally:
+        reader.close()
+    assert reader.batches_in_process == 2
+    assert in_process == read_mails(batch, POLICY)
+    assert again == in_process[:5]
+    assert any(mail.reading.envelope is not None for mail in in_process if not isinstance(mail.reading, Exception))
+
+
+def test_a_mail_that_makes_reading_raise_fails_alone(monkeypatch):
+    batch = corpus_batch()[:3]
+
+    def broken(raw, source_id, *args, **kwargs):
+        if source_id == "corpus:1":
+            raise LookupError("a bug in the reader")
+        return original(raw, source_id, *args, **kwargs)
+
+    original = reader_module.understand
+    monkeypatch.setattr(reader_module, "understand", broken)
+    read = read_mails(batch, POLICY)
+    assert isinstance(read[1].reading, ReadingFailed) and "LookupError: a bug in the reader" in str(read[1].reading)
+    assert not isinstance(read[0].reading, Exception) and not isinstance(read[2].reading, Exception)
+    assert read[1].digest and read[1].message_id == read_mails(batch, POLICY)[1].message_id
+
+
+def test_a_reader_process_killed_mid_batch_leaves_the_batch_to_be_read_inline(monkeypatch, caplog):
+    batch = corpus_batch()
+    reader = MailReader(POLICY, processes=1)
+    try:
+        reader.warm_up()
+        process = reader._process
+        assert process is not None and process.poll() is None
+        reader.start(batch)
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+        with caplog.at_level(logging.WARNING, logger="bot.email.mail_reader"):
+            read = reader.result()
+        assert read == read_mails(batch, POLICY)
+        assert "the mail reader process is gone" in caplog.text
+        # Within RESTART_AFTER the next batch is read inline; after it, by a new process.
+        assert reader.read(batch[:2]) == read[:2] and reader._process is None
+        monkeypatch.setattr(reader_module, "RESTART_AFTER", 0.0)
+        before = reader.batches_in_process
+        assert reader.read(batch[:2]) == read[:2]
+        assert reader.batches_in_process == before + 1 and reader._process.pid != process.pid
+    finally:
+        reader.close()
+
+
+def test_the_reader_process_ends_when_the_intake_process_is_killed(tmp_path):
+    script = tmp_path / "intake.py"
+    script.write_text(
+        "import sys, time\n"
+        "from bot.email.mail_reader import MailReader\n"
+        "from bot.email.understand import IntakePolicy\n"
+        "if __name__ == '__main__':\n"
+        "    reader = MailReader(IntakePolicy(), processes=1)\n"
+        "    reader.warm_up()\n"
+        "    print(reader._process.pid, flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    intake = subprocess.Popen(
+        [sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    try:
+        assert intake.stdout is not None
+        child = int(intake.stdout.readline())
+        assert not gone(child)
+        intake.send_signal(signal.SIGKILL)
+        intake.wait(10)
+        deadline = time.monotonic() + 10
+        while not gone(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert gone(child), "the reader process outlived the intake"
+    finally:
+        intake.kill()
+
+
+def test_a_reader_process_is_one_or_none():
+    with pytest.raises(ValueError, match="inline"):
+        MailReader(POLICY, processes=2)
