@@ -164,7 +164,9 @@ def parse_plain(raw: bytes, max_bytes: int, server_size: int | None = None) -> M
 
     An intake parses each mail once with it and hands the result to :func:`message_id_of`,
     :func:`content_digest` and :func:`read_mail` (``parsed=``): one parse, not three.  The
-    message must not be changed by whoever uses it.
+    message must not be changed by whoever uses it.  A mail of the simple shape (one part, an
+    ASCII header block: :func:`bot.email.plainmime.split_plain`) is taken apart without the feed
+    parser, as a :class:`~bot.email.plainmime.PlainMessage` whose fields those three read directly.
     """
     if _too_large(raw, max_bytes, server_size) or not _plain_structure(raw):
         return None
