@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -169,7 +170,8 @@ USAGE = {
 
 def usage(word: str) -> str:
     """How a command starting with ``word`` (see :data:`KEYWORD`) is written."""
-    return USAGE["".join(word.upper().split())]
+    # NFKC: IGNORECASE lets a Kelvin sign stand for K and a long s for S ("ROLLBAC\u212a" is ROLLBACK)
+    return USAGE["".join(unicodedata.normalize("NFKC", word).upper().split())]
 
 
 # ---- CREATE settings ---------------------------------------------------------------------------
@@ -315,15 +317,90 @@ class GmItem:
         return create
 
 
+class Starts:
+    """Which of some anchored patterns can match a line, by the literal keyword each begins with
+    after its ``^`` (each keyword of a leading ``(?:ONE...|OTHER...)``): a line that starts with
+    none of them is tried against none; one that starts with a keyword only against the patterns
+    that begin with it (or with a keyword it starts with, or that starts with it).
+
+    Sound for patterns compiled with or without ``re.IGNORECASE`` (the keywords are matched
+    ignoring case, as the patterns' own letters are).  Raises ValueError for a pattern without
+    such a start.
+    """
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        keywords: list[list[str]] = []
+        for pattern in patterns:
+            if not pattern.startswith("^"):
+                raise ValueError(f"not anchored: {pattern}")
+            rest = pattern[1:]
+            alternatives = _alternatives(rest[3:]) if rest.startswith("(?:") else [rest]
+            words = []
+            for alternative in alternatives:
+                found = _LITERAL_START.match(alternative)
+                if found is None:
+                    raise ValueError(f"no literal start: {pattern}")
+                words.append(found.group(1).upper())
+            keywords.append(words)
+        every = sorted({word for words in keywords for word in words}, key=len, reverse=True)
+        self.pattern = re.compile("^(?:" + "|".join(f"(?P<k{n}>{word})" for n, word in enumerate(every)) + ")", re.I)
+        self.candidates: dict[str, tuple[int, ...]] = {}
+        for n, word in enumerate(every):
+            self.candidates[f"k{n}"] = tuple(
+                index
+                for index, words in enumerate(keywords)
+                if any(other.startswith(word) or word.startswith(other) for other in words)
+            )
+
+    def which(self, text: str) -> tuple[int, ...]:
+        """The indexes (in order) of the patterns that can match ``text`` (or any prefix of it)."""
+        found = self.pattern.match(text)
+        return () if found is None or found.lastgroup is None else self.candidates[found.lastgroup]
+
+
+_LITERAL_START = re.compile(r"([A-Z]+)(?=\\|\(|\)|\$|$)")
+"""A keyword, then an escape, a group or the end (no quantifier that would make its last letter optional)."""
+
+
+def _alternatives(group: str) -> list[str]:
+    """The top-level alternatives of the group whose text (after its ``(?:``) starts ``group``."""
+    found: list[str] = []
+    depth = start = 0
+    index = 0
+    while index < len(group):
+        char = group[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")" and depth > 0:
+            depth -= 1
+        elif char in "|)" and depth == 0:
+            found.append(group[start:index])
+            start = index + 1
+            if char == ")":
+                return found
+        index += 1
+    raise ValueError(f"unclosed group: {group}")
+
+
+_FORM_STARTS = Starts(form.pattern.pattern for form in _FORMS)
+"""Which GM forms can match a line (see :class:`Starts`)."""
+
+
 def parse(line: str) -> GmItem | None:
     """The GM command a whole line is (see the module docstring), or None."""
     text = line.strip().rstrip(".;!?,").rstrip()
+    forms = [_FORMS[index] for index in _FORM_STARTS.which(text)]  # also for a prefix of it (without REASON)
+    if not forms:
+        return None
     candidates: list[tuple[str, str | None]] = [(text, None)]
     inline = _REASON_AT_END.match(text)
     if inline is not None:
         candidates.insert(0, (inline.group(1), inline.group(2).strip()))
     for candidate, reason in candidates:
-        for form in _FORMS:
+        for form in forms:
             match = form.pattern.match(candidate)
             if match is None or (reason is not None and form.reason == "none"):
                 continue

@@ -13,16 +13,22 @@ from __future__ import annotations
 import codecs
 import email.utils
 import hashlib
+import quopri
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from email import errors as mail_errors
 from email import policy
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
+from typing import Any
 
 from bot.email.htmltext import html_to_text
+from bot.email.plainmime import PlainMessage, simple_address, split_plain
+
+FAST_PATHS = True
+"""Whether the fast paths of :mod:`bot.email.plainmime` are taken (tests turn them off to compare)."""
 
 MAX_TEXT_CHARS = 64_000
 """Only this much of the chosen text part is read (the rest is reported as ignored)."""
@@ -102,6 +108,9 @@ def message_id_of(raw: bytes, parsed: Message | None = None) -> str | None:
     ``parsed``: ``raw`` already parsed by :func:`parse_plain` (its headers are the ones a
     header parse would find: the same policy reads the same lines), so it is not parsed again.
     """
+    if isinstance(parsed, PlainMessage):
+        value: object = parsed.first("message-id")
+        return None if value is None else _first_id(_without_nul(str(value)))
     try:
         headers = parsed if parsed is not None else BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
         value = headers.get("Message-ID")
@@ -132,7 +141,8 @@ def content_digest(raw: bytes, parsed: Message | None = None) -> str:
     try:
         headers = parsed if parsed is not None else BytesHeaderParser(policy=policy.compat32).parsebytes(head + b"\n\n")
         for name in _DIGEST_HEADERS:
-            for value in headers.get_all(name) or ():
+            values = parsed.by_name.get(name) if isinstance(parsed, PlainMessage) else headers.get_all(name)
+            for value in values or ():
                 found = True
                 digest.update(name.encode() + b":" + " ".join(str(value).split()).encode("utf-8", "replace") + b"\n")
     except Exception:  # garbage headers: the whole head stands for them (below)
@@ -154,10 +164,16 @@ def parse_plain(raw: bytes, max_bytes: int, server_size: int | None = None) -> M
 
     An intake parses each mail once with it and hands the result to :func:`message_id_of`,
     :func:`content_digest` and :func:`read_mail` (``parsed=``): one parse, not three.  The
-    message must not be changed by whoever uses it.
+    message must not be changed by whoever uses it.  A mail of the simple shape (one part, an
+    ASCII header block: :func:`bot.email.plainmime.split_plain`) is taken apart without the feed
+    parser, as a :class:`~bot.email.plainmime.PlainMessage` whose fields those three read directly.
     """
     if _too_large(raw, max_bytes, server_size) or not _plain_structure(raw):
         return None
+    if FAST_PATHS:
+        simple = split_plain(raw)
+        if simple is not None:
+            return simple
     try:
         return BytesParser(policy=policy.compat32).parsebytes(raw)
     except Exception:  # pragma: no cover - the stdlib parser does not raise on bad input in practice
@@ -188,7 +204,9 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
     headers = _headers(message)
     from_name, from_address = _first_address(headers.get("from", ""))
     _, sender_address = _first_address(headers.get("sender", ""))
-    mail = MailText(
+    content_type = _content_type(message)
+    body = {} if too_large else _body(content_type, message)
+    return MailText(
         size=max(len(raw), server_size or 0),
         headers=headers,
         message_id=_first_id(headers.get("message-id", "")),
@@ -199,13 +217,11 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
         return_path=_return_path(headers),
         in_reply_to=_first_id(headers.get("in-reply-to", "")),
         references=tuple(_message_ids(headers.get("references", ""))),
-        content_type=_content_type(message),
+        content_type=content_type,
         too_large=too_large,
         authentication_results=_all_values(message, "Authentication-Results"),
+        **body,
     )
-    if too_large:
-        return mail
-    return _with_body(mail, message)
 
 
 _TOKEN = rb"[A-Za-z0-9!#$%&'+.^_`{|}~-]+"
@@ -279,6 +295,10 @@ def _header_text(name: str, raw_value: object) -> str:
 
 
 def _first_address(value: str) -> tuple[str | None, str | None]:
+    if FAST_PATHS:
+        simple = simple_address(value)
+        if simple is not None:
+            return simple
     for name, address in email.utils.getaddresses([value]):
         address = address.strip().strip("<>").strip()
         if "@" in address and " " not in address:
@@ -313,13 +333,16 @@ def _first_id(value: str) -> str | None:
 
 
 def _content_type(message: Message) -> str:
+    if isinstance(message, PlainMessage):
+        return message.content_type
     try:
         return _without_nul(message.get_content_type())
     except Exception:  # pragma: no cover
         return "text/plain"
 
 
-def _with_body(mail: MailText, message: Message) -> MailText:
+def _body(content_type: str, message: Message) -> dict[str, Any]:
+    """The :class:`MailText` fields read from the body of ``message`` (whose type is ``content_type``)."""
     problems: list[Problem] = []
     attachments: list[Attachment] = []
     plain: list[Message] = []
@@ -347,7 +370,7 @@ def _with_body(mail: MailText, message: Message) -> MailText:
     if broken:
         problems.append(
             Problem(
-                f"Content-Type: {mail.content_type}",
+                f"Content-Type: {content_type}",
                 "the message is damaged (its MIME structure or encoding); only what could be read is below"
                 if chosen is not None
                 else "the message is damaged (its MIME structure or encoding) and no text could be read: "
@@ -356,13 +379,13 @@ def _with_body(mail: MailText, message: Message) -> MailText:
         )
     elif chosen is None:
         problems.append(
-            Problem(f"Content-Type: {mail.content_type}", "no text part was found: send your commands as plain text")
+            Problem(f"Content-Type: {content_type}", "no text part was found: send your commands as plain text")
         )
     truncated = max(0, len(text) - MAX_TEXT_CHARS)
-    return replace(
-        mail, text=text[:MAX_TEXT_CHARS], text_kind=kind_read, truncated_chars=truncated, problems=tuple(problems),
-        attachments=tuple(attachments),
-    )  # fmt: skip
+    return {
+        "text": text[:MAX_TEXT_CHARS], "text_kind": kind_read, "truncated_chars": truncated,
+        "problems": tuple(problems), "attachments": tuple(attachments),
+    }  # fmt: skip
 
 
 def _leaves(message: Message) -> Iterator[Message]:
@@ -378,6 +401,8 @@ def _leaves(message: Message) -> Iterator[Message]:
 
 
 def _disposition(part: Message) -> str | None:
+    if isinstance(part, PlainMessage) and part.simple_text is not None:
+        return None  # a simple text part has no Content-Disposition
     try:
         return part.get_content_disposition()
     except Exception:  # pragma: no cover
@@ -385,6 +410,8 @@ def _disposition(part: Message) -> str | None:
 
 
 def _filename(part: Message) -> str | None:
+    if isinstance(part, PlainMessage) and part.simple_text is not None:
+        return None  # no Content-Disposition, no name parameter
     try:
         name = part.get_filename()
     except Exception:
@@ -406,17 +433,12 @@ def _payload_size(part: Message) -> int:
 
 def _decode(part: Message) -> tuple[str, Problem | None]:
     """The text of ``part``; an unknown or wrong charset is read as UTF-8 (or Latin-1) and reported."""
-    try:
-        payload = part.get_payload(decode=True)
-    except Exception:  # pragma: no cover - decode=True is documented not to raise
-        payload = None
-    if not isinstance(payload, bytes):
-        raw = part.get_payload()
-        payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
-    try:
-        charset = (part.get_content_charset() or "us-ascii").strip().strip('"') or "us-ascii"
-    except Exception:  # an RFC 2231 parameter in a charset nobody knows
-        charset = "unknown"
+    simple = _simple_payload(part)
+    if simple is not None:
+        payload, declared = simple
+        charset = (declared or "us-ascii").strip().strip('"') or "us-ascii"
+    else:
+        payload, charset = _payload_and_charset(part)
     charset = _without_nul(charset)
     try:
         codec: str | None = codecs.lookup(charset).name
@@ -436,6 +458,34 @@ def _decode(part: Message) -> tuple[str, Problem | None]:
             pass
     text, fallback = _best_effort(payload)
     return text, Problem(f"charset={charset}", f"unknown character set; the text was read as {fallback}")
+
+
+def _simple_payload(part: Message) -> tuple[bytes, str | None] | None:
+    """The decoded payload and charset of a simple text part (:class:`PlainMessage`), as
+    ``get_payload(decode=True)`` and ``get_content_charset()`` give them; None for any other part."""
+    if not isinstance(part, PlainMessage) or part.simple_text is None:
+        return None
+    encoding = (part.first("content-transfer-encoding") or "").lower()
+    if encoding == "quoted-printable":
+        return quopri.decodestring(part.body), part.simple_text.charset
+    if encoding in ("base64", "x-uuencode", "uuencode", "uue", "x-uue"):
+        return None
+    return part.body, part.simple_text.charset
+
+
+def _payload_and_charset(part: Message) -> tuple[bytes, str]:
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:  # pragma: no cover - decode=True is documented not to raise
+        payload = None
+    if not isinstance(payload, bytes):
+        raw = part.get_payload()
+        payload = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else b""
+    try:
+        charset = (part.get_content_charset() or "us-ascii").strip().strip('"') or "us-ascii"
+    except Exception:  # an RFC 2231 parameter in a charset nobody knows
+        charset = "unknown"
+    return payload, charset
 
 
 def _replaced(payload: bytes, codec: str) -> str:

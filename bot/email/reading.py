@@ -42,6 +42,7 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from bot.core import commands as c
@@ -68,6 +69,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("end", r"^(?:END|SIGNOFF)$"),
     )
 )
+_PATTERN_STARTS = gm.Starts(pattern.pattern for _, pattern in _PATTERNS)
+"""Which of :data:`_PATTERNS` can match a line (see :class:`bot.email.gm_vocabulary.Starts`)."""
 _PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*?)[\s.:;!?,]*$", re.IGNORECASE)
 """A secret never ends in punctuation: "PASSWORD amber-raven-4821." gives amber-raven-4821 (found by the fuzz test)."""
 _KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN|LINK)\b", re.IGNORECASE)
@@ -186,8 +189,11 @@ def subject_text(subject: str) -> str:
 def _parse(line: str) -> tuple[str, tuple[str | None, ...]] | None:
     """The command a whole line is, as (name, groups), or None."""
     text = line.strip()
+    patterns = [_PATTERNS[index] for index in _PATTERN_STARTS.which(text)]  # also for its prefixes
+    if not patterns:
+        return None
     for candidate in (text, text.rstrip(_TRAILING).rstrip()):
-        for name, pattern in _PATTERNS:
+        for name, pattern in patterns:
             match = pattern.match(candidate)
             if match is not None:
                 return name, match.groups()
@@ -357,7 +363,7 @@ def _read_line(reader: _Reader, line: str) -> None:
     keyword = _KEYWORD.match(line)
     gm_keyword = gm.KEYWORD.match(line)
     if keyword is not None:
-        word = keyword.group(1).upper()
+        word = unicodedata.normalize("NFKC", keyword.group(1)).upper()  # "LIN\u212a" (a Kelvin sign) is LINK
         reader.not_understood_line(line, f"write it as {_USAGE[word]}")
     elif gm_keyword is not None:
         reader.not_understood_line(line, f"write it as {gm.usage(gm_keyword.group(1))}; nothing was done")

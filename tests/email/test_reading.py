@@ -210,3 +210,12 @@ def test_a_sign_off_after_the_orders_is_ignored_once(body, orders, closing):
     else:
         (entry,) = [entry for entry in reading.ignored if "closing line" in entry]
         assert entry.startswith(closing) and "orders for demo" in entry
+
+
+@pytest.mark.parametrize("line", ["LIN\u212a", "ROLLBAC\u212a x", "\u017fTATU\u017f", "\u017fET DEADLINE"])
+def test_a_keyword_with_a_letter_that_folds_to_ascii_is_quoted_back_not_a_crash(line: str) -> None:
+    """IGNORECASE matches a Kelvin sign with k and a long s with s; the usage looked up for the
+    keyword must be found for them too (it raised KeyError: found by tests/email/test_command_starts.py)."""
+    reading = read_commands("", line)
+    assert [type(command) for command in reading.commands] == [c.NotUnderstood]
+    assert reading.commands[0].reason.startswith("write it as ")
