@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import pytest
 from imapclient.exceptions import ProtocolError
 from imapclient.response_parser import parse_fetch_response
 
+from bot.email.imap import PROTOCOL_LOGGER, ImapMailbox
 from bot.email.imap_fetch import parse, parse_fast, uid_fetch
-from tests.email.mailboxes import append, client_for
+from tests.email.mailboxes import append, client_for, config_for
 
 Data = list[bytes | tuple[bytes, bytes]]
 
@@ -112,3 +114,24 @@ def test_on_dovecot_it_answers_as_imapclient_fetch(dovecot, imap_user):
         assert not any(b"\\Seen" in flags for flags in client.get_flags(uids).values()), "PEEK must not set \\Seen"
     finally:
         client.logout()
+
+
+@pytest.mark.integration
+def test_imaplib_formats_no_protocol_log_unless_someone_logs_it(dovecot, imap_user, caplog):
+    """Not logging the protocol, imaplib's debug level is 0 (it would repr every message fetched);
+    with ``imapclient.imaplib`` at DEBUG, the protocol is still logged line by line."""
+    append(dovecot, imap_user, b"Subject: a\r\n\r\nhello\r\n")
+    mailbox = ImapMailbox(config_for(dovecot, imap_user))
+    try:
+        assert mailbox.client._imap.debug == 0
+        assert len(mailbox.read_many(mailbox.unacknowledged(), 1000)) == 1
+    finally:
+        mailbox.close()
+    caplog.set_level(logging.DEBUG, logger=PROTOCOL_LOGGER)
+    mailbox = ImapMailbox(config_for(dovecot, imap_user))
+    try:
+        assert mailbox.client._imap.debug == 5
+        mailbox.read_many(mailbox.unacknowledged(), 1000)
+    finally:
+        mailbox.close()
+    assert any("BODY[] {" in record.getMessage() for record in caplog.records if record.name == PROTOCOL_LOGGER)
