@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from email.message import EmailMessage
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.clock import SimulatedClock
 from bot.core.outbox import OutboxDrain, SentMarker
-from bot.email.compose import BuiltMail, MailIdentity
+from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage
 from bot.email.sender import MailSender, OpensEnvelopes
 from bot.email.smtp import MessageRejected
 from bot.store.db import unit_of_work
@@ -131,3 +132,47 @@ async def test_a_recipient_refused_at_the_envelope_is_settled_and_the_others_mar
     assert _sent_ids(world) - connection.before == set(connection.delivered) and len(connection.delivered) == 5
     ((parked, reason),) = OutboxDrain(world).parked("email")
     assert parked.recipient == "cat@example.org" and "550" in reason
+
+
+async def test_a_message_that_cannot_be_built_is_parked_and_the_pass_goes_on(world, monkeypatch):
+    """A message that cannot be built is parked; an unexpected error building one (next test) stops the
+    pass, and the rows not sent are free again at once (not held for the lease)."""
+    import bot.email.sender as sender_module
+
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    compose_bytes = sender_module.compose_bytes
+
+    def refuse_cat(row: Any, identity: MailIdentity, now: datetime) -> BuiltMail:
+        if row.recipient == "cat@example.org":
+            raise UnsendableMessage("not an email address: 'cat'")
+        return compose_bytes(row, identity, now)
+
+    monkeypatch.setattr(sender_module, "compose_bytes", refuse_cat)
+    connection = _Recording(world)
+    result = await MailSender(OutboxDrain(world), connection, clock, IDENTITY).drain_all()
+    assert (result.sent, result.failed) == (5, 1) and len(connection.delivered) == 5
+    ((parked, reason),) = OutboxDrain(world).parked("email")
+    assert parked.recipient == "cat@example.org" and "not an email address" in reason
+
+
+async def test_an_error_building_a_message_stops_the_pass_and_gives_the_rest_back(world, monkeypatch):
+    import bot.email.sender as sender_module
+
+    clock = SimulatedClock(START)
+    order_everyone(world, clock)
+    compose_bytes = sender_module.compose_bytes
+    built: list[str] = []
+
+    def fail_on_the_third(row: Any, identity: MailIdentity, now: datetime) -> BuiltMail:
+        if len(built) == 2:
+            raise RuntimeError("a bug in the templates")
+        built.append(row.recipient)
+        return compose_bytes(row, identity, now)
+
+    monkeypatch.setattr(sender_module, "compose_bytes", fail_on_the_third)
+    connection = _Recording(world)
+    with pytest.raises(RuntimeError, match="a bug in the templates"):
+        await MailSender(OutboxDrain(world), connection, clock, IDENTITY).drain_all()
+    assert connection.delivered == [], "the batch is built before anything is handed over"
+    assert len(OutboxDrain(world).due("email", clock.now())) == 6, "given back at once"
