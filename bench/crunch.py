@@ -6,7 +6,10 @@ deadline worker and mail sender in a child process; against the floor, a bare
 aiosmtplib loop sending as many messages of the same size to the same server.
 Scale-out (PostgreSQL): the same crunch run by 1 and by 2 processes, each
 running the deadline worker until no game is due, then the sender until
-nothing waits (the processes start together); the resolving stage and the
+nothing waits (the processes start together: each is started, imports and
+sets up, says it is ready, and the clock of every process starts when the
+parent has heard from all and tells them to go; a process slow to import on
+a loaded machine does not count its imports); the resolving stage and the
 whole run are timed, turns resolved twice and Message-IDs received twice at
 the SMTP server are counted.  Mails are rendered by the sender, so rendering
 is in the second stage, with the SMTP transfer to the one server.
@@ -16,11 +19,12 @@ from __future__ import annotations
 
 import re
 import statistics
-import time
+import subprocess
+import sys
 from collections import Counter
 from typing import Any
 
-from bench.common import Databases, child, collect, min_median, start_children
+from bench.common import ROOT, Databases, child, collect, min_median
 from tests.support.smtp_sink import SmtpSink
 
 WORKER = "bench.crunch_worker"
@@ -33,10 +37,13 @@ def _one(databases: Databases, games: int, processes: int) -> dict[str, Any]:
     sink = SmtpSink()
     sink.start()
     try:
-        start_at = str(time.time() + 1.0 + processes)  # every process started and ready by then
-        workers = [
-            start_children(WORKER, "run", database, sink.host, str(sink.port), start_at) for _ in range(processes)
-        ]
+        workers = [_ready(database, sink) for _ in range(processes)]
+        for worker in workers:  # every process imported and set up: start them together
+            _expect_ready(worker)
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write("go\n")
+            worker.stdin.flush()
         results = [collect(w) for w in workers]
         received = sink.messages()
     finally:
@@ -56,6 +63,22 @@ def _one(databases: Databases, games: int, processes: int) -> dict[str, Any]:
         "stages": dict(stages), "cpu": dict(cpu),
         "resolve_cpu_max": max(r["cpu"]["resolve"] for r in results), "rss_mb": max(r["rss_mb"] for r in results),
     }  # fmt: skip
+
+
+def _ready(database: str, sink: SmtpSink) -> subprocess.Popen[str]:
+    """A worker that says when it is set up, then waits for its start line (``run ... ready``)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", WORKER, "run", database, sink.host, str(sink.port), "ready"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def _expect_ready(worker: subprocess.Popen[str]) -> None:
+    assert worker.stdout is not None
+    line = worker.stdout.readline()
+    if not line.strip().startswith('{"ready"'):
+        _, err = worker.communicate(timeout=60)
+        raise RuntimeError(f"a benchmark worker failed before it was ready:\n{line}{err[-4000:]}")
 
 
 def _floor(count: int, size: int) -> float:

@@ -4,9 +4,11 @@
 (``running``: every game running, its deadline 48 hours on).
 ``python -m bench.crunch_worker remind DATABASE PASSES``: PASSES reminder passes over that running league
 with nothing due, then one pass where every game's 24h reminder is due; prints JSON.
-``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT]``: the deadline worker until no
-game is due, then the mail sender until nothing waits, timing each stage from START_AT (a
-``time.time()``, so that the processes of one run start together); prints JSON.
+``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready]``: the deadline worker until
+no game is due, then the mail sender until nothing waits, timing each stage from START_AT (a
+``time.time()``; a late start counts) or, with ``ready``, from the line the parent writes to its stdin
+once every process of the run has printed that it is ready (imports done, engine made): the processes
+of one run start together; prints JSON.
 ``python -m bench.crunch_worker floor HOST PORT COUNT SIZE``: the floor, a bare aiosmtplib
 loop sending COUNT messages of SIZE bytes on one connection; prints JSON.
 """
@@ -14,6 +16,7 @@ loop sending COUNT messages of SIZE bytes on one connection; prints JSON.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 import time
 from collections import Counter
@@ -38,6 +41,8 @@ from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
 
 NOW = world.START + timedelta(hours=49)
+READY = -1.0
+"""``run ... ready``: print a ready line once set up (imports, engine), then start on a line from stdin."""
 
 
 def _timed(timer: Timer, name: str, function: Any) -> Any:
@@ -54,7 +59,7 @@ class _TimedConnection:
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self.inner, name)
-        if not name.startswith("send"):
+        if not name.startswith(("send", "open_envelope")):  # the SMTP dialogue: envelope, content
             return attribute
 
         async def timed(*args: Any, **kwargs: Any) -> Any:
@@ -133,9 +138,14 @@ def run(database: str, host: str, port: int, start_at: float | None = None) -> N
     sender = MailSender(drain, transport, SimulatedClock(NOW), MailIdentity(world.REFEREE), batch=200)
     resolved: list[tuple[str, int]] = []
     sent = 0
-    if start_at is not None:  # processes of one run start together (the moment the parent chose)
+    late = 0.0
+    if start_at == READY:  # processes of one run start together: when the parent has seen each ready
+        print(json.dumps({"ready": True}), flush=True)
+        sys.stdin.readline()
+    elif start_at is not None:  # ... or at the moment the parent chose (a late start counts)
         time.sleep(max(0.0, start_at - time.time()))
-    started = time.perf_counter() - (max(0.0, time.time() - start_at) if start_at is not None else 0.0)
+        late = max(0.0, time.time() - start_at)
+    started = time.perf_counter() - late
     cpu_started = time.process_time()
     cpu: dict[str, float] = {"resolve": 0.0, "send": 0.0}
     # The deadline worker until no game is due (another process may hold some: wait for it) ...
@@ -196,6 +206,8 @@ def main(argv: list[str]) -> int:
             remind(database, int(passes))
         case ["run", database, host, port]:
             run(database, host, int(port))
+        case ["run", database, host, port, "ready"]:
+            run(database, host, int(port), READY)
         case ["run", database, host, port, start_at]:
             run(database, host, int(port), float(start_at))
         case ["floor", host, port, count, size]:

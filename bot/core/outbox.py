@@ -260,7 +260,9 @@ class SentMarker:
     one, so a row is handed over again only if the process dies between that
     250 and this commit (one message at most, sent again with the same
     Message-ID).  What makes it cheaper: no session or ORM per row, the
-    statement compiled once, and a commit that does not wait for the disk:
+    statement compiled once, run in autocommit mode (the statement is its own
+    transaction, committed when it returns), and a commit that does not wait
+    for the disk:
 
     * SQLite (WAL): ``synchronous=NORMAL`` on this connection only.  A commit is
       in the WAL file at once, so it survives the process dying (kill -9); it
@@ -286,6 +288,9 @@ class SentMarker:
         connection = self._engine.connect()
         try:
             self._restore = relax_durability(connection)
+            # Each mark is one statement committed by itself: no BEGIN and COMMIT around it (on
+            # PostgreSQL one round trip a mark, not three).  Undone when the connection goes back.
+            connection.execution_options(isolation_level="AUTOCOMMIT")
         except BaseException:
             connection.invalidate()
             connection.close()

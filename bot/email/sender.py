@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager, suppress
 from dataclasses import dataclass
+from datetime import datetime
 from email.message import EmailMessage
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.core.clock import Clock
 from bot.core.log_fields import log_fields
-from bot.core.outbox import OutboxDrain, PendingMessage
+from bot.core.outbox import OutboxDrain, PendingMessage, SentMarker
 from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected, TransportUnavailable
 
@@ -40,6 +42,20 @@ CHANNEL = "email"
 
 
 class Connection(Protocol):
+    async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None: ...
+
+
+@runtime_checkable
+class OpensEnvelopes(Protocol):
+    """A connection that can open a message's envelope before it is handed over (SMTP).
+
+    ``open_envelope(message, recipient)`` then ``send(message, recipient)``:
+    nothing is delivered before ``send``, and a session that ends between the
+    two delivers nothing.
+    """
+
+    async def open_envelope(self, message: BuiltMail, recipient: str) -> None: ...
+
     async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None: ...
 
 
@@ -85,42 +101,54 @@ class MailSender:
         """One batch; raises :class:`TransportUnavailable` when the server is away.
 
         The batch's messages are built first (in a worker thread, one call),
-        then each is handed over and its row marked sent (committed) right
-        after the server's 250 and before the next one is handed over, so a
-        crash re-sends one message at most.
+        then each is handed over and its row marked sent (committed) after the
+        server's 250 and before the next message's content is handed over, so
+        a crash re-sends one message at most.  The mark commits on a thread of
+        its own (:class:`_SentMarks`) while the next message's envelope is
+        opened (``MAIL FROM``, ``RCPT TO``: no mail is delivered without its
+        content), when the connection can do that (:class:`OpensEnvelopes`).
         """
         rows = await asyncio.to_thread(self.drain.due, CHANNEL, self.clock.now(), self.batch)
         if not rows:
             return SendResult()
-        sent = failed = 0
-        settled: set[int] = set()
+        refused: list[int] = []
+        marks: _SentMarks | None = None
         try:
             messages = await asyncio.to_thread(self._build_all, rows)
-            marker = await asyncio.to_thread(self.drain.marker().open)
+            marks = _SentMarks(self.drain.marker())
             try:
+                await marks.open()
                 async with self.transport.connect() as connection:
+                    envelope_first = connection if isinstance(connection, OpensEnvelopes) else None
                     for row, built in zip(rows, messages, strict=True):
                         with log_fields(message_id=row.message_id):  # every line logged for this mail names it
                             try:
                                 if isinstance(built, UnsendableMessage):
                                     raise built
+                                if envelope_first is not None:
+                                    await envelope_first.open_envelope(
+                                        built, row.recipient
+                                    )  # while the last mark commits
+                                await marks.settle()  # the last row is marked before this content is handed over
                                 await connection.send(built, row.recipient)
                             except (UnsendableMessage, MessageRejected) as exc:
+                                await marks.settle()
                                 await self._settle_refused(row.id, row.recipient, exc)
-                                failed += 1
-                                settled.add(row.id)
+                                refused.append(row.id)
                                 continue
-                            await asyncio.to_thread(marker.mark_sent, row.id, self.clock.now())
-                            settled.add(row.id)
-                            log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
-                            sent += 1
+                            marks.start(row, self.clock.now())
             finally:
-                await asyncio.to_thread(marker.close)
+                try:
+                    await marks.settle()
+                finally:
+                    await marks.close()
         finally:
+            settled = {*refused, *(row.id for row in (marks.sent if marks is not None else ()))}
             unsent = [row.id for row in rows if row.id not in settled]
             if unsent:  # the server went away mid-batch: give the rest back at once, for the next try
                 await asyncio.to_thread(self.drain.release, unsent)
-        return SendResult(sent, failed, len(rows) == self.batch)
+        sent = len(marks.sent) if marks is not None else 0
+        return SendResult(sent, len(refused), len(rows) == self.batch)
 
     def _build_all(self, rows: list[PendingMessage]) -> list[BuiltMail | UnsendableMessage]:
         """Each row's message, or why it cannot be built (one call in a worker thread for the batch)."""
@@ -169,3 +197,51 @@ class MailSender:
             if wait:
                 with suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), timeout=wait)
+
+
+class _SentMarks:
+    """A sending pass's sent marks, committed in order on one thread of their own.
+
+    :meth:`start` hands a row's mark (:meth:`bot.core.outbox.SentMarker.mark_sent`)
+    to the thread and returns at once; :meth:`settle` waits until that mark is
+    committed (the sender calls it before it hands over the next message's
+    content, so at most one delivered row is ever unmarked).  One mark is in
+    flight at a time; the marker is opened, used and closed on the one thread,
+    so a close always comes after the last mark, even when the pass is
+    cancelled while it waits (the mark itself is shielded from the
+    cancellation: a delivered row is still marked).  ``sent``: the rows whose
+    mark is committed, in order.
+    """
+
+    def __init__(self, marker: SentMarker) -> None:
+        self._marker = marker
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sent-marks")
+        self._pending: tuple[PendingMessage, asyncio.Future[None]] | None = None
+        self.sent: list[PendingMessage] = []
+
+    async def open(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._marker.open)
+
+    def start(self, row: PendingMessage, now: datetime) -> None:
+        """Mark ``row`` sent, in the background (the mark before it must be settled)."""
+        if self._pending is not None:
+            raise RuntimeError("the previous mark is not settled")
+        future = asyncio.get_running_loop().run_in_executor(self._thread, self._marker.mark_sent, row.id, now)
+        self._pending = (row, future)
+
+    async def settle(self) -> None:
+        """Wait until the mark in flight (if any) is committed; raises if it failed."""
+        if self._pending is None:
+            return
+        (row, future), self._pending = self._pending, None
+        await asyncio.shield(future)
+        self.sent.append(row)
+        with log_fields(message_id=row.message_id):
+            log.info("sent %s (%s) to %s", row.message_id, row.kind, row.recipient)
+
+    async def close(self) -> None:
+        """Close the marker (after any mark still running) and let the thread go."""
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._marker.close)
+        finally:
+            self._thread.shutdown(wait=False)

@@ -10,16 +10,27 @@ is marked failed and retried later with back-off.
 
 Each message is serialised once, to bytes, and sent raw (``sendmail``):
 aiosmtplib's ``send_message`` would copy and serialise it again.
+
+A message's envelope (``MAIL FROM``, ``RCPT TO``) may be opened first
+(:meth:`_SmtpConnection.open_envelope`) and its content handed over later
+(:meth:`_SmtpConnection.send`, then ``DATA`` only): the sender opens the next
+message's envelope while the previous one's sent mark commits, and hands its
+content over only once that mark is committed.  An envelope without content
+delivers nothing: a session that ends there (the process killed, ``QUIT``,
+``RSET``) leaves no mail behind (RFC 5321 section 4.1.1).
 """
 
 from __future__ import annotations
 
 import ssl
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import getaddresses
 
 import aiosmtplib
+from aiosmtplib.protocol import normalize_message_line_endings
 
 from bot.email.compose import BuiltMail
 
@@ -94,10 +105,17 @@ class _SmtpConnection:
             start_tls=config.security == "starttls", tls_context=context, validate_certs=config.validate_certs,
             username=config.user or None, password=config.password or None, timeout=config.timeout,
         )  # fmt: skip
+        self._open: tuple[bytes, str] | None = None
+        """The message whose envelope is open (its bytes, its recipient), awaiting its content."""
 
     async def __aenter__(self) -> _SmtpConnection:
         try:
             await self.client.connect()
+            if self.client.is_ehlo_or_helo_needed:  # greeted once: open_envelope reads the extensions
+                try:
+                    await self.client.ehlo()
+                except aiosmtplib.SMTPHeloError:
+                    await self.client.helo()
         except (aiosmtplib.SMTPException, OSError) as exc:
             raise TransportUnavailable(f"{type(exc).__name__}: {exc}") from exc
         return self
@@ -108,13 +126,56 @@ class _SmtpConnection:
         except (aiosmtplib.SMTPException, OSError):
             self.client.close()
 
+    async def open_envelope(self, message: EmailMessage | BuiltMail, recipient: str) -> None:
+        """``MAIL FROM`` and ``RCPT TO`` for ``message``; its content goes with the next :meth:`send`.
+
+        Nothing is delivered until that :meth:`send`.  Raises as :meth:`send` does
+        (a refused recipient: :class:`MessageRejected`; the envelope is reset).
+        """
+        envelope_from, raw = self._envelope_of(message)
+        self._open = None
+        options = [f"size={len(normalize_message_line_endings(raw))}"] if self.client.supports_extension("size") else []
+        async with self._refusals():
+            try:
+                await self.client.mail(envelope_from, options=options)
+                await self.client.rcpt(recipient)
+            except aiosmtplib.SMTPResponseException:
+                await self._reset()
+                raise
+        self._open = (raw, recipient)
+
     async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None:
-        if isinstance(message, BuiltMail):
-            envelope_from, raw = self.config.envelope_from or message.sender, message.raw
-        else:
-            envelope_from, raw = self.config.envelope_from or _sender_of(message), message.as_bytes()
-        try:
+        """Deliver ``message`` to ``recipient``: its content only when :meth:`open_envelope` opened its
+        envelope just before, else the whole transaction."""
+        envelope_from, raw = self._envelope_of(message)
+        opened, self._open = self._open, None
+        async with self._refusals():
+            if opened == (raw, recipient):
+                try:
+                    await self.client.data(raw)
+                except aiosmtplib.SMTPResponseException:
+                    await self._reset()
+                    raise
+                return
+            if opened is not None:  # another message's envelope is open: drop it first
+                await self._reset()
             await self.client.sendmail(envelope_from, [recipient], raw)
+
+    def _envelope_of(self, message: EmailMessage | BuiltMail) -> tuple[str, bytes]:
+        if isinstance(message, BuiltMail):
+            return self.config.envelope_from or message.sender, message.raw
+        return self.config.envelope_from or _sender_of(message), message.as_bytes()
+
+    async def _reset(self) -> None:
+        """Drop an open envelope after a refusal, as ``sendmail`` does (a failing RSET is not raised)."""
+        with suppress(aiosmtplib.SMTPResponseException, aiosmtplib.SMTPServerDisconnected, ConnectionError):
+            await self.client.rset()
+
+    @asynccontextmanager
+    async def _refusals(self) -> AsyncIterator[None]:
+        """aiosmtplib's errors as the sender sorts them (see the module docstring)."""
+        try:
+            yield
         except aiosmtplib.SMTPRecipientsRefused as exc:
             refusals = exc.recipients
             code = refusals[0].code if refusals else 0
@@ -122,6 +183,11 @@ class _SmtpConnection:
             if code == 421:
                 raise TransportUnavailable(reason) from exc
             raise MessageRejected(f"recipient refused: {reason}", code) from exc
+        except aiosmtplib.SMTPRecipientRefused as exc:
+            reason = f"{exc.recipient}: {exc.code} {exc.message}"
+            if exc.code == 421:
+                raise TransportUnavailable(reason) from exc
+            raise MessageRejected(f"recipient refused: {reason}", exc.code) from exc
         except aiosmtplib.SMTPResponseException as exc:
             if exc.code == 421:
                 raise TransportUnavailable(f"{exc.code} {exc.message}") from exc
