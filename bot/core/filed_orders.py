@@ -60,17 +60,13 @@ defers its INSERT before this UPDATE, so in a batch every INSERT waiting is writ
 the UPDATE keeps exactly the set filed last (ids grow in the order rows are written)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class FiledOrders:
-    """One seat's set of orders for a turn, as filed (the fields of its ``order_submissions`` row)."""
+    """One seat's set of orders for a turn, as it counts: its canonical text (what the game resolves;
+    the raw text, source and time stay in its ``order_submissions`` row)."""
 
-    game_id: int
-    turn_number: int
     seat_name: str
-    raw_text: str
     canonical_text: str
-    source_id: str
-    submitted_at: datetime
 
 
 def load_current(session: Session, turns: Iterable[tuple[int, int]]) -> dict[tuple[int, int], dict[str, FiledOrders]]:
@@ -83,10 +79,7 @@ def load_current(session: Session, turns: Iterable[tuple[int, int]]) -> dict[tup
     write_deferred(session)
     columns = _TABLE.c
     rows = session.connection().execute(
-        select(
-            columns.game_id, columns.turn_number, columns.seat_name, columns.raw_text, columns.canonical_text,
-            columns.source_id, columns.submitted_at,
-        )
+        select(columns.game_id, columns.turn_number, columns.seat_name, columns.canonical_text)
         .where(
             columns.game_id.in_({game for game, _ in wanted}),
             columns.turn_number.in_({turn for _, turn in wanted}),
@@ -97,7 +90,7 @@ def load_current(session: Session, turns: Iterable[tuple[int, int]]) -> dict[tup
     for row in rows:
         key = (row.game_id, row.turn_number)
         if key in found:
-            found[key][row.seat_name] = FiledOrders(*row)
+            found[key][row.seat_name] = FiledOrders(row.seat_name, row.canonical_text)
     return found
 
 
@@ -147,7 +140,7 @@ def file_orders(
     defer(session, _INSERT, [values])
     if seat in current:  # after the INSERT (see _RETIRE): the set it replaces stops counting
         defer(session, _RETIRE, [{"g": game_id, "t": turn, "s": seat}])
-    filed = FiledOrders(game_id, turn, seat, raw, canonical, source_id, now)
+    filed = FiledOrders(seat, canonical)
     current[seat] = filed
     remembered = memo_of(session).get((ORDERS_MEMO, game_id, turn))
     if remembered is not None:
