@@ -84,21 +84,6 @@ def current_orders(session: Session, game: Game, turn: int) -> dict[str, FiledOr
     return filed_orders.current_orders(session, game.id, turn)
 
 
-def file_orders(
-    session: Session,
-    game: Game,
-    turn: int,
-    seat: str,
-    raw: str,
-    canonical: str,
-    source_id: str,
-    now: datetime,
-    current: dict[str, FiledOrders] | None = None,
-) -> FiledOrders:
-    """Put ``seat``'s orders for ``turn`` of ``game`` on file (:func:`bot.core.filed_orders.file_orders`)."""
-    return filed_orders.file_orders(session, game.id, turn, seat, raw, canonical, source_id, now, current)
-
-
 def phase_opened_at(session: Session, game: Game, number: int) -> datetime | None:
     """When phase ``number`` opened: the time the turn before it was resolved (None for the first)."""
     if number == 0:

@@ -17,11 +17,11 @@ from datetime import timedelta
 
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
+from bot.core.filed_orders import file_orders
 from bot.core.games import (
     PAUSED,
     RUNNING,
     current_orders,
-    file_orders,
     phase_opened_at,
     rules_of,
     state_for_reading,
@@ -88,7 +88,7 @@ class OrderCommands(CommandContext):
             self.reply.add("orders_refused", game=game.slug, phase=phase.title,
                            kept=kept.canonical_text if kept else None)  # fmt: skip
             return
-        file_orders(self.session, game, phase.number, seat.name, command.text, parsed.canonical,
+        file_orders(self.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
                     self.envelope.source_id, self.now, on_file)  # fmt: skip
         accepted = {
             "game": game.slug, "phase": phase.title, "turn": phase.number, "seat": seat.name,

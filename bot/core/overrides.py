@@ -23,7 +23,8 @@ from adjudicator.turn import advance
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
 from bot.core.durations import TimeInputError, parse_moment
-from bot.core.games import FINISHED, PAUSED, RUNNING, current_orders, file_orders, phase_of, rules_of, state_of
+from bot.core.filed_orders import file_orders
+from bot.core.games import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
 from bot.core.identities import find_or_create_player, seat_of
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.seat_secrets import hash_secret, new_secret
@@ -180,7 +181,7 @@ class Overrides(CommandContext):
         if parsed.orders is None:
             self.reply.add("orders_refused", game=game.slug, phase=phase.title, kept=None)
             return
-        file_orders(self.session, game, phase.number, seat.name, command.text, parsed.canonical,
+        file_orders(self.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
                     self.envelope.source_id, self.now)  # fmt: skip
         data = {"game": game.slug, "seat": seat.name, "turn": phase.number, "orders": parsed.canonical.splitlines(),
                 "reason": command.reason}  # fmt: skip
