@@ -6,7 +6,7 @@ query for its orders on file, its absences, when its turn opened, its game
 masters, its observers: a batch of ten, fifty queries.  :func:`remember`
 loads them for every game of the batch at once into the transaction's memo
 (:func:`bot.core.batch.memo_of`); the readers (:func:`bot.core.games.current_orders`,
-:func:`turn_opened_at`, :func:`absences_of`, :func:`bot.core.delivery.game_master_ids`
+:func:`bot.core.games.phase_opened_at`, :func:`absences_of`, :func:`bot.core.delivery.game_master_ids`
 and :func:`bot.core.delivery.observer_ids`) answer from it, and read the
 database as before for a game that was not remembered.
 
@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from bot.core.batch import memo_of
 from bot.core.filed_orders import remember_current
-from bot.core.games import OPENED, phase_opened_at
+from bot.core.games import OPENED
 from bot.store.models import Absence, Game, GameMaster, Observer, TurnRecord
 
 ABSENCES = "absences"
@@ -79,11 +79,6 @@ def remember(session: Session, games: Sequence[Game], *, audiences: bool = False
         for game_id in ids:
             memo[(GAME_MASTERS, game_id)] = masters[game_id]
             memo[(OBSERVERS, game_id)] = watching[game_id]
-
-
-def turn_opened_at(session: Session, game: Game, turn: int) -> datetime | None:
-    """:func:`bot.core.games.phase_opened_at` (which answers from the memo :func:`remember` filled)."""
-    return phase_opened_at(session, game, turn)
 
 
 def absences_of(session: Session, game: Game) -> list[Absence]:

@@ -29,7 +29,7 @@ from sqlalchemy import ColumnElement, exists, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
-from bot.core.batch_reads import remember, turn_opened_at
+from bot.core.batch_reads import remember
 from bot.core.delivery import Delivery
 from bot.core.durations import TimeInputError
 from bot.core.games import RUNNING, current_orders, phase_of, phase_opened_at
@@ -114,7 +114,7 @@ def remind_games(session: Session, game_ids: Sequence[int], now: datetime, confi
         key = (game.id, game.generation, game.phase_number)
         try:
             with session.begin_nested():
-                sent += remind(session, game, now, config, (done[key], turn_opened_at(session, game, key[2])))
+                sent += remind(session, game, now, config, (done[key], phase_opened_at(session, game, key[2])))
         except IntegrityError:
             continue  # another worker recorded this reminder first: it sent it
     return sent

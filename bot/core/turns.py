@@ -27,9 +27,9 @@ from adjudicator.rng import rng_for
 from adjudicator.turn import advance
 from bot.core.absence import Absence, postpone_deadline
 from bot.core.batch import memo_of
-from bot.core.batch_reads import absences_of, remember, turn_opened_at
+from bot.core.batch_reads import absences_of, remember
 from bot.core.delivery import Delivery
-from bot.core.games import FINISHED, current_orders, rules_of, state_of
+from bot.core.games import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.schedule import next_deadline as schedule_deadline
 from bot.core.schedule import parse_schedule
@@ -173,7 +173,7 @@ def remember_for_resolving(session: Session, games: Sequence[Game]) -> None:
 
 def previous_report_at(session: Session, game: Game, turn: int) -> datetime | None:
     """When the report before turn ``turn``'s went out (None for the first)."""
-    return turn_opened_at(session, game, turn)
+    return phase_opened_at(session, game, turn)
 
 
 def gm_actions_since(session: Session, game: Game, since: datetime | None) -> list[dict[str, Any]]:
