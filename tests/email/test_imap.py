@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+import bot.email.intake as intake_module
 from bot.core.clock import SimulatedClock
 from bot.core.inbox import Inbox
 from bot.email.imap import ImapIntakeLoop, ImapMailbox
@@ -83,6 +84,41 @@ def test_messages_are_stored_before_the_server_is_told_anything(dovecot, imap_us
     with unit_of_work(world) as session:
         applied = session.scalars(select(ProcessedEnvelope.source_id)).all()
     assert len([source for source in applied if source.startswith("imap:")]) == 1
+
+
+def test_each_batch_is_acknowledged_once_committed_and_not_before(dovecot, imap_user, intake, world, monkeypatch):
+    """A batch's new messages are acknowledged as soon as its transaction is committed, while the pass
+    goes on (so a long pass does not hold every message to its end); never one not yet stored."""
+    monkeypatch.setattr(intake_module, "FIRST_FETCH_BATCH", 10)
+    monkeypatch.setattr(intake_module, "FETCH_BATCH", 20)  # 70 mails: batches of 10, 20, 20, 20
+    raws = [message("HELP\n", sender=f"p{n}@example.org", message_id=f"<b{n}@example.org>") for n in range(70)]
+    client = client_for(dovecot, imap_user)
+    try:
+        client.multiappend("INBOX", raws)
+    finally:
+        client.logout()
+    seen: list[tuple[int, int, int]] = []  # (acknowledged now, of them stored and done, stored in all)
+    original = ImapMailbox.acknowledge
+
+    def recording(self: ImapMailbox, refs):
+        keys = {ref.key for ref in refs}
+        with unit_of_work(world) as session:  # another session: only what is committed
+            rows = session.scalars(select(InboundMessage)).all()
+        done = sum(1 for row in rows if row.source_key in keys and row.status == "done")
+        seen.append((len(keys), done, len(rows)))
+        original(self, refs)
+
+    monkeypatch.setattr(ImapMailbox, "acknowledge", recording)
+    mailbox = ImapMailbox(config_for(dovecot, imap_user))
+    try:
+        result = intake.run_once(mailbox)
+    finally:
+        mailbox.close()
+    assert (result.stored, result.acknowledged) == (70, 70)
+    assert [count for count, _done, _stored in seen] == [10, 20, 20, 20]
+    assert all(done == count for count, done, _stored in seen), seen
+    assert seen[0][2] < 70, "the first batch was acknowledged before the pass had stored everything"
+    assert folder_counts(dovecot, imap_user, "INBOX", "Processed") == {"INBOX": 0, "Processed": 70}
 
 
 def test_a_second_copy_is_a_no_op(dovecot, imap_user, intake, world):
