@@ -2,7 +2,8 @@
 
 ``python -m bench.intake_worker build DATABASE GAMES ADDRESSES``: the league.
 ``python -m bench.intake_worker bot DATABASE HOST PORT USER READERS``: the bot's own IMAP intake
-(fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty, with
+(fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty, set up as
+``referee serve`` sets up (:func:`bot.heap.settle` once built), with
 READERS (0 or 1) reader processes (``email_reader_processes``; ``referee serve`` runs 1, started
 and ready before the clock starts, as at a serve's start); it also reports its own CPU seconds
 and its reader's (less moved by other work on a shared machine than the wall time).
@@ -22,6 +23,7 @@ from sqlalchemy import func, select
 
 from bench import world
 from bench.common import peak_rss_mb, report
+from bot import heap
 from bot.core.clock import SimulatedClock
 from bot.core.inbox import Inbox
 from bot.core.ratelimit import ReplyBudget
@@ -52,6 +54,7 @@ def bot(database: str, host: str, port: int, user: str, readers: int) -> None:
     reader = MailReader(policy, readers)
     reader.warm_up()
     loop = ImapIntakeLoop(config, Intake(processor, reader=reader))
+    heap.settle()  # as referee serve does once its workers are built
     start, cpu = time.perf_counter(), time.process_time()
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     stored = 0

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot import heap
 from bot.core import supervisor
 from bot.core.clock import Clock, SystemClock
 from bot.core.deadlines import DeadlineWorker
@@ -192,6 +193,7 @@ def serve(found: list[Worker], once: bool = False, reload: Reload | None = None)
     ``reload`` is given, stops the workers the same way, calls ``reload`` and runs what it
     returns; if it raises, the old workers run on and the error is logged.
     """
+    heap.settle()  # what start-up built lives as long as the process (bot.heap)
     if once:
         return 0 if asyncio.run(supervisor.run_once(found)) else 1
     asyncio.run(_serve_until_signalled(found, reload))
@@ -231,6 +233,7 @@ async def _serve_until_signalled(found: list[Worker], reload: Reload | None = No
             except Exception as exc:  # refused settings: the old workers go on
                 log.error("SIGHUP: the new settings are refused; going on with the old ones: %s", exc)
                 continue
+            heap.settle()
             log.info("SIGHUP: settings re-read; workers restarted")
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

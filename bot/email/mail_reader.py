@@ -37,6 +37,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection
 from typing import IO, Any
 
+from bot import heap
 from bot.email.mime import content_digest, message_id_of, parse_plain
 from bot.email.understand import IntakePolicy, Understanding, understand
 
@@ -228,6 +229,7 @@ def main() -> int:
     requests = Connection(os.dup(0), writable=False)
     answers = Connection(os.dup(1), readable=False)
     sys.stdout = sys.stderr  # the pipe carries answers only
+    heap.settle()  # its imports live as long as it does (bot.heap)
     _serve(requests, answers)
     return 0
 
