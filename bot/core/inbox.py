@@ -123,8 +123,11 @@ _MARK_DONE = (
     )
 )
 """Built once (:meth:`Inbox.mark_done` runs for every message)."""
-_STORE = insert(_INBOUND).returning(_INBOUND.c.id, sort_by_parameter_order=True)
-"""The rows of :meth:`Inbox.store_many`, their ids in the order given."""
+_STORE = insert(_INBOUND)
+"""The rows of :meth:`Inbox.store_many`: one executemany (their ids are then read by key, which is
+unique: ``RETURNING`` in the order given would be one statement a row on SQLite)."""
+_IDS_BY_KEY = 500
+"""Keys asked for in one ``IN`` list when the new rows' ids are read."""
 
 
 class Inbox:
@@ -236,13 +239,18 @@ class Inbox:
             }))  # fmt: skip
         ids: dict[str, int] = {}
         if fresh:
-            # One Core INSERT for the batch's new rows (no ORM object per raw mail), their ids
-            # returned in the order of the rows.
-            result = session.connection().execute(_STORE, [values for _, values in fresh])
-            for (position, _), row_id in zip(fresh, result.scalars().all(), strict=True):
-                key = prepared[position][0].source_key
-                ids[key] = row_id
-                found[position] = Stored(row_id, key, NEW, True)
+            # One Core INSERT for the batch's new rows (no ORM object per raw mail), then their ids
+            # by their keys (unique), in one query for up to _IDS_BY_KEY of them.
+            session.connection().execute(_STORE, [values for _, values in fresh])
+            new_keys = [prepared[position][0].source_key for position, _ in fresh]
+            for start in range(0, len(new_keys), _IDS_BY_KEY):
+                ids.update(
+                    session.execute(
+                        select(m.source_key, m.id).where(m.source_key.in_(new_keys[start : start + _IDS_BY_KEY]))
+                    ).all()
+                )
+            for (position, _), key in zip(fresh, new_keys, strict=True):
+                found[position] = Stored(ids[key], key, NEW, True)
         for position, key in copies:
             found[position] = Stored(ids[key], key, NEW, False)
         return [stored for stored in found if stored is not None]
