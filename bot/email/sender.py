@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager, suppress
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
@@ -33,6 +33,7 @@ from typing import Protocol, runtime_checkable
 from bot.core.clock import Clock
 from bot.core.log_fields import log_fields
 from bot.core.outbox import OutboxDrain, PendingMessage, SentMarker
+from bot.core.outbox_bell import BELL, Doorbell, OutboxBell
 from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected, TransportUnavailable
 
@@ -87,6 +88,7 @@ class MailSender:
         interval: float = 5.0,
         retry_min: float = 1.0,
         retry_max: float = 300.0,
+        bell: OutboxBell = BELL,
     ) -> None:
         self.drain = drain
         self.transport = transport
@@ -96,6 +98,7 @@ class MailSender:
         self.interval = interval
         self.retry_min = retry_min
         self.retry_max = retry_max
+        self.bell = bell
 
     async def send_due(self) -> SendResult:
         """One batch; raises :class:`TransportUnavailable` when the server is away.
@@ -179,24 +182,42 @@ class MailSender:
                 return total
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Send until ``stop`` is set, backing off while the server is away."""
+        """Send until ``stop`` is set, backing off while the server is away.
+
+        Between passes it waits ``interval`` seconds, or less: until rows for
+        its channel are committed in this process (:mod:`bot.core.outbox_bell`)
+        or ``stop`` is set.  While the server is away it waits out its back-off.
+        """
         delay = self.retry_min
-        while not stop.is_set():
-            wait = self.interval
-            try:
-                result = await self.send_due()
-                delay = self.retry_min
-                if result.remaining:
-                    wait = 0.0
-            except TransportUnavailable as exc:
-                log.warning("mail server unavailable (%s); retrying in %.1f s", exc, delay)
-                wait, delay = delay, min(delay * 2, self.retry_max)
-            except Exception:
-                log.exception("the sender failed; retrying in %.1f s", delay)
-                wait, delay = delay, min(delay * 2, self.retry_max)
-            if wait:
-                with suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), timeout=wait)
+        with self.bell.doorbell(CHANNEL) as doorbell:
+            while not stop.is_set():
+                wait, on_ring = self.interval, True
+                doorbell.clear()  # a commit from now on ends the wait below
+                try:
+                    result = await self.send_due()
+                    delay = self.retry_min
+                    if result.remaining:
+                        wait = 0.0
+                except TransportUnavailable as exc:
+                    log.warning("mail server unavailable (%s); retrying in %.1f s", exc, delay)
+                    wait, delay, on_ring = delay, min(delay * 2, self.retry_max), False
+                except Exception:
+                    log.exception("the sender failed; retrying in %.1f s", delay)
+                    wait, delay, on_ring = delay, min(delay * 2, self.retry_max), False
+                if wait:
+                    await _pause(wait, stop, doorbell if on_ring else None)
+
+
+async def _pause(seconds: float, stop: asyncio.Event, doorbell: Doorbell | None) -> None:
+    """Wait ``seconds``, or until ``stop`` is set or ``doorbell`` rings (if given)."""
+    waits: list[asyncio.Future[bool]] = [asyncio.ensure_future(stop.wait())]
+    if doorbell is not None:
+        waits.append(asyncio.ensure_future(doorbell.wait(seconds)))
+    try:
+        await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiting in waits:
+            waiting.cancel()
 
 
 class _SentMarks:

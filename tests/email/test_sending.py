@@ -204,3 +204,22 @@ async def test_the_maildir_transport_writes_each_message_once(world, tmp_path: P
     assert sorted((tmp_path / "outbox" / "new").iterdir()) == files
     parsed = message_from_bytes(files[0].read_bytes(), policy=policy.default)
     assert parsed["Auto-Submitted"] == "auto-replied"
+
+
+async def test_a_reply_committed_while_the_sender_waits_goes_out_at_once(world, smtp):
+    """The sender wakes when outbox rows are committed in this process (bot.core.outbox_bell), not at
+    its next interval; here the interval is a minute and the reply is committed by another thread."""
+    clock = SimulatedClock(START)
+    sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, interval=60)
+    stop = asyncio.Event()
+    task = asyncio.create_task(sender.run(stop))
+    try:
+        await asyncio.sleep(0.3)  # the first pass is over: it waits its minute
+        before = len(smtp.messages())
+        await asyncio.to_thread(apply, service_for(world), "ann@example.org", "Ann", c.ShowStatus("demo"))
+        started = asyncio.get_running_loop().time()
+        await eventually(lambda: len(smtp.messages()) == before + 1, timeout=5)
+        assert asyncio.get_running_loop().time() - started < 2
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 1)  # stopping does not wait the interval either
