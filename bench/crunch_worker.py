@@ -53,9 +53,27 @@ def _timed(timer: Timer, name: str, function: Any) -> Any:
     return wrapper
 
 
+class _Overlapping:
+    """Wall time while at least one of several concurrent holders (the sender's sessions) is inside."""
+
+    def __init__(self, timer: Timer, name: str) -> None:
+        self.timer, self.name = timer, name
+        self.inside, self.since = 0, 0.0
+
+    def __enter__(self) -> None:
+        if not self.inside:
+            self.since = time.perf_counter()
+        self.inside += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.inside -= 1
+        if not self.inside:
+            self.timer.seconds[self.name] = self.timer.seconds.get(self.name, 0.0) + time.perf_counter() - self.since
+
+
 class _TimedConnection:
-    def __init__(self, inner: Any, timer: Timer) -> None:
-        self.inner, self.timer = inner, timer
+    def __init__(self, inner: Any, smtp: _Overlapping) -> None:
+        self.inner, self.smtp = inner, smtp
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self.inner, name)
@@ -63,31 +81,33 @@ class _TimedConnection:
             return attribute
 
         async def timed(*args: Any, **kwargs: Any) -> Any:
-            with self.timer.stage("smtp"):
+            with self.smtp:
                 return await attribute(*args, **kwargs)
 
         return timed
 
 
 class _TimedSession:
-    def __init__(self, inner: Any, timer: Timer) -> None:
-        self.inner, self.timer = inner, timer
+    def __init__(self, inner: Any, smtp: _Overlapping) -> None:
+        self.inner, self.smtp = inner, smtp
 
     async def __aenter__(self) -> _TimedConnection:
-        with self.timer.stage("smtp"):
-            return _TimedConnection(await self.inner.__aenter__(), self.timer)
+        with self.smtp:
+            return _TimedConnection(await self.inner.__aenter__(), self.smtp)
 
     async def __aexit__(self, *exc: object) -> None:
-        with self.timer.stage("smtp"):
+        with self.smtp:
             await self.inner.__aexit__(*exc)
 
 
 class _TimedTransport:
+    """The SMTP stage: while any of the sender's sessions talks to the server (they overlap)."""
+
     def __init__(self, inner: SmtpTransport, timer: Timer) -> None:
-        self.inner, self.timer = inner, timer
+        self.inner, self.smtp = inner, _Overlapping(timer, "smtp")
 
     def connect(self) -> Any:
-        return _TimedSession(self.inner.connect(), self.timer)
+        return _TimedSession(self.inner.connect(), self.smtp)
 
 
 def build(database: str, games: int, due: bool = True) -> None:
@@ -125,7 +145,7 @@ def remind(database: str, passes: int) -> None:
     report(result)
 
 
-def run(database: str, host: str, port: int, start_at: float | None = None) -> None:
+def run(database: str, host: str, port: int, start_at: float | None = None, connections: int = 2) -> None:
     timer = Timer()
     turns.advance = _timed(timer, "adjudication", turns.advance)  # type: ignore[assignment]
     compose_module.render_message = _timed(timer, "rendering", compose_module.render_message)  # type: ignore[assignment]
@@ -135,7 +155,8 @@ def run(database: str, host: str, port: int, start_at: float | None = None) -> N
     service = world.service_for(sessions)
     drain = OutboxDrain(sessions)
     transport = _TimedTransport(SmtpTransport(SmtpConfig(host=host, port=port, security="none")), timer)
-    sender = MailSender(drain, transport, SimulatedClock(NOW), MailIdentity(world.REFEREE), batch=200)
+    sender = MailSender(drain, transport, SimulatedClock(NOW), MailIdentity(world.REFEREE), batch=200,
+                        connections=connections)  # fmt: skip
     resolved: list[tuple[str, int]] = []
     sent = 0
     late = 0.0
@@ -197,6 +218,9 @@ def floor(host: str, port: int, count: int, size: int) -> None:
 
 
 def main(argv: list[str]) -> int:
+    connections = 2
+    if argv and argv[-1].startswith("connections="):  # run ...: the sender's SMTP sessions
+        connections = int(argv.pop().removeprefix("connections="))
     match argv:
         case ["build", database, games]:
             build(database, int(games))
@@ -205,11 +229,11 @@ def main(argv: list[str]) -> int:
         case ["remind", database, passes]:
             remind(database, int(passes))
         case ["run", database, host, port]:
-            run(database, host, int(port))
+            run(database, host, int(port), connections=connections)
         case ["run", database, host, port, "ready"]:
-            run(database, host, int(port), READY)
+            run(database, host, int(port), READY, connections)
         case ["run", database, host, port, start_at]:
-            run(database, host, int(port), float(start_at))
+            run(database, host, int(port), float(start_at), connections)
         case ["floor", host, port, count, size]:
             floor(host, int(port), int(count), int(size))
         case _:
