@@ -258,3 +258,22 @@ async def test_on_two_sessions_one_recipients_mail_arrives_in_order_and_every_ro
     for address in PLAYERS.values():
         assert [mid for who, mid in received if who == address] == [mid for who, mid in written if who == address]
     assert outbox_rows(world) == []
+
+
+@pytest.mark.parametrize(
+    ("address", "plain"),
+    [("ann@example.org", True), ("first.last+tag@mail.example.org", True), ("o'neil@example.org", True),
+     ("x_y-z=1@example.co.uk", True), ('"a b"@example.org', False), ("Ann <ann@example.org>", False),
+     ("ann@example.org ", False), ("ann@exämple.org", False), ("a@b@example.org", False),
+     ("ann@example.org> SIZE=1", False), ("", False)],
+)  # fmt: skip
+def test_an_address_goes_into_the_envelope_as_it_is_only_when_the_library_would_not_change_it(address, plain):
+    """MAIL FROM and RCPT TO skip aiosmtplib's parsing for a plain address (bot.email.smtp._PLAIN_ADDRESS),
+    one its quote_address gives back unchanged; any other goes through the library's mail and rcpt."""
+    from aiosmtplib.email import quote_address
+
+    from bot.email.smtp import _PLAIN_ADDRESS
+
+    assert bool(_PLAIN_ADDRESS.fullmatch(address)) == plain
+    if plain:
+        assert quote_address(address) == f"<{address}>"
