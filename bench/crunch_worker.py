@@ -26,6 +26,7 @@ import json
 import sys
 import time
 from collections import Counter
+from contextlib import suppress
 from datetime import timedelta
 from email.utils import make_msgid
 from typing import Any
@@ -190,10 +191,14 @@ async def _serve(
     sent = 0
     send_due = sender.send_due
 
+    idle = asyncio.Event()  # a pass found less than a full batch: maybe nothing waits any more
+
     async def counted() -> Any:
         nonlocal sent
         result = await send_due()
         sent += result.sent
+        if not result.remaining:
+            idle.set()
         return result
 
     sender.send_due = counted  # type: ignore[method-assign]
@@ -221,8 +226,12 @@ async def _serve(
             if not found:
                 await asyncio.sleep(0.01)  # another process holds the rest
         resolved_at = time.perf_counter() - started
-        while await asyncio.to_thread(drain.unsent_count, "email"):
-            await asyncio.sleep(0.01)
+        while True:  # asked after each pass that was not full (not every few ms: a count is not free)
+            idle.clear()
+            if not await asyncio.to_thread(drain.unsent_count, "email"):
+                break
+            with suppress(TimeoutError):  # rows another process holds: ask again now and then
+                await asyncio.wait_for(idle.wait(), 0.5)
     finally:
         stop.set()
         await sending
