@@ -119,10 +119,12 @@ class MailSender:
         session each message is handed over and its row marked sent
         (committed) after the server's 250 and before that session's next
         message's content is handed over, so a crash re-sends one message at
-        most per session.  The mark commits on a thread of its own
-        (:class:`_SentMarks`) while the next message's envelope is opened
-        (``MAIL FROM``, ``RCPT TO``: no mail is delivered without its
-        content), when the connection can do that (:class:`OpensEnvelopes`).
+        most per session.  A mark commits on the pass's marking thread
+        (:class:`_MarkThread`: one thread and one database connection take
+        every session's marks in turn, cheaper than one each) while that
+        session's next envelope is opened (``MAIL FROM``, ``RCPT TO``: no mail
+        is delivered without its content), when the connection can do that
+        (:class:`OpensEnvelopes`).
         A session that fails stops alone; the others finish their rows, then
         the rows not sent are given back at once and the error raised.
         """
