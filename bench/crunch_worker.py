@@ -4,13 +4,19 @@
 (``running``: every game running, its deadline 48 hours on).
 ``python -m bench.crunch_worker remind DATABASE PASSES``: PASSES reminder passes over that running league
 with nothing due, then one pass where every game's 24h reminder is due; prints JSON.
-``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready]``: the deadline worker until
-no game is due, then the mail sender until nothing waits, timing each stage from START_AT (a
-``time.time()``; a late start counts) or, with ``ready``, from the line the parent writes to its stdin
-once every process of the run has printed that it is ready (imports done, engine made): the processes
-of one run start together; prints JSON.
-``python -m bench.crunch_worker floor HOST PORT COUNT SIZE``: the floor, a bare aiosmtplib
-loop sending COUNT messages of SIZE bytes on one connection; prints JSON.
+``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready] [connections=N]``: the
+crunch as ``referee serve`` runs it: the deadline worker's passes in a thread (as
+:class:`bot.core.deadlines.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
+while the mail sender's ``run`` loop (woken by the outbox's bell as each resolved batch commits,
+``connections`` SMTP sessions, 2 by default) sends; until nothing waits to be sent.  Timed from
+START_AT (a ``time.time()``; a late start counts) or, with ``ready``, from the line the parent writes
+to its stdin once every process of the run has printed that it is ready (imports done, engine made):
+the processes of one run start together.  ``resolved_at``: when no game was due any more; the
+stages (adjudication, rendering, MIME, SMTP: while any session talks to the server) overlap;
+``cpu``: the resolving thread's own CPU and the rest of the process's; prints JSON.
+``python -m bench.crunch_worker floor HOST PORT COUNT SIZE [CONNECTIONS]``: the floor, a bare
+aiosmtplib loop sending COUNT messages of SIZE bytes on one connection (or CONNECTIONS at once,
+sharing them out); prints JSON.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import json
 import sys
 import time
 from collections import Counter
+from contextlib import suppress
 from datetime import timedelta
 from email.utils import make_msgid
 from typing import Any
@@ -32,6 +39,7 @@ import bot.email.sender as sender_module
 from bench import world
 from bench.common import Timer, peak_rss_mb, report
 from bot.core.clock import SimulatedClock
+from bot.core.deadlines import DeadlineWorker
 from bot.core.outbox import OutboxDrain
 from bot.core.service import _is_due
 from bot.email.compose import MailIdentity
@@ -53,9 +61,27 @@ def _timed(timer: Timer, name: str, function: Any) -> Any:
     return wrapper
 
 
+class _Overlapping:
+    """Wall time while at least one of several concurrent holders (the sender's sessions) is inside."""
+
+    def __init__(self, timer: Timer, name: str) -> None:
+        self.timer, self.name = timer, name
+        self.inside, self.since = 0, 0.0
+
+    def __enter__(self) -> None:
+        if not self.inside:
+            self.since = time.perf_counter()
+        self.inside += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.inside -= 1
+        if not self.inside:
+            self.timer.seconds[self.name] = self.timer.seconds.get(self.name, 0.0) + time.perf_counter() - self.since
+
+
 class _TimedConnection:
-    def __init__(self, inner: Any, timer: Timer) -> None:
-        self.inner, self.timer = inner, timer
+    def __init__(self, inner: Any, smtp: _Overlapping) -> None:
+        self.inner, self.smtp = inner, smtp
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self.inner, name)
@@ -63,31 +89,33 @@ class _TimedConnection:
             return attribute
 
         async def timed(*args: Any, **kwargs: Any) -> Any:
-            with self.timer.stage("smtp"):
+            with self.smtp:
                 return await attribute(*args, **kwargs)
 
         return timed
 
 
 class _TimedSession:
-    def __init__(self, inner: Any, timer: Timer) -> None:
-        self.inner, self.timer = inner, timer
+    def __init__(self, inner: Any, smtp: _Overlapping) -> None:
+        self.inner, self.smtp = inner, smtp
 
     async def __aenter__(self) -> _TimedConnection:
-        with self.timer.stage("smtp"):
-            return _TimedConnection(await self.inner.__aenter__(), self.timer)
+        with self.smtp:
+            return _TimedConnection(await self.inner.__aenter__(), self.smtp)
 
     async def __aexit__(self, *exc: object) -> None:
-        with self.timer.stage("smtp"):
+        with self.smtp:
             await self.inner.__aexit__(*exc)
 
 
 class _TimedTransport:
+    """The SMTP stage: while any of the sender's sessions talks to the server (they overlap)."""
+
     def __init__(self, inner: SmtpTransport, timer: Timer) -> None:
-        self.inner, self.timer = inner, timer
+        self.inner, self.smtp = inner, _Overlapping(timer, "smtp")
 
     def connect(self) -> Any:
-        return _TimedSession(self.inner.connect(), self.timer)
+        return _TimedSession(self.inner.connect(), self.smtp)
 
 
 def build(database: str, games: int, due: bool = True) -> None:
@@ -125,19 +153,19 @@ def remind(database: str, passes: int) -> None:
     report(result)
 
 
-def run(database: str, host: str, port: int, start_at: float | None = None) -> None:
+def run(database: str, host: str, port: int, start_at: float | None = None, connections: int = 2) -> None:
+    """The crunch as ``referee serve`` runs it (see the module docstring); prints JSON."""
     timer = Timer()
     turns.advance = _timed(timer, "adjudication", turns.advance)  # type: ignore[assignment]
     compose_module.render_message = _timed(timer, "rendering", compose_module.render_message)  # type: ignore[assignment]
     sender_module.compose_bytes = _timed(timer, "compose", sender_module.compose_bytes)  # type: ignore[assignment]
     engine = make_engine(database)
     sessions = session_factory(engine)
-    service = world.service_for(sessions)
+    clock = SimulatedClock(NOW)
+    deadlines = DeadlineWorker(world.service_for(sessions), clock)
     drain = OutboxDrain(sessions)
     transport = _TimedTransport(SmtpTransport(SmtpConfig(host=host, port=port, security="none")), timer)
-    sender = MailSender(drain, transport, SimulatedClock(NOW), MailIdentity(world.REFEREE), batch=200)
-    resolved: list[tuple[str, int]] = []
-    sent = 0
+    sender = MailSender(drain, transport, clock, MailIdentity(world.REFEREE), batch=200, connections=connections)
     late = 0.0
     if start_at == READY:  # processes of one run start together: when the parent has seen each ready
         print(json.dumps({"ready": True}), flush=True)
@@ -147,56 +175,101 @@ def run(database: str, host: str, port: int, start_at: float | None = None) -> N
         late = max(0.0, time.time() - start_at)
     started = time.perf_counter() - late
     cpu_started = time.process_time()
-    cpu: dict[str, float] = {"resolve": 0.0, "send": 0.0}
-    # The deadline worker until no game is due (another process may hold some: wait for it) ...
-    while True:
-        mark = time.process_time()
+    result = asyncio.run(_serve(deadlines, sessions, sender, drain, timer, started))
+    result["cpu"]["total"] = time.process_time() - cpu_started
+    result["cpu"]["send"] = result["cpu"]["total"] - result["cpu"]["resolve"]
+    engine.dispose()
+    report(result | {"stages": timer.seconds, "rss_mb": peak_rss_mb()})
+
+
+async def _serve(
+    deadlines: DeadlineWorker, sessions: Any, sender: MailSender, drain: OutboxDrain, timer: Timer, started: float
+) -> dict[str, Any]:
+    """The deadline worker's passes in a thread until no game is due (another process may hold some:
+    it waits for them) while the sender's ``run`` loop sends (woken by the outbox's bell as rows are
+    committed), until nothing waits to be sent (rows another process holds: until it marks them)."""
+    sent = 0
+    send_due = sender.send_due
+
+    idle = asyncio.Event()  # a pass found less than a full batch: maybe nothing waits any more
+
+    async def counted() -> Any:
+        nonlocal sent
+        result = await send_due()
+        sent += result.sent
+        if not result.remaining:
+            idle.set()
+        return result
+
+    sender.send_due = counted  # type: ignore[method-assign]
+    stop = asyncio.Event()
+    sending = asyncio.create_task(sender.run(stop))
+    resolved: list[tuple[str, int]] = []
+    resolve_cpu = 0.0
+
+    def deadline_pass() -> tuple[list[tuple[str, int]], int]:
+        nonlocal resolve_cpu
+        mark = time.thread_time()  # this thread's CPU: the sender's run beside it on others
         with timer.stage("resolve"):
-            found = service.resolve_due(NOW)
-        cpu["resolve"] += time.process_time() - mark
-        resolved += found
+            found = deadlines.run_once_sync()
         with unit_of_work(sessions) as session:
             due = session.scalar(select(func.count()).select_from(Game).where(_is_due(NOW)))
-        if not due:
-            break
-        if not found:
-            time.sleep(0.01)  # another process holds the rest
-    resolved_at = time.perf_counter() - started
-    # ... then the sender until nothing waits (rows another process holds come back when it marks them).
-    while True:
-        mark = time.process_time()
-        with timer.stage("send"):
-            sent += asyncio.run(sender.drain_all()).sent
-        cpu["send"] += time.process_time() - mark
-        if drain.unsent_count("email") == 0:
-            break
-        time.sleep(0.01)
+        resolve_cpu += time.thread_time() - mark
+        return found, int(due or 0)
+
+    try:
+        while True:
+            found, due = await asyncio.to_thread(deadline_pass)  # as DeadlineWorker.run does
+            resolved += found
+            if not due:
+                break
+            if not found:
+                await asyncio.sleep(0.01)  # another process holds the rest
+        resolved_at = time.perf_counter() - started
+        while True:  # asked after each pass that was not full (not every few ms: a count is not free)
+            idle.clear()
+            if not await asyncio.to_thread(drain.unsent_count, "email"):
+                break
+            with suppress(TimeoutError):  # rows another process holds: ask again now and then
+                await asyncio.wait_for(idle.wait(), 0.5)
+    finally:
+        stop.set()
+        await sending
     wall = time.perf_counter() - started
-    cpu["total"] = time.process_time() - cpu_started
-    engine.dispose()
-    report({"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at, "cpu": cpu,
-            "stages": timer.seconds, "rss_mb": peak_rss_mb()})  # fmt: skip
+    return {"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at,
+            "cpu": {"resolve": resolve_cpu}}  # fmt: skip
 
 
-def floor(host: str, port: int, count: int, size: int) -> None:
+def floor(host: str, port: int, count: int, size: int, connections: int = 1) -> None:
+    """A bare aiosmtplib loop: ``count`` messages of ``size`` bytes over ``connections`` sessions at once."""
     import aiosmtplib
 
-    async def send_all() -> float:
-        client = aiosmtplib.SMTP(hostname=host, port=port, use_tls=False, start_tls=False)
-        start = time.perf_counter()
+    body = b"x" * 70 + b"\r\n"
+
+    async def send(client: aiosmtplib.SMTP, share: int) -> None:
         await client.connect()
-        body = b"x" * 70 + b"\r\n"
-        for _ in range(count):
+        for _ in range(share):
             head = f"Message-ID: {make_msgid(domain='floor.invalid')}\r\nSubject: floor\r\n\r\n".encode()
             raw = head + body * max(1, (size - len(head)) // len(body))
             await client.sendmail(world.REFEREE, ["floor@bench.invalid"], raw)
         await client.quit()
+
+    async def send_all() -> float:
+        clients = [
+            aiosmtplib.SMTP(hostname=host, port=port, use_tls=False, start_tls=False) for _ in range(connections)
+        ]
+        start = time.perf_counter()
+        shares = [count // connections + (n < count % connections) for n in range(connections)]
+        await asyncio.gather(*(send(client, share) for client, share in zip(clients, shares, strict=True)))
         return time.perf_counter() - start
 
     report({"wall": asyncio.run(send_all()), "rss_mb": peak_rss_mb()})
 
 
 def main(argv: list[str]) -> int:
+    connections = 2
+    if argv and argv[-1].startswith("connections="):  # run ...: the sender's SMTP sessions
+        connections = int(argv.pop().removeprefix("connections="))
     match argv:
         case ["build", database, games]:
             build(database, int(games))
@@ -205,13 +278,15 @@ def main(argv: list[str]) -> int:
         case ["remind", database, passes]:
             remind(database, int(passes))
         case ["run", database, host, port]:
-            run(database, host, int(port))
+            run(database, host, int(port), connections=connections)
         case ["run", database, host, port, "ready"]:
-            run(database, host, int(port), READY)
+            run(database, host, int(port), READY, connections)
         case ["run", database, host, port, start_at]:
-            run(database, host, int(port), float(start_at))
+            run(database, host, int(port), float(start_at), connections)
         case ["floor", host, port, count, size]:
             floor(host, int(port), int(count), int(size))
+        case ["floor", host, port, count, size, sessions]:
+            floor(host, int(port), int(count), int(size), int(sessions))
         case _:
             raise SystemExit(__doc__)
     return 0

@@ -102,6 +102,8 @@ class Settings:
     smtp_user: str = ""
     smtp_password: str = field(default="", repr=False)
     smtp_ca_file: str = ""
+    smtp_connections: int = 2
+    """SMTP sessions a sending pass uses at once (1 to 8; one recipient's mail all on one, in order)."""
     maildir_outbox: str = ""
 
     # -- email policy --------------------------------------------------------
@@ -331,6 +333,8 @@ def _int_rule(name: str) -> tuple[int, int | None, str]:
         return 0, 65535, "a whole number from 0 to 65535 (0: the usual port for the security)"
     if name.startswith("discord_") and name.endswith("_id"):
         return 0, None, "a Discord id (a whole number; 0: none)"
+    if name == "smtp_connections":
+        return 1, 8, "a whole number from 1 to 8"
     if name == "email_reader_processes":
         return 0, 1, "0 (read mail in the intake's process) or 1 (in a process of its own)"
     return 1, None, "a whole number of at least 1"

@@ -164,6 +164,7 @@ def _intake(
 
 def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
     transport: Transport
+    connections = 1
     if settings.smtp_host:
         transport = SmtpTransport(
             SmtpConfig(
@@ -172,12 +173,16 @@ def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -
                 ca_file=settings.smtp_ca_file or None,
             )
         )  # fmt: skip
+        connections = settings.smtp_connections
     elif settings.maildir_outbox:
         transport = MaildirTransport(Path(settings.maildir_outbox))
     else:
         return None
     identity = MailIdentity(settings.bot_address, settings.mail_from_name)
-    return MailSender(OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds)
+    return MailSender(
+        OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds,
+        connections=connections,
+    )  # fmt: skip
 
 
 Reload = Callable[[], list[Worker]]

@@ -7,7 +7,8 @@ never touch the models) and render each row in their own form.  A row is
 handed out until a sender marks it sent; a failed attempt is retried with
 exponential back-off; a permanent refusal parks it with the reason.  Each row
 has a stable Message-ID, so a retry after a crash between "sent" and "marked"
-is recognisable downstream.
+is recognisable downstream.  A sender in this process is woken when rows for its
+channel are committed (:mod:`bot.core.outbox_bell`); it looks every interval besides.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert,
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.batch import defer
+from bot.core.outbox_bell import note
 from bot.store.db import relax_durability, unit_of_work
 from bot.store.models import OutboxMessage
 
@@ -97,6 +99,7 @@ def enqueue(session: Session, message: Outgoing, now: datetime, domain: str = "r
     """Add ``message`` to the outbox inside the caller's transaction."""
     row = OutboxMessage(**_values(message, now, domain))
     session.add(row)
+    note(session, message.channel)  # this process's sender wakes when it commits
     return row
 
 
@@ -114,6 +117,8 @@ def enqueue_many(
     optimistic intake batch the rows wait for the batch's end (:func:`bot.core.batch.defer`).
     """
     defer(session, _INSERT, [_values(message, now, domain) for message in messages])
+    for channel in {message.channel for message in messages}:
+        note(session, channel)  # this process's senders wake when it commits
 
 
 class OutboxDrain:

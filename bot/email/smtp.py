@@ -17,11 +17,15 @@ A message's envelope (``MAIL FROM``, ``RCPT TO``) may be opened first
 message's envelope while the previous one's sent mark commits, and hands its
 content over only once that mark is committed.  An envelope without content
 delivers nothing: a session that ends there (the process killed, ``QUIT``,
-``RSET``) leaves no mail behind (RFC 5321 section 4.1.1).
+``RSET``) leaves no mail behind (RFC 5321 section 4.1.1).  A plain address
+(``local@domain``, ASCII, nothing to quote) goes into ``MAIL FROM`` and
+``RCPT TO`` as it is, without aiosmtplib's ``email.utils.parseaddr`` on
+every message; any other goes through the library's ``mail`` and ``rcpt``.
 """
 
 from __future__ import annotations
 
+import re
 import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -31,8 +35,13 @@ from email.utils import getaddresses
 
 import aiosmtplib
 from aiosmtplib.protocol import normalize_message_line_endings
+from aiosmtplib.typing import SMTPStatus
 
 from bot.email.compose import BuiltMail
+
+_PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
+"""An ASCII addr-spec with a dot-atom local part and a plain domain: what aiosmtplib's ``quote_address``
+returns unchanged (nothing to parse or quote), so ``MAIL FROM`` and ``RCPT TO`` can go without it."""
 
 
 class TransportUnavailable(Exception):
@@ -137,8 +146,8 @@ class _SmtpConnection:
         options = [f"size={len(normalize_message_line_endings(raw))}"] if self.client.supports_extension("size") else []
         async with self._refusals():
             try:
-                await self.client.mail(envelope_from, options=options)
-                await self.client.rcpt(recipient)
+                await self._mail(envelope_from, options)
+                await self._rcpt(recipient)
             except aiosmtplib.SMTPResponseException:
                 await self._reset()
                 raise
@@ -160,6 +169,26 @@ class _SmtpConnection:
             if opened is not None:  # another message's envelope is open: drop it first
                 await self._reset()
             await self.client.sendmail(envelope_from, [recipient], raw)
+
+    async def _mail(self, sender: str, options: list[str]) -> None:
+        """``MAIL FROM``, as aiosmtplib's ``mail`` (same command, same errors), without parsing a plain address."""
+        if self.client.is_ehlo_or_helo_needed or not _PLAIN_ADDRESS.fullmatch(sender):
+            await self.client.mail(sender, options=options)
+            return
+        response = await self.client.execute_command(
+            b"MAIL", b"FROM:<" + sender.encode("ascii") + b">", *(option.encode("ascii") for option in options)
+        )
+        if response.code != SMTPStatus.completed:
+            raise aiosmtplib.SMTPSenderRefused(response.code, response.message, sender)
+
+    async def _rcpt(self, recipient: str) -> None:
+        """``RCPT TO``, as aiosmtplib's ``rcpt`` (same command, same errors), without parsing a plain address."""
+        if self.client.is_ehlo_or_helo_needed or not _PLAIN_ADDRESS.fullmatch(recipient):
+            await self.client.rcpt(recipient)
+            return
+        response = await self.client.execute_command(b"RCPT", b"TO:<" + recipient.encode("ascii") + b">")
+        if response.code not in (SMTPStatus.completed, SMTPStatus.will_forward):
+            raise aiosmtplib.SMTPRecipientRefused(response.code, response.message, recipient)
 
     def _envelope_of(self, message: EmailMessage | BuiltMail) -> tuple[str, bytes]:
         if isinstance(message, BuiltMail):

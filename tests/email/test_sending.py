@@ -31,16 +31,25 @@ pytestmark = [
 IDENTITY = MailIdentity(REFEREE, "Referee")
 
 
-def sender_for(sessions: sessionmaker[Session], transport: object, clock: SimulatedClock) -> MailSender:
+def sender_for(
+    sessions: sessionmaker[Session], transport: object, clock: SimulatedClock, connections: int = 1
+) -> MailSender:
     return MailSender(
         OutboxDrain(sessions),
-        transport,
+        transport,  # type: ignore[arg-type]
         clock,
         IDENTITY,
         interval=0.05,
         retry_min=0.05,
-        retry_max=0.2,  # type: ignore[arg-type]
+        retry_max=0.2,
+        connections=connections,
     )
+
+
+@pytest.fixture(params=[1, 2], ids=["one-session", "two-sessions"])
+def connections(request: pytest.FixtureRequest) -> int:
+    """SMTP sessions a sending pass uses (``smtp_connections``): each keeps the guarantees on its own."""
+    return int(request.param)
 
 
 def smtp_config(sink: SmtpSink, **changes: object) -> SmtpConfig:
@@ -59,10 +68,10 @@ def order_everyone(sessions: sessionmaker[Session], clock: SimulatedClock) -> No
         assert "orders_accepted" in service.apply(envelope).results
 
 
-async def test_plain_smtp_delivers_rfc5322_messages(world, smtp):
+async def test_plain_smtp_delivers_rfc5322_messages(world, smtp, connections):
     clock = SimulatedClock(START)
     order_everyone(world, clock)
-    result = await sender_for(world, SmtpTransport(smtp_config(smtp)), clock).drain_all()
+    result = await sender_for(world, SmtpTransport(smtp_config(smtp)), clock, connections).drain_all()
     assert (result.sent, result.failed) == (6, 0)
     assert outbox_rows(world) == []
     received = smtp.messages()
@@ -97,12 +106,12 @@ async def test_tls_and_auth(world, security):
         sink.close()
 
 
-async def test_a_recipient_refused_for_now_is_retried_later_and_the_rest_go_through(world, smtp):
+async def test_a_recipient_refused_for_now_is_retried_later_and_the_rest_go_through(world, smtp, connections):
     """A 4xx for one recipient: that row is retried with back-off, never parked."""
     clock = SimulatedClock(START)
     order_everyone(world, clock)
     smtp.defer.add("cat@example.org")
-    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock, connections)
     result = await sender.drain_all()
     assert (result.sent, result.failed) == (5, 1)
     (left,) = outbox_rows(world)
@@ -118,12 +127,12 @@ async def test_a_recipient_refused_for_now_is_retried_later_and_the_rest_go_thro
 
 
 async def test_a_recipient_refused_for_good_is_parked_with_the_reason_for_the_host(world, world_path, smtp, tmp_path,
-                                                                                   capsys):  # fmt: skip
+                                                                                   capsys, connections):  # fmt: skip
     """A 5xx for one recipient parks that row (shown by ``referee outbox list``); it is not retried hourly."""
     clock = SimulatedClock(START)
     order_everyone(world, clock)
     smtp.reject.add("cat@example.org")
-    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock, connections)
     result = await sender.drain_all()
     assert (result.sent, result.failed) == (5, 1)
     assert OutboxDrain(world).unsent_count("email") == 0, "a parked row is not waiting"
@@ -141,11 +150,11 @@ async def test_a_recipient_refused_for_good_is_parked_with_the_reason_for_the_ho
     assert "1 parked" in out and "cat@example.org" in out and "550" in out
 
 
-async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(world, smtp):
+async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(world, smtp, connections):
     """Reports written while the server is down wait; when it is back (flapping at first), each arrives once."""
     clock = SimulatedClock(START)
     order_everyone(world, clock)
-    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock)
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock, connections)
     stop = asyncio.Event()
     task = asyncio.create_task(sender.run(stop))
     try:
@@ -204,3 +213,67 @@ async def test_the_maildir_transport_writes_each_message_once(world, tmp_path: P
     assert sorted((tmp_path / "outbox" / "new").iterdir()) == files
     parsed = message_from_bytes(files[0].read_bytes(), policy=policy.default)
     assert parsed["Auto-Submitted"] == "auto-replied"
+
+
+async def test_a_reply_committed_while_the_sender_waits_goes_out_at_once(world, smtp):
+    """The sender wakes when outbox rows are committed in this process (bot.core.outbox_bell), not at
+    its next interval; here the interval is a minute and the reply is committed by another thread."""
+    clock = SimulatedClock(START)
+    sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, interval=60)
+    stop = asyncio.Event()
+    task = asyncio.create_task(sender.run(stop))
+    try:
+        await asyncio.sleep(0.3)  # the first pass is over: it waits its minute
+        before = len(smtp.messages())
+        await asyncio.to_thread(apply, service_for(world), "ann@example.org", "Ann", c.ShowStatus("demo"))
+        started = asyncio.get_running_loop().time()
+        await eventually(lambda: len(smtp.messages()) == before + 1, timeout=5)
+        assert asyncio.get_running_loop().time() - started < 2
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 1)  # stopping does not wait the interval either
+
+
+async def test_on_two_sessions_one_recipients_mail_arrives_in_order_and_every_row_once(world, smtp, monkeypatch):
+    """A pass on two sessions deals recipients, not rows: each recipient's mail comes in the order written."""
+    clock = SimulatedClock(START)
+    service = service_for(world)
+    for _ in range(5):
+        for name, address in PLAYERS.items():
+            apply(service, address, name, c.ShowStatus("demo"))
+    written = [(row.recipient, row.message_id) for row in outbox_rows(world)]
+    sender = sender_for(world, SmtpTransport(smtp_config(smtp)), clock, connections=2)
+    sessions: list[int] = []
+    smtp_connect = SmtpTransport.connect
+
+    def counted(self: SmtpTransport) -> object:
+        sessions.append(1)
+        return smtp_connect(self)
+
+    monkeypatch.setattr(SmtpTransport, "connect", counted)
+    result = await sender.drain_all()
+    assert result.sent == len(written) and len(sessions) == 2
+    received = [(r.recipients[0], str(r.message["Message-ID"])) for r in smtp.messages()]
+    assert sorted(received) == sorted(written), "every row once"
+    for address in PLAYERS.values():
+        assert [mid for who, mid in received if who == address] == [mid for who, mid in written if who == address]
+    assert outbox_rows(world) == []
+
+
+@pytest.mark.parametrize(
+    ("address", "plain"),
+    [("ann@example.org", True), ("first.last+tag@mail.example.org", True), ("o'neil@example.org", True),
+     ("x_y-z=1@example.co.uk", True), ('"a b"@example.org', False), ("Ann <ann@example.org>", False),
+     ("ann@example.org ", False), ("ann@exämple.org", False), ("a@b@example.org", False),
+     ("ann@example.org> SIZE=1", False), ("", False)],
+)  # fmt: skip
+def test_an_address_goes_into_the_envelope_as_it_is_only_when_the_library_would_not_change_it(address, plain):
+    """MAIL FROM and RCPT TO skip aiosmtplib's parsing for a plain address (bot.email.smtp._PLAIN_ADDRESS),
+    one its quote_address gives back unchanged; any other goes through the library's mail and rcpt."""
+    from aiosmtplib.email import quote_address
+
+    from bot.email.smtp import _PLAIN_ADDRESS
+
+    assert bool(_PLAIN_ADDRESS.fullmatch(address)) == plain
+    if plain:
+        assert quote_address(address) == f"<{address}>"

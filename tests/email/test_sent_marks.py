@@ -7,6 +7,8 @@ next message's envelope (MAIL FROM, RCPT TO: nothing delivered) is opened.
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import threading
 from datetime import datetime
 from email.message import EmailMessage
@@ -35,14 +37,21 @@ def _sent_ids(sessions: sessionmaker[Session]) -> set[str]:
 
 
 class _Recording:
-    """A connection that opens envelopes; it records, at each step, which rows were marked sent."""
+    """A connection that opens envelopes; it records, at each step, which rows were marked sent.
+
+    Each :meth:`connect` is a session of its own (numbered in ``steps``) sharing the records.
+    """
 
     def __init__(self, sessions: sessionmaker[Session], refuse: str = "") -> None:
         self.sessions = sessions
         self.refuse = refuse
         self.before = _sent_ids(sessions)  # the world's earlier mail
         self.steps: list[tuple[str, str, set[str]]] = []
+        self.by_session: dict[str, int] = {}
+        """Message-ID -> the session that handled it."""
         self.delivered: list[str] = []
+        self.number = 0
+        self.opened = 0
 
     async def __aenter__(self) -> _Recording:
         return self
@@ -51,16 +60,28 @@ class _Recording:
         return None
 
     def connect(self) -> _Recording:
-        return self
+        self.opened += 1
+        if self.opened == 1:
+            return self
+        view = copy.copy(self)  # a further session: a view sharing the records
+        view.number = self.opened - 1
+        return view
 
     async def open_envelope(self, message: BuiltMail, recipient: str) -> None:
         self.steps.append(("envelope", message.message_id, _sent_ids(self.sessions) - self.before))
+        self.by_session[message.message_id] = self.number
         if recipient == self.refuse:
             raise MessageRejected("recipient refused: 550 no such user", 550)
 
     async def send(self, message: EmailMessage | BuiltMail, recipient: str) -> None:
         self.steps.append(("content", str(message["Message-ID"]), _sent_ids(self.sessions) - self.before))
         self.delivered.append(str(message["Message-ID"]))
+        await asyncio.sleep(0)  # the other session's turn
+
+
+@pytest.fixture(params=[1, 2], ids=["one-session", "two-sessions"])
+def connections(request: pytest.FixtureRequest) -> int:
+    return int(request.param)
 
 
 @pytest.fixture
@@ -78,17 +99,23 @@ def slow_marks(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return release
 
 
-async def test_every_message_content_goes_only_after_the_previous_row_is_marked(world):
+async def test_every_message_content_goes_only_after_the_previous_row_is_marked(world, connections):
+    """On each session (two: each on its own) a content goes only once that session's previous row is marked."""
     clock = SimulatedClock(START)
     order_everyone(world, clock)
     connection = _Recording(world)
     assert isinstance(connection, OpensEnvelopes)
-    result = await MailSender(OutboxDrain(world), connection, clock, IDENTITY).drain_all()
+    sender = MailSender(OutboxDrain(world), connection, clock, IDENTITY, connections=connections)
+    result = await sender.drain_all()
     assert result.sent == 6 and len(connection.delivered) == 6
+    assert connection.opened == connections
     contents = [(mid, marked) for step, mid, marked in connection.steps if step == "content"]
-    for number, (message_id, marked) in enumerate(contents):
-        assert marked == {mid for mid, _ in contents[:number]}, f"message {number}: the one before is marked"
-        assert message_id not in marked
+    for session in range(connections):
+        mine = [(mid, marked) for mid, marked in contents if connection.by_session[mid] == session]
+        assert mine, "each session has its share"
+        for number, (message_id, marked) in enumerate(mine):
+            assert {mid for mid, _ in mine[:number]} <= marked, f"message {number}: the one before is marked"
+            assert message_id not in marked
     assert _sent_ids(world) - connection.before == set(connection.delivered)
 
 
@@ -123,18 +150,18 @@ async def test_the_next_envelope_opens_while_the_previous_mark_commits(world, sl
     assert _sent_ids(world) - connection.before == {mid for mid, _ in contents}
 
 
-async def test_a_recipient_refused_at_the_envelope_is_settled_and_the_others_marked(world):
+async def test_a_recipient_refused_at_the_envelope_is_settled_and_the_others_marked(world, connections):
     clock = SimulatedClock(START)
     order_everyone(world, clock)
     connection = _Recording(world, refuse="cat@example.org")
-    result = await MailSender(OutboxDrain(world), connection, clock, IDENTITY).drain_all()
+    result = await MailSender(OutboxDrain(world), connection, clock, IDENTITY, connections=connections).drain_all()
     assert (result.sent, result.failed) == (5, 1)
     assert _sent_ids(world) - connection.before == set(connection.delivered) and len(connection.delivered) == 5
     ((parked, reason),) = OutboxDrain(world).parked("email")
     assert parked.recipient == "cat@example.org" and "550" in reason
 
 
-async def test_a_message_that_cannot_be_built_is_parked_and_the_pass_goes_on(world, monkeypatch):
+async def test_a_message_that_cannot_be_built_is_parked_and_the_pass_goes_on(world, monkeypatch, connections):
     """A message that cannot be built is parked; an unexpected error building one (next test) stops the
     pass, and the rows not sent are free again at once (not held for the lease)."""
     import bot.email.sender as sender_module
@@ -150,13 +177,13 @@ async def test_a_message_that_cannot_be_built_is_parked_and_the_pass_goes_on(wor
 
     monkeypatch.setattr(sender_module, "compose_bytes", refuse_cat)
     connection = _Recording(world)
-    result = await MailSender(OutboxDrain(world), connection, clock, IDENTITY).drain_all()
+    result = await MailSender(OutboxDrain(world), connection, clock, IDENTITY, connections=connections).drain_all()
     assert (result.sent, result.failed) == (5, 1) and len(connection.delivered) == 5
     ((parked, reason),) = OutboxDrain(world).parked("email")
     assert parked.recipient == "cat@example.org" and "not an email address" in reason
 
 
-async def test_an_error_building_a_message_stops_the_pass_and_gives_the_rest_back(world, monkeypatch):
+async def test_an_error_building_a_message_stops_the_pass_and_gives_the_rest_back(world, monkeypatch, connections):
     import bot.email.sender as sender_module
 
     clock = SimulatedClock(START)
@@ -173,6 +200,6 @@ async def test_an_error_building_a_message_stops_the_pass_and_gives_the_rest_bac
     monkeypatch.setattr(sender_module, "compose_bytes", fail_on_the_third)
     connection = _Recording(world)
     with pytest.raises(RuntimeError, match="a bug in the templates"):
-        await MailSender(OutboxDrain(world), connection, clock, IDENTITY).drain_all()
+        await MailSender(OutboxDrain(world), connection, clock, IDENTITY, connections=connections).drain_all()
     assert connection.delivered == [], "the batch is built before anything is handed over"
     assert len(OutboxDrain(world).due("email", clock.now())) == 6, "given back at once"

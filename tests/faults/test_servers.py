@@ -59,7 +59,8 @@ def ids_at(sink: SmtpSink) -> Counter[bytes]:
     return Counter(m.group(1) for r in sink.messages() if (m := MESSAGE_ID.search(r.raw)))
 
 
-def test_smtp_refusing_then_away_then_back_every_report_arrives_once(tmp_path: Path):
+@pytest.mark.parametrize("connections", [1, 2], ids=["one-session", "two-sessions"])
+def test_smtp_refusing_then_away_then_back_every_report_arrives_once(tmp_path: Path, connections: int):
     _database, engine, sessions = league(tmp_path, 12)
     sink = SmtpSink()
     sink.start()
@@ -68,7 +69,7 @@ def test_smtp_refusing_then_away_then_back_every_report_arrives_once(tmp_path: P
         assert len(world.service_for(sessions).resolve_due(clock.now())) == 12
         drain = OutboxDrain(sessions)
         sender = MailSender(drain, SmtpTransport(SmtpConfig(host=sink.host, port=sink.port, security="none")),
-                            clock, MailIdentity(world.REFEREE), batch=25)  # fmt: skip
+                            clock, MailIdentity(world.REFEREE), batch=25, connections=connections)  # fmt: skip
         expected = drain.unsent_count("email")
         assert expected == 12 * 9
         sink.defer.update(world.address(n) for n in range(12 * world.SEATS))  # 450 for every player
