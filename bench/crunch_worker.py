@@ -4,11 +4,14 @@
 (``running``: every game running, its deadline 48 hours on).
 ``python -m bench.crunch_worker remind DATABASE PASSES``: PASSES reminder passes over that running league
 with nothing due, then one pass where every game's 24h reminder is due; prints JSON.
-``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready] [connections=N]``: the
-crunch as ``referee serve`` runs it: the deadline worker's passes in a thread (as
+``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready] [connections=N]
+[stages=sequential]``: the crunch as ``referee serve`` runs it (set up as serve sets up:
+:func:`bot.heap.settle`): the deadline worker's passes in a thread (as
 :class:`bot.core.deadlines.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
 while the mail sender's ``run`` loop (woken by the outbox's bell as each resolved batch commits,
-``connections`` SMTP sessions, 2 by default) sends; until nothing waits to be sent.  Timed from
+``connections`` SMTP sessions, ``smtp_connections``'s default unless given) sends; until nothing
+waits to be sent.  ``stages=sequential``: the sender starts only once no game is due (the
+scale-out benchmark times the resolving alone).  Timed from
 START_AT (a ``time.time()``; a late start counts) or, with ``ready``, from the line the parent writes
 to its stdin once every process of the run has printed that it is ready (imports done, engine made):
 the processes of one run start together.  ``resolved_at``: when no game was due any more; the
@@ -38,6 +41,7 @@ import bot.email.compose as compose_module
 import bot.email.sender as sender_module
 from bench import world
 from bench.common import Timer, peak_rss_mb, report
+from bot import heap
 from bot.core.clock import SimulatedClock
 from bot.core.deadlines import DeadlineWorker
 from bot.core.outbox import OutboxDrain
@@ -45,10 +49,13 @@ from bot.core.service import _is_due
 from bot.email.compose import MailIdentity
 from bot.email.sender import MailSender
 from bot.email.smtp import SmtpConfig, SmtpTransport
+from bot.settings import Settings
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
 
 NOW = world.START + timedelta(hours=49)
+SMTP_CONNECTIONS = Settings().smtp_connections
+"""The sender's sessions unless ``connections=N`` says otherwise: ``referee serve``'s default."""
 READY = -1.0
 """``run ... ready``: print a ready line once set up (imports, engine), then start on a line from stdin."""
 
@@ -153,8 +160,16 @@ def remind(database: str, passes: int) -> None:
     report(result)
 
 
-def run(database: str, host: str, port: int, start_at: float | None = None, connections: int = 2) -> None:
-    """The crunch as ``referee serve`` runs it (see the module docstring); prints JSON."""
+def run(
+    database: str,
+    host: str,
+    port: int,
+    start_at: float | None = None,
+    connections: int = SMTP_CONNECTIONS,
+    sequential: bool = False,
+) -> None:
+    """The crunch as ``referee serve`` runs it (see the module docstring), or with ``sequential``
+    the resolving first and then the sending (the scale-out's resolving stage alone); prints JSON."""
     timer = Timer()
     turns.advance = _timed(timer, "adjudication", turns.advance)  # type: ignore[assignment]
     compose_module.render_message = _timed(timer, "rendering", compose_module.render_message)  # type: ignore[assignment]
@@ -167,6 +182,7 @@ def run(database: str, host: str, port: int, start_at: float | None = None, conn
     transport = _TimedTransport(SmtpTransport(SmtpConfig(host=host, port=port, security="none")), timer)
     sender = MailSender(drain, transport, clock, MailIdentity(world.REFEREE), batch=200, connections=connections)
     late = 0.0
+    heap.settle()  # as referee serve does once its workers are built
     if start_at == READY:  # processes of one run start together: when the parent has seen each ready
         print(json.dumps({"ready": True}), flush=True)
         sys.stdin.readline()
@@ -175,7 +191,7 @@ def run(database: str, host: str, port: int, start_at: float | None = None, conn
         late = max(0.0, time.time() - start_at)
     started = time.perf_counter() - late
     cpu_started = time.process_time()
-    result = asyncio.run(_serve(deadlines, sessions, sender, drain, timer, started))
+    result = asyncio.run(_serve(deadlines, sessions, sender, drain, timer, started, sequential))
     result["cpu"]["total"] = time.process_time() - cpu_started
     result["cpu"]["send"] = result["cpu"]["total"] - result["cpu"]["resolve"]
     engine.dispose()
@@ -183,11 +199,18 @@ def run(database: str, host: str, port: int, start_at: float | None = None, conn
 
 
 async def _serve(
-    deadlines: DeadlineWorker, sessions: Any, sender: MailSender, drain: OutboxDrain, timer: Timer, started: float
+    deadlines: DeadlineWorker,
+    sessions: Any,
+    sender: MailSender,
+    drain: OutboxDrain,
+    timer: Timer,
+    started: float,
+    sequential: bool = False,
 ) -> dict[str, Any]:
     """The deadline worker's passes in a thread until no game is due (another process may hold some:
     it waits for them) while the sender's ``run`` loop sends (woken by the outbox's bell as rows are
-    committed), until nothing waits to be sent (rows another process holds: until it marks them)."""
+    committed), until nothing waits to be sent (rows another process holds: until it marks them).
+    ``sequential``: the sender's loop starts only once no game is due."""
     sent = 0
     send_due = sender.send_due
 
@@ -203,7 +226,7 @@ async def _serve(
 
     sender.send_due = counted  # type: ignore[method-assign]
     stop = asyncio.Event()
-    sending = asyncio.create_task(sender.run(stop))
+    sending = None if sequential else asyncio.create_task(sender.run(stop))
     resolved: list[tuple[str, int]] = []
     resolve_cpu = 0.0
 
@@ -226,6 +249,8 @@ async def _serve(
             if not found:
                 await asyncio.sleep(0.01)  # another process holds the rest
         resolved_at = time.perf_counter() - started
+        if sending is None:
+            sending = asyncio.create_task(sender.run(stop))
         while True:  # asked after each pass that was not full (not every few ms: a count is not free)
             idle.clear()
             if not await asyncio.to_thread(drain.unsent_count, "email"):
@@ -234,7 +259,8 @@ async def _serve(
                 await asyncio.wait_for(idle.wait(), 0.5)
     finally:
         stop.set()
-        await sending
+        if sending is not None:
+            await sending
     wall = time.perf_counter() - started
     return {"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at,
             "cpu": {"resolve": resolve_cpu}}  # fmt: skip
@@ -267,9 +293,15 @@ def floor(host: str, port: int, count: int, size: int, connections: int = 1) -> 
 
 
 def main(argv: list[str]) -> int:
-    connections = 2
-    if argv and argv[-1].startswith("connections="):  # run ...: the sender's SMTP sessions
-        connections = int(argv.pop().removeprefix("connections="))
+    connections, sequential = SMTP_CONNECTIONS, False
+    while argv and "=" in argv[-1]:  # run ... connections=N stages=sequential
+        name, _, value = argv.pop().partition("=")
+        if name == "connections":
+            connections = int(value)
+        elif (name, value) == ("stages", "sequential"):
+            sequential = True
+        else:
+            raise SystemExit(__doc__)
     match argv:
         case ["build", database, games]:
             build(database, int(games))
@@ -278,11 +310,11 @@ def main(argv: list[str]) -> int:
         case ["remind", database, passes]:
             remind(database, int(passes))
         case ["run", database, host, port]:
-            run(database, host, int(port), connections=connections)
+            run(database, host, int(port), connections=connections, sequential=sequential)
         case ["run", database, host, port, "ready"]:
-            run(database, host, int(port), READY, connections)
+            run(database, host, int(port), READY, connections, sequential)
         case ["run", database, host, port, start_at]:
-            run(database, host, int(port), float(start_at), connections)
+            run(database, host, int(port), float(start_at), connections, sequential)
         case ["floor", host, port, count, size]:
             floor(host, int(port), int(count), int(size))
         case ["floor", host, port, count, size, sessions]:

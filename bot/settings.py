@@ -102,8 +102,9 @@ class Settings:
     smtp_user: str = ""
     smtp_password: str = field(default="", repr=False)
     smtp_ca_file: str = ""
-    smtp_connections: int = 2
-    """SMTP sessions a sending pass uses at once (1 to 8; one recipient's mail all on one, in order)."""
+    smtp_connections: int = 1
+    """SMTP sessions a sending pass uses at once (1 to 8; one recipient's mail all on one, in order; a
+    kill -9 re-sends at most one mail per session)."""
     maildir_outbox: str = ""
 
     # -- email policy --------------------------------------------------------

@@ -47,8 +47,14 @@ from bot.store.models import Game, Identity, Player, ProcessedEnvelope
 log = logging.getLogger(__name__)
 UNAPPLIED = ("unapplied",)
 """Memo key of a batch: source ids known not to be applied yet (:meth:`GameService.prepare`)."""
-RESOLVE_BATCH = 10
-"""Due games claimed, resolved and committed together by :meth:`GameService.resolve_due`."""
+RESOLVE_BATCH = 25
+"""Due games claimed, resolved and committed together by :meth:`GameService.resolve_due`.
+
+A batch costs about a dozen statements whatever its size, so larger batches mean fewer round trips
+a game (1,000 due games on PostgreSQL, alternated: one process 1.74-1.92 s at 10, 1.35-1.83 s at 25;
+two processes 1.11-1.23 s at 10, 0.91-0.92 s at 25).  A batch holds its games' row locks (SQLite:
+the write lock) for about 35 ms here, and a game that raises makes its batch run again a game at a
+time."""
 INTAKES_BEHIND = "intakes-behind"
 """Memo kind of a resolve batch: (INTAKES_BEHIND, moment) -> the intakes behind that moment."""
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
