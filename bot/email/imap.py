@@ -54,6 +54,16 @@ PROTOCOL_LOGGER = "imapclient.imaplib"
 """imapclient's logger of the IMAP protocol, line by line (at DEBUG)."""
 RECHECK_SECONDS = 5.0
 """How often a long wait asks again how long it may last (a deadline may have been set meanwhile)."""
+IDLE_RENEW_SECONDS = 1.0
+"""How often IDLE is ended and started again to look for a report polling could not see (one read
+into imaplib's buffer with the "+ idling" line): new mail waits at most about this long for it."""
+
+
+def _reports_news(responses: object) -> bool:
+    """Whether parsed untagged ``responses`` (imapclient's) report new mail (EXISTS or RECENT)."""
+    return isinstance(responses, list) and any(
+        isinstance(item, tuple) and len(item) >= 2 and item[1] in (b"EXISTS", b"RECENT") for item in responses
+    )
 
 
 @dataclass(frozen=True)
@@ -144,9 +154,7 @@ class ImapMailbox:
     def arrived_meanwhile(self) -> bool:
         """NOOP, then: has the server reported new mail since :meth:`begin_pass`?"""
         _, responses = self.client.noop()
-        reported = any(
-            isinstance(item, tuple) and len(item) >= 2 and item[1] in (b"EXISTS", b"RECENT") for item in responses
-        )
+        reported = _reports_news(responses)
         untagged = self.client._imap.untagged_responses
         return reported or any(untagged.pop(kind, None) for kind in self._NEWS)
 
@@ -222,6 +230,8 @@ class ImapMailbox:
                     next_check = time.monotonic() + RECHECK_SECONDS
             return
         self.client.idle()
+        idling = True
+        renew = time.monotonic() + IDLE_RENEW_SECONDS
         try:
             while not stop.is_set():
                 remaining = deadline - time.monotonic()
@@ -231,11 +241,22 @@ class ImapMailbox:
                     break
                 if self._peer_closed():
                     raise ConnectionError("the IMAP server closed the connection during IDLE")
+                if time.monotonic() >= renew:
+                    # A report the server sent with IDLE's "+ idling" may sit in imaplib's read
+                    # buffer, where polling the socket cannot see it: ending IDLE reads it.
+                    idling = False
+                    _, responses = self.client.idle_done()
+                    if _reports_news(responses) or any(k in self.client._imap.untagged_responses for k in self._NEWS):
+                        return
+                    self.client.idle()
+                    idling = True
+                    renew = time.monotonic() + IDLE_RENEW_SECONDS
                 if recheck is not None and time.monotonic() >= next_check:
                     deadline = min(deadline, time.monotonic() + recheck())
                     next_check = time.monotonic() + RECHECK_SECONDS
         finally:
-            self.client.idle_done()
+            if idling:
+                self.client.idle_done()
 
     def _peer_closed(self) -> bool:
         """Has the server shut its side of the connection (Linux: POLLRDHUP; elsewhere only POLLHUP)?"""

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+import bot.email.imap as imap_module
 import bot.email.intake as intake_module
 from bot.core.clock import SimulatedClock
 from bot.core.inbox import Inbox
@@ -202,6 +203,29 @@ def test_idle_picks_up_new_mail_at_once(dovecot, imap_user, world, running):
     append(dovecot, imap_user, orders("Dan"))
     wait_until(lambda: [row.status for row in stored_rows(world)] == ["done"])
     assert time.monotonic() - started < 5, "IDLE should wake the intake (the poll interval is 30 s)"
+
+
+def test_new_mail_is_found_even_when_idle_polling_cannot_see_the_report(dovecot, imap_user, monkeypatch):
+    """The server's EXISTS may arrive with IDLE's "+ idling" and be read into imaplib's buffer, where
+    polling the socket never sees it: ending and starting IDLE every IDLE_RENEW_SECONDS reads it, so
+    the wait ends within about that long, not at its timeout."""
+    from imapclient import IMAPClient
+
+    monkeypatch.setattr(IMAPClient, "idle_check", lambda self, timeout=None: time.sleep(timeout or 0) or [])
+    mailbox = ImapMailbox(config_for(dovecot, imap_user))
+    try:
+        assert mailbox.can_idle
+        mailbox.begin_pass()
+        assert not mailbox.arrived_meanwhile()
+        timer = threading.Timer(0.3, lambda: append(dovecot, imap_user, orders("Eve")))
+        timer.start()
+        started = time.monotonic()
+        mailbox.wait(20.0, threading.Event())
+        waited = time.monotonic() - started
+        timer.join()
+    finally:
+        mailbox.close()
+    assert waited < imap_module.IDLE_RENEW_SECONDS + 2.5, f"waited {waited:.1f} s for mail polling could not see"
 
 
 def test_the_intake_reconnects_when_the_connection_drops(dovecot, imap_user, world, running):
