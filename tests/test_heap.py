@@ -13,9 +13,11 @@ from bot import heap, wiring
 
 @pytest.fixture
 def thawed() -> Iterator[None]:
+    thresholds = gc.get_threshold()
     gc.unfreeze()
     yield
     gc.unfreeze()
+    gc.set_threshold(*thresholds)
 
 
 class _Node:
@@ -33,6 +35,13 @@ def test_settle_freezes_what_exists_and_later_cycles_are_still_collected(thawed)
     del a, b
     gc.collect()
     assert gone() is None
+
+
+def test_settle_makes_the_collector_run_less_often(thawed):
+    gc.set_threshold(700, 10, 10)  # Python's default
+    heap.settle()
+    assert gc.get_threshold() == heap.THRESHOLDS
+    assert heap.THRESHOLDS[0] > 700
 
 
 def test_serve_settles_the_heap_before_its_workers_run(thawed, monkeypatch):
