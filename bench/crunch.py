@@ -13,7 +13,9 @@ Scale-out (PostgreSQL): the same crunch run by 1 and by 2 processes, each
 running the deadline worker until no game is due, then its sender until
 nothing waits (the resolving stage is timed alone: a sender beside it in the
 same process would share its CPU; the processes start together: each is started, imports
-and sets up, says it is ready, and the clock of every process starts when
+and sets up, waits as a serve waits for a deadline (one deadline pass and one sender pass
+that find nothing due: connected, its polling statements ready), says it is ready, and the
+clock of every process starts when
 the parent has heard from all and tells them to go; a process slow to import
 on a loaded machine does not count its imports); the resolving stage (until
 no game is due) and the whole run are timed, turns resolved twice and

@@ -6,7 +6,8 @@
 with nothing due, then one pass where every game's 24h reminder is due; prints JSON.
 ``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready] [connections=N]
 [stages=sequential]``: the crunch as ``referee serve`` runs it (set up as serve sets up:
-:func:`bot.heap.settle`): the deadline worker's passes in a thread (as
+:func:`bot.heap.settle`; before the clock starts, one deadline pass and one sender pass
+find nothing due, as in a serve waiting for the deadline): the deadline worker's passes in a thread (as
 :class:`bot.core.deadlines.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
 while the mail sender's ``run`` loop (woken by the outbox's bell as each resolved batch commits,
 ``connections`` SMTP sessions, ``smtp_connections``'s default unless given) sends; until nothing
@@ -176,13 +177,15 @@ def run(
     sender_module.compose_bytes = _timed(timer, "compose", sender_module.compose_bytes)  # type: ignore[assignment]
     engine = make_engine(database)
     sessions = session_factory(engine)
-    clock = SimulatedClock(NOW)
+    clock = SimulatedClock(world.START)  # before any deadline: see _wait_for_the_deadline
     deadlines = DeadlineWorker(world.service_for(sessions), clock)
     drain = OutboxDrain(sessions)
     transport = _TimedTransport(SmtpTransport(SmtpConfig(host=host, port=port, security="none")), timer)
     sender = MailSender(drain, transport, clock, MailIdentity(world.REFEREE), batch=200, connections=connections)
     late = 0.0
     heap.settle()  # as referee serve does once its workers are built
+    _wait_for_the_deadline(deadlines, sender, sessions)
+    clock.set(NOW)
     if start_at == READY:  # processes of one run start together: when the parent has seen each ready
         print(json.dumps({"ready": True}), flush=True)
         sys.stdin.readline()
@@ -196,6 +199,23 @@ def run(
     result["cpu"]["send"] = result["cpu"]["total"] - result["cpu"]["resolve"]
     engine.dispose()
     report(result | {"stages": timer.seconds, "rss_mb": peak_rss_mb()})
+
+
+def _wait_for_the_deadline(deadlines: DeadlineWorker, sender: MailSender, sessions: Any) -> None:
+    """What a ``referee serve`` process does while it waits for a deadline, once, before the clock
+    starts: a deadline pass and a sender pass that find nothing due (the process is connected to
+    its database and has its polling statements ready, as a serve that has been running is)."""
+    if deadlines.run_once_sync():
+        raise RuntimeError("a game was due before its deadline")
+    _due_count(sessions)
+    if asyncio.run(sender.send_due()).sent:
+        raise RuntimeError("a mail was due before the deadline")
+
+
+def _due_count(sessions: Any) -> int:
+    """How many games are due at the crunch's moment."""
+    with unit_of_work(sessions) as session:
+        return int(session.scalar(select(func.count()).select_from(Game).where(_is_due(NOW))) or 0)
 
 
 async def _serve(
@@ -235,10 +255,9 @@ async def _serve(
         mark = time.thread_time()  # this thread's CPU: the sender's run beside it on others
         with timer.stage("resolve"):
             found = deadlines.run_once_sync()
-        with unit_of_work(sessions) as session:
-            due = session.scalar(select(func.count()).select_from(Game).where(_is_due(NOW)))
+        due = _due_count(sessions)
         resolve_cpu += time.thread_time() - mark
-        return found, int(due or 0)
+        return found, due
 
     try:
         while True:
