@@ -22,7 +22,8 @@ runs it again carefully.
 In an optimistic batch the statements the messages write row by row (the
 reply's outbox row, the settled inbox row) are *deferred*
 (:func:`defer`): kept, and executed at the end of the batch as one
-executemany each, before its flush; whoever reads those tables in the
+executemany each (plain inserts as a ``COPY`` on PostgreSQL:
+:func:`bot.store.bulk.execute_many`), before its flush; whoever reads those tables in the
 batch first writes what waits (:func:`write_deferred`).  If a message
 raises, the batch is rolled back whole anyway, so nothing deferred is ever
 lost or written for a message rolled back; a careful batch (a savepoint a
@@ -44,6 +45,7 @@ from typing import Any
 from sqlalchemy import Executable, text
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.store.bulk import execute_many
 from bot.store.db import unit_of_work
 
 MEMO = "referee.batch.memo"
@@ -112,7 +114,7 @@ def defer(session: Session, statement: Executable, rows: list[dict[str, Any]]) -
         return
     deferred: dict[int, tuple[Executable, list[dict[str, Any]]]] | None = session.info.get(DEFERRED)
     if deferred is None:
-        session.connection().execute(statement, rows)
+        execute_many(session.connection(), statement, rows)
         return
     deferred.setdefault(id(statement), (statement, []))[1].extend(rows)
 
@@ -124,7 +126,7 @@ def write_deferred(session: Session) -> None:
         return
     connection = session.connection()
     for statement, rows in deferred.values():
-        connection.execute(statement, rows)
+        execute_many(connection, statement, rows)
     deferred.clear()
 
 

@@ -1,0 +1,162 @@
+"""Many rows of one INSERT (bot/store/bulk.py): a COPY on PostgreSQL writes what the INSERT writes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import Column, Engine, Integer, MetaData, String, Table, bindparam, event, insert, select
+from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
+
+from bot.store import bulk
+from bot.store.db import make_engine
+from bot.store.models import OutboxMessage
+from tests.support.database import fresh_postgres_database
+
+OUTBOX: Table = OutboxMessage.__table__  # type: ignore[assignment]
+NOW = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
+
+
+def _row(number: int, **changes: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "message_id": f"<m{number}@test.invalid>", "channel": "email", "recipient": f"p{number}@test.invalid",
+        "kind": "report", "template": "report",
+        "data": {"game": "g1", "turn": number, "text": "é\t\"quoted\"\\ and\nnew line", "none": None, "list": [1, 2.5]},
+        "context": {}, "game_id": None, "turn_number": number,
+        "created_at": NOW + timedelta(seconds=number), "next_attempt_at": NOW, "attempts": 0, "last_error": None,
+        "sent_at": None,
+    }  # fmt: skip
+    return row | changes
+
+
+@pytest.fixture
+def engine(database_url: str) -> Any:
+    made = make_engine(database_url)
+    yield made
+    made.dispose()
+
+
+def _statements(engine: Engine) -> list[str]:
+    """The statements SQLAlchemy sends from now on (a COPY is not among them: it goes to the driver)."""
+    seen: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda _c, _cur, statement, *_rest: seen.append(statement))
+    return seen
+
+
+def _stored(engine: Engine) -> list[dict[str, Any]]:
+    with engine.connect() as connection:
+        rows = connection.execute(select(OUTBOX).order_by(OUTBOX.c.id)).mappings().all()
+    return [dict(row) for row in rows]
+
+
+def test_the_rows_read_back_as_an_insert_writes_them_in_the_order_given(engine, database_url):
+    count = bulk.COPY_MIN_ROWS + 5
+    inserted = [_row(n) for n in range(count)]
+    copied = [_row(n, message_id=f"<c{n}@test.invalid>", last_error="é, twice" if n % 2 else None)
+              for n in reversed(range(count))]  # fmt: skip
+    statements = _statements(engine)
+    with engine.begin() as connection:
+        connection.execute(insert(OUTBOX), inserted)  # what the INSERT writes, to compare with
+    before = len(statements)
+    with engine.begin() as connection:
+        bulk.execute_many(connection, insert(OUTBOX), copied)
+    copy_used = len(statements) == before
+    assert copy_used == database_url.startswith("postgresql")  # SQLite: the executemany, as before
+    stored = _stored(engine)
+    assert len(stored) == 2 * count
+    first, second = stored[:count], stored[count:]
+    assert [row["message_id"] for row in second] == [row["message_id"] for row in copied]  # ids rise in order
+    for written, given in zip(second, copied, strict=True):
+        assert written == {**given, "id": written["id"], "parked_at": None, "claimed_until": None, "claimed_by": None}
+    same = {key for key in first[0] if key not in ("id", "message_id", "last_error")}
+    by_turn = {row["turn_number"]: row for row in first}
+    for row in second:
+        assert {key: row[key] for key in same} == {key: by_turn[row["turn_number"]][key] for key in same}
+    assert second[0]["created_at"].tzinfo is not None
+
+
+def test_a_copy_is_part_of_the_callers_transaction(engine):
+    with pytest.raises(RuntimeError), engine.begin() as connection:
+        bulk.execute_many(connection, insert(OUTBOX), [_row(n) for n in range(bulk.COPY_MIN_ROWS)])
+        raise RuntimeError("the caller fails after the copy")
+    assert _stored(engine) == []
+
+
+def test_a_key_already_taken_raises_what_the_insert_raises(engine):
+    rows = [_row(n) for n in range(bulk.COPY_MIN_ROWS)]
+    with engine.begin() as connection:
+        bulk.execute_many(connection, insert(OUTBOX), rows)
+    with pytest.raises(IntegrityError), engine.begin() as connection:
+        bulk.execute_many(connection, insert(OUTBOX), [_row(100 + n) for n in range(bulk.COPY_MIN_ROWS)] + rows[:1])
+    assert len(_stored(engine)) == bulk.COPY_MIN_ROWS  # nothing of the failed batch is kept
+    with engine.begin() as connection:  # and the connection works on
+        bulk.execute_many(connection, insert(OUTBOX), [_row(200 + n) for n in range(bulk.COPY_MIN_ROWS)])
+    assert len(_stored(engine)) == 2 * bulk.COPY_MIN_ROWS
+
+
+@pytest.mark.parametrize("case", ["few rows", "returning", "a Python default left out", "inline values"])
+def test_what_a_copy_would_not_write_the_same_way_is_executed_as_the_statement(engine, case):
+    """Each of these goes to SQLAlchemy as the statement, on either back end (its INSERT is seen)."""
+    metadata = MetaData()
+    with_default = Table(
+        "bulk_defaults", metadata, Column("id", Integer, primary_key=True), Column("name", String(20)),
+        Column("kind", String(20), default="made in Python"),
+    )  # fmt: skip
+    metadata.create_all(engine)
+    rows = [_row(n) for n in range(bulk.COPY_MIN_ROWS)]
+    statement: Any = insert(OUTBOX)
+    if case == "few rows":
+        rows = rows[: bulk.COPY_MIN_ROWS - 1]
+    elif case == "returning":
+        statement = insert(OUTBOX).returning(OUTBOX.c.id)
+    elif case == "a Python default left out":
+        statement, rows = insert(with_default), [{"name": f"n{n}"} for n in range(bulk.COPY_MIN_ROWS)]
+    elif case == "inline values":
+        statement = insert(OUTBOX).values(kind="notice")
+    statements = _statements(engine)
+    with engine.begin() as connection:
+        bulk.execute_many(connection, statement, rows)
+    assert any(text.lstrip().upper().startswith("INSERT") for text in statements)
+    if case == "a Python default left out":
+        with engine.connect() as connection:
+            kinds = connection.execute(select(with_default.c.kind)).scalars().all()
+        assert kinds == ["made in Python"] * bulk.COPY_MIN_ROWS
+    else:
+        assert len(_stored(engine)) == len(rows)
+
+
+def test_rows_that_name_other_columns_get_the_statements_own_error(engine):
+    rows = [_row(n) for n in range(bulk.COPY_MIN_ROWS)]
+    rows[-1] = {key: value for key, value in rows[-1].items() if key != "last_error"}
+    with pytest.raises(StatementError, match="last_error"), engine.begin() as connection:
+        bulk.execute_many(connection, insert(OUTBOX), rows)
+    assert _stored(engine) == []
+
+
+def test_a_statement_other_than_an_insert_is_executed_as_it_is(engine):
+    with engine.begin() as connection:
+        bulk.execute_many(connection, insert(OUTBOX), [_row(n) for n in range(bulk.COPY_MIN_ROWS)])
+    statement = OUTBOX.update().where(OUTBOX.c.turn_number == bindparam("turn")).values(attempts=bindparam("tries"))
+    with engine.begin() as connection:
+        bulk.execute_many(connection, statement, [{"turn": n, "tries": n + 1} for n in range(bulk.COPY_MIN_ROWS)])
+    assert [row["attempts"] for row in _stored(engine)] == [n + 1 for n in range(bulk.COPY_MIN_ROWS)]
+
+
+def test_a_server_gone_during_a_copy_raises_what_the_insert_raises_and_the_connection_is_dropped(
+    postgres, postgres_template
+):
+    engine = make_engine(fresh_postgres_database(postgres, postgres_template))
+    try:
+        with engine.connect() as connection:
+            backend = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+            connection.commit()
+            postgres.execute(f"SELECT pg_terminate_backend({backend})")
+            with pytest.raises(OperationalError):
+                bulk.execute_many(connection, insert(OUTBOX), [_row(n) for n in range(bulk.COPY_MIN_ROWS)])
+            assert connection.invalidated  # the pool will not hand this connection out again
+        with engine.begin() as connection:  # a new connection works
+            bulk.execute_many(connection, insert(OUTBOX), [_row(n) for n in range(bulk.COPY_MIN_ROWS)])
+        assert len(_stored(engine)) == bulk.COPY_MIN_ROWS
+    finally:
+        engine.dispose()
