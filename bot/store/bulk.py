@@ -3,8 +3,9 @@
 A deadline crunch writes nine outbox rows a game, a batch of games at a
 time.  Written as an executemany, PostgreSQL runs each row as a statement of
 its own (bind, execute, and an executor started and ended for one row), and
-the driver builds each row's messages: about 50 us of the server's CPU and
-20 us of the bot's a row.  ``COPY ... FROM STDIN`` streams the same rows into
+the driver builds each row's messages: about 53 us of the server's CPU and
+60 us of the bot's a report row (SQLAlchemy's executemany), against 40 and
+33 us as a copy (deploy/PERFORMANCE.md, fifth session).  ``COPY ... FROM STDIN`` streams the same rows into
 the table in one command, in the order given (so ids rise in that order, as
 they would row by row), with the columns' server defaults and every
 constraint, index and trigger as for an INSERT, inside the caller's
@@ -98,6 +99,6 @@ def _column_processors(dialect: Dialect, table: Table, columns: tuple[str, ...])
     key = (table, dialect.name, columns)
     found = _processors.get(key)
     if found is None:
-        found = [table.columns[key].type._cached_bind_processor(dialect) for key in columns]
+        found = [table.columns[name].type._cached_bind_processor(dialect) for name in columns]
         _processors[key] = found
     return found
