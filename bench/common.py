@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -67,12 +68,14 @@ def report(payload: dict[str, Any]) -> None:
 
 
 class Databases:
-    """Fresh migrated databases: SQLite files in a temp dir, or PostgreSQL databases cloned from a template."""
+    """Fresh migrated databases: SQLite files in a temp dir, or PostgreSQL databases cloned from a
+    template; and copies of a league built once (:meth:`copy_of`)."""
 
     def __init__(self, postgres: bool) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="bench", dir="/tmp"))
         self.cluster: Any = None
         self.count = 0
+        self.built: dict[tuple[str, ...], str] = {}
         if postgres:
             from tests.support.postgres import PostgresCluster, _bindir
 
@@ -92,6 +95,24 @@ class Databases:
             return str(path)
         name = f"bench_{self.count}"
         self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE bench_template")
+        return str(self.cluster.url(name))
+
+    def copy_of(self, key: tuple[str, ...], build: Callable[[str], object]) -> str:
+        """A fresh copy of the database that ``build(database)`` makes from a fresh one: built the first
+        time ``key`` is asked for, then copied (a PostgreSQL ``CREATE DATABASE ... TEMPLATE``, SQLite's
+        backup), so each run of a benchmark starts from the same league, without building it again."""
+        if key not in self.built:
+            self.built[key] = self.fresh()
+            build(self.built[key])
+        original = self.built[key]
+        self.count += 1
+        if self.cluster is None:
+            path = self.directory / f"db{self.count}.sqlite3"
+            with sqlite3.connect(original) as source, sqlite3.connect(path) as target:
+                source.backup(target)
+            return str(path)
+        name = f"bench_{self.count}"
+        self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE {original.rsplit('/', 1)[1]}")
         return str(self.cluster.url(name))
 
     def close(self) -> None:

@@ -21,7 +21,11 @@ on a loaded machine does not count its imports); the resolving stage (until
 no game is due) and the whole run are timed, turns resolved twice and
 Message-IDs received twice at the SMTP server are counted.  Mails are
 rendered by the sender, so rendering is in the sending, with the SMTP
-transfer to the one server.
+transfer to the one server.  The scale-out's floor, measured beside each of
+its runs, is the machine's own speed-up for two processes of pure-Python work
+(:mod:`bench.cores`): the bot's speed-up is printed against it.  Each run
+starts from a copy of one league, built once per benchmark
+(:meth:`bench.common.Databases.copy_of`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import sys
 from collections import Counter
 from typing import Any
 
+from bench import cores
 from bench.common import ROOT, Databases, child, collect, min_median
 from tests.support.smtp_sink import SmtpSink
 
@@ -43,8 +48,7 @@ MESSAGE_ID = re.compile(rb"^Message-ID:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 def _one(
     databases: Databases, games: int, processes: int, connections: int | None = None, sequential: bool = False
 ) -> dict[str, Any]:
-    database = databases.fresh()
-    child(WORKER, "build", database, str(games))
+    database = databases.copy_of(("due", str(games)), lambda fresh: child(WORKER, "build", fresh, str(games)))
     sink = SmtpSink()
     sink.start()
     try:
@@ -162,8 +166,10 @@ def scale(games: int, repeats: int) -> None:
         two: list[float] = []
         walls: dict[int, list[float]] = {1: [], 2: []}
         cpus: dict[int, list[float]] = {1: [], 2: []}
+        machine: list[float] = []
         twice_turns = twice_ids = missing = 0
         for _ in range(repeats):
+            machine.append(cores.speed_up())  # the floor, beside each run: this machine's own speed-up now
             for processes, times in ((1, one), (2, two)):
                 run = _one(databases, games, processes, sequential=True)
                 times.append(run["resolved_at"])
@@ -178,6 +184,12 @@ def scale(games: int, repeats: int) -> None:
         print(f"  resolving (deadline workers, until no game is due), 1 process:   {min_median(one)} s")
         print(f"  resolving (deadline workers, until no game is due), 2 processes: {min_median(two)} s")
         print(f"  speed-up: {min_median(speedups)} x   (target: at least 1.6x)")
+        print(
+            f"  floor: two processes of pure-Python work on this machine, beside each run: "
+            f"{min_median(machine)} x the work of one in the same time (2.0: cores that do not slow each other)"
+        )
+        against = [bot / floor for bot, floor in zip(speedups, machine, strict=True)]
+        print(f"  speed-up / the floor's, run by run: {min_median(against)}")
         split = [a / b for a, b in zip(cpus[1], cpus[2], strict=True)]
         print(
             f"  resolving CPU of the busiest process: 1 process {min_median(cpus[1])} s, 2 processes "
@@ -200,8 +212,9 @@ def reminders(games: int, repeats: int, postgres: bool) -> None:
     try:
         runs = []
         for _ in range(repeats):
-            database = databases.fresh()
-            child(WORKER, "build", database, str(games), "running")
+            database = databases.copy_of(
+                ("running", str(games)), lambda fresh: child(WORKER, "build", fresh, str(games), "running")
+            )
             runs.append(child(WORKER, "remind", database, "20"))
         print(f"reminder passes {backend}, {games} running games of 8, {repeats} runs, min / median:")
         print(f"  nothing due: {min_median([r['quiet_ms'] for r in runs])} ms a pass "

@@ -48,8 +48,10 @@ def intake(mails: int, repeats: int) -> None:
                 if readers == 0:
                     user = server.new_user("bench")
                     _fill(server, user, mails, games, addresses)
-                database = databases.fresh()
-                child(WORKER, "build", database, str(games), str(addresses))
+                database = databases.copy_of(
+                    (str(games), str(addresses)),
+                    lambda fresh: child(WORKER, "build", fresh, str(games), str(addresses)),
+                )
                 run = child(WORKER, "bot", database, server.host, str(server.port), user, str(readers))
                 if run["stored"] != mails or run["orders"] == 0 or base["fetched"] != mails:
                     print(f"  WARNING: stored {run['stored']}, orders {run['orders']}, floor fetched {base['fetched']}")
