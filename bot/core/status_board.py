@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from bot.core.delivery import public_recipient
@@ -91,12 +91,7 @@ def refresh_status(session: Session, game: Game, config: ServiceConfig, now: dat
     recipient = public_recipient(game.slug)
     written = 0
     for channel in config.status_channels:
-        last = session.scalar(
-            select(OutboxMessage)
-            .where(OutboxMessage.channel == channel, OutboxMessage.recipient == recipient,
-                   OutboxMessage.kind == STATUS)
-            .order_by(OutboxMessage.id.desc()).limit(1)
-        )  # fmt: skip
+        last = last_status_row(session, channel, recipient)
         if last is not None and last.data == data:
             continue
         pending = last is not None and last.sent_at is None and last.parked_at is None and last.claimed_until is None
@@ -153,3 +148,19 @@ def watching_status(session: Session, config: ServiceConfig, now: datetime) -> I
     finally:
         event.remove(session, "after_flush", watch._after_flush)
     watch.refresh(config, now)
+
+
+def last_status_row(session: Session, channel: str, recipient: str) -> OutboxMessage | None:
+    """The latest status row to ``recipient`` on ``channel``.
+
+    Found in ``ix_outbox_replies`` by (lower(recipient), channel, kind), not among every row the
+    channel ever sent; a game's public place is lower case (as a slug is), so comparing it in
+    lower case finds the same rows.  (SQLite, once a host has run ``ANALYZE``, may instead read
+    the table back from its newest row, which stops at the game's last status row.)
+    """
+    return session.scalar(
+        select(OutboxMessage)
+        .where(OutboxMessage.channel == channel, func.lower(OutboxMessage.recipient) == recipient.lower(),
+               OutboxMessage.kind == STATUS)
+        .order_by(OutboxMessage.id.desc()).limit(1)
+    )  # fmt: skip

@@ -9,7 +9,21 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Date, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    column,
+    func,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from bot.store.types import UTCDateTime
@@ -313,7 +327,7 @@ class OutboxMessage(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(200), unique=True)
-    channel: Mapped[str] = mapped_column(String(16), index=True)
+    channel: Mapped[str] = mapped_column(String(16))
     recipient: Mapped[str] = mapped_column(String(320))
     kind: Mapped[str] = mapped_column(String(16))
     template: Mapped[str] = mapped_column(String(120))
@@ -322,18 +336,27 @@ class OutboxMessage(Base):
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     turn_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime())
     attempts: Mapped[int] = mapped_column(Integer)
     last_error: Mapped[str | None] = mapped_column(Text)
-    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """A sender's lease on the row (:meth:`bot.core.outbox.OutboxDrain.due`): others skip it until then."""
     claimed_by: Mapped[str | None] = mapped_column(String(32))
 
     __table_args__ = (
-        Index("ix_outbox_due", "channel", "sent_at", "next_attempt_at"),
-        Index("ix_outbox_replies", "channel", "recipient", "kind", "created_at"),
+        # the rows waiting to be sent (a sender's due query, the unsent counts), not the history
+        Index(
+            "ix_outbox_unsent",
+            "channel",
+            "next_attempt_at",
+            sqlite_where=text("sent_at IS NULL"),
+            postgresql_where=text("sent_at IS NULL"),
+        ),
+        # the reply count of an address whatever its case (bot.core.ratelimit), a game's last status row;
+        # not led by the channel, so that SQLite without statistics counts a channel's unsent rows above
+        Index("ix_outbox_replies", func.lower(column("recipient")), "channel", "kind", "created_at"),
     )
 
 
