@@ -46,12 +46,17 @@ Failures (issue 13, "Delivery and limits"):
 A game's decision prompt (buttons) is posted right after the public row it
 follows, as part of that row's send; a prompt Discord refuses for good is
 logged and leaves the row sent (its report went out).
+
+Between passes the delivery waits ``interval`` seconds, or less: until rows
+of its channels are committed in this process (the outbox's bell,
+:mod:`bot.core.outbox_bell`: a deadline's reports, a notice written by the
+email intake), an answer asks for a pass (:meth:`DiscordDelivery.wake`), or
+it is stopped; a wake or a ring during a pass is kept for the next wait.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable
@@ -64,6 +69,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.clock import Clock
 from bot.core.outbox import OutboxDrain, PendingMessage
+from bot.core.outbox_bell import BELL, OutboxBell
 from bot.core.outcomes import STATUS
 from bot.core.places import public_place, record_public_place, record_status_message, status_message
 from bot.core.reachability import mark_reachable, mark_unreachable, unreachable_addresses
@@ -157,8 +163,10 @@ class DiscordDelivery:
         channels: Iterable[str] = (CHANNEL,),
         after_public: AfterPublic | None = None,
         service_config: ServiceConfig | None = None,
+        bell: OutboxBell = BELL,
     ) -> None:
         self._client = client
+        self._bell = bell
         self._sessions = sessions
         self._drain = OutboxDrain(sessions)
         self._views = GameViews(sessions)
@@ -189,19 +197,31 @@ class DiscordDelivery:
         self._wake.set()
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Deliver until ``stop`` is set: a pass every ``interval``, or sooner when woken."""
-        while not stop.is_set():
-            try:
-                await self.deliver_due()
-            except Exception:
-                log.exception("a Discord delivery pass failed; trying again in %.1f s", self.interval)
-            self._wake.clear()
-            waiter = asyncio.ensure_future(self._wake.wait())
-            stopper = asyncio.ensure_future(stop.wait())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait({waiter, stopper}, timeout=self.interval, return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
-            stopper.cancel()
+        """Deliver until ``stop`` is set: a pass every ``interval``, or sooner when rows of its channels
+        are committed in this process, or when woken (see the module docstring)."""
+        doorbells = [self._bell.doorbell(channel) for channel in self.channels]
+        try:
+            while not stop.is_set():
+                self._wake.clear()  # before the pass: a wake or a ring from now on ends the wait below
+                for doorbell in doorbells:
+                    doorbell.clear()
+                try:
+                    await self.deliver_due()
+                except Exception:
+                    log.exception("a Discord delivery pass failed; trying again in %.1f s", self.interval)
+                waits: list[asyncio.Future[bool]] = [
+                    asyncio.ensure_future(self._wake.wait()),
+                    asyncio.ensure_future(stop.wait()),
+                ]
+                waits += [asyncio.ensure_future(doorbell.wait(self.interval)) for doorbell in doorbells]
+                try:
+                    await asyncio.wait(waits, timeout=self.interval, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for waiting in waits:
+                        waiting.cancel()
+        finally:
+            for doorbell in doorbells:
+                doorbell.close()
 
     async def deliver_due(self) -> list[Delivered]:
         """One pass over every due row of this adapter's channels."""
