@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -21,7 +24,7 @@ from bot.discord.delivery import DiscordDelivery
 from bot.discord.runtime import point_at
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
-from tests.core.harness import Harness
+from tests.core.harness import START, Harness
 from tests.support.fake_discord import FakeDiscord
 
 INTERVAL = 30.0
@@ -49,60 +52,62 @@ async def _delivered(fake: FakeDiscord, user_id: str, count: int, within: float)
     return time.monotonic() - started
 
 
-async def test_a_row_committed_elsewhere_is_delivered_at_once_not_at_the_next_pass(
-    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
-) -> None:
-    point_at(fake_discord.api_base, fake_discord.gateway_url)
-    harness = Harness(sqlite_sessions)
-    ann = fake_discord.add_member("Ann")
-    client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
+@asynccontextmanager
+async def _delivery(fake: FakeDiscord, sessions: sessionmaker[Session]) -> AsyncIterator[tuple[DiscordDelivery, Any]]:
+    """A delivery logged in to the fake Discord, with INTERVAL between passes, and a member (Ann)."""
+    point_at(fake.api_base, fake.gateway_url)
+    harness = Harness(sessions)
+    ann = fake.add_member("Ann")
+    client = RefereeClient(fake.guild_id, guild_ready_timeout=0.05)
     await client.login("fake-token")
-    delivery = DiscordDelivery(client, sqlite_sessions, harness.clock, fake_discord.forum_channel_id, interval=INTERVAL)
+    try:
+        yield DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id, interval=INTERVAL), ann
+    finally:
+        await client.close()
+
+
+@asynccontextmanager
+async def _running(delivery: DiscordDelivery) -> AsyncIterator[None]:
     stop = asyncio.Event()
     running = asyncio.create_task(delivery.run(stop))
     try:
-        await asyncio.sleep(0.2)  # its first pass found nothing; it waits now
-        for number in range(1, 4):
-            await asyncio.to_thread(_queue, sqlite_sessions, ann["id"], f"notice-{number}", harness.clock.now())
-            waited = await _delivered(fake_discord, ann["id"], number, within=5.0)
-            assert waited < 5.0
+        yield
     finally:
         stop.set()
         await asyncio.wait_for(running, 10)
-        await client.close()
+
+
+async def test_a_row_committed_elsewhere_is_delivered_at_once_not_at_the_next_pass(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    async with _delivery(fake_discord, sqlite_sessions) as (delivery, ann), _running(delivery):
+        await asyncio.sleep(0.2)  # its first pass found nothing; it waits now
+        for number in range(1, 4):
+            await asyncio.to_thread(_queue, sqlite_sessions, ann["id"], f"notice-{number}", START)
+            waited = await _delivered(fake_discord, ann["id"], number, within=5.0)
+            assert waited < 5.0
 
 
 async def test_a_wake_during_a_pass_is_kept_for_the_next_wait(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
-    point_at(fake_discord.api_base, fake_discord.gateway_url)
-    harness = Harness(sqlite_sessions)
-    ann = fake_discord.add_member("Ann")
-    client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
-    await client.login("fake-token")
-    delivery = DiscordDelivery(client, sqlite_sessions, harness.clock, fake_discord.forum_channel_id, interval=INTERVAL)
-    passes = 0
-    deliver_due = delivery.deliver_due
+    async with _delivery(fake_discord, sqlite_sessions) as (delivery, ann):
+        passes = 0
+        deliver_due = delivery.deliver_due
 
-    async def one_pass() -> object:
-        nonlocal passes
-        passes += 1
-        found = await deliver_due()
-        if passes == 1:  # a row and its wake arrive while this pass runs, after it looked
-            await asyncio.to_thread(_write_silently, sqlite_sessions, ann["id"], harness.clock.now())
-            delivery.wake()
-        return found
+        async def one_pass() -> object:
+            nonlocal passes
+            passes += 1
+            found = await deliver_due()
+            if passes == 1:  # a row and its wake arrive while this pass runs, after it looked
+                await asyncio.to_thread(_write_silently, sqlite_sessions, ann["id"], START)
+                delivery.wake()
+            return found
 
-    delivery.deliver_due = one_pass  # type: ignore[method-assign,assignment]
-    stop = asyncio.Event()
-    running = asyncio.create_task(delivery.run(stop))
-    try:
-        await _delivered(fake_discord, ann["id"], 1, within=5.0)
+        delivery.deliver_due = one_pass  # type: ignore[method-assign,assignment]
+        async with _running(delivery):
+            await _delivered(fake_discord, ann["id"], 1, within=5.0)
         assert passes == 2
-    finally:
-        stop.set()
-        await asyncio.wait_for(running, 10)
-        await client.close()
 
 
 def _write_silently(sessions: sessionmaker[Session], user_id: str, now: datetime) -> None:
