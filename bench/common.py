@@ -88,14 +88,8 @@ class Databases:
             upgrade(self.cluster.url("bench_template"))
 
     def fresh(self) -> str:
-        self.count += 1
-        if self.cluster is None:
-            path = self.directory / f"db{self.count}.sqlite3"
-            upgrade(str(path))
-            return str(path)
-        name = f"bench_{self.count}"
-        self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE bench_template")
-        return str(self.cluster.url(name))
+        """An empty, migrated database."""
+        return self._new(None)
 
     def copy_of(self, key: tuple[str, ...], build: Callable[[str], object]) -> str:
         """A fresh copy of the database that ``build(database)`` makes from a fresh one: built the first
@@ -104,15 +98,22 @@ class Databases:
         if key not in self.built:
             self.built[key] = self.fresh()
             build(self.built[key])
-        original = self.built[key]
+        return self._new(self.built[key])
+
+    def _new(self, original: str | None) -> str:
+        """A new database: a copy of ``original`` (one of ours), or empty and migrated when None."""
         self.count += 1
         if self.cluster is None:
             path = self.directory / f"db{self.count}.sqlite3"
-            with sqlite3.connect(original) as source, sqlite3.connect(path) as target:
-                source.backup(target)
+            if original is None:
+                upgrade(str(path))
+            else:
+                with sqlite3.connect(original) as source, sqlite3.connect(path) as target:
+                    source.backup(target)
             return str(path)
+        template = "bench_template" if original is None else original.rsplit("/", 1)[1]
         name = f"bench_{self.count}"
-        self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE {original.rsplit('/', 1)[1]}")
+        self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
         return str(self.cluster.url(name))
 
     def close(self) -> None:

@@ -9,7 +9,6 @@ cleared after it, so its row waited a whole interval.
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,16 +31,10 @@ INTERVAL = 30.0
 
 
 def _queue(sessions: sessionmaker[Session], user_id: str, key: str, now: datetime) -> None:
-    """A DM row committed from another thread, as the deadline worker and the intake write theirs."""
-
-    def write() -> None:
-        with unit_of_work(sessions) as session:
-            enqueue(session, Outgoing("discord", f"user:{user_id}", "reply", "prerendered",
-                                      {"subject": key, "body": f"body of {key}"}, key), now)  # fmt: skip
-
-    writer = threading.Thread(target=write)
-    writer.start()
-    writer.join()
+    """A DM row committed (run in another thread, as the deadline worker and the intake write theirs)."""
+    with unit_of_work(sessions) as session:
+        enqueue(session, Outgoing("discord", f"user:{user_id}", "reply", "prerendered",
+                                  {"subject": key, "body": f"body of {key}"}, key), now)  # fmt: skip
 
 
 async def _delivered(fake: FakeDiscord, user_id: str, count: int, within: float) -> float:

@@ -1,11 +1,13 @@
 """The outbox's queries find their rows through an index, not by reading every row ever sent (issue 14).
 
 The outbox keeps every row it ever sent, so a query that reads the whole table
-grows with the bot's history.  Each query a sender or the intake runs on every
-pass is captured as SQLAlchemy sends it and explained on the same database:
-SQLite's ``EXPLAIN QUERY PLAN`` must SEARCH it with one of the outbox's
-indexes, and PostgreSQL's plan (its sequential scans priced out, since a test
-table is small enough to read whole) must not read the table whole.
+grows with the bot's history.  Each query a sender, the intake or the status
+board runs again and again is captured as SQLAlchemy sends it and explained on
+the same database (SQLite's ``EXPLAIN QUERY PLAN``; PostgreSQL's ``EXPLAIN``
+with its sequential scans priced out, since a test table is small enough to
+read whole), with statistics and without: the plan must seek the index meant
+for it by the column that narrows it to the rows wanted (the unsent rows, an
+address, a game's place), not by the channel alone.
 """
 
 from __future__ import annotations
