@@ -272,7 +272,7 @@ async def _serve(
             sending = asyncio.create_task(sender.run(stop))
         while True:  # asked after each pass that was not full (not every few ms: a count is not free)
             idle.clear()
-            if not await asyncio.to_thread(drain.unsent_count, "email"):
+            if not await asyncio.to_thread(drain.anything_waiting, "email"):
                 break
             with suppress(TimeoutError):  # rows another process holds: ask again now and then
                 await asyncio.wait_for(idle.wait(), 0.5)

@@ -128,7 +128,8 @@ class OutboxDrain:
         self._sessions = sessions
 
     def due(self, channel: str, now: datetime, limit: int = 100, lease: timedelta = LEASE) -> list[PendingMessage]:
-        """Claim up to ``limit`` unsent rows of ``channel`` whose next attempt is due, oldest first.
+        """Claim up to ``limit`` unsent rows of ``channel`` whose next attempt is due, oldest first
+        (by ``created_at``, then ``id``), returned in ``id`` order.
 
         A claimed row is leased to this sender for ``lease``: any other sender
         (another ``referee serve`` process on the same database) skips it until
@@ -137,19 +138,22 @@ class OutboxDrain:
         LOCKED``, so two senders never wait for each other or take the same row;
         the conditional update guards SQLite (one writer at a time) the same way.
         """
-        free = or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until <= now)
+        due = (
+            OutboxMessage.next_attempt_at <= now,
+            or_(OutboxMessage.claimed_until.is_(None), OutboxMessage.claimed_until <= now),
+        )
         with unit_of_work(self._sessions) as session:
-            due = (
-                OutboxMessage.channel == channel,
-                OutboxMessage.sent_at.is_(None),
-                OutboxMessage.parked_at.is_(None),
-                OutboxMessage.next_attempt_at <= now,
-                free,
-            )
             ids = session.scalars(
                 select(OutboxMessage.id)
-                .where(*due)
-                .order_by(OutboxMessage.id)
+                .where(
+                    OutboxMessage.channel == channel,
+                    OutboxMessage.sent_at.is_(None),
+                    OutboxMessage.parked_at.is_(None),
+                    *due,
+                )
+                # oldest first, in the order of ix_outbox_unsent (migration 0010), which the primary key
+                # cannot give: no plan walks the history instead, whatever the statistics believe
+                .order_by(OutboxMessage.created_at, OutboxMessage.id)
                 .limit(limit)
                 .with_for_update(skip_locked=True)
             ).all()
@@ -158,7 +162,15 @@ class OutboxDrain:
             token = uuid.uuid4().hex
             session.execute(
                 update(OutboxMessage)
-                .where(OutboxMessage.id.in_(ids), *due)  # still due: not sent by another sender meanwhile
+                # Still due: not sent or parked by another sender meanwhile.  Said as one coalesce, which
+                # a planner cannot match to ix_outbox_unsent's predicate: believing that index nearly
+                # empty (statistics gathered while nothing waited), PostgreSQL read every waiting row
+                # of it for a claim named by id.  So the rows are found by their ids.
+                .where(
+                    OutboxMessage.id.in_(ids),
+                    func.coalesce(OutboxMessage.sent_at, OutboxMessage.parked_at).is_(None),
+                    *due,
+                )
                 .values(claimed_until=now + lease, claimed_by=token)
             )
             rows = session.scalars(
@@ -223,6 +235,21 @@ class OutboxDrain:
             if channel is not None:
                 query = query.where(OutboxMessage.channel == channel)
             return int(session.scalar(query) or 0)
+
+    def anything_waiting(self, channel: str) -> bool:
+        """Whether any row of ``channel`` is not yet sent nor parked: the first row of
+        ``ix_outbox_unsent`` for it, in the due query's order (a count reads every waiting row, and
+        with statistics that believe most of the table unsent, a planner reads the table whole)."""
+        with unit_of_work(self._sessions) as session:
+            first = session.scalar(
+                select(OutboxMessage.id)
+                .where(
+                    OutboxMessage.channel == channel, OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None)
+                )
+                .order_by(OutboxMessage.created_at, OutboxMessage.id)
+                .limit(1)
+            )
+            return first is not None
 
     def waiting_by_channel(self) -> dict[str, int]:
         """How many rows wait (unsent, not parked) on each channel."""

@@ -346,13 +346,15 @@ class OutboxMessage(Base):
     claimed_by: Mapped[str | None] = mapped_column(String(32))
 
     __table_args__ = (
-        # the rows waiting to be sent (a sender's due query, the unsent counts), not the history
+        # the rows waiting to be sent, in the order a sender takes them (its due query, the unsent
+        # counts), not the history (migration 0010)
         Index(
             "ix_outbox_unsent",
             "channel",
-            "next_attempt_at",
-            sqlite_where=text("sent_at IS NULL"),
-            postgresql_where=text("sent_at IS NULL"),
+            "created_at",
+            "id",
+            sqlite_where=text("sent_at IS NULL AND parked_at IS NULL"),
+            postgresql_where=text("sent_at IS NULL AND parked_at IS NULL"),
         ),
         # the reply count of an address whatever its case (bot.core.ratelimit), a game's last status row;
         # not led by the channel, so that SQLite without statistics counts a channel's unsent rows above
