@@ -121,6 +121,10 @@ def enqueue_many(
         note(session, channel)  # this process's senders wake when it commits
 
 
+_WAITING = (OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
+"""A row waits to be sent: not sent, not parked (the rows of ``ix_outbox_unsent``)."""
+
+
 class OutboxDrain:
     """What a sender uses: fetch due rows of its channel, mark them sent or failed."""
 
@@ -145,12 +149,7 @@ class OutboxDrain:
         with unit_of_work(self._sessions) as session:
             ids = session.scalars(
                 select(OutboxMessage.id)
-                .where(
-                    OutboxMessage.channel == channel,
-                    OutboxMessage.sent_at.is_(None),
-                    OutboxMessage.parked_at.is_(None),
-                    *due,
-                )
+                .where(OutboxMessage.channel == channel, *_WAITING, *due)
                 # oldest first, in the order of ix_outbox_unsent (migration 0010), which the primary key
                 # cannot give: no plan walks the history instead, whatever the statistics believe
                 .order_by(OutboxMessage.created_at, OutboxMessage.id)
@@ -227,11 +226,7 @@ class OutboxDrain:
     def unsent_count(self, channel: str | None = None) -> int:
         """Rows not yet sent and not parked."""
         with unit_of_work(self._sessions) as session:
-            query = (
-                select(func.count())
-                .select_from(OutboxMessage)
-                .where(OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
-            )
+            query = select(func.count()).select_from(OutboxMessage).where(*_WAITING)
             if channel is not None:
                 query = query.where(OutboxMessage.channel == channel)
             return int(session.scalar(query) or 0)
@@ -243,9 +238,7 @@ class OutboxDrain:
         with unit_of_work(self._sessions) as session:
             first = session.scalar(
                 select(OutboxMessage.id)
-                .where(
-                    OutboxMessage.channel == channel, OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None)
-                )
+                .where(OutboxMessage.channel == channel, *_WAITING)
                 .order_by(OutboxMessage.created_at, OutboxMessage.id)
                 .limit(1)
             )
@@ -255,9 +248,7 @@ class OutboxDrain:
         """How many rows wait (unsent, not parked) on each channel."""
         with unit_of_work(self._sessions) as session:
             rows = session.execute(
-                select(OutboxMessage.channel, func.count())
-                .where(OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
-                .group_by(OutboxMessage.channel)
+                select(OutboxMessage.channel, func.count()).where(*_WAITING).group_by(OutboxMessage.channel)
             ).all()
             return {str(channel): int(count) for channel, count in rows}
 
