@@ -270,7 +270,7 @@ async def _serve(
         resolved_at = time.perf_counter() - started
         if sending is None:
             sending = asyncio.create_task(sender.run(stop))
-        while True:  # asked after each pass that was not full (not every few ms: a count is not free)
+        while True:  # asked after each pass that was not full (not every few ms: a query is not free)
             idle.clear()
             if not await asyncio.to_thread(drain.anything_waiting, "email"):
                 break

@@ -123,6 +123,8 @@ def enqueue_many(
 
 _WAITING = (OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))
 """A row waits to be sent: not sent, not parked (the rows of ``ix_outbox_unsent``)."""
+_OLDEST_FIRST = (OutboxMessage.created_at, OutboxMessage.id)
+"""The order a sender takes waiting rows in: ``ix_outbox_unsent``'s, which the primary key cannot give."""
 
 
 class OutboxDrain:
@@ -152,7 +154,7 @@ class OutboxDrain:
                 .where(OutboxMessage.channel == channel, *_WAITING, *due)
                 # oldest first, in the order of ix_outbox_unsent (migration 0010), which the primary key
                 # cannot give: no plan walks the history instead, whatever the statistics believe
-                .order_by(OutboxMessage.created_at, OutboxMessage.id)
+                .order_by(*_OLDEST_FIRST)
                 .limit(limit)
                 .with_for_update(skip_locked=True)
             ).all()
@@ -239,7 +241,7 @@ class OutboxDrain:
             first = session.scalar(
                 select(OutboxMessage.id)
                 .where(OutboxMessage.channel == channel, *_WAITING)
-                .order_by(OutboxMessage.created_at, OutboxMessage.id)
+                .order_by(*_OLDEST_FIRST)
                 .limit(1)
             )
             return first is not None
