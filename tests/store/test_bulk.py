@@ -1,4 +1,5 @@
-"""Many rows of one INSERT (bot/store/bulk.py): a COPY on PostgreSQL writes what the INSERT writes."""
+"""Many rows of one statement (bot/store/bulk.py): a COPY on PostgreSQL and the driver's executemany on
+SQLite write what the statement writes."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def engine(database_url: str) -> Any:
 
 
 def _statements(engine: Engine) -> list[str]:
-    """The statements SQLAlchemy sends from now on (a COPY is not among them: it goes to the driver)."""
+    """The statements SQLAlchemy sends from now on (a COPY or a driver's executemany is not among them)."""
     seen: list[str] = []
     event.listen(engine, "before_cursor_execute", lambda _c, _cur, statement, *_rest: seen.append(statement))
     return seen
@@ -61,8 +62,7 @@ def test_the_rows_read_back_as_an_insert_writes_them_in_the_order_given(engine, 
     before = len(statements)
     with engine.begin() as connection:
         bulk.execute_many(connection, insert(OUTBOX), copied)
-    copy_used = len(statements) == before
-    assert copy_used == database_url.startswith("postgresql")  # SQLite: the executemany, as before
+    assert len(statements) == before  # to the driver: a COPY, or SQLite's executemany
     stored = _stored(engine)
     assert len(stored) == 2 * count
     first, second = stored[:count], stored[count:]
@@ -96,8 +96,9 @@ def test_a_key_already_taken_raises_what_the_insert_raises(engine):
 
 
 @pytest.mark.parametrize("case", ["few rows", "returning", "a Python default left out", "inline values"])
-def test_what_a_copy_would_not_write_the_same_way_is_executed_as_the_statement(engine, case):
-    """Each of these goes to SQLAlchemy as the statement, on either back end (its INSERT is seen)."""
+def test_what_a_copy_would_not_write_the_same_way_is_executed_as_the_statement(engine, database_url, case):
+    """Each of these goes to SQLAlchemy as the statement (its INSERT is seen); on SQLite, inline values
+    go to the driver's executemany with the rows (and are written: see the test after this one)."""
     metadata = MetaData()
     with_default = Table(
         "bulk_defaults", metadata, Column("id", Integer, primary_key=True), Column("name", String(20)),
@@ -117,7 +118,8 @@ def test_what_a_copy_would_not_write_the_same_way_is_executed_as_the_statement(e
     statements = _statements(engine)
     with engine.begin() as connection:
         bulk.execute_many(connection, statement, rows)
-    assert any(text.lstrip().upper().startswith("INSERT") for text in statements)
+    seen = any(text.lstrip().upper().startswith("INSERT") for text in statements)
+    assert seen == (case != "inline values" or database_url.startswith("postgresql"))
     if case == "a Python default left out":
         with engine.connect() as connection:
             kinds = connection.execute(select(with_default.c.kind)).scalars().all()
@@ -132,6 +134,62 @@ def test_rows_that_name_other_columns_get_the_statements_own_error(engine):
     with pytest.raises(StatementError, match="last_error"), engine.begin() as connection:
         bulk.execute_many(connection, insert(OUTBOX), rows)
     assert _stored(engine) == []
+
+
+def _unkind(row: dict[str, Any]) -> dict[str, Any]:
+    """The row without its kind (a row's value would take the place of the statement's own)."""
+    return {key: value for key, value in row.items() if key != "kind"}
+
+
+def test_a_statements_own_values_and_expressions_are_written_as_the_statement_writes_them(engine, database_url):
+    """An UPDATE with an expression, a value of its own and a typed parameter (as the inbox's "done"
+    mark), and an INSERT with a value of its own: the same rows whether executed by SQLAlchemy or by
+    execute_many (on SQLite the driver's executemany: SQLAlchemy sees no statement)."""
+    count = bulk.COPY_MIN_ROWS
+    with engine.begin() as connection:
+        connection.execute(insert(OUTBOX).values(kind="notice"), [_unkind(_row(n)) for n in range(count)])
+        bulk.execute_many(
+            connection, insert(OUTBOX).values(kind="notice"), [_unkind(_row(n + count)) for n in range(count)]
+        )
+    mark = (
+        OUTBOX.update()
+        .where(OUTBOX.c.turn_number == bindparam("turn"))
+        .values(attempts=OUTBOX.c.attempts + 1, last_error="é: given by the statement",
+                sent_at=bindparam("at", type_=OUTBOX.c.sent_at.type), data=bindparam("data", type_=OUTBOX.c.data.type))
+    )  # fmt: skip
+
+    def marks(numbers: range) -> list[dict[str, Any]]:
+        return [{"turn": n, "at": NOW + timedelta(minutes=n % count), "data": {"n": n % count, "é": [None]}}
+                for n in numbers]  # fmt: skip
+
+    statements = _statements(engine)
+    with engine.begin() as connection:
+        connection.execute(mark, marks(range(count)))
+    executed = len(statements)
+    with engine.begin() as connection:
+        bulk.execute_many(connection, mark, marks(range(count, 2 * count)))
+    assert (len(statements) == executed) == (not database_url.startswith("postgresql"))
+    stored = _stored(engine)
+    assert len(stored) == 2 * count
+    different = ("id", "message_id", "recipient", "turn_number", "created_at")
+    for by_statement, by_many in zip(stored[:count], stored[count:], strict=True):
+        assert by_many["kind"] == "notice" and by_many["attempts"] == 1 and by_many["sent_at"].tzinfo is not None
+        assert {k: v for k, v in by_many.items() if k not in different} == {
+            k: v for k, v in by_statement.items() if k not in different
+        }
+    with engine.connect() as connection:  # the stored form compares as SQLAlchemy's does
+        later = connection.execute(select(OUTBOX.c.turn_number).where(OUTBOX.c.sent_at > NOW)).scalars().all()
+    assert sorted(later) == sorted(n for n in range(2 * count) if n % count)
+
+
+def test_an_expanded_in_list_gets_the_statements_own_error(engine):
+    """SQLAlchemy refuses an executemany with an IN list: execute_many leaves it to SQLAlchemy."""
+    statement = OUTBOX.update().where(OUTBOX.c.turn_number.in_(bindparam("turns", expanding=True)))
+    with pytest.raises(StatementError, match="expanding"), engine.begin() as connection:
+        bulk.execute_many(
+            connection, statement.values(attempts=bindparam("n")),
+            [{"turns": [n, n + 1], "n": n} for n in range(bulk.COPY_MIN_ROWS)],
+        )  # fmt: skip
 
 
 def test_a_statement_other_than_an_insert_is_executed_as_it_is(engine):
