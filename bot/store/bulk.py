@@ -68,6 +68,7 @@ class _Plan:
 _plans: dict[tuple[Executable, str, tuple[str, ...]], _Plan | None] = {}
 _PLANS_KEPT = 256
 """At most this many compiled statements are kept (the bot's are a few module constants)."""
+_UNKNOWN = object()
 
 
 def execute_many(connection: Connection, statement: Executable, rows: Sequence[dict[str, Any]]) -> None:
@@ -133,8 +134,9 @@ def _plan(dialect: Dialect, statement: Executable, keys: tuple[str, ...]) -> _Pl
     driver as they are (``RETURNING``, a value computed in Python, an expanded or literal parameter,
     a parameter that neither a row nor the statement gives)."""
     cache_key = (statement, dialect.name, keys)
-    if cache_key in _plans:
-        return _plans[cache_key]
+    known = _plans.get(cache_key, _UNKNOWN)  # one look-up: another thread may clear the cache meanwhile
+    if known is not _UNKNOWN:
+        return known  # type: ignore[return-value]
     plan: _Plan | None = None
     if isinstance(statement, Insert | Update | Delete) and not statement._returning:
         compiled = statement.compile(dialect=dialect, column_keys=list(keys))
