@@ -40,7 +40,8 @@ driver.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,16 +88,10 @@ def execute_many(connection: Connection, statement: Executable, rows: Sequence[d
     names = ", ".join(connection.dialect.identifier_preparer.quote(table.columns[key].name) for key in columns)
     target = connection.dialect.identifier_preparer.format_table(table)
     command = f"COPY {target} ({names}) FROM STDIN"
-    cursor = connection.connection.cursor()  # the driver's cursor, in the transaction the connection holds
-    try:
-        with cursor.copy(command) as copy:
-            for row in rows:
-                values = (row[key] for key in columns)
-                copy.write_row([v if p is None else p(v) for p, v in zip(processors, values, strict=True)])
-    except connection.dialect.loaded_dbapi.Error as exc:
-        raise _wrapped(connection, command, exc, cursor) from exc
-    finally:
-        cursor.close()
+    with _driver_cursor(connection, command) as cursor, cursor.copy(command) as copy:
+        for row in rows:
+            values = (row[key] for key in columns)
+            copy.write_row([v if p is None else p(v) for p, v in zip(processors, values, strict=True)])
 
 
 def _sqlite_executemany(connection: Connection, statement: Executable, rows: Sequence[dict[str, Any]]) -> bool:
@@ -105,9 +100,9 @@ def _sqlite_executemany(connection: Connection, statement: Executable, rows: Seq
     dialect = connection.dialect
     if len(rows) < COPY_MIN_ROWS or dialect.name != "sqlite" or dialect.driver != "pysqlite":
         return False
-    keys = tuple(rows[0])
-    if any(len(row) != len(keys) or any(key not in row for key in keys) for row in rows):
+    if not _same_keys(rows):
         return False  # rows that differ: the statement's own error, or its own handling
+    keys = tuple(rows[0])
     plan = _plan(dialect, statement, keys)
     if plan is None:
         return False
@@ -119,13 +114,8 @@ def _sqlite_executemany(connection: Connection, statement: Executable, rows: Seq
         ]
         for row in rows
     ]
-    cursor = connection.connection.cursor()  # the driver's cursor, in the transaction the connection holds
-    try:
+    with _driver_cursor(connection, plan.sql) as cursor:
         cursor.executemany(plan.sql, values)
-    except dialect.loaded_dbapi.Error as exc:
-        raise _wrapped(connection, plan.sql, exc, cursor) from exc
-    finally:
-        cursor.close()
     return True
 
 
@@ -168,6 +158,25 @@ def _sources(compiled: SQLCompiler, keys: set[str]) -> _Plan | None:
     return _Plan(compiled.string, tuple(sources))
 
 
+def _same_keys(rows: Sequence[dict[str, Any]]) -> bool:
+    """Whether every row names the same keys as the first."""
+    keys = set(rows[0])
+    return all(row.keys() == keys for row in rows)
+
+
+@contextmanager
+def _driver_cursor(connection: Connection, command: str) -> Iterator[Any]:
+    """The driver's cursor, in the transaction ``connection`` holds, closed after; the driver's error
+    for ``command`` raised as SQLAlchemy raises it (:func:`_wrapped`)."""
+    cursor = connection.connection.cursor()
+    try:
+        yield cursor
+    except connection.dialect.loaded_dbapi.Error as exc:
+        raise _wrapped(connection, command, exc, cursor) from exc
+    finally:
+        cursor.close()
+
+
 def _wrapped(connection: Connection, command: str, error: Any, cursor: Any) -> StatementError:
     """The error SQLAlchemy raises for the INSERT (an ``IntegrityError`` for a key already taken, an
     ``OperationalError`` for a server gone, which also invalidates the connection, as it would)."""
@@ -193,7 +202,7 @@ def _copyable(connection: Connection, statement: Executable, rows: Sequence[dict
     if not isinstance(table, Table):
         return None
     columns = set(rows[0])
-    if any(set(row) != columns for row in rows) or not columns <= set(table.columns.keys()):
+    if not _same_keys(rows) or not columns <= set(table.columns.keys()):
         return None
     if any(column.default is not None for column in table.columns if column.key not in columns):
         return None  # a default computed in Python: only the INSERT fills it in
