@@ -64,9 +64,23 @@ def _cell(value: object, width: int, dash_zero: bool = False) -> str:
     return text.rjust(width)
 
 
+_WRAP_SPACES = frozenset("\t\n\x0b\x0c\r")
+"""The characters :func:`textwrap.wrap` turns into spaces (besides the space itself)."""
+
+
 def _wrap(value: object, width: int = 78, indent: str = "  ") -> str:
-    """Wrap a long line of prose at ``width``, continuation lines indented."""
-    return "\n".join(textwrap.wrap(str(value), width, subsequent_indent=indent, break_on_hyphens=False)) or ""
+    """Wrap a long line of prose at ``width``, continuation lines indented (:func:`textwrap.wrap`).
+
+    A line that already fits, with no whitespace for textwrap to change (no
+    tab, newline or other control space; not ending in a space of any kind), is its own result
+    and is returned as it is: most lines of a report fit, and textwrap's
+    splitting was a third of rendering one (9,000 report mails: 1.06 of 2.9 s
+    in a profile).  ``tests/core/test_wrap_filter.py`` checks the two agree.
+    """
+    text = str(value)
+    if 0 < len(text) <= width and not text[-1].isspace() and _WRAP_SPACES.isdisjoint(text):
+        return text
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False)) or ""
 
 
 def _clip(value: object, width: int) -> str:
