@@ -11,11 +11,13 @@ find nothing due, as in a serve waiting for the deadline): the deadline worker's
 :class:`bot.core.deadlines.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
 while the mail sender's ``run`` loop (woken by the outbox's bell as each resolved batch commits,
 ``connections`` SMTP sessions, ``smtp_connections``'s default unless given) sends; until nothing
-waits to be sent.  ``stages=sequential``: the sender starts only once no game is due (the
-scale-out benchmark times the resolving alone).  Timed from
+waits to be sent.  ``stages=sequential``: the sender starts only once no game is due and every
+waiting mail has been rendered (the scale-out benchmark times the resolving alone, and the
+resolving and rendering: :func:`_render_all`).  Timed from
 START_AT (a ``time.time()``; a late start counts) or, with ``ready``, from the line the parent writes
 to its stdin once every process of the run has printed that it is ready (imports done, engine made):
-the processes of one run start together.  ``resolved_at``: when no game was due any more; the
+the processes of one run start together.  ``resolved_at``: when no game was due any more;
+``rendered_at`` (sequential): when, after that, every waiting mail had been rendered; the
 stages (adjudication, rendering, MIME, SMTP: while any session talks to the server) overlap;
 ``cpu``: the resolving thread's own CPU and the rest of the process's; prints JSON.
 ``python -m bench.crunch_worker floor HOST PORT COUNT SIZE [CONNECTIONS]``: the floor, a bare
@@ -45,7 +47,7 @@ from bench.common import Timer, peak_rss_mb, report
 from bot import heap
 from bot.core.clock import SimulatedClock
 from bot.core.deadlines import DeadlineWorker
-from bot.core.outbox import OutboxDrain
+from bot.core.outbox import LEASE, OutboxDrain
 from bot.core.service import _is_due
 from bot.email.compose import MailIdentity
 from bot.email.sender import MailSender
@@ -212,6 +214,30 @@ def _wait_for_the_deadline(deadlines: DeadlineWorker, sender: MailSender, sessio
         raise RuntimeError("a mail was due before the deadline")
 
 
+def _render_all(drain: OutboxDrain, sender: MailSender) -> int:
+    """The sender's rendering of every waiting mail, without the sending: the rows claimed a batch
+    at a time as the sender claims them (:meth:`OutboxDrain.due`: another process's claims are
+    skipped, so two processes split the rows), each mail built as the sender builds it
+    (:func:`bot.email.sender.compose_bytes`, to the bytes it hands over), the claims held until
+    none is left (given back, they would be claimed and rendered again by a process still
+    rendering); returns how many were rendered.  The sender takes them once their lease has run
+    out (:func:`_let_the_claims_run_out`)."""
+    rendered = 0
+    while rows := drain.due(sender_module.CHANNEL, sender.clock.now(), sender.batch):
+        now = sender.clock.now()
+        for row in rows:
+            sender_module.compose_bytes(row, sender.identity, now)
+        rendered += len(rows)
+    return rendered
+
+
+def _let_the_claims_run_out(clock: Any) -> None:
+    """This process's clock moved past the rendering's leases (:data:`bot.core.outbox.LEASE`), as after
+    a sender that died: its sender may then claim every row rendered, its own and another's (another
+    process's sender claims from its own clock, a lease beyond this one's)."""
+    clock.set(NOW + LEASE + timedelta(seconds=1))
+
+
 def _due_count(sessions: Any) -> int:
     """How many games are due at the crunch's moment."""
     with unit_of_work(sessions) as session:
@@ -230,9 +256,12 @@ async def _serve(
     """The deadline worker's passes in a thread until no game is due (another process may hold some:
     it waits for them) while the sender's ``run`` loop sends (woken by the outbox's bell as rows are
     committed), until nothing waits to be sent (rows another process holds: until it marks them).
-    ``sequential``: the sender's loop starts only once no game is due."""
+    ``sequential``: the sender's loop starts only once no game is due and every waiting mail has
+    been rendered (:func:`_render_all`, timed: ``rendered_at``)."""
     sent = 0
     send_due = sender.send_due
+    rendered_at: float | None = None
+    rendered = 0
 
     idle = asyncio.Event()  # a pass found less than a full batch: maybe nothing waits any more
 
@@ -268,7 +297,10 @@ async def _serve(
             if not found:
                 await asyncio.sleep(0.01)  # another process holds the rest
         resolved_at = time.perf_counter() - started
-        if sending is None:
+        if sending is None:  # sequential: the rendering stage, then the sending
+            rendered = await asyncio.to_thread(_render_all, drain, sender)
+            rendered_at = time.perf_counter() - started
+            _let_the_claims_run_out(sender.clock)
             sending = asyncio.create_task(sender.run(stop))
         while True:  # asked after each pass that was not full (not every few ms: a query is not free)
             idle.clear()
@@ -282,7 +314,7 @@ async def _serve(
             await sending
     wall = time.perf_counter() - started
     return {"resolved": resolved, "sent": sent, "wall": wall, "resolved_at": resolved_at,
-            "cpu": {"resolve": resolve_cpu}}  # fmt: skip
+            "rendered_at": rendered_at, "rendered": rendered, "cpu": {"resolve": resolve_cpu}}  # fmt: skip
 
 
 def floor(host: str, port: int, count: int, size: int, connections: int = 1) -> None:
