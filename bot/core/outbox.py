@@ -143,6 +143,9 @@ class OutboxDrain:
         died).  On PostgreSQL the candidates are locked with ``FOR UPDATE SKIP
         LOCKED``, so two senders never wait for each other or take the same row;
         the conditional update guards SQLite (one writer at a time) the same way.
+        The update returns the rows it claimed (``RETURNING``, where the database
+        has it: one statement and no ORM objects, not an update then a select;
+        9,000 rows claimed 200 at a time on PostgreSQL: see deploy/PERFORMANCE.md).
         """
         due = (
             OutboxMessage.next_attempt_at <= now,
@@ -161,7 +164,7 @@ class OutboxDrain:
             if not ids:
                 return []
             token = uuid.uuid4().hex
-            session.execute(
+            claim = (
                 update(OutboxMessage)
                 # Still due: not sent or parked by another sender meanwhile.  Said as one coalesce, which
                 # a planner cannot match to ix_outbox_unsent's predicate: believing that index nearly
@@ -174,6 +177,11 @@ class OutboxDrain:
                 )
                 .values(claimed_until=now + lease, claimed_by=token)
             )
+            connection = session.connection()
+            if connection.dialect.update_returning:  # PostgreSQL; SQLite 3.35 and later
+                claimed = connection.execute(claim.returning(*_PENDING_COLUMNS)).all()
+                return sorted((PendingMessage(*row) for row in claimed), key=lambda row: row.id)
+            connection.execute(claim)
             rows = session.scalars(
                 select(OutboxMessage)
                 .where(OutboxMessage.id.in_(ids), OutboxMessage.claimed_by == token)
@@ -347,6 +355,14 @@ class SentMarker:
             connection.invalidate()  # not back into the pool with cheap commits
         finally:
             connection.close()
+
+
+_PENDING_COLUMNS = (
+    OutboxMessage.id, OutboxMessage.message_id, OutboxMessage.channel, OutboxMessage.recipient, OutboxMessage.kind,
+    OutboxMessage.template, OutboxMessage.data, OutboxMessage.context, OutboxMessage.attempts,
+    OutboxMessage.created_at,
+)  # fmt: skip
+"""A :class:`PendingMessage`'s columns, in its fields' order (the claim returns them as it updates)."""
 
 
 def _pending(row: OutboxMessage) -> PendingMessage:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+from sqlalchemy import select, update
+
 from bot.core import commands as c
 from bot.core.outbox import OutboxDrain
 from bot.store.db import unit_of_work
@@ -102,3 +104,45 @@ def test_the_sent_marker_commits_each_row_and_gives_its_connection_back_as_it_wa
         row = session.get_one(OutboxMessage, rows[0].id)
         assert (row.sent_at, row.attempts, row.claimed_until) == (now, 1, None)
         assert session.get_one(OutboxMessage, rows[1].id).sent_at is None
+
+
+def test_a_claim_returns_the_same_rows_with_returning_and_without(sessions, monkeypatch):
+    """The claim's ``UPDATE ... RETURNING`` gives the rows, in id order, as the update then a select
+    does where the database has no RETURNING (SQLite before 3.35); rows sent or parked meanwhile,
+    or leased to another sender, are in neither."""
+    harness = Harness(sessions)
+    harness.golden_strider_game("g1")
+    for name in SEATS:
+        harness.send(name, c.SubmitOrders("g1", "cards 10 8 6 4 2"))
+    now = harness.clock.now()
+    drain = OutboxDrain(sessions)
+    with unit_of_work(sessions) as session:
+        ids = sorted(
+            session.scalars(
+                select(OutboxMessage.id).where(
+                    OutboxMessage.channel == "email",
+                    OutboxMessage.sent_at.is_(None),
+                    OutboxMessage.next_attempt_at <= now,
+                )
+            ).all()
+        )
+        assert len(ids) > 12
+        session.execute(update(OutboxMessage).where(OutboxMessage.id == ids[0]).values(sent_at=now))
+        session.execute(update(OutboxMessage).where(OutboxMessage.id == ids[1]).values(parked_at=now))
+        session.execute(
+            update(OutboxMessage).where(OutboxMessage.id == ids[2]).values(claimed_until=now + timedelta(minutes=1))
+        )
+    with unit_of_work(sessions) as session:
+        engine = session.get_bind()
+    dialect = engine.dialect
+    returning = drain.due("email", now, limit=5)
+    drain.release([row.id for row in returning])
+    monkeypatch.setattr(dialect, "update_returning", False)
+    selected = drain.due("email", now, limit=5)
+    assert len(returning) == 5 and [row.id for row in returning] == sorted(row.id for row in returning)
+    assert returning == selected  # every field: data, context, created_at as the ORM loads them
+    rest = drain.due("email", now, limit=100)
+    monkeypatch.setattr(dialect, "update_returning", True)
+    assert drain.due("email", now) == []
+    claimed = {row.id for row in (*selected, *rest)}
+    assert claimed == set(ids[3:]) and len(rest) == len(ids) - 8  # not the sent, parked or leased row
