@@ -21,7 +21,10 @@ on a loaded machine does not count its imports); the resolving stage (until
 no game is due) and the whole run are timed, turns resolved twice and
 Message-IDs received twice at the SMTP server are counted.  Mails are
 rendered by the sender, so rendering is in the sending, with the SMTP
-transfer to the one server.  The scale-out's floor, measured beside each of
+transfer to the one server; the resolving and rendering (issue 14's
+"resolve-and-render" stage) is timed too: once no game is due, each process
+renders every waiting mail it can claim as its sender renders it, without
+sending it, then sends.  The scale-out's floor, measured beside each of
 its runs, is the machine's own speed-up for two processes of pure-Python work
 (:mod:`bench.cores`): the bot's speed-up is printed against it.  Each run
 starts from a copy of one league, built once per benchmark
