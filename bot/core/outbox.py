@@ -180,14 +180,12 @@ class OutboxDrain:
             connection = session.connection()
             if connection.dialect.update_returning:  # PostgreSQL; SQLite 3.35 and later
                 claimed = connection.execute(claim.returning(*_PENDING_COLUMNS)).all()
-                return sorted((PendingMessage(*row) for row in claimed), key=lambda row: row.id)
-            connection.execute(claim)
-            rows = session.scalars(
-                select(OutboxMessage)
-                .where(OutboxMessage.id.in_(ids), OutboxMessage.claimed_by == token)
-                .order_by(OutboxMessage.id)
-            ).all()
-            return [_pending(r) for r in rows]
+            else:
+                connection.execute(claim)
+                claimed = connection.execute(
+                    select(*_PENDING_COLUMNS).where(OutboxMessage.id.in_(ids), OutboxMessage.claimed_by == token)
+                ).all()
+            return sorted((PendingMessage(*row) for row in claimed), key=lambda row: row.id)
 
     def release(self, message_ids: list[int]) -> None:
         """Give back claimed rows that were not sent (the channel went away mid-batch): due again at once."""
@@ -265,10 +263,14 @@ class OutboxDrain:
     def parked(self, channel: str | None = None) -> list[tuple[PendingMessage, str]]:
         """Rows a channel refused for good, with the reason (for the host)."""
         with unit_of_work(self._sessions) as session:
-            query = select(OutboxMessage).where(OutboxMessage.parked_at.is_not(None)).order_by(OutboxMessage.id)
+            query = (
+                select(*_PENDING_COLUMNS, OutboxMessage.last_error)
+                .where(OutboxMessage.parked_at.is_not(None))
+                .order_by(OutboxMessage.id)
+            )
             if channel is not None:
                 query = query.where(OutboxMessage.channel == channel)
-            return [(_pending(r), r.last_error or "") for r in session.scalars(query).all()]
+            return [(PendingMessage(*row[:-1]), row[-1] or "") for row in session.execute(query).all()]
 
 
 _UNSENT = OutboxMessage.sent_at.is_(None)
@@ -362,11 +364,5 @@ _PENDING_COLUMNS = (
     OutboxMessage.template, OutboxMessage.data, OutboxMessage.context, OutboxMessage.attempts,
     OutboxMessage.created_at,
 )  # fmt: skip
-"""A :class:`PendingMessage`'s columns, in its fields' order (the claim returns them as it updates)."""
-
-
-def _pending(row: OutboxMessage) -> PendingMessage:
-    return PendingMessage(
-        row.id, row.message_id, row.channel, row.recipient, row.kind, row.template, dict(row.data),
-        dict(row.context), row.attempts, row.created_at,
-    )  # fmt: skip
+"""A :class:`PendingMessage`'s columns, in its fields' order (what a claim returns, or selects where the
+database has no ``RETURNING``; the parked rows' listing)."""

@@ -140,7 +140,7 @@ def test_a_claim_returns_the_same_rows_with_returning_and_without(sessions, monk
     monkeypatch.setattr(dialect, "update_returning", False)
     selected = drain.due("email", now, limit=5)
     assert len(returning) == 5 and [row.id for row in returning] == sorted(row.id for row in returning)
-    assert returning == selected  # every field: data, context, created_at as the ORM loads them
+    assert returning == selected  # every field: data, context, created_at as a select reads them
     rest = drain.due("email", now, limit=100)
     monkeypatch.setattr(dialect, "update_returning", True)
     assert drain.due("email", now) == []
