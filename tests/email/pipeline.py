@@ -19,7 +19,9 @@ from bot.email.processor import MailProcessor, PassResult, ReplyLimit
 from bot.email.understand import IntakePolicy
 from tests.email.world import REFEREE, START, service_for
 
-POLICY = IntakePolicy(own_addresses=frozenset({REFEREE}))
+TRUSTED_SERVER = "mx.example.com"
+"""The authserv-id of the referee's own receiving server in these tests (bot.email.policy)."""
+POLICY = IntakePolicy(own_addresses=frozenset({REFEREE}), trusted_authserv_ids=frozenset({TRUSTED_SERVER}))
 _KEYS = itertools.count(1)
 
 
