@@ -81,9 +81,9 @@ class MailText:
     from_name: str | None = None
     from_problem: str | None = None
     """Why the From field is not verifiable (nothing in the mail is acted upon), or None."""
-    sender_address: str | None = None
     return_path: str | None = None
-    """The envelope sender from ``Return-Path``: None when absent, "" for the null sender ``<>``."""
+    """The envelope sender from ``Return-Path``: None when absent, "" for the null sender ``<>``.
+    It tells a bounce from a person's mail, and vouches for nobody (:mod:`bot.email.policy`)."""
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     content_type: str = "text/plain"
@@ -207,7 +207,6 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
             return MailText(len(raw), problems=(Problem("(the whole message)", f"it could not be parsed: {exc}"),))
     headers = _headers(message)
     originator = read_originator([_unescaped(value) for value in _raw_values(message, "from")])
-    senders = _raw_values(message, "sender")
     content_type = _content_type(message)
     body = {} if too_large else _body(content_type, message)
     return MailText(
@@ -218,7 +217,6 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
         from_address=originator.address,
         from_name=originator.name,
         from_problem=originator.problem,
-        sender_address=read_address(_unescaped(senders[0])) if senders else None,
         return_path=_return_path(_raw_values(message, "return-path")),
         in_reply_to=_first_id(headers.get("in-reply-to", "")),
         references=tuple(_message_ids(headers.get("references", ""))),

@@ -35,11 +35,13 @@ From domain,
   of it that is not a top-level domain); or
 * ``spf=pass`` with ``smtp.mailfrom`` (the envelope sender) aligned with it;
 
-and no ``dmarc=fail``.  Only the topmost run of headers carrying a trusted
-authserv-id counts: the receiving server adds its own at the top, and must
-remove any that arrived carrying its id (RFC 8601 section 5; OpenDKIM,
-OpenDMARC, rspamd and the big providers do), otherwise a sender could write
-one.  Headers of any other authserv-id are ignored.
+and no ``dmarc=fail``.  Only the topmost run of ``Authentication-Results``
+headers carrying a trusted authserv-id counts (from the first such header
+down to the next header of another id): the receiving server adds its own
+above what arrived.  It must also remove any that arrived carrying its id
+(RFC 8601 section 5; deploy/HOSTING.md, "Trust", says how), otherwise a
+sender could write one right below the server's.  Headers of any other
+authserv-id are ignored.
 
 Nothing else vouches: ``Return-Path`` (MAIL FROM) is whatever the sender
 typed, so a Return-Path equal to From proves nothing; ``spf=fail``,
