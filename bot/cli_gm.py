@@ -33,11 +33,19 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.core import commands as c
-from bot.settings import Settings
+from bot.settings import Settings, address_list
 
 SettingsOf = Callable[[argparse.Namespace], Settings]
 HOST = c.Sender("cli", "host", "the host")
 """The host's identity on its command line (``bot.wiring.CLI_CHANNEL``: answered inline, never queued)."""
+
+
+ADDRESS_AUTH_UNAVAILABLE = (
+    "--auth address needs a mail server that vouches for senders (an Authentication-Results "
+    "header with dmarc, dkim or spf=pass), and email_trusted_authserv_ids names none: set it to "
+    "your receiving server's authserv-id (deploy/HOSTING.md, Trust), or create a password game"
+)
+"""Why ``--auth address`` is refused where the host names no trusted server (:mod:`bot.email.policy`)."""
 
 
 class Refused(Exception):
@@ -193,6 +201,12 @@ def _run(args: argparse.Namespace, settings: Settings, command: c.Command) -> in
     from bot.core.service import GameService
     from bot.wiring import open_store, service_config
 
+    if (
+        isinstance(command, c.CreateGame)
+        and command.auth == "address"
+        and not address_list(settings.email_trusted_authserv_ids)
+    ):
+        raise Refused(ADDRESS_AUTH_UNAVAILABLE)
     envelope = c.Envelope(
         HOST, (command,), f"cli:{uuid.uuid4()}", datetime.now(UTC), trust=c.Trust.VERIFIED, as_host=True,
     )  # fmt: skip

@@ -73,6 +73,7 @@ def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
     if settings.discord_token:
         checks += asyncio.run(discord_checks(settings))
     checks.append(game_master_check(settings))
+    checks.append(sender_trust_check(settings))
     return checks
 
 
@@ -378,6 +379,16 @@ def _missing_check(problem: str) -> Check:
     """``key: missing: how to give it`` (:meth:`Settings.missing`) as a check naming the key, with the how as the fix."""
     key, _, how = problem.partition(": missing: ")
     return Check("settings", False, f"{key} is missing", how or problem)
+
+
+def sender_trust_check(settings: Settings) -> Check:
+    """Whether any mail sender can be vouched for: only a trusted server's Authentication-Results do it."""
+    servers = address_list(settings.email_trusted_authserv_ids)
+    if servers:
+        return Check("sender trust", True, f"Authentication-Results from {', '.join(servers)} vouch for senders")
+    return Check("sender trust", True, "no trusted mail server: no sender is vouched for, --auth address games "
+                 "cannot be created (password games work)", "set email_trusted_authserv_ids to your receiving "
+                 "server's authserv-id (deploy/HOSTING.md, Trust)", warning=True)  # fmt: skip
 
 
 def game_master_check(settings: Settings) -> Check:

@@ -133,7 +133,8 @@ class Settings:
     intake_settle_seconds: float = 1.0
     """The watermark's margin for saving time and clock skew (bot.email.intake)."""
     email_trusted_authserv_ids: str = ""
-    """Comma-separated authserv-ids whose Authentication-Results vouch for a sender (bot.email.policy)."""
+    """Comma-separated authserv-ids whose Authentication-Results vouch for a sender (bot.email.policy);
+    empty: nobody is vouched for, and games with address-only authentication cannot be created."""
 
     @classmethod
     def load(cls, path: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:

@@ -71,3 +71,20 @@ def test_the_host_runs_a_game_from_the_command_line(tmp_path, capsys):
     assert main(["--config", str(config), "export", "cup"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["game"] == "golden-strider" and len(record["turns"]) == 1
+
+
+def test_address_authentication_needs_a_trusted_mail_server(tmp_path, capsys):
+    """Where the host names no server whose Authentication-Results vouch for senders, no sender can
+    ever be vouched for: ``--auth address`` is refused with what to configure; password games work."""
+    database = tmp_path / "r.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm", "create", "golden-strider"]
+    assert main([*gm, "open", "--auth", "address"]) == 2
+    refusal = capsys.readouterr().err
+    assert "email_trusted_authserv_ids names none" in refusal and "deploy/HOSTING.md, Trust" in refusal
+    assert main([*gm, "locked", "--auth", "password"]) == 0
+    config.write_text(f'database = "{database}"\nemail_trusted_authserv_ids = "mx.club.org"\n')
+    assert main([*gm, "open", "--auth", "address"]) == 0
+    assert "CREATED open" in capsys.readouterr().out

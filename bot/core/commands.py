@@ -29,11 +29,15 @@ class Trust(enum.Enum):
     """How far the channel vouches for the sender's identity.
 
     * ``VERIFIED``: the channel authenticated the person (Discord, the host's command line);
-    * ``VOUCHED``: the receiving server vouches for the address (e.g. DKIM/DMARC checked by a trusted server);
-    * ``CLAIMED``: only the sender's own word (a bare From header).
+    * ``VOUCHED``: the receiving server vouches for the address (DMARC, or aligned DKIM or SPF,
+      recorded by a server the host trusts: :mod:`bot.email.policy`);
+    * ``CLAIMED``: only the sender's own word (a bare From header, whatever its envelope sender).
 
-    A password game needs the seat password unless the sender is VERIFIED; an
-    address-only game needs it unless the sender is VERIFIED or VOUCHED.
+    Every permission above ``ANYONE`` needs a sender that is more than CLAIMED, or the matching
+    secret (:func:`bot.core.pipeline.authorise`): a password game needs the seat password unless
+    the sender is VERIFIED; an address-only game needs it unless the sender is VERIFIED or
+    VOUCHED; a game master's command needs the GM password unless the sender is VERIFIED;
+    creating a game needs a sender who is VERIFIED or VOUCHED (there is no secret for it).
     """
 
     VERIFIED = "verified"
@@ -50,7 +54,7 @@ class Permission(enum.Enum):
     GAME_MASTER = "game master"
     """A game master of the named game (or the host)."""
     CREATOR = "creator"
-    """Someone the host allows to create games (``game_masters``), or the host."""
+    """Someone the host allows to create games (``game_masters``), VERIFIED or VOUCHED, or the host."""
     HOST = "host"
     """The host only (the command line)."""
 
@@ -470,3 +474,5 @@ class Envelope:
     """The host's own command line: a game master of every game."""
     may_create: bool = False
     """The channel knows the sender may create games (a Discord GM role); ``game_masters`` is checked too."""
+    unverified_reason: str = ""
+    """Why the adapter could not vouch for a CLAIMED sender, said in a refusal (never a secret)."""

@@ -6,8 +6,12 @@ For each command of an envelope, inside the envelope's transaction:
    ``ANYONE`` runs; ``SEAT`` needs the named game and a seat of it, found by the
    sender's identity when the channel's :class:`~bot.core.commands.Trust` is enough
    for the game's authentication, else by the seat password; ``GAME_MASTER``
-   needs a game master of the named game (or the host); ``CREATOR`` needs
-   someone the host allows to create games; ``HOST`` the host's command line.
+   needs a game master of the named game (or the host), proven by the GM
+   password unless the channel authenticated them; ``CREATOR`` needs someone
+   the host allows to create games, VERIFIED or VOUCHED; ``HOST`` the host's
+   command line.  Above ``ANYONE``, a CLAIMED sender (a bare From address) is
+   never enough on its own: it needs the matching secret, and where there is
+   none the refusal says the sender was not verified, and why.
    A refusal is a problem in the reply and a warning in the log, never an exception.
 2. **apply** with the command's handler (:func:`_apply`: a ``match`` that mypy
    checks for exhaustiveness, so a command without a handler fails the type check).
@@ -81,7 +85,11 @@ def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
         return Authorised() if envelope.as_host else _refuse(ctx, command, line, "host_only")
     if permission is c.Permission.CREATOR:
         allowed = envelope.as_host or envelope.may_create or envelope.sender.address in ctx.config.game_masters
-        return Authorised() if allowed else _refuse(ctx, command, line, "not_a_creator")
+        if not allowed:
+            return _refuse(ctx, command, line, "not_a_creator")
+        if envelope.trust is c.Trust.CLAIMED and not envelope.as_host:  # there is no secret that proves a creator
+            return _refuse(ctx, command, line, "sender_not_verified", reason=envelope.unverified_reason)
+        return Authorised()
     slug = getattr(command, "game", None)
     game = ctx.game_named(slug, line) if isinstance(slug, str) else None
     if game is None:
@@ -97,6 +105,8 @@ def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
         unproven = not (envelope.password and check_secret(envelope.password, game.gm_secret_hash or "", key))
         if envelope.trust is not c.Trust.VERIFIED and game.gm_secret_hash is not None and unproven:
             return _refuse(ctx, command, line, "needs_gm_password", game=game.slug)
+        if envelope.trust is c.Trust.CLAIMED and game.gm_secret_hash is None:  # no secret to prove it with
+            return _refuse(ctx, command, line, "sender_not_verified", reason=envelope.unverified_reason)
         return Authorised(game=game, actor=actor)
     if permission is c.Permission.SEAT:
         seat = _authenticated_seat(ctx, game, line)
@@ -126,6 +136,11 @@ def identity_suffices(game: Game, trust: c.Trust) -> bool:
     return game.auth_mode == "address" and trust is c.Trust.VOUCHED
 
 
+def _unverified(game: Game, envelope: c.Envelope) -> str:
+    """Why an address-only game asks for the password: the adapter's reason the sender was not vouched for."""
+    return envelope.unverified_reason if game.auth_mode == "address" and envelope.trust is c.Trust.CLAIMED else ""
+
+
 def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | None:
     """The seat the command is for: by the seat password, else by the sender's identity where that suffices."""
     envelope = ctx.envelope
@@ -152,7 +167,7 @@ def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | No
         ctx.reply.problem(line, "no_seat", game=game.slug)
         return None
     if not identity_suffices(game, envelope.trust):
-        ctx.reply.problem(line, "needs_password", game=game.slug)
+        ctx.reply.problem(line, "needs_password", game=game.slug, reason=_unverified(game, envelope))
         return None
     return own
 

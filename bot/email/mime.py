@@ -11,7 +11,6 @@ as attachments, not read.
 from __future__ import annotations
 
 import codecs
-import email.utils
 import hashlib
 import quopri
 import re
@@ -25,7 +24,8 @@ from email.parser import BytesHeaderParser, BytesParser
 from typing import Any
 
 from bot.email.htmltext import html_to_text
-from bot.email.plainmime import PlainMessage, simple_address, split_plain
+from bot.email.originator import read_address, read_originator
+from bot.email.plainmime import PlainMessage, split_plain
 
 FAST_PATHS = True
 """Whether the fast paths of :mod:`bot.email.plainmime` are taken (tests turn them off to compare)."""
@@ -76,10 +76,14 @@ class MailText:
     message_id: str | None = None
     subject: str = ""
     from_address: str | None = None
+    """The sender, read strictly from the raw From field (:mod:`bot.email.originator`); when
+    :attr:`from_problem` is set, only the one address a reply may go to (or None)."""
     from_name: str | None = None
-    sender_address: str | None = None
+    from_problem: str | None = None
+    """Why the From field is not verifiable (nothing in the mail is acted upon), or None."""
     return_path: str | None = None
-    """The envelope sender from ``Return-Path``: None when absent, "" for the null sender ``<>``."""
+    """The envelope sender from ``Return-Path``: None when absent, "" for the null sender ``<>``.
+    It tells a bounce from a person's mail, and vouches for nobody (:mod:`bot.email.policy`)."""
     in_reply_to: str | None = None
     references: tuple[str, ...] = ()
     content_type: str = "text/plain"
@@ -202,8 +206,7 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
         except Exception as exc:  # pragma: no cover - the stdlib parser does not raise on bad input in practice
             return MailText(len(raw), problems=(Problem("(the whole message)", f"it could not be parsed: {exc}"),))
     headers = _headers(message)
-    from_name, from_address = _first_address(headers.get("from", ""))
-    _, sender_address = _first_address(headers.get("sender", ""))
+    originator = read_originator([_unescaped(value) for value in _raw_values(message, "from")])
     content_type = _content_type(message)
     body = {} if too_large else _body(content_type, message)
     return MailText(
@@ -211,15 +214,18 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
         headers=headers,
         message_id=_first_id(headers.get("message-id", "")),
         subject=" ".join(headers.get("subject", "").split()),
-        from_address=from_address,
-        from_name=from_name,
-        sender_address=sender_address,
-        return_path=_return_path(headers),
+        from_address=originator.address,
+        from_name=originator.name,
+        from_problem=originator.problem,
+        return_path=_return_path(_raw_values(message, "return-path")),
         in_reply_to=_first_id(headers.get("in-reply-to", "")),
         references=tuple(_message_ids(headers.get("references", ""))),
         content_type=content_type,
         too_large=too_large,
-        authentication_results=_all_values(message, "Authentication-Results"),
+        authentication_results=tuple(
+            " ".join(_unescaped(v)[:MAX_HEADER_CHARS].split())
+            for v in _raw_values(message, "authentication-results")[:MAX_AUTH_RESULTS]
+        ),
         **body,
     )
 
@@ -250,39 +256,58 @@ def _plain_structure(raw: bytes) -> bool:
     return True
 
 
+POLICY_HEADERS = frozenset({
+    "message-id", "subject", "in-reply-to", "references", "auto-submitted", "precedence", "list-id",
+    "list-unsubscribe", "feedback-type", "x-autoreply", "x-autorespond", "x-autoresponder",
+    "x-auto-response-suppress", "x-ms-exchange-generated-message-source",
+})  # fmt: skip
+"""The headers :attr:`MailText.headers` holds: those the intake and the loop policy read.  No
+address list (To, Cc, ...) is ever parsed: From, Sender and Return-Path are read strictly, one
+address each (:mod:`bot.email.originator`), so a mail's cost does not grow with its recipients."""
+MAX_HEADER_CHARS = 16_000
+"""Only this much of one header value is decoded (a Subject or References needs far less)."""
+MAX_AUTH_RESULTS = 50
+"""Only the first (topmost) this many Authentication-Results fields are kept."""
+
+
 def _headers(message: Message) -> dict[str, str]:
+    """The first value of each of :data:`POLICY_HEADERS`, decoded (a bounded length of it)."""
     found: dict[str, str] = {}
     for name, value in message.raw_items():
         key = name.lower()
-        if key not in found:
-            found[key] = _without_nul(_header_text(name, value))
+        if key in POLICY_HEADERS and key not in found:
+            found[key] = _without_nul(_header_text(name, str(value)[:MAX_HEADER_CHARS]))
     return found
 
 
-def _all_values(message: Message, name: str) -> tuple[str, ...]:
-    values: list[str] = []
-    for key, value in message.raw_items():
-        if key.lower() == name.lower():
-            values.append(" ".join(str(value).split()))
-    return tuple(values)
+def _raw_values(message: Message, name: str) -> list[str]:
+    """Every value of the field ``name`` (lower case) as it arrived: not decoded, only as the parser split it."""
+    if isinstance(message, PlainMessage):
+        return list(message.by_name.get(name, ()))
+    return [str(value) for key, value in message.raw_items() if key.lower() == name]
 
 
-_ADDRESS_HEADERS = frozenset({"from", "sender", "to", "cc", "bcc", "reply-to", "resent-from", "resent-sender",
-                              "resent-to", "resent-cc", "resent-bcc"})  # fmt: skip
-_PLAIN_ADDRESS = re.compile(r'\s*(?:(?:"[^"\\]*"|[A-Za-z0-9 .\'_+-]*)\s*<[^<>\s"(),;:\\]+>|[^<>\s"(),;:\\]+)\s*')
-"""An address header the modern policy would only re-space: ``Name <a@b>``, ``"Name" <a@b>``, ``a@b``."""
+def _unescaped(text: str) -> str:
+    """``text`` with the raw 8-bit bytes the parser kept as surrogates read as UTF-8 (unreadable
+    ones replaced); control characters, NUL included, are kept for the strict reader to refuse."""
+    if text.isascii():
+        return text
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "surrogatepass")
+    return data.decode("utf-8", "replace")
 
 
-def _header_text(name: str, raw_value: object) -> str:
+def _header_text(name: str, text: str) -> str:
     """The decoded header value (as the modern policy decodes it); RFC 2047 words in unknown
-    charsets are kept as they are.
+    charsets are kept as they are.  Only unstructured headers and message ids come here, never
+    an address (:data:`POLICY_HEADERS`).
 
     A value in plain ASCII without encoded words (nearly every header) needs no parser: it is
     only unfolded.  Anything else goes through the modern policy's parser for that header.
     """
-    text = str(raw_value)
-    plain = text.isascii() and "=?" not in text
-    if plain and (name.lower() not in _ADDRESS_HEADERS or _PLAIN_ADDRESS.fullmatch(" ".join(text.split()))):
+    if text.isascii() and "=?" not in text:
         return " ".join(text.split())
     try:
         return " ".join(str(policy.default.header_fetch_parse(name, text)).split())
@@ -294,25 +319,12 @@ def _header_text(name: str, raw_value: object) -> str:
         return " ".join(text.split())
 
 
-def _first_address(value: str) -> tuple[str | None, str | None]:
-    if FAST_PATHS:
-        simple = simple_address(value)
-        if simple is not None:
-            return simple
-    for name, address in email.utils.getaddresses([value]):
-        address = address.strip().strip("<>").strip()
-        if "@" in address and " " not in address:
-            return (name.strip() or None), address
-    return None, None
-
-
-def _return_path(headers: dict[str, str]) -> str | None:
-    if "return-path" not in headers:
+def _return_path(values: list[str]) -> str | None:
+    """The envelope sender from the topmost ``Return-Path`` (the delivering server's): None when
+    absent, "" for the null sender ``<>`` or a value that is not one plain address."""
+    if not values:
         return None
-    value = headers["return-path"].strip()
-    if value in ("", "<>"):
-        return ""
-    _, address = _first_address(value)
+    address = read_address(_unescaped(values[0]))
     return address or ""
 
 

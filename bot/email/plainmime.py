@@ -12,8 +12,6 @@ corpus and the fuzzers' generated mails and checks that the results are the same
   the headers and payload the feed parser would have set) for a mail whose header block is
   ASCII, every line of it a ``Name: value`` field or a folded continuation, ended by an empty
   line, and whose Content-Type is neither ``multipart/*`` nor ``message/*``;
-* :func:`simple_address`: ``(name, address)`` as :func:`email.utils.getaddresses` reads
-  ``a@b``, ``<a@b>``, ``Name <a@b>`` and ``"Any, name" <a@b>``;
 * :attr:`PlainMessage.simple_text`: the content type and charset of a Content-Type field of
   the form ``type/subtype; name=value; ...`` (tokens, or quoted strings without ``"``, ``\\``,
   ``;`` or white space), with no ``name`` parameter and no Content-Disposition field.
@@ -145,26 +143,3 @@ def _simple_text(values: dict[str, list[str]]) -> SimpleText | None:
             value = parameter.group(2)
             charset = (value[1:-1] if value.startswith('"') else value).lower()
     return SimpleText("text/plain", charset)
-
-
-_ADDRESS = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
-_SIMPLE_ADDRESS = re.compile(
-    rf'(?:({_ADDRESS})|<({_ADDRESS})>|"([^"\\\r\n]*)" ?<({_ADDRESS})>|([A-Za-z0-9\'_+-]+(?: [A-Za-z0-9\'_+-]+)*) ?<({_ADDRESS})>)'
-)
-
-
-def simple_address(value: str) -> tuple[str | None, str | None] | None:
-    """The first address of a header ``value`` (white space already collapsed) as
-    :func:`bot.email.mime` reads it through :func:`email.utils.getaddresses`, when ``value`` is
-    one address of a simple form (module docstring); else None."""
-    match = _SIMPLE_ADDRESS.fullmatch(value)
-    if match is None:
-        return None
-    bare, angled, quoted, quoted_address, name, named_address = match.groups()
-    if bare is not None:
-        return None, bare
-    if angled is not None:
-        return None, angled
-    if quoted_address is not None:
-        return (quoted or "").strip() or None, quoted_address
-    return (name or "").strip() or None, named_address

@@ -18,43 +18,46 @@ mail is rate limited per address (see :mod:`bot.core.ratelimit`); above the
 limit it is applied but not answered.  Replies carry
 ``Auto-Submitted: auto-replied`` so well-behaved responders stay quiet.
 
-**A forged From is not trusted.**  The From address is *aligned* when the
-envelope sender (the ``Return-Path`` the delivering server recorded) is in
-the same domain as From, or one is a subdomain of the other; when a
-``Sender`` header names another domain, or the receiving server recorded
-``dmarc=fail`` in ``Authentication-Results``, it is not aligned.  A message
-with no ``Return-Path`` is not aligned either.  From an unaligned message:
+**Who sent it** is read from the raw From field (:mod:`bot.email.originator`),
+never from decoded display text: one plain address, or the mail is not
+verifiable and nothing in it is acted upon (it is answered at that one
+address when it can be read safely, else only stored).
 
-* orders are taken only with the seat's ``PASSWORD`` (whatever the game's
-  authentication mode), so address-only authentication cannot be forged;
-* ``RESIGN`` is refused (the core checks no password for it);
-* everything else (HELP, LIST, STATUS, JOIN) is harmless: its reply goes to
-  the From address, so a forger learns nothing, and the owner of the address
-  sees what was attempted in their name.
+**Who is vouched for.**  The referee believes a From address only when the
+receiving mail server checked it.  The envelope says
+:attr:`bot.core.commands.Trust.VOUCHED` only when an ``Authentication-Results``
+header (RFC 8601) added by a server the host names in
+``email_trusted_authserv_ids`` (its own receiving server) records, for the
+From domain,
 
-**Who is vouched for** (issue 11, item 6).  Aligned domains are not enough
-for a game with address-only authentication: anyone may write
-``From: steve@players.test`` with the envelope sender ``mallory@players.test``.
-The envelope says :attr:`bot.core.commands.Trust.VOUCHED` only when
+* ``dmarc=pass`` with ``header.from`` the From domain; or
+* ``dkim=pass`` with ``header.d`` aligned with it (the From domain or a parent
+  of it that is not a top-level domain); or
+* ``spf=pass`` with ``smtp.mailfrom`` (the envelope sender) aligned with it;
 
-* an ``Authentication-Results`` header (RFC 8601) from an authserv-id the
-  host names in ``email_trusted_authserv_ids`` (its own receiving server)
-  records ``dkim=pass`` with ``header.d`` the From domain (or a parent of
-  it), or ``dmarc=pass`` with ``header.from`` the From domain, and no
-  ``dmarc=fail``; or
-* the envelope sender (``Return-Path``) is the From address itself (and
-  nothing above makes the From address unaligned).
+and no ``dmarc=fail``.  Only the topmost run of ``Authentication-Results``
+headers carrying a trusted authserv-id counts (from the first such header
+down to the next header of another id): the receiving server adds its own
+above what arrived.  It must also remove any that arrived carrying its id
+(RFC 8601 section 5; deploy/HOSTING.md, "Trust", says how), otherwise a
+sender could write one right below the server's.  Headers of any other
+authserv-id are ignored.
 
-A sender vouched for by a trusted server is believed even when the
-alignment rules above would not align it (a forwarder rewrites the envelope
-sender; DKIM survives it).
+Nothing else vouches: ``Return-Path`` (MAIL FROM) is whatever the sender
+typed, so a Return-Path equal to From proves nothing; ``spf=fail``,
+``dkim=fail``, a signature of another domain, or no Authentication-Results
+from a trusted server leave the sender :attr:`~bot.core.commands.Trust.CLAIMED`.
+Where the host names no trusted server, nobody is vouched for, and games
+with address-only authentication cannot be created (``CREATE ... AUTH
+address`` by mail, ``referee gm create --auth address``); password games
+work everywhere.
 
-Anything else is :attr:`~bot.core.commands.Trust.CLAIMED`, and the core asks
-for the seat password (:func:`bot.core.order_commands.needs_seat_password`).
-An authserv-id is only worth trusting if that server removes
-``Authentication-Results`` headers carrying its id from incoming mail before
-it adds its own (RFC 8601 section 5; OpenDKIM, OpenDMARC, rspamd and the big
-providers do), otherwise a sender could write one.
+A CLAIMED sender gets what anyone gets (HELP, LIST, STATUS, JOIN: the reply
+goes to the From address, so a forger learns nothing, and the owner of the
+address sees what was attempted in their name); everything above that needs
+the matching secret (the seat or the GM password), and creating a game needs
+a vouched sender (:func:`bot.core.pipeline.authorise`).  The refusal says why
+the sender was not vouched for (:attr:`Vouching.reason`).
 """
 
 from __future__ import annotations
@@ -71,11 +74,11 @@ _NOREPLY_LOCALPARTS = frozenset(
 
 
 @dataclass(frozen=True)
-class Trust:
-    """Whether the From address may stand for the sender, and why not."""
+class Vouching:
+    """Whether the receiving side vouches for the From address, and why (or why not)."""
 
-    aligned: bool
-    reason: str = ""
+    vouched: bool
+    reason: str
 
 
 def automatic_reason(mail: MailText, own_addresses: frozenset[str] = frozenset()) -> str | None:
@@ -105,7 +108,7 @@ def automatic_reason(mail: MailText, own_addresses: frozenset[str] = frozenset()
         return "Exchange automatic message"
     address = (mail.from_address or "").lower()
     if not address:
-        return "no From address"
+        return f"no From address to answer ({mail.from_problem})" if mail.from_problem else "no From address"
     local = address.split("@")[0]
     if local in _BOUNCE_LOCALPARTS:
         return f"bounce ({local})"
@@ -121,21 +124,43 @@ def _subject_is_auto(subject: str) -> bool:
     return any(word in lowered for word in ("automatic reply", "out of office", "autoreply", "auto-reply"))
 
 
-def sender_trust(mail: MailText) -> Trust:
-    """Is the From address aligned with the envelope sender?  (See the module docstring.)"""
+def vouching(mail: MailText, trusted_authserv_ids: frozenset[str]) -> Vouching:
+    """Whether the receiving side vouches for the From address (see the module docstring), and why."""
+    if mail.from_problem is not None:
+        return Vouching(False, f"the From field cannot be verified: {mail.from_problem}")
     from_domain = _domain(mail.from_address)
     if from_domain is None:
-        return Trust(False, "the message has no From address")
-    results = mail.headers.get("authentication-results", "").lower()
-    if "dmarc=fail" in results:
-        return Trust(False, "the receiving server recorded dmarc=fail for the From domain")
-    if mail.sender_address is not None and not _aligned(from_domain, _domain(mail.sender_address)):
-        return Trust(False, "the Sender header names another domain than From")
-    if mail.return_path is None:
-        return Trust(False, "the message has no Return-Path (envelope sender) to check From against")
-    if not _aligned(from_domain, _domain(mail.return_path)):
-        return Trust(False, "the envelope sender (Return-Path) is in another domain than From")
-    return Trust(True)
+        return Vouching(False, "the message has no From address")
+    trusted = {authserv.strip().lower() for authserv in trusted_authserv_ids if authserv.strip()}
+    if not trusted:
+        return Vouching(False, "this referee names no mail server that checks senders")
+    checks = _topmost_trusted(mail.authentication_results, trusted)
+    if not checks:
+        return Vouching(False, "the receiving mail server recorded no check of the sender")
+    passes: list[str] = []
+    seen: list[str] = []
+    for authserv, method, result, props in checks:
+        seen.append(f"{method}={result}")
+        if method == "dmarc" and result == "fail":
+            return Vouching(False, f"the receiving mail server recorded dmarc=fail for {from_domain}")
+        if result != "pass":
+            continue
+        if method == "dmarc" and props.get("header.from", "") == from_domain:
+            passes.append(f"dmarc=pass from {authserv}")
+        elif method == "dkim" and _aligned(from_domain, _signer(props)):
+            passes.append(f"dkim=pass from {authserv}")
+        elif method == "spf" and _aligned(from_domain, _envelope_domain(props)):
+            passes.append(f"spf=pass from {authserv}")
+    if passes:
+        return Vouching(True, passes[0])
+    summary = ", ".join(dict.fromkeys(seen))
+    return Vouching(False, f"the receiving mail server's checks did not pass for {from_domain} ({summary})")
+
+
+def sender_vouched(mail: MailText, trusted_authserv_ids: frozenset[str]) -> str | None:
+    """Why the receiving side vouches for the From address (see the module docstring), or None."""
+    found = vouching(mail, trusted_authserv_ids)
+    return found.reason if found.vouched else None
 
 
 def _domain(address: str | None) -> str | None:
@@ -144,42 +169,39 @@ def _domain(address: str | None) -> str | None:
     return address.rsplit("@", 1)[1].strip().strip(".").lower() or None
 
 
-def _aligned(first: str, second: str | None) -> bool:
-    if second is None:
+def _envelope_domain(props: dict[str, str]) -> str | None:
+    """The domain of ``smtp.mailfrom`` (an address, or a bare domain as some servers write it)."""
+    domain = props.get("smtp.mailfrom", "").rpartition("@")[2].strip(".")
+    return domain or None
+
+
+def _signer(props: dict[str, str]) -> str | None:
+    signer = (props.get("header.d") or props.get("header.i", "").rpartition("@")[2]).strip(".")
+    return signer or None
+
+
+def _aligned(from_domain: str, other: str | None) -> bool:
+    """Relaxed alignment: ``other`` is the From domain or a parent of it (not a bare top-level domain)."""
+    if other is None or "." not in other:
         return False
-    return first == second or first.endswith("." + second) or second.endswith("." + first)
+    return from_domain == other or from_domain.endswith("." + other)
 
 
 _COMMENT = re.compile(r"\([^()]*\)")
+Check = tuple[str, str, str, dict[str, str]]
+"""(authserv-id, method, result, {ptype.property: value}) of one result in one header."""
 
 
-def sender_vouched(mail: MailText, trusted_authserv_ids: frozenset[str]) -> str | None:
-    """Why the receiving side vouches for the From address (see the module docstring), or None."""
-    address = (mail.from_address or "").strip().lower()
-    from_domain = _domain(address)
-    if from_domain is None:
-        return None
-    trusted = {authserv.strip().lower() for authserv in trusted_authserv_ids if authserv.strip()}
-    passes: list[str] = []
-    for header in mail.authentication_results:
+def _topmost_trusted(headers: tuple[str, ...], trusted: set[str]) -> list[Check]:
+    """The results of the first run of consecutive headers (top first) whose authserv-id is trusted."""
+    found: list[Check] = []
+    for header in headers:
         authserv, results = _authentication_results(header)
-        if authserv not in trusted:
-            continue
-        for method, result, props in results:
-            if method == "dmarc" and result != "pass":
-                return None
-            if method == "dmarc" and props.get("header.from", "").strip(".") == from_domain:
-                passes.append(f"dmarc=pass from {authserv}")
-            if method == "dkim" and result == "pass":
-                signer = props.get("header.d") or props.get("header.i", "").rpartition("@")[2]
-                signer = signer.strip(".")
-                if signer and (from_domain == signer or from_domain.endswith("." + signer)):
-                    passes.append(f"dkim=pass from {authserv}")
-    if passes:
-        return passes[0]
-    if mail.return_path and mail.return_path.strip().lower() == address and sender_trust(mail).aligned:
-        return "the envelope sender is the From address"
-    return None
+        if authserv in trusted:
+            found += [(authserv, method, result, props) for method, result, props in results]
+        elif found:
+            break
+    return found
 
 
 def _authentication_results(header: str) -> tuple[str, list[tuple[str, str, dict[str, str]]]]:

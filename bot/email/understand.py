@@ -13,10 +13,14 @@ from email.message import Message
 
 from bot.core import commands as c
 from bot.email.mime import MailText, Problem, describe_size, read_mail
-from bot.email.policy import automatic_reason, sender_trust, sender_vouched
+from bot.email.policy import automatic_reason, vouching
 from bot.email.reading import HIDDEN, Reading, clip, hide_secret_shapes, read_commands, subject_text
 
 EMAIL = "email"
+ADDRESS_AUTH_UNAVAILABLE = (
+    "address-only authentication needs a mail server that vouches for senders, and this host names "
+    "none (email_trusted_authserv_ids); create a password game, or ask the host to configure one"
+)
 
 
 @dataclass(frozen=True)
@@ -69,11 +73,16 @@ def understand(
         )
     else:
         reading = read_commands(mail.subject, mail.text)
-    vouched = sender_vouched(mail, policy.trusted_authserv_ids)
-    commands = _problems(mail.problems) + (reading.commands if vouched else _guarded(reading, mail))
+    verdict = vouching(mail, policy.trusted_authserv_ids)
+    if mail.from_problem is not None:
+        # Not verifiable: answered at the one address that could be read, nothing applied.
+        commands: tuple[c.Command, ...] = (c.NotUnderstood("From:", f"{mail.from_problem}; nothing in this "
+                                                           "message was acted upon"),)  # fmt: skip
+    else:
+        commands = _problems(mail.problems) + tuple(_allowed(command, policy) for command in reading.commands)
     ignored = reading.ignored + _skipped(mail)
     envelope = c.Envelope(
-        sender=c.Sender(EMAIL, mail.from_address.strip().lower(), mail.from_name),
+        sender=c.Sender(EMAIL, mail.from_address, mail.from_name),
         commands=commands,
         source_id=source_id,
         received_at=received_at,
@@ -82,12 +91,13 @@ def understand(
             "message_id": mail.message_id,
             "references": list(_references(mail)),
         },
-        password=reading.password,
+        password=reading.password if mail.from_problem is None else None,
         ignored=ignored,
-        trust=c.Trust.VOUCHED if vouched else c.Trust.CLAIMED,
+        trust=c.Trust.VOUCHED if verdict.vouched else c.Trust.CLAIMED,
+        unverified_reason="" if verdict.vouched else verdict.reason,
     )
     names = " ".join(type(command).__name__ for command in commands) or "no commands"
-    extra = (" +password" if reading.password else "") + (" (vouched)" if vouched else " (claimed)")
+    extra = (" +password" if reading.password else "") + (" (vouched)" if verdict.vouched else " (claimed)")
     return Understanding(envelope, None, f"{names}{extra}")
 
 
@@ -95,32 +105,12 @@ def _problems(problems: tuple[Problem, ...]) -> tuple[c.Command, ...]:
     return tuple(c.NotUnderstood(clip(p.line), p.reason) for p in problems)
 
 
-def _guarded(reading: Reading, mail: MailText) -> tuple[c.Command, ...]:
-    """Apply the forged-sender policy (see :mod:`bot.email.policy`) to the commands read."""
-    trust = sender_trust(mail)
-    if trust.aligned:
-        return reading.commands
-    guarded: list[c.Command] = []
-    for command in reading.commands:
-        if isinstance(command, c.SubmitOrders) and not reading.password:
-            guarded.append(
-                c.NotUnderstood(
-                    f"ORDERS {command.game}",
-                    f"your address could not be verified ({trust.reason}); "
-                    "orders need your seat password: add a line PASSWORD <password>",
-                )
-            )
-        elif isinstance(command, c.Resign):
-            guarded.append(
-                c.NotUnderstood(
-                    f"RESIGN {command.game}",
-                    f"your address could not be verified ({trust.reason}); "
-                    "send RESIGN from your own mail server, or ask the game master",
-                )
-            )
-        else:
-            guarded.append(command)
-    return tuple(guarded)
+def _allowed(command: c.Command, policy: IntakePolicy) -> c.Command:
+    """``command``, or why it cannot be had by mail on this host: a game with address-only
+    authentication needs a receiving server that vouches for senders (:mod:`bot.email.policy`)."""
+    if isinstance(command, c.CreateGame) and command.auth == "address" and not policy.trusted_authserv_ids:
+        return c.NotUnderstood(f"CREATE {command.game} AUTH address", ADDRESS_AUTH_UNAVAILABLE)
+    return command
 
 
 def _skipped(mail: MailText) -> tuple[str, ...]:

@@ -8,12 +8,12 @@ import re
 import typing
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from bot.core import commands as c
 from bot.core import pipeline
 from bot.store.db import unit_of_work
-from bot.store.models import AuditEntry
+from bot.store.models import AuditEntry, Game
 from tests.core.harness import SEATS, Harness
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,6 +91,28 @@ def test_trust_decides_when_a_password_is_needed(sessions):
     assert harness.send("Ben", c.SubmitOrders("ad", orders), trust=c.Trust.CLAIMED).applied.problems == (
         "needs_password",
     )
+
+
+def test_a_claimed_sender_never_passes_above_anyone_on_the_address_alone(sessions, caplog):
+    """A mail From a named game master that no server vouched for creates nothing (there is no
+    secret that proves a creator); a GM command needs the GM password; RESIGN the seat password."""
+    harness = Harness(sessions)
+    forged = c.Envelope(c.Sender("email", "gm@example.org"), (c.CreateGame("evil", "golden-strider"),), "f:1",
+                        harness.clock.now(), trust=c.Trust.CLAIMED,
+                        unverified_reason="the receiving mail server recorded no check of the sender")  # fmt: skip
+    applied = harness.service.apply(forged)
+    assert applied.problems == ("sender_not_verified",) and applied.results == ()
+    assert "refused CreateGame from email:gm@example.org (sender_not_verified)" in caplog.text
+    assert harness.send("GM", c.CreateGame("evil", "golden-strider"), trust=c.Trust.VOUCHED).applied.results == (
+        "created",
+    )
+    harness.golden_strider_game("ad", auth="address")
+    with unit_of_work(sessions) as session:  # a game without a GM secret: nothing could prove the GM
+        session.execute(update(Game).where(Game.slug == "ad").values(gm_secret_hash=None))
+    claimed = harness.send("GM", c.PauseGame("ad", "forged"), trust=c.Trust.CLAIMED)
+    assert claimed.applied.problems == ("sender_not_verified",)
+    resign = harness.send("Dan", c.Resign("ad"), trust=c.Trust.CLAIMED)
+    assert resign.applied.problems == ("needs_password",)
 
 
 def test_a_wrong_seat_password_is_logged_with_the_game_as_a_field(sessions, caplog):

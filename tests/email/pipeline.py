@@ -19,7 +19,9 @@ from bot.email.processor import MailProcessor, PassResult, ReplyLimit
 from bot.email.understand import IntakePolicy
 from tests.email.world import REFEREE, START, service_for
 
-POLICY = IntakePolicy(own_addresses=frozenset({REFEREE}))
+TRUSTED_SERVER = "mx.example.com"
+"""The authserv-id of the referee's own receiving server in these tests (bot.email.policy)."""
+POLICY = IntakePolicy(own_addresses=frozenset({REFEREE}), trusted_authserv_ids=frozenset({TRUSTED_SERVER}))
 _KEYS = itertools.count(1)
 
 
@@ -73,9 +75,19 @@ def message(
     return_path: str | None = "same",
     when: datetime = START,
     headers: dict[str, str] | None = None,
+    vouched_by: str | None = None,
 ) -> bytes:
-    """A plain text message from ``sender`` to the referee."""
+    """A plain text message from ``sender`` to the referee.
+
+    ``vouched_by``: the authserv-id of a receiving server that checked the sender (it records
+    ``dkim=pass`` and ``dmarc=pass`` for the From domain at the top, as the server would).
+    """
     mail = EmailMessage(policy=policy.SMTP)
+    if vouched_by is not None:
+        domain = sender.rpartition("@")[2]
+        mail["Authentication-Results"] = (
+            f"{vouched_by}; dkim=pass header.d={domain} header.s=k1; dmarc=pass header.from={domain}"
+        )
     if return_path is not None:
         mail["Return-Path"] = f"<{sender if return_path == 'same' else return_path}>"
     mail["From"] = formataddr((name, sender))

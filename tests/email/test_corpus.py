@@ -21,6 +21,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.games import find_game
 from bot.core.outbox import OutboxDrain
 from bot.email.compose import MailIdentity, compose
 from bot.email.mime import message_id_of
@@ -90,7 +91,10 @@ def test_what_each_message_is_read_as(case: dict[str, Any]):
         assert read == case["commands"]
     else:
         head, tail = case["commands_head"], case["commands_tail"]
-        assert read[: len(head)] == head and read[-len(tail) :] == tail
+        assert len(read) >= len(head) and [r[: len(h)] for r, h in zip(read, head, strict=False)] == head, read
+        assert not tail or read[-len(tail) :] == tail
+    if "sender" in case:
+        assert envelope.sender.address == case["sender"]
     assert (envelope.password is not None) == case.get("password", False)
     for part in case.get("ignored", []):
         assert any(part in entry for entry in envelope.ignored), (part, envelope.ignored)
@@ -120,6 +124,11 @@ def test_the_reply_each_message_gets(case: dict[str, Any], world: sessionmaker[S
     assert all(len(text) <= 78 for text in body.splitlines()), f"a line over 78 columns:\n{body}"
     for secret in PASSWORDS.values():
         assert secret not in body and secret not in reply.subject, "a seat password was echoed"
+    if "to" in case:
+        assert reply.recipient == case["to"] and {row.recipient for row in rows} == {case["to"]}
+    if "no_game" in case:
+        with unit_of_work(world) as session:
+            assert find_game(session, case["no_game"]) is None
     notices = [row.recipient for row in rows if row.kind == "notice"]
     assert notices == ([case["notice"]] if "notice" in case else [])
 

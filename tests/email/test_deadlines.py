@@ -37,7 +37,7 @@ from bot.store.migrate import upgrade
 from bot.store.models import Game, InboundMessage, OutboxMessage, TurnRecord
 from bot.wiring import workers
 from tests.email.mailboxes import client_for, eventually
-from tests.email.pipeline import message
+from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.support.dovecot import PASSWORD, DovecotServer
 from tests.support.rendering import rendered, reply_text
 from tests.support.smtp_sink import SmtpSink
@@ -71,6 +71,7 @@ def settings_for(path: str, dovecot: DovecotServer, user: str, smtp: SmtpSink, *
         "imap_host": dovecot.host, "imap_port": dovecot.port, "imap_security": "none", "imap_user": user,
         "imap_password": PASSWORD, "smtp_host": smtp.host, "smtp_port": smtp.port, "smtp_security": "none",
         "send_interval_seconds": 0.05, "intake_poll_seconds": 60, "deadline_check_seconds": 30,
+        "email_trusted_authserv_ids": TRUSTED_SERVER,
     }  # fmt: skip
     values.update(extra)
     return Settings().merged(values)
@@ -115,7 +116,7 @@ def make_game(sessions: sessionmaker[Session], slug: str, deadline: datetime | N
 def orders_mail(seat: str, slug: str, text: str, message_id: str | None = None) -> tuple[str, bytes]:
     message_id = message_id or f"<{slug}.{seat.lower()}.{next(_IDS)}@example.org>"
     raw = message(f"ORDERS {slug}\n{text}\n", sender=address(seat), name=seat, subject=f"orders {slug}",
-                  message_id=message_id)  # fmt: skip
+                  message_id=message_id, vouched_by=TRUSTED_SERVER)  # fmt: skip
     return message_id, raw
 
 
@@ -376,7 +377,12 @@ async def test_a_busy_player_is_still_answered_while_a_mail_loop_is_stopped(dove
         ({"Authentication-Results": "evil.test; dkim=pass header.d=players.test"}, "mallory@players.test", False),
         ({"Authentication-Results": "mx.test; dkim=pass header.d=other.test"}, "mallory@players.test", False),
         ({"Authentication-Results": "mx.test; dkim=pass header.d=players.test; dmarc=fail"}, "m@players.test", False),
-        ({}, "steve@players.test", True),  # the envelope sender is the From address
+        ({}, "steve@players.test", False),  # the envelope sender is the From address: it proves nothing
+        (
+            {"Authentication-Results": "mx.test; spf=fail smtp.mailfrom=players.test; dkim=fail"},
+            "steve@players.test",
+            False,
+        ),
     ],
 )
 async def test_address_only_games_take_orders_only_from_vouched_senders(

@@ -218,12 +218,3 @@ def test_the_simple_shapes_are_mostly_taken() -> None:
 
     count()
     assert sum(taken) >= len(taken) // 3, f"{sum(taken)} of {len(taken)} generated simple mails took the fast parse"
-
-
-@examples(3000)
-@given(st.one_of(_address_value(), st.text(max_size=40)))
-def test_an_address_reads_the_same_by_the_fast_path(value: str) -> None:
-    value = " ".join(value.split())  # as read_mail hands it over (mime._header_text)
-    fast = mime._first_address(value)
-    with slow_paths():
-        assert fast == mime._first_address(value)

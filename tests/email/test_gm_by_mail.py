@@ -21,7 +21,7 @@ from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import AuditEntry, Game
 from tests.email.mailboxes import append, eventually
-from tests.email.pipeline import message
+from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.email.test_deadlines import replies_to, serving, settings_for
 from tests.support.dovecot import DovecotServer
 from tests.support.smtp_sink import SmtpSink
@@ -62,8 +62,12 @@ class Mail:
                        ) -> list[str]:  # fmt: skip
         """Mail each (body, sender) at once; the referee's replies, in the same order."""
         ids = [f"<gm{next(_IDS)}@example.org>" for _ in mails]
+        # The referee's receiving server checked each sender (its Authentication-Results); a forged
+        # envelope sender gets none.
+        vouched_by = TRUSTED_SERVER if return_path == "same" else None
         raws = [message(body, sender=sender, name=sender.split("@")[0].title(), subject=subject, message_id=mid,
-                        return_path=return_path) for (body, sender), mid in zip(mails, ids, strict=True)]  # fmt: skip
+                        return_path=return_path, vouched_by=vouched_by)
+                for (body, sender), mid in zip(mails, ids, strict=True)]  # fmt: skip
         append(self.dovecot, self.user, *raws)
         await eventually(lambda: all(len(replies_to(self.smtp, mid)) == 1 for mid in ids))
         return [replies_to(self.smtp, mid)[0] for mid in ids]

@@ -16,7 +16,7 @@ from bot.email.intake import Intake, MessageRef
 from bot.email.processor import PassResult, ReplyLimit
 from bot.store.db import unit_of_work
 from bot.store.models import Game, Seat
-from tests.email.pipeline import deliver, message, processor_for
+from tests.email.pipeline import TRUSTED_SERVER, deliver, message, processor_for
 from tests.email.world import START, build_world, outbox_rows
 
 RAW = b"From: a@example.org\r\nMessage-ID: <one@example.org>\r\n\r\nHELP\r\n"
@@ -186,7 +186,8 @@ def test_in_one_batch_a_seat_left_and_taken_again_is_seen_by_the_next_message(se
         session.execute(update(Game).where(Game.slug == "newgame").values(auth_mode="address"))
     processor = processor_for(sessions)
     for number, text in enumerate(("JOIN newgame\n", "RESIGN newgame\n", "JOIN newgame\n", "STATUS newgame\n")):
-        processor.inbox.store("email", f"k:{number}", None, message(text, sender="hal@example.org", name="Hal"), START)
+        raw = message(text, sender="hal@example.org", name="Hal", vouched_by=TRUSTED_SERVER)
+        processor.inbox.store("email", f"k:{number}", None, raw, START)
     assert processor.process_pending() == PassResult(done=4)
     replies = [row.body for row in outbox_rows(sessions, "reply")]
     assert len(replies) == 4

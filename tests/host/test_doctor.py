@@ -210,3 +210,17 @@ def test_a_password_in_clear_to_another_machine_is_a_warning():
     assert in_clear_check("IMAP", "localhost", "none", logs_in=True) == []
     assert in_clear_check("SMTP", "smtp.example.org", "starttls", logs_in=True) == []
     assert in_clear_check("SMTP", "relay.example.org", "none", logs_in=False) == [], "no AUTH: no password sent"
+
+
+def test_the_doctor_says_when_no_sender_can_be_vouched_for():
+    from bot.doctor import sender_trust_check
+    from bot.settings import Settings
+
+    nobody = sender_trust_check(Settings())
+    assert nobody.warning and "--auth address games cannot be created" in nobody.line()
+    assert "fix: set email_trusted_authserv_ids" in nobody.line()
+    trusted = sender_trust_check(Settings(email_trusted_authserv_ids="mx.example.org, mx2.example.org"))
+    assert (
+        trusted.line()
+        == "ok   sender trust: Authentication-Results from mx.example.org, mx2.example.org vouch for senders"
+    )
