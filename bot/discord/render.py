@@ -15,8 +15,9 @@ Nothing a player or a game master typed may format a message or ping anyone:
 * inside a code block no two backticks touch (:func:`inert_backticks`), so
   no run of them, of any length, can close the block early;
 * text that is not in a code block has its markdown and mentions escaped
-  (:func:`plain`; the ``md`` template filter), and is fenced by code only
-  through the ``code`` filter.
+  (:func:`plain`; the ``md`` template filter); a value a markdown template
+  shows inside a code block of its own goes through the ``code`` filter
+  (:func:`inert_backticks`).
 """
 
 from __future__ import annotations

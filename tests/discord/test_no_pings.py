@@ -23,12 +23,19 @@ from hypothesis import strategies as st
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.discord.client import RefereeClient
-from bot.discord.render import ZERO_WIDTH_SPACE, code_blocks, discord_messages, inert_backticks, render_outcome
+from bot.discord.render import (
+    ZERO_WIDTH_SPACE,
+    code_blocks,
+    discord_messages,
+    inert_backticks,
+    mentioning,
+    render_outcome,
+)
 from tests.core.harness import SEATS
 from tests.discord.test_gm_commands import gm
 from tests.discord.test_gm_overrides import dms, running_game
 from tests.discord.world import running_world
-from tests.support.fake_discord import FakeDiscord, message_payload
+from tests.support.fake_discord import FakeDiscord, mentions_guarded, message_payload
 
 BOT_DISCORD = Path(__file__).resolve().parents[2] / "bot" / "discord"
 SENDS = {"send", "send_message", "edit", "edit_message", "create_thread"}
@@ -79,6 +86,13 @@ def test_every_send_in_the_adapter_names_its_allowed_mentions() -> None:
             if not any(keyword.arg == "allowed_mentions" for keyword in node.keywords):
                 missing.append(f"{path.name}:{node.lineno} .{node.func.attr}(...)")
     assert not missing, missing
+
+
+def test_a_feature_that_means_to_ping_names_its_users_and_no_one_else() -> None:
+    allowed = mentioning([1234, 5678])
+    assert allowed.to_dict() == {"parse": [], "users": [1234, 5678]}
+    assert mentions_guarded({"allowed_mentions": allowed.to_dict()}, frozenset({"1234", "5678"}))
+    assert not mentions_guarded({"allowed_mentions": allowed.to_dict()}, frozenset({"1234"}))
 
 
 async def test_the_clients_default_pings_nobody() -> None:
