@@ -14,6 +14,7 @@ from sqlalchemy import select
 from adjudicator import registry
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
+from bot.core.display_width import display_width
 from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, state_of
 from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.records import export_record
@@ -21,6 +22,14 @@ from bot.core.seat_secrets import hash_secret, new_secret
 from bot.store.models import Game, GameMaster, Seat
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
+SEAT_NAME_COLUMNS = 40
+"""The most columns a seat name may take (:func:`bot.core.display_width.display_width`: a CJK or
+fullwidth letter takes two), so that the reports' name columns and legends fit in 78."""
+
+
+def seat_name_allowed(name: str) -> bool:
+    """Letters, digits, spaces, ``_ . ' -``, a letter or digit first, at most :data:`SEAT_NAME_COLUMNS` columns."""
+    return _SEAT_NAME.match(name) is not None and display_width(name) <= SEAT_NAME_COLUMNS
 
 
 def _iso(moment: object) -> str | None:
@@ -94,7 +103,7 @@ class PlayerCommands(CommandContext):
             self.reply.problem(line, "game_full", game=game.slug, max_seats=most)
             return
         name = (command.name or player.display_name).strip()
-        if not _SEAT_NAME.match(name):
+        if not seat_name_allowed(name):
             self.reply.problem(line, "bad_seat_name", name=name)
             return
         if any(s.name.lower() == name.lower() for s in game.seats):

@@ -20,9 +20,13 @@ Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 
 ``templates/common/*.txt.j2`` wrap it with a header (game, turn, deadlines in
 UTC and the game's time zone, seed commitment or reveal) and a footer.
-Filters for columns: ``ljust(width)``, ``rjust(width)``, ``cell(width)``
+Filters for columns, each measuring display columns
+(:mod:`bot.core.display_width`: East Asian wide and fullwidth characters
+take two, combining marks none), so that tables line up whatever the names:
+``width`` (the columns a value takes), ``ljust(width)``, ``rjust(width)``, ``cell(width)``
 (right-aligned, ``-`` for zero when asked: ``cell(3, dash_zero=True)``),
-``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose,
+``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose (and
+Jinja's ``wordwrap``, redefined to measure columns),
 ``pack(width, lead, indent, sep)`` for a list of short items on as few lines
 as fit (an item is never split), ``seat_labels(width)`` for a table's name
 column (names that fit, else numbered clipped names with a legend: every
@@ -46,22 +50,29 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 from jinja2 import meta
+from jinja2.filters import do_wordwrap
 
+from bot.core.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.durations import format_moment
 from bot.resources import TEMPLATES_DIR
 
 
 def _ljust(value: object, width: int) -> str:
-    return str(value).ljust(width)
+    return pad_right(str(value), width)
 
 
 def _rjust(value: object, width: int) -> str:
-    return str(value).rjust(width)
+    return pad_left(str(value), width)
 
 
 def _cell(value: object, width: int, dash_zero: bool = False) -> str:
     text = "-" if dash_zero and value in (0, None) else str(value)
-    return text.rjust(width)
+    return pad_left(text, width)
+
+
+def _width(value: object) -> int:
+    """Template filter ``width``: the columns a value takes (``names|map('width')|max`` sizes a name column)."""
+    return display_width(str(value))
 
 
 _WRAP_SPACES = frozenset("\t\n\x0b\x0c\r")
@@ -69,8 +80,11 @@ _WRAP_SPACES = frozenset("\t\n\x0b\x0c\r")
 
 
 def _wrap(value: object, width: int = 78, indent: str = "  ") -> str:
-    """Wrap a long line of prose at ``width``, continuation lines indented (:func:`textwrap.wrap`).
+    """Wrap a long line of prose at ``width`` columns, continuation lines indented (:func:`textwrap.wrap`).
 
+    Pure-ASCII text (nearly every line) is measured in characters, with
+    textwrap itself; other text in columns (:class:`bot.core.display_width.WidthWrapper`:
+    a CJK character takes two, a combining mark none).
     A line that already fits, with no whitespace for textwrap to change (no
     tab, newline or other control space; not ending in a space of any kind), is its own result
     and is returned as it is: most lines of a report fit, and textwrap's
@@ -78,14 +92,41 @@ def _wrap(value: object, width: int = 78, indent: str = "  ") -> str:
     in a profile).  ``tests/core/test_wrap_filter.py`` checks the two agree.
     """
     text = str(value)
+    if not text.isascii():
+        if 0 < display_width(text) <= width and not text[-1].isspace() and _WRAP_SPACES.isdisjoint(text):
+            return text
+        return "\n".join(WidthWrapper(width, subsequent_indent=indent, break_on_hyphens=False).wrap(text)) or ""
     if 0 < len(text) <= width and not text[-1].isspace() and _WRAP_SPACES.isdisjoint(text):
         return text
     return "\n".join(textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False)) or ""
 
 
-def _clip(value: object, width: int) -> str:
+@jinja2.pass_environment
+def _wordwrap(
+    env: jinja2.Environment,
+    value: object,
+    width: int = 79,
+    break_long_words: bool = True,
+    wrapstring: str | None = None,
+    break_on_hyphens: bool = True,
+) -> str:
+    """Jinja's ``wordwrap`` measuring columns: each line of ``value`` wrapped at ``width``, joined by ``wrapstring``.
+
+    ASCII text goes to Jinja's own filter (the same result, its speed).
+    """
     text = str(value)
-    return text if len(text) <= width else text[: width - 1] + "~"
+    if text.isascii():
+        return str(do_wordwrap(env, text, width, break_long_words, wrapstring, break_on_hyphens))
+    wrapper = WidthWrapper(
+        width, expand_tabs=False, replace_whitespace=False, break_long_words=break_long_words,
+        break_on_hyphens=break_on_hyphens,
+    )  # fmt: skip
+    joint = env.newline_sequence if wrapstring is None else wrapstring
+    return joint.join(joint.join(wrapper.wrap(line)) for line in text.splitlines())
+
+
+def _clip(value: object, width: int) -> str:
+    return clip(str(value), width)
 
 
 def _pack(items: object, width: int = 78, lead: str = "", indent: str = "  ", sep: str = ", ") -> str:
@@ -102,7 +143,7 @@ def _pack(items: object, width: int = 78, lead: str = "", indent: str = "  ", se
     for i, text in enumerate(texts):
         piece = text + (sep.rstrip() if i < len(texts) - 1 else "")
         gap = "" if line in (lead, indent) else " " * (len(sep) - len(sep.rstrip()))
-        if line not in (lead, indent) and len(line) + len(gap) + len(piece) > width:
+        if line not in (lead, indent) and display_width(line + gap + piece) > width:
             lines.append(line)
             line, gap = indent, ""
         line += gap + piece
@@ -137,19 +178,19 @@ class SeatLabels:
             return ""
         digits = len(str(len(self.numbers)))
         entries = [f"{n:>{digits}} = {seat}" for seat, n in self.numbers.items()]
-        cell = max(len(entry) for entry in entries) + 3
+        cell = max(display_width(entry) for entry in entries) + 3
         per_line = max(1, (width - 2 + 3) // cell)
         lines = [heading]
         for start in range(0, len(entries), per_line):
             row = entries[start : start + per_line]
-            lines.append("  " + "".join(entry.ljust(cell) for entry in row[:-1]) + row[-1])
+            lines.append("  " + "".join(pad_right(entry, cell) for entry in row[:-1]) + row[-1])
         return "\n".join(lines)
 
 
 def _seat_labels(names: object, width: int) -> SeatLabels:
     seats = list(dict.fromkeys(str(name) for name in names)) if isinstance(names, Iterable) else []
     numbers = {seat: i + 1 for i, seat in enumerate(seats)}
-    if all(len(seat) <= width for seat in seats):
+    if all(display_width(seat) <= width for seat in seats):
         return SeatLabels({seat: seat for seat in seats}, numbers, False)
     digits = len(str(len(seats)))
     labels = {seat: _clip(f"{n:>{digits}} {seat}", width) for seat, n in numbers.items()}
@@ -176,8 +217,9 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         lstrip_blocks=True,
     )
     env.filters.update(
-        ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, pack=_pack, seat_labels=_seat_labels, when=_when
-    )
+        ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
+        seat_labels=_seat_labels, when=_when, width=_width,
+    )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
 
     def phrase(code: str, data: Mapping[str, Any]) -> str:

@@ -24,7 +24,7 @@ from bot.core.service import GameService
 from bot.discord.conversion import apply_envelope, envelope_for
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.orders_modal import submitted_orders
-from bot.discord.render import discord_messages
+from bot.discord.render import NO_MENTIONS, discord_messages
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Answers:
             await self._delivery.deliver_to_user(interaction.user.id)
             if self._delivery.dms_closed(interaction.user.id):
                 note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
-                await interaction.followup.send(note, ephemeral=True)
+                await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_MENTIONS)
             self._delivery.wake()
 
     async def defer(self, interaction: discord.Interaction) -> bool:
@@ -86,6 +86,6 @@ class Answers:
         """``text`` as ephemeral code blocks (a follow-up when the interaction was already answered)."""
         for block in discord_messages(text):
             if interaction.response.is_done():
-                await interaction.followup.send(block, ephemeral=True)
+                await interaction.followup.send(block, ephemeral=True, allowed_mentions=NO_MENTIONS)
             else:
-                await interaction.response.send_message(block, ephemeral=True)
+                await interaction.response.send_message(block, ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -16,14 +16,15 @@ import discord
 
 from bot.core.views import GameView, GameViews
 from bot.discord.conversion import sender_of
+from bot.discord.render import NO_MENTIONS, plain
 
 
 def not_yours(seat: str) -> str:
-    return f"This button is for {seat}, not for you."
+    return f"This button is for {plain(seat)}, not for you."
 
 
 def turn_over(game: str, turn: int) -> str:
-    return f"Turn {turn} of {game} is over (or no longer waits for you): nothing was changed."
+    return f"Turn {turn} of {plain(game)} is over (or no longer waits for you): nothing was changed."
 
 
 async def checked_click(
@@ -34,12 +35,12 @@ async def checked_click(
     await interaction.response.defer(ephemeral=True, thinking=True)
     own = await asyncio.to_thread(views.seat_of, game, sender_of(interaction.user))
     if own != seat:
-        await interaction.followup.send(not_yours(seat), ephemeral=True)
+        await interaction.followup.send(not_yours(seat), ephemeral=True, allowed_mentions=NO_MENTIONS)
         return None
     view = await asyncio.to_thread(views.game, game)
     phase = view.phase if view is not None else None
     if view is None or phase is None or phase.number != turn or seat not in phase.owing:
-        await interaction.followup.send(turn_over(game, turn), ephemeral=True)
+        await interaction.followup.send(turn_over(game, turn), ephemeral=True, allowed_mentions=NO_MENTIONS)
         return None
     return view
 
@@ -58,5 +59,5 @@ class PostedPrompts:
         self, channel: discord.abc.Messageable, game: str, turn: int, text: str, view: discord.ui.View
     ) -> None:
         nonce = hashlib.sha256(f"prompt\x00{game}\x00{turn}".encode()).hexdigest()[:25]
-        await channel.send(text, view=view, nonce=nonce)
+        await channel.send(text, view=view, nonce=nonce, allowed_mentions=NO_MENTIONS)
         self._posted.add((game, turn))

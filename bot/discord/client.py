@@ -4,7 +4,9 @@ Plain :class:`discord.Client` (not ``AutoShardedClient``, which would ask
 ``GET /gateway/bot``: TEST_INFRA pitfall 6) with default intents: the bot
 needs no privileged intent, since everything arrives as interactions.
 Commands are registered for the one guild and synced in ``setup_hook``
-(guild commands appear at once; global ones can take an hour).
+(guild commands appear at once; global ones can take an hour).  Its default
+``allowed_mentions`` parse nothing (:data:`bot.discord.render.NO_MENTIONS`):
+a send that forgot to say so still pings nobody.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from bot.discord.render import NO_MENTIONS, plain
+
 log = logging.getLogger(__name__)
 
 NOT_IN_USE = "This control is no longer in use (the referee does not know it): nothing was changed."
@@ -29,12 +33,16 @@ SORRY = (
 
 
 async def tell_privately(interaction: discord.Interaction, text: str) -> None:
-    """``text`` to the interaction's user only (a follow-up once the interaction was answered)."""
+    """``text`` to the interaction's user only (a follow-up once the interaction was answered).
+
+    ``text`` is plain: shown as written (its markdown and mentions escaped), pinging nobody.
+    """
+    shown = plain(text)
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(shown, ephemeral=True, allowed_mentions=NO_MENTIONS)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(shown, ephemeral=True, allowed_mentions=NO_MENTIONS)
     except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
         log.warning("could not tell %s (%s): %s", interaction.user.id, error, text)
 
@@ -63,6 +71,7 @@ class RefereeClient(discord.Client):
     def __init__(self, guild_id: int, *, guild_ready_timeout: float = 2.0) -> None:
         super().__init__(
             intents=discord.Intents.default(),
+            allowed_mentions=NO_MENTIONS,
             guild_ready_timeout=guild_ready_timeout,
             max_ratelimit_timeout=30.0,
         )

@@ -35,6 +35,7 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.clicks import PostedPrompts, checked_click
 from bot.discord.client import apologise
+from bot.discord.render import NO_MENTIONS, plain
 
 KIND = "dragon-stripes"
 STATE_VERSION = 1
@@ -94,7 +95,7 @@ def prompt_for(view: GameView) -> Prompt | None:
     phase = view.phase
     if view.kind != KIND or phase is None or view.status != RUNNING:
         return None
-    text = f"**{view.slug}**, turn {phase.number}: {phase.title}"
+    text = f"**{plain(view.slug)}**, turn {phase.number}: {plain(phase.title)}"
     if phase.kind.value == "offer":
         bounty = _BOUNTY.search(phase.title)
         take = f"take over for {bounty.group(1)} gems" if bounty else "take over"
@@ -144,7 +145,9 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
     async def callback(self, interaction: discord.Interaction) -> None:
         desk: DecisionDesk | None = getattr(interaction.client, "decision_desk", None)
         if desk is None:
-            await interaction.response.send_message("The referee is not taking decisions here.", ephemeral=True)
+            await interaction.response.send_message(
+                "The referee is not taking decisions here.", ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             return
         try:
             await desk.clicked(interaction, self.game, self.turn, self.seat, self.action)
@@ -170,8 +173,9 @@ class DecisionDesk:
             taker = chosen_seat(view, action)
             if taker is None:
                 await interaction.followup.send(
-                    f"Turn {turn} of {game} no longer waits for that choice: nothing was changed.", ephemeral=True
-                )
+                    f"Turn {turn} of {plain(game)} no longer waits for that choice: nothing was changed.",
+                    ephemeral=True, allowed_mentions=NO_MENTIONS,
+                )  # fmt: skip
                 return
             order = f"choose {taker}"
         await self._answers.apply(interaction, c.SubmitOrders(game, order))

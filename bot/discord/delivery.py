@@ -77,7 +77,7 @@ from bot.core.rendering import render
 from bot.core.service import ServiceConfig
 from bot.core.views import GameViews
 from bot.discord.conversion import CHANNEL, Target, target_of, user_recipients
-from bot.discord.render import LIMIT, discord_messages, render_outcome
+from bot.discord.render import FORM, LIMIT, NO_MENTIONS, discord_messages, render_outcome
 
 log = logging.getLogger(__name__)
 
@@ -323,7 +323,8 @@ class DiscordDelivery:
                 return
             blocks = discord_messages(text)
             for index in range(self._blocks_sent.get(row.id, 0), len(blocks)):
-                await messageable.send(blocks[index], nonce=nonce_for(row.message_id, index))
+                await messageable.send(blocks[index], nonce=nonce_for(row.message_id, index),
+                                       allowed_mentions=NO_MENTIONS)  # fmt: skip
                 self._blocks_sent[row.id] = index + 1
             if target.kind == "public" and self.after_public is not None:
                 await self._prompt(target.key, messageable)
@@ -359,15 +360,16 @@ class DiscordDelivery:
         message: discord.Message | None = None
         if known is not None and isinstance(channel, discord.PartialMessageable):
             try:
-                message = await channel.get_partial_message(int(known)).edit(content=text)
+                message = await channel.get_partial_message(int(known)).edit(content=text,
+                                                                             allowed_mentions=NO_MENTIONS)  # fmt: skip
             except discord.NotFound as gone:
                 if gone.code != UNKNOWN_MESSAGE:
                     raise  # the place itself is gone (unknown channel): refused, like any other row
                 log.warning("the status message %s of %s is gone; posting another", known, slug)
         if message is None:
-            message = await channel.send(text, nonce=status_nonce(slug, known))
+            message = await channel.send(text, nonce=status_nonce(slug, known), allowed_mentions=NO_MENTIONS)
             if message.content != text:  # a repeat of a lost answer: Discord gave back the first post
-                message = await message.edit(content=text)
+                message = await message.edit(content=text, allowed_mentions=NO_MENTIONS)
             await asyncio.to_thread(record_status_message, self._sessions, slug, CHANNEL, str(message.id))
         if not message.pinned:
             try:
@@ -397,11 +399,11 @@ class DiscordDelivery:
             raise _Refused(f"channel {self._forum_channel_id} is not a forum channel", None)
         listing = next((g for g in await asyncio.to_thread(self._views.games) if g.slug == slug), None)
         title = listing.title if listing is not None else slug
-        name = f"{slug} -- {title}"[:100]
+        name = discord.utils.escape_mentions(f"{slug} -- {title}")[:100]  # a title shows no markdown: only mentions
         place = await self._find_post(forum, name)
         if place is None:
-            opening = render("discord/forum_post.txt.j2", {"game": slug, "title": title})
-            made = await forum.create_thread(name=name, content=opening)
+            opening = render("discord/forum_post.txt.j2", {"game": slug, "title": title}, FORM)
+            made = await forum.create_thread(name=name, content=opening, allowed_mentions=NO_MENTIONS)
             place = str(made.thread.id)
         await asyncio.to_thread(record_public_place, self._sessions, slug, CHANNEL, place)
         log.info("opened the forum post %s for game %s", place, slug)

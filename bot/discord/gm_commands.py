@@ -49,6 +49,7 @@ from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
 from bot.discord.conversion import sender_of
 from bot.discord.game_options import option_choices
+from bot.discord.render import NO_MENTIONS, plain
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class GmCancel(
         log.info("gm %s of %s cancelled by %s", self.verb, self.game, interaction.user.id)
         text = f"Cancelled: {self.verb} of {self.game} was not done; nothing changed."
         try:
-            await interaction.response.edit_message(content=text, view=None)
+            await interaction.response.edit_message(content=plain(text), view=None, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as error:  # the prompt is gone (dismissed): say it in a message of its own
             log.warning("could not edit the confirmation %s: %s", self.custom_id, error)
             await tell_privately(interaction, text)
@@ -217,8 +218,8 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         view = discord.ui.View(timeout=None)
         view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
         view.add_item(GmCancel(verb, interaction.user.id, game))
-        await interaction.followup.send(f"{what}\nThis cannot be undone by a click: confirm?",
-                                        view=view, ephemeral=True)  # fmt: skip
+        await interaction.followup.send(f"{plain(what)}\nThis cannot be undone by a click: confirm?",
+                                        view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)  # fmt: skip
 
     async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()

@@ -28,6 +28,7 @@ from bot.core import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
+from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.typed import games_of_kind, seated
 
 KIND = "golden-strider"
@@ -117,7 +118,9 @@ def play_command(answers: Answers, views: GameViews) -> app_commands.Command[Any
     ) -> None:
         problem = check_play(card, bank)
         if problem is not None:
-            await interaction.response.send_message(f"Not sent: {problem}", ephemeral=True)
+            await interaction.response.send_message(
+                f"Not sent: {plain(problem)}", ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             return
         await answers.apply(interaction, c.SubmitOrders(game, play_text(card, bank)))
 

@@ -32,6 +32,7 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.client import tell_privately
+from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.typed import game_view, games_of_kind, seated
 
 KIND = "lautobus"
@@ -146,7 +147,9 @@ def riders_command(answers: Answers, views: GameViews) -> app_commands.Command[A
         given = {rider: text for rider, text in zip(RIDERS, options, strict=True) if text is not None and text.strip()}
         problem = check_riders(given)
         if problem is not None:
-            await interaction.response.send_message(f"Not sent: {problem}", ephemeral=True)
+            await interaction.response.send_message(
+                f"Not sent: {plain(problem)}", ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             return
         if not await answers.defer(interaction):  # the game's kind is read from the database: the 3 s rule
             return

@@ -6,6 +6,18 @@ blocks, split only at line boundaries so a table row is never cut in two
 (issue 13).  A single line too long for a block is hard-wrapped.  Timestamp
 markup (``<t:unix:F>``) is rendered in each reader's own time zone, but not
 inside a code block, so deadlines are repeated after the blocks.
+
+Nothing a player or a game master typed may format a message or ping anyone:
+
+* every message and edit carries :data:`NO_MENTIONS` (``allowed_mentions``
+  that parse nothing: ``@everyone``, ``<@&role>`` and ``<@user>`` in a
+  text stay inert); the client has it as its default too;
+* inside a code block no two backticks touch (:func:`inert_backticks`), so
+  no run of them, of any length, can close the block early;
+* text that is not in a code block has its markdown and mentions escaped
+  (:func:`plain`; the ``md`` template filter); a value a markdown template
+  shows inside a code block of its own goes through the ``code`` filter
+  (:func:`inert_backticks`).
 """
 
 from __future__ import annotations
@@ -15,6 +27,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+import discord
 import jinja2
 
 from bot.core.rendering import environment, render_message
@@ -26,21 +39,46 @@ LIMIT = 2000
 _FENCE_OPEN = "```\n"
 _FENCE_CLOSE = "\n```"
 _DEADLINE = re.compile(r"^\s*Deadline:\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
+_TOUCHING_BACKTICK = re.compile(r"`(?=`)")
+ZERO_WIDTH_SPACE = "\u200b"
+
+NO_MENTIONS = discord.AllowedMentions.none()
+"""What every message the referee sends may ping: nobody (``parse: []``, no users, no roles, no reply)."""
+
+
+def mentioning(user_ids: list[int]) -> discord.AllowedMentions:
+    """``allowed_mentions`` that ping exactly these users, and nobody else (a feature that means to ping)."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(uid) for uid in user_ids])  # fmt: skip
+
+
+def inert_backticks(text: str) -> str:
+    """``text`` with a zero-width space after every backtick that another follows: no fence can form in it.
+
+    A code block ends at the next run of three backticks, wherever it is;
+    with no two backticks side by side, no run of any length is left.
+    """
+    return _TOUCHING_BACKTICK.sub("`" + ZERO_WIDTH_SPACE, text)
+
+
+def plain(text: object) -> str:
+    """``text`` shown as written in a markdown message: markdown escaped, mentions made inert (a zero-width space)."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
 
 
 def code_blocks(text: str, limit: int = LIMIT) -> list[str]:
     """``text`` as fenced code blocks, each at most ``limit`` characters including its fences.
 
     Blocks break only between lines; a line longer than a block can hold is
-    cut into pieces of the largest size that fits.  Backticks that would close
-    the fence early are separated by a zero-width space.  Empty text gives no
-    block.
+    cut into pieces of the largest size that fits.  Backticks are kept from
+    touching (:func:`inert_backticks`), so none can close the fence early.
+    Empty text gives no block.
     """
     room = limit - len(_FENCE_OPEN) - len(_FENCE_CLOSE)
     if room < 1:
         raise ValueError(f"a limit of {limit} leaves no room inside the fences")
     lines: list[str] = []
-    for line in text.replace("```", "`\u200b``").rstrip("\n").split("\n"):
+    for line in inert_backticks(text).rstrip("\n").split("\n"):
         lines.extend(line[i : i + room] for i in range(0, max(len(line), 1), room))
     if not any(line.strip() for line in lines):
         return []
@@ -78,7 +116,7 @@ def _discord_time(value: object) -> str:
     return timestamp(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
 
 
-environment(FORM).filters["discord_time"] = _discord_time
+environment(FORM).filters.update(discord_time=_discord_time, md=plain, code=inert_backticks)
 
 
 def deadline_note(text: str) -> str | None:

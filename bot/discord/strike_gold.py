@@ -44,6 +44,7 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.clicks import PostedPrompts, checked_click, turn_over
 from bot.discord.client import apologise
+from bot.discord.render import FORM, NO_MENTIONS, plain
 from bot.discord.strike_gold_hand import COLUMNS, KIND, TURN, Hand, hand_of, order_text
 
 _ID = r"^sg:(?P<game>[^:]+):(?P<turn>\d+):(?P<seat>[^:]+):"
@@ -74,7 +75,7 @@ def prompt_for(view: GameView) -> Prompt | None:
     if hand is None:
         return None
     seat = hand.seat
-    text = f"**{view.slug}**, turn {phase.number}: {phase.title}"
+    text = f"**{plain(view.slug)}**, turn {phase.number}: {plain(phase.title)}"
     if hand.stage != TURN:
         return Prompt(view.slug, phase.number, seat, text,
                       (("show", f"{seat}: see the card and decide", discord.ButtonStyle.primary),))  # fmt: skip
@@ -95,7 +96,7 @@ def chooser(hand: Hand) -> tuple[str, discord.ui.View] | None:
         "discord/strike_gold_hand.txt.j2",
         {"game": hand.game, "turn": hand.turn, "seat": hand.seat, "stage": hand.stage, "card": card,
          "source": source, "rows": hand.rows(), "may_flip": hand.may_flip(), "may_discard": hand.may_discard()},
-        "discord",
+        FORM,
     )  # fmt: skip
     view = discord.ui.View(timeout=None)
     for index, slot in enumerate(hand.grid):
@@ -161,7 +162,9 @@ async def _dispatch(
 ) -> None:
     desk: StrikeGoldDesk | None = getattr(interaction.client, "strike_gold_desk", None)
     if desk is None:
-        await interaction.response.send_message("The referee is not taking Strike Gold moves here.", ephemeral=True)
+        await interaction.response.send_message(
+            "The referee is not taking Strike Gold moves here.", ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
         return
     try:
         await desk.clicked(interaction, game, turn, seat, action, slot)
@@ -187,13 +190,13 @@ class StrikeGoldDesk:
         hand = hand_of(view, seat)
         if action in ("take", "show"):
             if hand is None or (action == "take") != (hand.stage == TURN):
-                await interaction.followup.send(turn_over(game, turn), ephemeral=True)
+                await interaction.followup.send(turn_over(game, turn), ephemeral=True, allowed_mentions=NO_MENTIONS)
                 return
             await self._show(interaction, hand)
             return
         text = order_text(hand.stage, action, slot) if hand is not None else None
         if text is None:
-            await interaction.followup.send(turn_over(game, turn), ephemeral=True)
+            await interaction.followup.send(turn_over(game, turn), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         await self._answers.apply(interaction, c.SubmitOrders(game, text))
         if action == "draw":  # the draw is resolved and recorded: now, and only now, the card is shown
@@ -205,10 +208,12 @@ class StrikeGoldDesk:
     async def _show(self, interaction: discord.Interaction, hand: Hand) -> None:
         made = chooser(hand)
         if made is None:
-            await interaction.followup.send(turn_over(hand.game, hand.turn), ephemeral=True)
+            await interaction.followup.send(
+                turn_over(hand.game, hand.turn), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             return
         text, view = made
-        await interaction.followup.send(text, view=view, ephemeral=True)
+        await interaction.followup.send(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     async def after_public(self, game: str, channel: discord.abc.Messageable) -> None:
         """Post the prompt for ``game``'s open phase in its public place (once per phase)."""

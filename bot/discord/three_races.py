@@ -43,6 +43,7 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.client import tell_privately
+from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.typed import game_view, games_of_kind, seated
 
 KIND = "three-races"
@@ -215,12 +216,16 @@ def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[
         for race, text in zip(RACES, (race25, race55, race85), strict=True):
             cards = read_cards(text)
             if isinstance(cards, str):
-                await interaction.response.send_message(f"Not sent: race{race}: {cards}.", ephemeral=True)
+                await interaction.response.send_message(
+                    f"Not sent: race{race}: {plain(cards)}.", ephemeral=True, allowed_mentions=NO_MENTIONS
+                )
                 return
             if cards:
                 given[race] = cards
         if not given:
-            await interaction.response.send_message("Not sent: give the cards of at least one race.", ephemeral=True)
+            await interaction.response.send_message(
+                "Not sent: give the cards of at least one race.", ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             return
         if not await answers.defer(interaction):  # the phase is read from the database: the 3 s rule
             return

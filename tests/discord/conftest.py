@@ -46,12 +46,16 @@ def no_logged_errors() -> Iterator[_Errors]:
 
 @pytest_asyncio.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """The fake Discord; after the test, every message the bot created or edited must have pinged nobody
+    (``allowed_mentions`` with ``parse: []``, no roles, no users)."""
     fake = FakeDiscord()
     await fake.start()
     try:
         yield fake
     finally:
         await fake.stop()
+    unguarded = [(r.method, r.path, r.body) for r in fake.unguarded_mentions()]
+    assert not unguarded, f"{len(unguarded)} messages sent that could ping: {unguarded[:3]}"
 
 
 @pytest.fixture

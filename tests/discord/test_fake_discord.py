@@ -13,12 +13,15 @@ from discord import app_commands
 
 from tests.support.fake_discord import FakeDiscord
 
+QUIET = discord.AllowedMentions.none()
+"""As the referee's client has it: the Discord fixture fails a test in which a message could ping."""
+
 
 @pytest_asyncio.fixture
 async def client(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[discord.Client]:
     monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.api_base)
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake_discord.gateway_url))
-    bot = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    bot = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05, allowed_mentions=QUIET)
     tree = app_commands.CommandTree(bot)
     guild = discord.Object(fake_discord.guild_id)
 
@@ -105,7 +108,7 @@ async def test_edit_delete_and_pins(client: discord.Client, fake_discord: FakeDi
 async def test_the_original_response_can_be_edited(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(discord.http.Route, "BASE", fake_discord.api_base)
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake_discord.gateway_url))
-    bot = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    bot = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05, allowed_mentions=QUIET)
     tree = app_commands.CommandTree(bot)
 
     @tree.command(name="slow", description="answer later", guild=discord.Object(fake_discord.guild_id))
@@ -123,3 +126,22 @@ async def test_the_original_response_can_be_edited(fake_discord: FakeDiscord, mo
     finally:
         await bot.close()
         await task
+
+
+async def test_a_message_that_could_ping_is_caught(client: discord.Client, fake_discord: FakeDiscord) -> None:
+    """The fixture's check: a message allowed to ping anyone, or saying nothing of mentions, is listed."""
+    channel = client.get_partial_messageable(fake_discord.text_channel_id)
+    await channel.send("quiet <@&1> @everyone")
+    assert fake_discord.unguarded_mentions() == []
+    user = fake_discord.add_member("ann")
+    await channel.send(
+        f"hi <@{user['id']}>", allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user["id"]))])
+    )
+    assert fake_discord.unguarded_mentions() != [] and fake_discord.unguarded_mentions(frozenset({user["id"]})) == []
+    await channel.send("everyone!", allowed_mentions=discord.AllowedMentions(everyone=True))
+    await channel.send("roles!", allowed_mentions=discord.AllowedMentions(roles=True))
+    client._connection.allowed_mentions = None  # a client with no default: its message says nothing of mentions
+    await channel.send("nothing said")
+    caught = [(message["content"]) for message in (r.body for r in fake_discord.unguarded_mentions())]
+    assert caught == [f"hi <@{user['id']}>", "everyone!", "roles!", "nothing said"]
+    fake_discord.requests.clear()  # caught on purpose: the fixture's own check would fail this test

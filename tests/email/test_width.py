@@ -10,6 +10,12 @@ turn and every seat.  Every outbox row is rendered in the email form and each
 line of its subject-less body is checked: at most 78 columns, and plain ASCII
 (the mail goes out 7bit) since every input was ASCII.
 
+Names in CJK, Hangul, fullwidth and halfwidth letters (up to the 40 columns
+the core accepts: a wide letter takes two) are played the same way: every
+line fits in 78 display columns (``wcwidth``), and every table lines up as
+it does for ASCII names of the same widths (each mail rendered again with
+each name replaced by such a twin: every word starts at the same column).
+
 A golden file per game holds the widest report (the first and the last turn,
 one seat's copy), so that the clipped tables and their legends are read by a
 person when they change.
@@ -17,7 +23,9 @@ person when they change.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -25,6 +33,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import wcwidth
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +42,7 @@ from bot.core import commands as c
 from bot.core import host_commands
 from bot.core.clock import SimulatedClock
 from bot.core.outbox import PendingMessage
+from bot.core.rendering import render_message
 from bot.core.service import GameService, ServiceConfig
 from bot.core.views import GameViews
 from bot.email.compose import MailIdentity, compose
@@ -54,6 +64,16 @@ NAMES_20 = (
 )  # fmt: skip
 """Twenty characters each; two share their first 19, so a clipped name alone could not tell them apart."""
 NAMES_40 = tuple(f"{name} {name[:19]}" for name in NAMES_20)
+NAMES_WIDE = (
+    "山田太郎", "ＡＮＮ", "김민준", "田中 花子", "ｻｸﾗ", "鈴木花子鈴木花子鈴 木花子鈴木花子鈴木花ｱ", "Ａｎｎ Ｌｅｅ",
+    "Émile Zola", "王小明", "Ｂｅｎ",
+)  # fmt: skip
+"""Wide (CJK, Hangul, fullwidth), halfwidth and accented names; one of 40 columns, the most allowed.
+
+No word of a name is wider than the narrowest column of prose (37), so that
+the prose wraps at the same spaces as it does for its ASCII twin (a word
+wider than a line is cut, and a wide letter cannot be cut in two).
+"""
 KINDS = ("golden-strider", "three-races", "strike-gold", "dragon-stripes", "lautobus")
 MAX_TURNS = 400
 
@@ -75,6 +95,8 @@ class Game:
 
 
 def _address(name: str) -> str:
+    if not name.isascii():
+        return "p" + hashlib.sha256(name.encode()).hexdigest()[:12] + "@players.example.org"
     return "".join(ch for ch in name.lower() if ch.isalnum())[:30] + "@players.example.org"
 
 
@@ -156,6 +178,45 @@ def too_wide(rows: list[Row]) -> Iterator[str]:
                 yield f"{row.template} ({row.kind}): {len(line)}: {line}"
 
 
+def too_wide_in_columns(rows: list[Row]) -> Iterator[str]:
+    """``template: columns: line`` for every line over 78 display columns (or with a character of no width known)."""
+    for row in rows:
+        for line in row.body.splitlines():
+            columns = wcwidth.wcswidth(line)
+            if not 0 <= columns <= WIDTH:
+                yield f"{row.template} ({row.kind}): {columns}: {line}"
+
+
+def ascii_twin(name: str, letter: str) -> str:
+    """An ASCII name as wide as ``name``, column for column: a wide letter is ``letter`` twice, any other one
+    ``letter`` in lower case, ASCII kept (each name's own ``letter``: two twins are never the same)."""
+    return "".join(ch if ch.isascii() else letter * 2 if wcwidth.wcwidth(ch) == 2 else letter.lower() for ch in name)
+
+
+def word_columns(text: str) -> list[list[int]]:
+    """For each line, the display column where each word (a run of non-spaces) starts."""
+    layout = []
+    for line in text.splitlines():
+        starts, column, before = [], 0, " "
+        for ch in line:
+            if ch != " " and before == " ":
+                starts.append(column)
+            column += max(wcwidth.wcwidth(ch), 0)
+            before = ch
+        layout.append(starts)
+    return layout
+
+
+def rendered_with_twins(row: Row, names: tuple[str, ...]) -> str:
+    """The row's body in the email form, every name in its data replaced by its :func:`ascii_twin`."""
+    data = json.dumps({**row.data, "context": row.context}, ensure_ascii=False)
+    twins = {name: ascii_twin(name, letter) for name, letter in zip(names, "ABCDEFGHIJKLMNOPQRST", strict=False)}
+    assert len(set(twins.values())) == len(names)
+    for name in sorted(names, key=len, reverse=True):
+        data = data.replace(name, twins[name])
+    return render_message("email", row.template, json.loads(data)).body
+
+
 class FixedSeed:
     """``secrets`` for bot.core.host_commands with a fixed game seed, so that a whole game is reproducible."""
 
@@ -171,8 +232,8 @@ def games(empty_database: Path, tmp_path_factory: pytest.TempPathFactory) -> Cal
 
     def of_length(length: int) -> dict[str, Game]:
         if length not in played:
-            names = NAMES_20 if length == 20 else NAMES_40
-            assert {len(name) for name in names} == {length}
+            names = {20: NAMES_20, 40: NAMES_40, 0: NAMES_WIDE}[length]
+            assert length == 0 or {len(name) for name in names} == {length}
             played[length] = {}
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(host_commands, "secrets", FixedSeed)
@@ -237,3 +298,25 @@ def test_the_widest_report_of_each_game_is_golden(games: Callable[[int], dict[st
     assert "GAME OVER" in last.body and "Seed revealed: " in last.body
     text = "".join(f"===== {row.recipient} -- {row.subject}\n{row.body}" for row in (first, last))
     assert_golden(text, HERE / "golden" / f"width_{kind}.txt")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_wide_names_fit_in_78_columns_and_the_tables_line_up(games: Callable[[int], dict[str, Game]], kind: str):
+    """CJK, Hangul, fullwidth and halfwidth names: each mailed line fits 78 columns, each table lines up.
+
+    Lining up is checked against the same mail with ASCII names of the same
+    widths: every word of every line starts at the same display column, so
+    the column after a name starts at the same column on every row.
+    """
+    game = games(0)[kind]
+    assert any(wcwidth.wcswidth(seat) > len(seat) for seat in game.names)
+    reports = [row for row in game.rows if row.template == "report"]
+    assert reports and {"reply", "report", "notice"} == {row.kind for row in game.rows}
+    for row in reports:
+        missing = [seat for seat in game.names if seat not in row.body]
+        assert not missing, f"turn {row.turn_number} does not name {missing} in full:\n{row.body}"
+    bad = list(too_wide_in_columns(game.rows))
+    assert not bad, f"{len(bad)} lines too wide in {len(game.rows)} mails:\n" + "\n".join(bad[:40])
+    for row in game.rows:
+        twin = rendered_with_twins(row, game.names)
+        assert word_columns(row.body) == word_columns(twin), f"{row.template} misaligned:\n{row.body}\n{twin}"

@@ -15,7 +15,9 @@ what the referee uses and nothing more:
   take (pitfall 8).
 
 Every request is recorded (:attr:`requests`), every message created is kept
-per channel (:attr:`messages`), and faults can be injected: an outage (any
+per channel (:attr:`messages`); :meth:`unguarded_mentions` lists each request
+that creates or edits a message without ``allowed_mentions`` that parse
+nothing (every Discord test checks it: ``tests/discord/conftest.py``).  Faults can be injected: an outage (any
 status, for a number of requests or seconds, optionally *after* the message
 was stored, as when a response is lost), 429s shaped like Discord's (``Via``,
 ``retry_after``, ``X-RateLimit-*``), closed DMs (50007) and refusing channels
@@ -480,6 +482,14 @@ class FakeDiscord:
         answered = [m for replies in self.interaction_messages.values() for m in replies]
         return [str(m.get("content") or "") for m in posted + answered if m.get("author", {}).get("bot", True)]
 
+    def message_requests(self) -> list[Request]:
+        """Every request that created or edited a message (see :func:`message_payload`)."""
+        return [r for r in self.requests if message_payload(r) is not None]
+
+    def unguarded_mentions(self, users: frozenset[str] = frozenset()) -> list[Request]:
+        """The requests that created or edited a message that could ping (see :func:`mentions_guarded`)."""
+        return [r for r in self.message_requests() if not mentions_guarded(message_payload(r) or {}, users)]
+
     def threads(self) -> list[dict[str, Any]]:
         return [c for c in self.channels.values() if c["type"] == PUBLIC_THREAD]
 
@@ -698,6 +708,46 @@ class FakeDiscord:
 
     async def _delete_followup(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
+
+
+MESSAGE_CALLBACKS = {4, 7}
+"""Interaction callbacks that carry a message: CHANNEL_MESSAGE_WITH_SOURCE and UPDATE_MESSAGE."""
+
+
+def message_payload(request: Request) -> dict[str, Any] | None:
+    """The message a request creates or edits (content, ``allowed_mentions`` ...); None for any other request.
+
+    Messages in channels, threads and DMs (POST and PATCH), a forum post's
+    first message, interaction answers that carry a message, follow-ups and
+    their edits.  A request whose body is not JSON gives ``{}`` (so it counts
+    as saying nothing about mentions).
+    """
+    path, method = request.path, request.method
+    body = request.body if isinstance(request.body, dict) else {}
+    parts = path.strip("/").split("/")
+    if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages" and "pins" not in parts:
+        creates = method == "POST" and len(parts) == 3
+        edits = method == "PATCH" and len(parts) == 4
+        return body if creates or edits else None
+    if parts[0] == "channels" and method == "POST" and parts[-1] == "threads":
+        message = body.get("message")
+        return message if isinstance(message, dict) else {}
+    if parts[0] == "interactions" and method == "POST" and parts[-1] == "callback":
+        data = body.get("data")
+        return (data if isinstance(data, dict) else {}) if body.get("type") in MESSAGE_CALLBACKS else None
+    creates = method == "POST" and len(parts) == 3
+    if parts[0] == "webhooks" and (creates or (method == "PATCH" and "messages" in parts)):
+        return body
+    return None
+
+
+def mentions_guarded(payload: dict[str, Any], users: frozenset[str] = frozenset()) -> bool:
+    """Whether a message's ``allowed_mentions`` parse nothing and ping no role, and name no user but ``users``."""
+    allowed = payload.get("allowed_mentions")
+    if not isinstance(allowed, dict) or allowed.get("parse") != []:
+        return False
+    named = {str(user) for user in allowed.get("users", [])}
+    return not allowed.get("roles") and named <= users and not allowed.get("replied_user")
 
 
 def _delivery_request(request: Request) -> bool:
