@@ -47,6 +47,7 @@ from zoneinfo import ZoneInfo
 import jinja2
 from jinja2 import meta
 
+from adjudicator.text import a_or_an
 from bot.core.durations import format_moment
 from bot.resources import TEMPLATES_DIR
 
@@ -176,7 +177,15 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         lstrip_blocks=True,
     )
     env.filters.update(
-        ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, pack=_pack, seat_labels=_seat_labels, when=_when
+        ljust=_ljust,
+        rjust=_rjust,
+        cell=_cell,
+        clip=_clip,
+        wrap=_wrap,
+        pack=_pack,
+        seat_labels=_seat_labels,
+        when=_when,
+        a_or_an=a_or_an,
     )
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
 

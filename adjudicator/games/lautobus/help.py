@@ -5,6 +5,9 @@ Seed ``shared/seeds/lautobus.txt``; rulings L1-L10 (``shared/rules/RULINGS.md`` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from adjudicator.api import JSON
 from adjudicator.games.lautobus.options import OPTION_SPECS
 from adjudicator.options import help_with_options
 
@@ -41,6 +44,6 @@ Report: the road 20 spaces to a line, A3 = team A's rider 3, . = empty.
 """
 
 
-def help_text() -> str:
-    """The help text followed by every option and its default."""
-    return help_with_options(HELP, OPTION_SPECS)
+def help_text(options: Mapping[str, JSON] | None = None) -> str:
+    """The help text followed by every option: its default, or its setting in ``options``."""
+    return help_with_options(HELP, OPTION_SPECS, options)

@@ -5,6 +5,9 @@ Seed ``shared/seeds/three-races.txt``; rulings P1-P8 (``shared/rules/RULINGS.md`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from adjudicator.api import JSON
 from adjudicator.games.three_races.options import OPTION_SPECS
 from adjudicator.options import help_with_options
 
@@ -68,6 +71,6 @@ Your split and the cards you have left are sent to you alone.
 """
 
 
-def help_text() -> str:
-    """The help text followed by every option and its default."""
-    return help_with_options(HELP, OPTION_SPECS)
+def help_text(options: Mapping[str, JSON] | None = None) -> str:
+    """The help text followed by every option: its default, or its setting in ``options``."""
+    return help_with_options(HELP, OPTION_SPECS, options)

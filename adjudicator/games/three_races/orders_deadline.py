@@ -38,6 +38,7 @@ from adjudicator.games.three_races.orders import (
     format_deadline,
 )
 from adjudicator.games.three_races.orders_condition import parse_condition
+from adjudicator.games.three_races.orders_moves import LABEL, MOVE_SYNTAX, ORDINAL_WORD, label_number, parse_cards
 from adjudicator.games.three_races.plan import Option, check_cards, move_numbers
 from adjudicator.games.three_races.readjust import (
     KEYWORDS,
@@ -48,25 +49,12 @@ from adjudicator.games.three_races.readjust import (
     readjust_index,
     readjust_problem,
 )
-from adjudicator.games.three_races.state import CARDS, RACES, State
+from adjudicator.games.three_races.state import State
 from adjudicator.text import order_parts
 
 MAX_CASES = 8
-MOVE_SYNTAX = "move N: 25=C 55=C 85=C, e.g. move 1: 25=10 55=6 85=12"
-
-_BARE = r"(?:(?!(?:25|55|85)\b)|(?=\d+\s*[:.)]\s*(?:r|race)?\s*(?:25|55|85)\b))(\d{1,3})(?=\s*[:.)])"
-"""A bare move number (``3:``); 25, 55 or 85 only when a race follows (``25: 25=4``),
-since ``25:10`` is a race and its card."""
-_LABEL = re.compile(
-    r"^(?:(?:move|mv|m|turn)\s*#?\s*(\d+)|(first|second|third|fourth|1st|2nd|3rd|4th)\s+move|" + _BARE + ")"
-    r"\s*[:.)\-]?\s*",
-    re.IGNORECASE,
-)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_ORDINAL_WORD = {1: "first", 2: "second", 3: "third", 4: "fourth"}
 _IF = re.compile(r"^(?:if|when)\b(.*?)(?::|\bthen\b)(.*)$", re.IGNORECASE | re.DOTALL)
 _ELSE = re.compile(r"^(?:else|otherwise|default|fallback)\b\s*[:,]?\s*(.*)$", re.IGNORECASE | re.DOTALL)
-_CARD_FILLER = {"r", "race", "play", "plays", "card", "cards", "and", "in", "the", "on", "for", "with", "sq"}
 
 
 @dataclass(frozen=True)
@@ -78,27 +66,6 @@ class _Line:
     move: int
     condition: Condition | None
     cards: Cards
-
-
-def parse_cards(text: str) -> Cards | str:
-    """``25=10 55=6 85=12`` and its variants, or the reason it cannot be read."""
-    words = re.sub(r"\d+|[\s,=:\-]+", " ", text.lower()).split()
-    strange = [w for w in words if w not in _CARD_FILLER]
-    if strange:
-        return f"did not understand '{strange[0]}'; expected {MOVE_SYNTAX}"
-    numbers = [int(n) for n in re.findall(r"\d+", text)]
-    if not numbers or len(numbers) % 2:
-        return f"expected race=card pairs; {MOVE_SYNTAX}"
-    pairs = list(zip(numbers[0::2], numbers[1::2], strict=True))
-    for race, card in pairs:
-        if race not in RACES:
-            return f"{race} is not a race (25, 55 or 85); {MOVE_SYNTAX}"
-        if card not in CARDS:
-            return f"card {card} is not one of 1-12"
-    races = [race for race, _ in pairs]
-    if len(set(races)) != len(races):
-        return "a race is given two cards in one move"
-    return tuple(sorted(pairs))
 
 
 class _Reader:
@@ -121,7 +88,7 @@ class _Reader:
         if first[0].lower().rstrip(":") in KEYWORDS:
             self._read_readjust(segment, first[1] if len(first) > 1 else "")
             return
-        label = _LABEL.match(segment)
+        label = LABEL.match(segment)
         rest = segment[label.end() :] if label else segment
         move = self._deadline_move(segment, label) if label else None
         case = _IF.match(rest)
@@ -172,14 +139,14 @@ class _Reader:
         noted.  Any other number is returned as it stands, shifted so that
         :meth:`_line_problem` refuses it with the game's numbers.
         """
-        number = _label_number(label)
+        number = label_number(label)
         if label.group(2):
             return number
         if self.first <= number < self.first + self.per_deadline:
             return number - self.first + 1
         if 1 <= number <= self.per_deadline:
             self.notes.append(
-                f'"{segment}": move {number} read as move {self.shown(number)}, the {_ORDINAL_WORD[number]} '
+                f'"{segment}": move {number} read as move {self.shown(number)}, the {ORDINAL_WORD[number]} '
                 "move of this deadline (moves are numbered across the game)"
             )
             return number
@@ -299,14 +266,6 @@ class _Reader:
                     f"move {number}: no card for the {', '.join(missing)} race{'s' if len(missing) > 1 else ''}"
                     f"{when}; the referee will play the lowest card left there (rule 10, ruling P6)"
                 )
-
-
-def _label_number(label: re.Match[str]) -> int:
-    if label.group(1):
-        return int(label.group(1))
-    if label.group(2):
-        return _ORDINAL[label.group(2).lower()]
-    return int(label.group(3))
 
 
 def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineOrders]:
