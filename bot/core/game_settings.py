@@ -45,10 +45,13 @@ def player_count(least: int, most: int) -> str:
     return f"{least} players" if least == most else f"{least} to {most} players"
 
 
-def read_settings(command: c.CreateGame, min_seats: int, max_seats: int) -> GameSettings:
-    """The settings of ``command``, checked against the game's seat range; ValueError naming the setting."""
+def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default_zone: str = "UTC") -> GameSettings:
+    """The settings of ``command``, checked against the game's seat range; ValueError naming the setting.
+
+    A command that names no time zone takes ``default_zone``, the host's ``time_zone`` setting.
+    """
     try:
-        zone = parse_zone(command.time_zone)
+        zone = parse_zone(command.time_zone.strip() or default_zone)
     except TimeInputError as exc:
         raise ValueError(f"time zone: {exc}") from None
     try:
