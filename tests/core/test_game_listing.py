@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import registry
+from bot.cli import main
 from bot.core import commands as c
 from bot.core.game_settings import player_count
 from tests.core.harness import SEATS, Harness
@@ -78,3 +79,15 @@ def test_joined_names_the_game_once(harness: Harness, kind: str) -> None:
 def test_player_count_in_words() -> None:
     assert player_count(5, 5) == "5 players"
     assert player_count(2, 8) == "2 to 8 players"
+
+
+def test_a_seat_count_outside_the_kinds_range_is_refused_in_words(harness: Harness) -> None:
+    reply = harness.send("GM", c.CreateGame("g1", "lautobus", {}, "UTC", 60, False, "address", seats=3)).reply or ""
+    assert "this game takes 5 players, not 3" in " ".join(reply.split())
+
+
+def test_the_kinds_listing_says_how_many_players(capsys) -> None:
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "L'autobus (5 players)" in out and "Strike Gold (2 to 8 players)" in out
+    assert "5-5" not in out
