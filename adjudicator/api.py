@@ -232,6 +232,8 @@ class GameRules(Protocol[StateT, OrdersT]):
         """Free text a simple computer player could send now (demo and tests); each game's ``computer.py``."""
         ...
 
-    def help_text(self) -> str:
-        """The order syntax and options, as plain text for players; each game's ``help.py``."""
+    def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
+        """The order syntax and options, as plain text for players within 78 columns; each
+        game's ``help.py``.  With ``options`` (one game's resolved options) the options
+        shown are that game's; without, the defaults."""
         ...

@@ -7,6 +7,7 @@ mapping, :func:`is_whole` the check for a whole number (a bool is not one).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -41,18 +42,34 @@ def _same_type(default: JSON, value: JSON) -> bool:
     return isinstance(value, type(default))
 
 
-def describe_options(specs: Sequence[OptionSpec]) -> str:
-    """The options as help text, one paragraph each."""
-    lines = []
+HELP_WIDTH = 78
+"""Every line of a game's help text fits in this many columns (the width of a mail)."""
+
+
+def describe_options(specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> str:
+    """The options as help text, one paragraph each, wrapped to :data:`HELP_WIDTH`.
+
+    With ``values`` (a game's resolved options) each option shows the game's
+    setting, and its default when that differs; without, each shows its default.
+    """
+    lines: list[str] = []
     for spec in specs:
         choice = f" (one of: {', '.join(str(c) for c in spec.choices)})" if spec.choices else ""
-        lines.append(f"  {spec.name} = {spec.default!r}{choice}\n      {spec.help}")
+        if values is None:
+            head = f"{spec.name} = {spec.default!r}{choice}"
+        else:
+            value = values.get(spec.name, spec.default)
+            head = f"{spec.name} = {value!r}" + ("" if value == spec.default else f" (default {spec.default!r})")
+        lines += textwrap.wrap(head, HELP_WIDTH, initial_indent="  ", subsequent_indent="      ")
+        lines += textwrap.wrap(spec.help, HELP_WIDTH, initial_indent="      ", subsequent_indent="      ")
     return "\n".join(lines)
 
 
-def help_with_options(text: str, specs: Sequence[OptionSpec]) -> str:
-    """A game's help ``text`` followed by its options (what ``GameRules.help_text`` returns)."""
-    return text + "\nOptions:\n" + describe_options(specs) + "\n"
+def help_with_options(text: str, specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> str:
+    """A game's help ``text`` followed by its options (what ``GameRules.help_text`` returns):
+    one game's settings when ``values`` are its options, else the defaults."""
+    title = "Options and their defaults:" if values is None else "This game's options:"
+    return text + f"\n{title}\n" + describe_options(specs, values) + "\n"
 
 
 def option_fields(cls: Any, values: Mapping[str, JSON]) -> dict[str, JSON]:

@@ -20,3 +20,14 @@ def order_parts(text: str, separators: str = ";") -> list[str]:
     """The non-blank parts of ``text``: its lines, each split again at any of ``separators``."""
     split = re.compile(f"[{re.escape(separators)}]")
     return [part.strip() for line in order_lines(text) for part in split.split(line) if part.strip()]
+
+
+def a_or_an(number: int) -> str:
+    """The article of ``number`` as it is read aloud: "an 8", "an 11", "an 18", "an 80",
+    "an 800", but "a 7", "a 12", "a 60" and "a -2" (minus two)."""
+    digits = str(number)
+    if digits.startswith("8"):
+        return "an"
+    if digits[:2] in ("11", "18") and len(digits) % 3 == 2:  # eleven, eighteen (thousand, million)
+        return "an"
+    return "a"

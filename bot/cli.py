@@ -29,6 +29,7 @@ from typing import Any
 from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
 from bot import cli_gm, cli_host, cli_queues
+from bot.core.game_settings import player_count
 from bot.core.rendering import render_report_body
 from bot.settings import Settings
 
@@ -268,7 +269,7 @@ def _inbox_requeue(args: argparse.Namespace) -> int:
 
 def _games(args: argparse.Namespace) -> int:
     for rules in registry.all_rules():
-        print(f"{rules.kind:<16} {rules.title} ({rules.min_seats}-{rules.max_seats} players)")
+        print(f"{rules.kind:<16} {rules.title} ({player_count(rules.min_seats, rules.max_seats)})")
     return 0
 
 

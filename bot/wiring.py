@@ -64,6 +64,7 @@ def service_config(settings: Settings) -> ServiceConfig:
         default_turn_minutes=settings.turn_minutes,
         default_offer_minutes=settings.offer_minutes,
         default_decision_minutes=settings.decision_minutes,
+        default_time_zone=settings.time_zone,
         public_channels=public_channels(settings),
         status_channels=public_channels(settings),  # Discord's post keeps a pinned status; email has none
         host_recipients=tuple(("email", a.strip().lower()) for a in settings.host_addresses.split(",") if a.strip()),

@@ -143,7 +143,8 @@ class CreateGame:
     game: str
     kind: str
     options: dict[str, Any] = field(default_factory=dict)
-    time_zone: str = "UTC"
+    time_zone: str = ""
+    """An IANA name; empty takes the host's default (the ``time_zone`` setting)."""
     turn_minutes: int = 0
     """The length of a turn's window; 0 takes the host's default (the ``turn_minutes`` setting)."""
     early_processing: bool = False

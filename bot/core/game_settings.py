@@ -40,10 +40,18 @@ def _minutes(name: str, text: str) -> int:
         raise ValueError(f"{name}: {exc}") from None
 
 
-def read_settings(command: c.CreateGame, min_seats: int, max_seats: int) -> GameSettings:
-    """The settings of ``command``, checked against the game's seat range; ValueError naming the setting."""
+def player_count(least: int, most: int) -> str:
+    """How many players a game takes, in words: "5 players", "2 to 8 players"."""
+    return f"{least} players" if least == most else f"{least} to {most} players"
+
+
+def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default_zone: str = "UTC") -> GameSettings:
+    """The settings of ``command``, checked against the game's seat range; ValueError naming the setting.
+
+    A command that names no time zone takes ``default_zone``, the host's ``time_zone`` setting.
+    """
     try:
-        zone = parse_zone(command.time_zone)
+        zone = parse_zone(command.time_zone.strip() or default_zone)
     except TimeInputError as exc:
         raise ValueError(f"time zone: {exc}") from None
     try:
@@ -64,7 +72,7 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int) -> Game
         raise ValueError(f"join: expected one of {', '.join(JOIN_POLICIES)}, not {command.join!r}")
     for name, value in (("seats", command.seats), ("max-seats", command.max_seats)):
         if value is not None and not min_seats <= value <= max_seats:
-            raise ValueError(f"{name}: this game takes {min_seats} to {max_seats} players, not {value}")
+            raise ValueError(f"{name}: this game takes {player_count(min_seats, max_seats)}, not {value}")
     if command.seats is not None and command.max_seats is not None and command.seats > command.max_seats:
         raise ValueError(f"seats: {command.seats} is more than max-seats {command.max_seats}")
     if command.absence_limit_days < 0:

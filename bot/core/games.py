@@ -105,3 +105,13 @@ def phase_opened_at(session: Session, game: Game, number: int) -> datetime | Non
 
 def active_seats(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if not seat.resigned]
+
+
+def seat_limit(game: Game) -> int:
+    """The most seats ``game`` may have: the kind's limit, lowered by the game's own
+    ``--max-seats`` and ``--seats`` (the number it starts with).  Once the game has
+    started its seats are fixed, so the limit is the seats it has."""
+    if game.status != FORMING:
+        return len(game.seats)
+    most = rules_of(game).max_seats
+    return min(most, game.max_seats or most, game.target_seats or most)

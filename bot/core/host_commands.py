@@ -40,7 +40,7 @@ class HostCommands(CommandContext):
         try:
             rules = registry.get_rules(command.kind)
             options = resolve_options(rules.options(), command.options)
-            settings = read_settings(command, rules.min_seats, rules.max_seats)
+            settings = read_settings(command, rules.min_seats, rules.max_seats, self.config.default_time_zone)
         except (registry.UnknownGame, GameError, ValueError) as exc:
             self.reply.problem(line, "bad_game_settings", reason=str(exc))
             return

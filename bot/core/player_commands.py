@@ -15,7 +15,7 @@ from adjudicator import registry
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
 from bot.core.display_width import display_width
-from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, state_of
+from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, seat_limit, state_of
 from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
@@ -51,7 +51,9 @@ class PlayerCommands(CommandContext):
         except registry.UnknownGame:
             self.reply.problem(f"HELP {name}", "unknown_kind", name=name, kinds=list(registry.kinds()))
             return
-        self.reply.add("game_help", title=rules.title, text=rules.help_text())
+        options = game.options if game is not None else None
+        shown = game.slug if game is not None else None
+        self.reply.add("game_help", title=rules.title, game=shown, text=rules.help_text(options))
 
     def _runs_games(self) -> bool:
         """Whether the sender may create games or is a game master of one (HELP then lists the GM commands)."""
@@ -72,7 +74,7 @@ class PlayerCommands(CommandContext):
         rows = [
             {
                 "game": g.slug, "title": rules_of(g).title, "status": g.status, "seats": len(g.seats),
-                "max_seats": rules_of(g).max_seats, "deadline": _iso(g.deadline_at), "time_zone": g.time_zone,
+                "max_seats": seat_limit(g), "deadline": _iso(g.deadline_at), "time_zone": g.time_zone,
             }
             for g in games
         ]  # fmt: skip
@@ -98,7 +100,7 @@ class PlayerCommands(CommandContext):
             self.reply.problem(line, "already_seated", game=game.slug, seat=own.name)
             return
         rules = rules_of(game)
-        most = min(rules.max_seats, game.max_seats or rules.max_seats, game.target_seats or rules.max_seats)
+        most = seat_limit(game)
         if len(game.seats) >= most:
             self.reply.problem(line, "game_full", game=game.slug, max_seats=most)
             return

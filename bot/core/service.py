@@ -70,6 +70,8 @@ class ServiceConfig:
     default_turn_minutes: int = 48 * 60
     default_offer_minutes: int = 12 * 60
     default_decision_minutes: int = 24 * 60
+    default_time_zone: str = "UTC"
+    """A new game's time zone when its creator names none (the ``time_zone`` setting)."""
     public_channels: tuple[str, ...] = ()
     """Channels that have a public place for every game (its public copies go there)."""
     status_channels: tuple[str, ...] = ()

@@ -115,15 +115,16 @@ def check_runners(given: Mapping[int, list[int]], setup: bool, moves: int) -> st
     return None
 
 
-def runners_text(given: Mapping[int, list[int]], setup: bool) -> str:
-    """The order text in the game's own syntax (setup split, or ``move N: race=card ...`` lines)."""
+def runners_text(given: Mapping[int, list[int]], setup: bool, first: int = 1) -> str:
+    """The order text in the game's own syntax (setup split, or ``move N: race=card ...`` lines,
+    numbered across the game from ``first``, the deadline's first move)."""
     if setup:
         return " / ".join(f"{race}: {' '.join(str(card) for card in cards)}" for race, cards in given.items())
     longest = max(len(cards) for cards in given.values())
     moves = []
     for index in range(longest):
         pairs = " ".join(f"{race}={cards[index]}" for race, cards in given.items() if index < len(cards))
-        moves.append(f"move {index + 1}: {pairs}")
+        moves.append(f"move {first + index}: {pairs}")
     return "; ".join(moves)
 
 
@@ -239,7 +240,9 @@ def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[
         if problem is not None:
             await tell_privately(interaction, f"Not sent: {problem}")
             return
-        await answers.apply(interaction, c.SubmitOrders(game, runners_text(given, setup)))
+        await answers.apply(
+            interaction, c.SubmitOrders(game, runners_text(given, setup, int(state.get("moves", 0)) + 1))
+        )
 
     return runners
 

@@ -8,7 +8,7 @@ import pytest
 
 from adjudicator import registry
 from adjudicator.api import PhaseKind
-from adjudicator.text import order_lines, order_parts
+from adjudicator.text import a_or_an, order_lines, order_parts
 from tests.adjudicator.fuzz.states import spots
 
 
@@ -35,3 +35,14 @@ def test_a_lone_carriage_return_reads_like_a_new_line(kind: str, phase_kind: Pha
     for newline in ("\r", "\u2028"):
         other = rules.parse_orders(spot.state, spot.seat, text.replace("\n", newline))
         assert (other.orders, other.canonical, other.errors) == (unix.orders, unix.canonical, unix.errors)
+
+
+@pytest.mark.parametrize(
+    ("number", "article"),
+    [
+        *[(8, "an"), (11, "an"), (18, "an"), (80, "an"), (83, "an"), (800, "an"), (11000, "an"), (18500, "an")],
+        *[(1, "a"), (7, "a"), (12, "a"), (60, "a"), (110, "a"), (180, "a"), (-2, "a"), (0, "a"), (1100, "a")],
+    ],
+)
+def test_a_or_an_follows_how_the_number_is_read(number: int, article: str) -> None:
+    assert a_or_an(number) == article

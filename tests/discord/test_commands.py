@@ -116,7 +116,10 @@ async def test_join_parses_options_and_answers_privately_in_code_blocks(bench: B
     assert bench.fake.callbacks[int(payload["id"])] == [{"type": 5, "data": {"flags": 64}}]  # deferred, ephemeral
     [reply] = bench.fake.replies(payload)
     assert reply["flags"] == 64 and reply["content"].startswith("```\n") and reply["content"].endswith("\n```")
-    assert "JOINED gs1" in reply["content"] and "You are Ann in Golden Strider game gs1" in reply["content"]
+    assert (
+        "JOINED gs1" in reply["content"]
+        and "You are Ann in game gs1 (Golden Strider; seat 1 of at most 10)" in reply["content"]
+    )
 
 
 async def test_the_same_interaction_twice_is_applied_once(bench: Bench) -> None:

@@ -147,7 +147,9 @@ async def test_riders_offers_each_riders_own_hand_and_no_special_on_turn_one(typ
         "5",
         "6",
     ]
-    assert await offered(typed, "riders", {"game": "lb1", "rider3": "s"}, "rider3", ann) == []  # turn 1: no SPRINT
+    assert (
+        await offered(typed, "riders", {"game": "lb1", "rider3": "s"}, "rider3", ann) == []
+    )  # the first turn: no SPRINT
     assert await offered(typed, "riders", {"game": "lb1", "rider1": ""}, "rider1", typed.fake.add_member("Zed")) == []
 
     for options, why in [({"rider1": "seven"}, "rider1: 'seven' is not a card"),
@@ -160,7 +162,9 @@ async def test_riders_offers_each_riders_own_hand_and_no_special_on_turn_one(typ
     [text] = typed.texts(await typed.call(SLASH, "riders", options, ann))
     assert "ORDERS ACCEPTED" in text and "1: 3, 2: 5, 3: 1, 4: 2, 5: 6" in text, text
     [text] = typed.texts(await typed.call(SLASH, "riders", {"game": "lb1", "rider1": "ZERO"}, users["Ben"]))
-    assert "1: zero" in text and "no special card may be played on\n    turn 1" in text, text  # the game's own warning
+    assert "1: zero" in text and "no special card may be played on\n    the first turn" in text, (
+        text
+    )  # the game's own warning
     assert "WARNING: no card for rider 2" in text
     assert typed.harness.pass_deadline() == [("lb1", 0)]
 

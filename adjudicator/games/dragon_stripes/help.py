@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from adjudicator.api import JSON
 from adjudicator.games.dragon_stripes.options import OPTION_SPECS
 from adjudicator.options import help_with_options
 
@@ -52,6 +55,6 @@ gems beside it, the hoard and the player's own gems after each line.
 """
 
 
-def help_text() -> str:
-    """The help text followed by every option and its default."""
-    return help_with_options(HELP, OPTION_SPECS)
+def help_text(options: Mapping[str, JSON] | None = None) -> str:
+    """The help text followed by every option: its default, or its setting in ``options``."""
+    return help_with_options(HELP, OPTION_SPECS, options)

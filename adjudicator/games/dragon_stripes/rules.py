@@ -204,8 +204,8 @@ class DragonStripes:
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
         return computer.example_text(self.context(state, seat), rng)
 
-    def help_text(self) -> str:
-        return game_help.help_text()
+    def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
+        return game_help.help_text(options)
 
 
 def _finish_event(state: State, standings: Sequence[Standing]) -> Event:

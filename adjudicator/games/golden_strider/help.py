@@ -5,6 +5,9 @@ Seed ``shared/seeds/golden-strider.txt``; rulings G1-G14 (``shared/rules/RULINGS
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from adjudicator.api import JSON
 from adjudicator.games.golden_strider.options import OPTION_SPECS
 from adjudicator.options import help_with_options
 
@@ -40,6 +43,6 @@ S square, P position, O restitution owed next round, cf carried forward.
 """
 
 
-def help_text() -> str:
-    """The help text followed by every option and its default."""
-    return help_with_options(HELP, OPTION_SPECS)
+def help_text(options: Mapping[str, JSON] | None = None) -> str:
+    """The help text followed by every option: its default, or its setting in ``options``."""
+    return help_with_options(HELP, OPTION_SPECS, options)

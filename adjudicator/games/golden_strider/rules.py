@@ -169,5 +169,5 @@ class GoldenStrider:
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
         return computer.example_orders(state, seat, rng)
 
-    def help_text(self) -> str:
-        return game_help.help_text()
+    def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
+        return game_help.help_text(options)

@@ -93,7 +93,7 @@ def without(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
 
 def fallback_card(hand: tuple[Card, ...], first_turn: bool) -> Card:
     """Ruling L8: the lowest movement card; with only specials left, ZERO if held
-    (except on turn 1, seed rule 10), otherwise SPRINT."""
+    (except on the first turn, seed rule 10), otherwise SPRINT."""
     moves = [card for card in hand if card.kind is CardKind.MOVE]
     if moves:
         return min(moves, key=sort_key)
@@ -111,5 +111,5 @@ def illegal_reason(hand: tuple[Card, ...], card: Card, first_turn: bool) -> str 
             return f"its {card.label.upper()} has been used already"
         return f"it holds no {card.label}"
     if card.special and first_turn:
-        return "no special card may be played on turn 1 (seed rule 10)"
+        return "no special card may be played on the first turn (seed rule 10)"
     return None

@@ -1,7 +1,7 @@
 """A simple computer player for L'autobus (the demo and the property tests).
 
 It always sends a legal card for every rider that holds cards (no special on
-turn 1), written in one of several styles as a person would.
+the first turn), written in one of several styles as a person would.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def example_orders(state: State, seat: str, rng: random.Random) -> str:
 
 
 def _pick(hand: tuple[Card, ...], first_turn: bool, rng: random.Random) -> Card:
-    """Mostly movement cards; a special now and then (never on turn 1), a SPRINT more
+    """Mostly movement cards; a special now and then (never on the first turn), a SPRINT more
     likely when few cards are left."""
     choices: list[Card] = []
     weights: list[int] = []

@@ -5,6 +5,9 @@ Seed ``shared/seeds/lautobus.txt``; rulings L1-L10 (``shared/rules/RULINGS.md`` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from adjudicator.api import JSON
 from adjudicator.games.lautobus.options import OPTION_SPECS
 from adjudicator.options import help_with_options
 
@@ -28,9 +31,10 @@ Movement (rules 7-9): leader first; landing on an occupied space takes you on
 to the next free space, so joining a group puts you at its front.
 ZERO: no movement.  SPRINT: all your remaining cards at once (the ZERO too,
 ruling L6); as your last card it is a 1 (rule 11).  Neither may be played on
-turn 1, each is used once and never kept (a last-card SPRINT 1 can be, L5).
-A missing or illegal card (not held, used, a special on turn 1) is replaced
-by your lowest movement card; with only specials left, ZERO, else SPRINT (L8).
+the first turn (turn 0), each is used once and never kept (a last-card
+SPRINT 1 can be, L5).  A missing or illegal card (not held, used, a special
+on the first turn) is replaced by your lowest movement card; with only
+specials left, ZERO, else SPRINT (L8).
 
 The race ends when every cyclist has played out.  Bonuses: 1st +3, 2nd +2,
 3rd +1.  Each cyclist's penalty is the number of empty spaces between it and
@@ -40,6 +44,6 @@ Report: the road 20 spaces to a line, A3 = team A's rider 3, . = empty.
 """
 
 
-def help_text() -> str:
-    """The help text followed by every option and its default."""
-    return help_with_options(HELP, OPTION_SPECS)
+def help_text(options: Mapping[str, JSON] | None = None) -> str:
+    """The help text followed by every option: its default, or its setting in ``options``."""
+    return help_with_options(HELP, OPTION_SPECS, options)

@@ -10,7 +10,7 @@ cards, in rider order (but ``1 3`` alone, where rider 1 holds cards, is
 "rider 1 plays 3").
 
 A card the rider may not play (not held, a special already used, a special on
-turn 1) is accepted with a warning and replaced at resolution by ruling L8; so
+the first turn) is accepted with a warning and replaced at resolution by ruling L8; so
 is a rider left without a card.
 """
 

@@ -54,7 +54,7 @@ def turn_report(before: State, after: State, lines: Sequence[TurnLine], bonuses:
     places = race_places(_moved(before, lines))
     return {
         "kind": "turn",
-        "turn": after.turn,
+        "turn": before.turn,
         "finished": after.finished,
         "legend": [{"code": codes[seat], "seat": seat} for seat in after.seats],
         "road": road(after.cyclists, codes),

@@ -37,6 +37,15 @@ from adjudicator.games.lautobus.scoring import race_places, standings
 from adjudicator.games.lautobus.state import State
 
 
+def phase_title(state: State) -> str:
+    """What the turn asks for.  It names no number: the turn's number is the
+    referee's (the record's, counted from 0, as every report, reminder and GM
+    command shows it), and a second count here would contradict it."""
+    if state.first_turn:
+        return "a card for each cyclist (the first turn: no ZERO or SPRINT yet)"
+    return "a card for each cyclist"
+
+
 class Lautobus:
     """L'autobus rules; see the module docstring."""
 
@@ -59,7 +68,7 @@ class Lautobus:
         if state.finished:
             return None
         owing = tuple(seat for seat in state.seats if any(c.has_cards for c in state.team(seat)))
-        return Phase(state.turn, PhaseKind.TURN, owing, f"turn {state.turn + 1}", "turn")
+        return Phase(state.turn, PhaseKind.TURN, owing, phase_title(state), "turn")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[TeamOrders]:
         if (refused := refuse_long_numbers(text)) is not None:
@@ -138,5 +147,5 @@ class Lautobus:
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
         return computer.example_orders(state, seat, rng)
 
-    def help_text(self) -> str:
-        return game_help.help_text()
+    def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
+        return game_help.help_text(options)

@@ -1,7 +1,9 @@
 """L'autobus state: 25 cyclists on an endless road of numbered spaces.
 
-A team is a seat.  ``turn`` counts resolved turns, so race turn 1 is phase 0
-(there is no setup phase: the start is fixed by rulings L2/L3).
+A team is a seat.  ``turn`` counts resolved turns, so it is also the number
+of the turn to play next, as the referee numbers turns everywhere: the first
+is turn 0 (there is no setup phase: the start is fixed by rulings L2/L3), and
+the seed's "turn one" is that first turn.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ class State:
 
     @property
     def first_turn(self) -> bool:
-        """The next turn to resolve is race turn 1 (no specials, seed rule 10)."""
+        """The next turn to resolve is the first (turn 0: no specials, seed rule 10)."""
         return self.turn == 0
 
     def team(self, seat: str) -> tuple[Cyclist, ...]:

@@ -37,6 +37,7 @@ from adjudicator.games.strike_gold.orders import (
     format_choices,
 )
 from adjudicator.games.strike_gold.state import Pending, Source, Stage, State
+from adjudicator.text import a_or_an
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def _act(state: State, value: int, source: Source, choices: tuple[Choice, ...], 
         assert action.slot is not None
         grid, old = place(grid, action.slot, value)
         discard.append(old.value)
-        was = f"the face-down card there, a {old.value}," if not old.up else f"the {old.value} there"
+        was = f"the face-down card there, {a_or_an(old.value)} {old.value}," if not old.up else f"the {old.value} there"
         text = f"{seat} kept the {value} {origin} in {slot_name(action.slot)}; {was} goes to the discard pile"
     elif action.act is Act.FLIP:
         assert action.slot is not None

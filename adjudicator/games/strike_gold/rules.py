@@ -198,8 +198,8 @@ class StrikeGold:
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
         return computer.example_orders(state, seat, rng)
 
-    def help_text(self) -> str:
-        return game_help.help_text()
+    def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
+        return game_help.help_text(options)
 
 
 def _check_setup(state: State, seat: str, order: SetupOrder) -> None:

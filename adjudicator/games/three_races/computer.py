@@ -102,8 +102,8 @@ def example_deadline(state: State, seat: str, rng: random.Random) -> str:
     lines = []
     if readjust is not None:
         lines.append(format_readjust(readjust))
-    for number, play in enumerate(plays, start=1):
-        if case is not None and number == len(plays):
+    for number, play in enumerate(plays, start=moves[0]):
+        if case is not None and number == moves[0] + len(plays) - 1:
             lines.append(f"move {number} if {case[0]}: {_pairs(case[1], style)}")
         label = f"move {number}: " if style == 0 else (f"M{number} " if style == 1 else f"{number}: ")
         lines.append(label + _pairs(play, style))

@@ -86,11 +86,12 @@ def format_setup(split: Split) -> str:
     return " / ".join(f"{race}: {' '.join(str(c) for c in split.hand(race))}" for race in RACES)
 
 
-def format_deadline(orders: DeadlineOrders) -> str:
+def format_deadline(orders: DeadlineOrders, first: int = 1) -> str:
     """Canonical text, on one line: the readjustment, then for each move its cases and its
-    plain line, separated by ``; `` (the issue's own layout)."""
+    plain line, separated by ``; ``.  ``first`` is the game's number of the deadline's
+    first move: moves are numbered across the game, as the report numbers them."""
     lines = [format_readjust(orders.readjust)] if orders.readjust is not None else []
-    for number, move in enumerate(orders.moves, start=1):
+    for number, move in enumerate(orders.moves, start=first):
         lines.extend(f"move {number} if {format_condition(c.condition)}: {format_cards(c.cards)}" for c in move.cases)
         if move.cards:
             lines.append(f"move {number}: {format_cards(move.cards)}")

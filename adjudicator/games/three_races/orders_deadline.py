@@ -7,11 +7,18 @@ Lines (or parts separated by ``;``) are of four sorts::
     move 2 if B leads 55: 55=11          a case: used when its condition holds
     move 2 otherwise: 25=4 55=9 85=3     the plain cards again ("else" too)
 
+Moves are numbered across the game, as the report and HELP number them: the
+second deadline of a game of two moves a deadline plays moves 3 and 4.  The
+numbers of the deadline's own moves (``move 1``, ``move 2``) are read too, as
+the first and second move of this deadline, with a note saying which move each
+became; everything the reader writes back uses the game's numbers.
+
 Variants: ``m1``, ``1:``, ``first move``; ``25:10``, ``r25 10``; commas.  A
 line without a label is the next move, except that after a case it is that
 move's plain line, and a case without a label belongs to the move of the line
-before it (move 2 at the earliest).  Every problem is an error on its line and
-the line is left out; the notes echo how each condition was read.
+before it (the deadline's second move at the earliest).  Every problem is an
+error on its line and the line is left out; the notes echo how each condition
+was read.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from adjudicator.games.three_races.orders import (
     format_deadline,
 )
 from adjudicator.games.three_races.orders_condition import parse_condition
+from adjudicator.games.three_races.orders_moves import LABEL, MOVE_SYNTAX, ORDINAL_WORD, label_number, parse_cards
 from adjudicator.games.three_races.plan import Option, check_cards, move_numbers
 from adjudicator.games.three_races.readjust import (
     KEYWORDS,
@@ -41,53 +49,23 @@ from adjudicator.games.three_races.readjust import (
     readjust_index,
     readjust_problem,
 )
-from adjudicator.games.three_races.state import CARDS, RACES, State
+from adjudicator.games.three_races.state import State
 from adjudicator.text import order_parts
 
 MAX_CASES = 8
-MOVE_SYNTAX = "move N: 25=C 55=C 85=C, e.g. move 1: 25=10 55=6 85=12"
-
-_LABEL = re.compile(
-    r"^(?:(?:move|mv|m|turn)\s*#?\s*(\d+)|(first|second|third|fourth|1st|2nd|3rd|4th)\s+move|(\d)(?=\s*[:.)]))"
-    r"\s*[:.)\-]?\s*",
-    re.IGNORECASE,
-)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 _IF = re.compile(r"^(?:if|when)\b(.*?)(?::|\bthen\b)(.*)$", re.IGNORECASE | re.DOTALL)
 _ELSE = re.compile(r"^(?:else|otherwise|default|fallback)\b\s*[:,]?\s*(.*)$", re.IGNORECASE | re.DOTALL)
-_CARD_FILLER = {"r", "race", "play", "plays", "card", "cards", "and", "in", "the", "on", "for", "with", "sq"}
 
 
 @dataclass(frozen=True)
 class _Line:
-    """One usable line: its move (1-based), its condition (None: plain) and its cards."""
+    """One usable line: its move (1-based within the deadline), its condition (None: plain) and its cards."""
 
     number: int
     text: str
     move: int
     condition: Condition | None
     cards: Cards
-
-
-def parse_cards(text: str) -> Cards | str:
-    """``25=10 55=6 85=12`` and its variants, or the reason it cannot be read."""
-    words = re.sub(r"\d+|[\s,=:\-]+", " ", text.lower()).split()
-    strange = [w for w in words if w not in _CARD_FILLER]
-    if strange:
-        return f"did not understand '{strange[0]}'; expected {MOVE_SYNTAX}"
-    numbers = [int(n) for n in re.findall(r"\d+", text)]
-    if not numbers or len(numbers) % 2:
-        return f"expected race=card pairs; {MOVE_SYNTAX}"
-    pairs = list(zip(numbers[0::2], numbers[1::2], strict=True))
-    for race, card in pairs:
-        if race not in RACES:
-            return f"{race} is not a race (25, 55 or 85); {MOVE_SYNTAX}"
-        if card not in CARDS:
-            return f"card {card} is not one of 1-12"
-    races = [race for race, _ in pairs]
-    if len(set(races)) != len(races):
-        return "a race is given two cards in one move"
-    return tuple(sorted(pairs))
 
 
 class _Reader:
@@ -98,6 +76,7 @@ class _Reader:
         self.seat = seat
         self.team = state.team(seat)
         self.per_deadline = state.options.moves_per_deadline
+        self.first = state.moves + 1
         self.lines: list[_Line] = []
         self.errors: list[OrderError] = []
         self.notes: list[str] = []
@@ -109,9 +88,9 @@ class _Reader:
         if first[0].lower().rstrip(":") in KEYWORDS:
             self._read_readjust(segment, first[1] if len(first) > 1 else "")
             return
-        label = _LABEL.match(segment)
+        label = LABEL.match(segment)
         rest = segment[label.end() :] if label else segment
-        move = _label_number(label) if label else None
+        move = self._deadline_move(segment, label) if label else None
         case = _IF.match(rest)
         otherwise = _ELSE.match(rest)
         condition: Condition | None = None
@@ -128,7 +107,7 @@ class _Reader:
             return
         if move is None:
             move = self._guess_move(condition is not None, otherwise is not None)
-            self.notes.append(f'"{segment}" read as move {move}')
+            self.notes.append(f'"{segment}" read as move {self.shown(move)}')
         cards = parse_cards(rest)
         problem = cards if isinstance(cards, str) else self._line_problem(move, condition)
         if problem:
@@ -138,13 +117,40 @@ class _Reader:
         running = self.state.running()
         kept = tuple((race, card) for race, card in cards if race in running)
         for race in sorted({race for race, _ in cards} - set(running)):
-            self.notes.append(f"move {move}: the {race} race has finished and needs no card; it was left out")
+            self.notes.append(
+                f"move {self.shown(move)}: the {race} race has finished and needs no card; it was left out"
+            )
         if not kept:
             self.notes.append(f'"{segment}" was ignored: it names only finished races')
             return
         line = _Line(len(self.lines), segment, move, condition, kept)
         self.lines.append(line)
         self.previous = line
+
+    def shown(self, move: int) -> int:
+        """The game's number of the deadline's ``move``-th move."""
+        return self.first + move - 1
+
+    def _deadline_move(self, segment: str, label: re.Match[str]) -> int:
+        """The move of the deadline (1-based) a label names.
+
+        A number among the deadline's moves is the game's; from the second
+        deadline on, 1 to ``moves_per_deadline`` is the deadline's own count,
+        noted.  Any other number is returned as it stands, shifted so that
+        :meth:`_line_problem` refuses it with the game's numbers.
+        """
+        number = label_number(label)
+        if label.group(2):
+            return number
+        if self.first <= number < self.first + self.per_deadline:
+            return number - self.first + 1
+        if 1 <= number <= self.per_deadline:
+            self.notes.append(
+                f'"{segment}": move {number} read as move {self.shown(number)}, the {ORDINAL_WORD[number]} '
+                "move of this deadline (moves are numbered across the game)"
+            )
+            return number
+        return number - self.first + 1
 
     def _read_readjust(self, segment: str, rest: str) -> None:
         readjust, problem = parse_readjust(rest, self.team)
@@ -172,12 +178,16 @@ class _Reader:
 
     def _line_problem(self, move: int, condition: Condition | None) -> str | None:
         if not 1 <= move <= self.per_deadline:
-            plural = "move" if self.per_deadline == 1 else "moves"
-            return f"there is no move {move}: each deadline has {self.per_deadline} {plural}"
+            last = self.shown(self.per_deadline)
+            plays = f"move {self.first}" if self.per_deadline == 1 else f"moves {self.first}-{last}"
+            return f"there is no move {self.shown(move)} at this deadline: it plays {plays}"
         if condition is not None and move == 1:
-            return "move 1 cannot depend on anything yet: conditions are for later moves (seed rule 9)"
+            return (
+                f"move {self.first}, the first of this deadline, cannot depend on anything yet: "
+                "conditions are for later moves (seed rule 9)"
+            )
         if condition is None and self._has_plain(move):
-            return f"move {move} is already given; this line is ignored"
+            return f"move {self.shown(move)} is already given; this line is ignored"
         if condition is not None and sum(1 for ln in self.lines if ln.move == move and ln.condition) >= MAX_CASES:
             return f"at most {MAX_CASES} cases for one move"
         return None
@@ -194,13 +204,15 @@ class _Reader:
             if self.readjust is not None and (readjust_index(self.state) or 0) < line.move:
                 team = apply_readjust(team, self.readjust)
             hand = " ".join(str(c) for c in team.hands[bad.race])
-            message = f"move {line.move}, {bad.race}={bad.card}: {bad.problem} (your {bad.race} cards: {hand})"
+            message = (
+                f"move {self.shown(line.move)}, {bad.race}={bad.card}: {bad.problem} (your {bad.race} cards: {hand})"
+            )
             self.errors.append(OrderError(line.text, message))
             self.lines = [ln for ln in self.lines if ln is not line]
             self.lines = [_Line(i, ln.text, ln.move, ln.condition, ln.cards) for i, ln in enumerate(self.lines)]
         for v in verdicts:
             if v.problem:
-                move = self.lines[v.line].move
+                move = self.shown(self.lines[v.line].move)
                 self.notes.append(
                     f"move {move}, {v.race}={v.card}: in some cases {v.problem}; "
                     "then the lowest card left is played (ruling P6)"
@@ -235,32 +247,25 @@ class _Reader:
         running = self.state.running()
         played = list(move_numbers(self.state))
         for index, move in enumerate(orders.moves):
+            number = self.shown(index + 1)
             if index >= len(played):
                 if move.cases or move.cards:
-                    self.notes.append(f"move {index + 1} will not be played: the game stops at max_moves")
+                    self.notes.append(f"move {number} will not be played: the game stops at max_moves")
                 continue
             for k, case in enumerate(move.cases, start=1):
                 fill = [str(r) for r in running if card_of(case.cards, r) is None]
-                using = f" (for {', '.join(fill)}: the plain move {index + 1} card)" if fill else ""
+                using = f" (for {', '.join(fill)}: the plain move {number} card)" if fill else ""
                 self.notes.append(
-                    f'move {index + 1}, case {k}: "{format_condition(case.condition)}" read as: if '
+                    f'move {number}, case {k}: "{format_condition(case.condition)}" read as: if '
                     f"{explain(case.condition)}, play {format_cards(case.cards) or 'the plain cards'}{using}"
                 )
             missing = [str(r) for r in running if card_of(move.cards, r) is None]
             if missing:
                 when = " when no case holds" if move.cases else ""
                 self.notes.append(
-                    f"move {index + 1}: no card for the {', '.join(missing)} race{'s' if len(missing) > 1 else ''}"
+                    f"move {number}: no card for the {', '.join(missing)} race{'s' if len(missing) > 1 else ''}"
                     f"{when}; the referee will play the lowest card left there (rule 10, ruling P6)"
                 )
-
-
-def _label_number(label: re.Match[str]) -> int:
-    if label.group(1):
-        return int(label.group(1))
-    if label.group(2):
-        return _ORDINAL[label.group(2).lower()]
-    return int(label.group(3))
 
 
 def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineOrders]:
@@ -276,4 +281,5 @@ def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineO
             reader.errors.append(OrderError("", f"no orders given; expected {MOVE_SYNTAX}"))
         return ParsedOrders(None, "", tuple(reader.errors), tuple(reader.notes))
     reader.explain(orders)
-    return ParsedOrders(orders, format_deadline(orders), tuple(reader.errors), tuple(reader.notes))
+    canonical = format_deadline(orders, reader.first)
+    return ParsedOrders(orders, canonical, tuple(reader.errors), tuple(reader.notes))

@@ -85,7 +85,7 @@ class ThreeRaces:
     def format_orders(self, state: State, seat: str, orders: Any) -> str:
         if isinstance(orders, Split):
             return format_setup(orders)
-        return format_deadline(orders)
+        return format_deadline(orders, state.moves + 1)
 
     def default_orders(self, state: State, seat: str) -> Orders:
         """Seed rule 10, ruling P6: the lowest card available at each move."""
@@ -151,5 +151,5 @@ class ThreeRaces:
     def example_orders(self, state: State, seat: str, rng: random.Random) -> str:
         return computer.example_orders(state, seat, rng)
 
-    def help_text(self) -> str:
-        return game_help.help_text()
+    def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
+        return game_help.help_text(options)

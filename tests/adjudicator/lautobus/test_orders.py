@@ -106,7 +106,7 @@ def test_specials_on_turn_1_are_warned(rules: Lautobus, la: SimpleNamespace) -> 
     parsed = rules.parse_orders(team(la, turn=0), "A", CANONICAL)
     warnings = [n for n in parsed.notes if n.startswith("WARNING")]
     assert len(warnings) == 2
-    assert all("turn 1 (seed rule 10)" in w and "will play 1 instead" in w for w in warnings)
+    assert all("the first turn (seed rule 10)" in w and "will play 1 instead" in w for w in warnings)
 
 
 def test_missing_rider_is_warned(rules: Lautobus, la: SimpleNamespace) -> None:

@@ -266,7 +266,7 @@ def test_L8_special_on_turn_1_is_replaced(la: SimpleNamespace) -> None:
     state = la.state([("A", 1, 10, la.FULL)], turn=0)
     result = la.play(state, {"A": "1: zero"})
     assert la.where(result.state)[("A", 1)] == 11
-    assert "turn 1" in result.events[0].text
+    assert "the first turn" in result.events[0].text
 
 
 def test_L8_used_special_is_replaced(la: SimpleNamespace) -> None:
@@ -316,7 +316,17 @@ def test_phase_owes_orders_from_teams_with_cards(rules: Lautobus, la: SimpleName
     phase = rules.phase(state)
     assert phase is not None
     assert (phase.number, phase.kind, phase.owing, phase.window) == (4, PhaseKind.TURN, ("A", "C"), "turn")
-    assert phase.title == "turn 5"
+    assert phase.title == "a card for each cyclist"
+
+
+def test_the_phase_names_no_second_turn_number(rules: Lautobus) -> None:
+    """The referee numbers turns from 0 everywhere (report header, Next:, reminders, gm status,
+    gm process --turn, the record): the game's own words name no other number for them."""
+    state = rules.new_game(list("ABCDE"), {}, random.Random(0))
+    first = rules.phase(state)
+    assert first is not None and first.number == 0
+    assert first.title == "a card for each cyclist (the first turn: no ZERO or SPRINT yet)"
+    assert not any(ch.isdigit() for ch in first.title)
 
 
 def test_race_ends_when_all_have_played_out_and_bonuses_apply(rules: Lautobus, la: SimpleNamespace) -> None:

@@ -117,9 +117,9 @@ def test_unlabelled_lines_are_noted(tr: SimpleNamespace, state: State) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("move 3: 25=2", "there is no move 3: each deadline has 2 moves"),
+        ("move 3: 25=2", "there is no move 3 at this deadline: it plays moves 1-2"),
         ("move 1: 25=2\nmove 1: 25=4", "move 1 is already given; this line is ignored"),
-        ("move 1 if B leads 25: 25=2", "move 1 cannot depend on anything yet"),
+        ("move 1 if B leads 25: 25=2", "move 1, the first of this deadline, cannot depend on anything yet"),
         ("move 1: 25=1", "the 25 runner does not hold card 1 (your 25 cards: 2 4 5 10)"),
         ("move 1: 25=2\nmove 2: 25=2", "card 2 was already played this cycle"),
         ("move 1: 30=2", "30 is not a race (25, 55 or 85)"),
@@ -212,7 +212,70 @@ def test_one_move_per_deadline(tr: SimpleNamespace) -> None:
     state = tr.setup(tr.start(moves_per_deadline=1), {"A": {25: [2, 4, 5, 10]}})
     assert tr.rules.parse_orders(state, "A", "25=10").canonical == "move 1: 25=10"
     refused = tr.rules.parse_orders(state, "A", "move 1: 25=10\nif 25 finished: 25=4")
-    assert "there is no move 2: each deadline has 1 move" in refused.errors[0].message
+    assert "there is no move 2 at this deadline: it plays move 1" in refused.errors[0].message
+
+
+@pytest.fixture
+def second(tr: SimpleNamespace, state: State) -> State:
+    """The second deadline (moves 3 and 4), after moves 1 and 2 of the seed's split."""
+    texts = {seat: "move 1: 25=2 55=1 85=3; move 2: 25=4 55=6 85=7" for seat in ("A",)}
+    return tr.submit(state, texts).state
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "move 3: 25=5 55=9 85=8; move 4: 25=10 55=11 85=12",
+        "3: 25=5 55=9 85=8\n4: 25=10 55=11 85=12",
+        "m3 r25 5 r55 9 r85 8\nm4 r25 10 r55 11 r85 12",
+        "25=5 55=9 85=8\n25=10 55=11 85=12",
+        "first move: 25=5 55=9 85=8\nsecond move: 25=10 55=11 85=12",
+    ],
+)
+def test_later_deadlines_take_the_games_move_numbers(tr: SimpleNamespace, second: State, text: str) -> None:
+    """The report says "deadline 2: moves 3-4": those are the numbers the orders use and echo."""
+    assert tr.rules.phase(second).title == "deadline 2: moves 3-4"
+    parsed = tr.rules.parse_orders(second, "A", text)
+    assert not parsed.errors, parsed.errors
+    assert parsed.canonical == "move 3: 25=5 55=9 85=8; move 4: 25=10 55=11 85=12"
+    assert not any("numbered across the game" in note for note in parsed.notes)
+    assert_round_trip(tr, second, "A", text)
+
+
+def test_the_deadlines_own_numbers_are_read_with_a_note(tr: SimpleNamespace, second: State) -> None:
+    parsed = tr.rules.parse_orders(second, "A", "move 1: 25=5 55=9 85=8\n2: 25=10 55=11 85=12")
+    assert not parsed.errors, parsed.errors
+    assert parsed.canonical == "move 3: 25=5 55=9 85=8; move 4: 25=10 55=11 85=12"
+    assert parsed.notes[:2] == (
+        '"move 1: 25=5 55=9 85=8": move 1 read as move 3, the first move of this deadline '
+        "(moves are numbered across the game)",
+        '"2: 25=10 55=11 85=12": move 2 read as move 4, the second move of this deadline '
+        "(moves are numbered across the game)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("move 5: 25=5", "there is no move 5 at this deadline: it plays moves 3-4"),
+        ("move 3 if B leads 25: 25=5", "move 3, the first of this deadline, cannot depend on anything yet"),
+        ("move 3: 25=5\nmove 1: 25=10", "move 3 is already given"),
+        ("move 3: 25=2", "move 3, 25=2: card 2 was already played this cycle"),
+    ],
+)
+def test_later_deadline_errors_use_the_games_numbers(
+    tr: SimpleNamespace, second: State, text: str, message: str
+) -> None:
+    parsed = tr.rules.parse_orders(second, "A", text)
+    assert message in parsed.errors[-1].message
+
+
+def test_later_deadline_cases_and_notes_use_the_games_numbers(tr: SimpleNamespace, second: State) -> None:
+    parsed = tr.rules.parse_orders(second, "A", "move 3: 25=5 55=9 85=8\nif B leads 55: 55=11\nelse 25=10")
+    assert not parsed.errors, parsed.errors
+    assert parsed.canonical == "move 3: 25=5 55=9 85=8; move 4 if B place in 55 = 1: 55=11; move 4: 25=10"
+    assert any(note.startswith('move 4, case 1: "B place in 55 = 1"') for note in parsed.notes)
+    assert any(note.startswith("move 4: no card for the 55, 85 races when no case holds") for note in parsed.notes)
 
 
 def test_example_orders_are_always_accepted(tr: SimpleNamespace) -> None:

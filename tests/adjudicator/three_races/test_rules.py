@@ -299,13 +299,13 @@ def test_P7_finished_race_cards_are_retired(tr: SimpleNamespace) -> None:
     state = tr.submit(state, {"A": "move 1: 25=10"}).state
     state = advance(tr.rules, state, {}, random.Random(0)).state
     assert state.race(25).finished and state.moves == 4
-    parsed = tr.rules.parse_orders(state, "A", "swap 25:10 55:11\nmove 1: 25=7 55=2 85=3")
+    parsed = tr.rules.parse_orders(state, "A", "swap 25:10 55:11\nmove 5: 25=7 55=2 85=3")
     assert "the 25 race has finished; its cards are retired" in parsed.errors[0].message
-    assert any("the 25 race has finished and needs no card" in n for n in parsed.notes)
-    assert parsed.canonical == "move 1: 55=2 85=3"
-    case = tr.rules.parse_orders(state, "A", "move 1: 55=2\nmove 2 if B leads 55: 25=4\nmove 2: 55=5")
-    assert '"move 2 if B leads 55: 25=4" was ignored: it names only finished races' in case.notes
-    assert case.canonical == "move 1: 55=2; move 2: 55=5"
+    assert any("move 5: the 25 race has finished and needs no card" in n for n in parsed.notes)
+    assert parsed.canonical == "move 5: 55=2 85=3"
+    case = tr.rules.parse_orders(state, "A", "move 5: 55=2\nmove 6 if B leads 55: 25=4\nmove 6: 55=5")
+    assert '"move 6 if B leads 55: 25=4" was ignored: it names only finished races' in case.notes
+    assert case.canonical == "move 5: 55=2; move 6: 55=5"
     assert tr.rules.parse_orders(state, "A", case.canonical).orders == case.orders
 
 

@@ -99,11 +99,11 @@ def test_PA_7_card_cycle_legality(tr: SimpleNamespace) -> None:
 def test_PA_7_illegal_card_is_refused_when_written(tr: SimpleNamespace) -> None:
     """PA-7 at the parser: the player is told at once that 10 was already played."""
     state = _pa7_state(tr)
-    parsed = tr.rules.parse_orders(state, "A", "move 1: 25=10\nmove 2: 25=5")
-    assert parsed.errors[0].line == "move 1: 25=10"
-    assert "already played this cycle" in parsed.errors[0].message
+    parsed = tr.rules.parse_orders(state, "A", "move 3: 25=10\nmove 4: 25=5")
+    assert parsed.errors[0].line == "move 3: 25=10"
+    assert "move 3, 25=10: card 10 was already played this cycle" in parsed.errors[0].message
     assert parsed.orders is not None
-    assert tr.rules.format_orders(state, "A", parsed.orders) == "move 2: 25=5"
+    assert tr.rules.format_orders(state, "A", parsed.orders) == "move 4: 25=5"
 
 
 def test_PA_7_no_orders_play_4_then_5(tr: SimpleNamespace) -> None:
