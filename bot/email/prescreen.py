@@ -87,15 +87,14 @@ def header_block(raw: bytes, limit: int) -> bytes | None:
 def header_fields(head: bytes) -> list[tuple[bytes, bytes]]:
     """The fields of a header block: (lower-case name, raw value with its folding), in order;
     a line that is neither a field nor a continuation is a field with an empty name."""
-    fields: list[tuple[bytes, bytes]] = []
+    fields: list[tuple[bytes, list[bytes]]] = []
     for line in head.split(b"\n"):
         if line[:1] in (b" ", b"\t") and fields:
-            name, value = fields[-1]
-            fields[-1] = (name, value + b"\n" + line)
+            fields[-1][1].append(line)  # joined once at the end: appending to bytes would be quadratic
         elif line.strip():
             name, colon, value = line.partition(b":")
-            fields.append((name.strip().lower(), value) if colon else (b"", line))
-    return fields
+            fields.append((name.strip().lower(), [value]) if colon else (b"", [line]))
+    return [(name, b"\n".join(lines)) for name, lines in fields]
 
 
 def screen(raw: bytes, limits: MailLimits) -> Refusal | None:
@@ -104,7 +103,7 @@ def screen(raw: bytes, limits: MailLimits) -> Refusal | None:
     if head is None:
         return Refusal(
             "(the header of your message)",
-            f"too many headers: its header block is longer than {limits.header_bytes // 1024} KB; "
+            f"too many recipients or headers: its header block is longer than {limits.header_bytes // 1024} KB; "
             "the message was not read",
         )
     fields = header_fields(head)
@@ -143,6 +142,12 @@ _BOUNCE_OR_NOREPLY = frozenset(
      b"donotreply", b"do-not-reply", b"do_not_reply", b"bounce", b"bounces"}
 )  # fmt: skip
 _MAX_FROM = 998
+_SENDER_FIELDS = re.compile(
+    rb"^(from|auto-submitted|precedence|list-id|list-unsubscribe|feedback-type|return-path)[ \t]*:"
+    rb"(.*(?:\n[ \t].*)*)",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""The fields :func:`cheap_sender` reads, with their continuation lines (``.`` stops at ``\n``)."""
 
 
 def _unfolded(value: bytes) -> bytes:
@@ -156,10 +161,9 @@ def _one(fields: list[tuple[bytes, bytes]], name: bytes) -> bytes | None:
 
 def cheap_sender(raw: bytes, limits: MailLimits, own_addresses: frozenset[str] = frozenset()) -> str | None:
     """The address to answer a mail that is not read (module docstring), lower-cased, or None."""
-    head = header_block(raw, limits.header_bytes)
-    if head is None:
-        head = raw[: limits.header_bytes]  # the start of an oversized header block still names its sender
-    fields = header_fields(head)
+    head = header_block(raw, len(raw))  # also an oversized one: only the fields below are taken out of it
+    assert head is not None
+    fields = [(match.group(1).lower(), match.group(2)) for match in _SENDER_FIELDS.finditer(head)]
     if _automatic(fields):
         return None
     value = _one(fields, b"from")
