@@ -142,12 +142,20 @@ _BOUNCE_OR_NOREPLY = frozenset(
      b"donotreply", b"do-not-reply", b"do_not_reply", b"bounce", b"bounces"}
 )  # fmt: skip
 _MAX_FROM = 998
-_SENDER_FIELDS = re.compile(
-    rb"^(from|auto-submitted|precedence|list-id|list-unsubscribe|feedback-type|return-path)[ \t]*:"
+_CHEAP_FIELDS = re.compile(
+    rb"^(from|message-id|auto-submitted|precedence|list-id|list-unsubscribe|feedback-type|return-path)[ \t]*:"
     rb"(.*(?:\n[ \t].*)*)",
     re.IGNORECASE | re.MULTILINE,
 )
-"""The fields :func:`cheap_sender` reads, with their continuation lines (``.`` stops at ``\n``)."""
+"""The fields read cheaply, with their continuation lines (``.`` stops at ``\n``)."""
+
+
+def _cheap_fields(raw: bytes) -> list[tuple[bytes, bytes]]:
+    """The fields of :data:`_CHEAP_FIELDS` in the header block of ``raw``, also an oversized one
+    (one regular-expression scan: linear in its length)."""
+    head = header_block(raw, len(raw))
+    assert head is not None
+    return [(match.group(1).lower(), match.group(2)) for match in _CHEAP_FIELDS.finditer(head)]
 
 
 def _unfolded(value: bytes) -> bytes:
@@ -161,9 +169,7 @@ def _one(fields: list[tuple[bytes, bytes]], name: bytes) -> bytes | None:
 
 def cheap_sender(raw: bytes, limits: MailLimits, own_addresses: frozenset[str] = frozenset()) -> str | None:
     """The address to answer a mail that is not read (module docstring), lower-cased, or None."""
-    head = header_block(raw, len(raw))  # also an oversized one: only the fields below are taken out of it
-    assert head is not None
-    fields = [(match.group(1).lower(), match.group(2)) for match in _SENDER_FIELDS.finditer(head)]
+    fields = _cheap_fields(raw)
     if _automatic(fields):
         return None
     value = _one(fields, b"from")
@@ -197,8 +203,7 @@ def _automatic(fields: list[tuple[bytes, bytes]]) -> bool:
 
 def cheap_message_id(raw: bytes, limits: MailLimits) -> str | None:
     """The one Message-ID of ``raw`` when it is a plain ``<...>``, else None."""
-    head = header_block(raw, limits.header_bytes)
-    value = _one(header_fields(head), b"message-id") if head is not None else None
+    value = _one(_cheap_fields(raw), b"message-id")
     match = _MESSAGE_ID.fullmatch(value) if value is not None else None
     return match.group(1).decode("ascii") if match is not None else None
 
