@@ -130,29 +130,33 @@ def read_mails(items: Sequence[ToRead], policy: IntakePolicy, limits: MailLimits
 
 def read_mail(item: ToRead, policy: IntakePolicy, limits: MailLimits = DEFAULT_LIMITS) -> MailRead:
     """Read one mail: screened first (a mail over ``limits`` is only answered), then parsed once and
-    understood; a ``MemoryError`` (the reader's budget) makes it :class:`NotRead`."""
+    understood; a ``MemoryError`` (the reader's budget) makes it :class:`NotRead`.  Never raises
+    (a bug anywhere is that mail's :class:`ReadingFailed`, so the reader process goes on)."""
+    try:
+        return _read(item, policy, limits)
+    except MemoryError:
+        return not_read(item, "reading it needed more memory than the mail reader's budget", policy, limits)
+    except Exception as exc:
+        failed = ReadingFailed(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}")
+        return MailRead(item.key, None, raw_digest(item.raw), failed)
+
+
+def _read(item: ToRead, policy: IntakePolicy, limits: MailLimits) -> MailRead:
     refusal = screen(item.raw, limits)
     if refusal is not None:
         reading = refused(item.raw, item.key, item.received_at, refusal, policy, limits)
         return MailRead(item.key, cheap_message_id(item.raw, limits), raw_digest(item.raw), reading)
+    parsed = parse_plain(item.raw, policy.max_message_bytes, item.cut)
+    understood: Understanding | ReadingFailed
     try:
-        parsed = parse_plain(item.raw, policy.max_message_bytes, item.cut)
-        understood: Understanding | ReadingFailed
-        try:
-            understood = understand(item.raw, item.key, item.received_at, policy, item.cut, parsed)
-        except MemoryError:
-            raise
-        except Exception as exc:  # a bug in the reader: that mail fails in its own unit, later
-            understood = ReadingFailed(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}")
-        if (
-            isinstance(understood, Understanding)
-            and understood.envelope is None
-            and understood.skip == "no From address"
-        ):
-            understood = _unparsable(item, understood, policy, limits)
-        return MailRead(item.key, message_id_of(item.raw, parsed), content_digest(item.raw, parsed), understood)
+        understood = understand(item.raw, item.key, item.received_at, policy, item.cut, parsed)
     except MemoryError:
-        return not_read(item, "reading it needed more memory than the mail reader's budget", policy, limits)
+        raise
+    except Exception as exc:  # a bug in the reader: that mail fails in its own unit, later
+        understood = ReadingFailed(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}")
+    if isinstance(understood, Understanding) and understood.envelope is None and understood.skip == "no From address":
+        understood = _unparsable(item, understood, policy, limits)
+    return MailRead(item.key, message_id_of(item.raw, parsed), content_digest(item.raw, parsed), understood)
 
 
 def _unparsable(item: ToRead, understood: Understanding, policy: IntakePolicy, limits: MailLimits) -> Understanding:

@@ -124,7 +124,7 @@ def screen(raw: bytes, limits: MailLimits) -> Refusal | None:
     if multiparts > limits.multiparts:
         return Refusal(
             "(the MIME structure of your message)",
-            f"it could not be taken apart: {multiparts:,} nested parts, at most {limits.multiparts:,} "
+            f"it could not be taken apart: {multiparts:,} multipart sections, at most {limits.multiparts:,} "
             "are read; send your commands as plain text",
         )
     return None
