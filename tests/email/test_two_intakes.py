@@ -58,3 +58,54 @@ def test_two_intakes_storing_the_same_mail_at_once_is_a_quiet_no_op(database_url
     finally:
         for engine in engines:
             engine.dispose()
+
+
+def test_two_intakes_reading_one_maildir_at_once_apply_and_answer_a_mail_once(database_url: str, tmp_path, caplog):
+    """Two intakes (two ``referee serve`` processes) list the same new mail before either has
+    stored it; the second stores it while the first applies it: one row, one reply, no error."""
+    from bot.email.intake import Intake
+    from bot.email.maildir import MaildirMailbox
+    from tests.email.pipeline import message, processor_for
+    from tests.email.world import build_world, outbox_rows
+
+    root = tmp_path / "Maildir"
+    first_box, second_box = MaildirMailbox(root), MaildirMailbox(root)
+    (root / "new" / "1767225600.M1P1.mail").write_bytes(message("STATUS demo\n", message_id="<race@example.org>"))
+    engines = [make_engine(database_url) for _ in range(2)]
+    try:
+        first_sessions, second_sessions = (session_factory(engine) for engine in engines)
+        build_world(first_sessions, ("demo",))
+        first, second = Intake(processor_for(first_sessions)), Intake(processor_for(second_sessions))
+        store_many = first.inbox.store_many
+        results: dict[str, object] = {}
+
+        def second_intake() -> None:
+            try:
+                results["second"] = second.run_once(second_box)
+            except BaseException as exc:  # the test reports it below
+                results["error"] = exc
+
+        racer = threading.Thread(target=second_intake)
+
+        def store_then_let_the_other_in(batch, channel, items):  # type: ignore[no-untyped-def]
+            stored = store_many(batch, channel, items)
+            racer.start()  # it lists the mail (not acknowledged yet) and stores it before this batch commits
+            racer.join(timeout=1.0)
+            return stored
+
+        first.inbox.store_many = store_then_let_the_other_in  # type: ignore[method-assign]
+        with caplog.at_level(logging.DEBUG):
+            ours = first.run_once(first_box)
+            racer.join(timeout=30)
+        assert "error" not in results, results.get("error")
+        theirs = results["second"]
+        assert (ours.stored, ours.processed.done) == (1, 1)
+        assert (theirs.stored, theirs.duplicates, theirs.processed.done) == (0, 1, 0)  # type: ignore[attr-defined]
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+        assert len(outbox_rows(first_sessions)) == 1, "one reply"
+        assert not list((root / "new").iterdir()), "acknowledged"
+        with unit_of_work(first_sessions) as session:
+            assert session.scalar(select(func.count()).select_from(InboundMessage)) == 1
+    finally:
+        for engine in engines:
+            engine.dispose()
