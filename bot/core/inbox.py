@@ -9,6 +9,10 @@ The life of a row (:class:`bot.store.models.InboundMessage`)::
             ▲                  │      then parked for the host to inspect
             └──── requeue ─────┘      (``referee inbox requeue ID``)
 
+    new ──► parked                    at once, with its reason: a mail the reader gave
+                                      up on (over its time or memory budget: reading
+                                      it again would cost the same; :meth:`Inbox.park`)
+
 A message is known by its ``source_key`` (IMAP: account, folder,
 UIDVALIDITY and UID; Maildir: the file's unique name) and by its content
 digest (issue 11): storing a second copy of a message already kept is a

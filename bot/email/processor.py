@@ -5,7 +5,9 @@ idempotent by the envelope's source id (the inbox row's source key), so a
 crash after applying and before marking the row done only means the next pass
 applies it again as a no-op.  A message whose handling raises is marked
 failed, retried with back-off, and parked after the inbox's bounded number of
-attempts; nothing is dropped.
+attempts; nothing is dropped.  A message the mail reader gave up on (over its
+time or memory budget, :class:`bot.email.prescreen.NotRead`) is answered when
+its sender can be read cheaply and parked at once with its reason.
 
 **The reply limit** (issue 11, item 5) stops mail loops without muting a busy
 player.  A message is applied but not answered only when all of these hold:
