@@ -114,6 +114,19 @@ class Settings:
     email_reader_processes: int = 1
     """Processes that read fetched mail beside the intake (bot.email.mail_reader): 1 reads the next
     batch while the intake applies the one before (two cores or more); 0 reads inline."""
+    email_max_header_kb: int = 256
+    """A mail whose header block is longer is not read, only answered (bot.email.prescreen)."""
+    email_max_header_fields: int = 1000
+    """A mail with more header fields is not read, only answered."""
+    email_max_addresses: int = 1000
+    """A mail with more addresses in its address fields (To, Cc, ...) is not read, only answered."""
+    email_max_multiparts: int = 100
+    """A mail with more (nested) multipart containers is not read, only answered."""
+    email_read_seconds: float = 20.0
+    """The longest one mail may take to read in the reader process; past it the mail is parked
+    unread and the reader goes on (bot.email.mail_reader; needs email_reader_processes = 1)."""
+    email_read_memory_mb: int = 1024
+    """The reader process's address space; a mail that needs more is parked unread."""
     inbound_max_attempts: int = 5
     inbound_retry_seconds: int = 30
     send_interval_seconds: float = 5.0
@@ -339,6 +352,8 @@ def _int_rule(name: str) -> tuple[int, int | None, str]:
         return 1, 8, "a whole number from 1 to 8"
     if name == "email_reader_processes":
         return 0, 1, "0 (read mail in the intake's process) or 1 (in a process of its own)"
+    if name == "email_read_memory_mb":
+        return 256, None, "a whole number of megabytes, at least 256"
     return 1, None, "a whole number of at least 1"
 
 

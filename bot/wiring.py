@@ -35,8 +35,9 @@ from bot.core.watermarks import Watermarks
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
-from bot.email.mail_reader import MailReader
+from bot.email.mail_reader import MailReader, ReadingBudget
 from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport, maildir_intake_name
+from bot.email.prescreen import MailLimits
 from bot.email.processor import MailProcessor, ReplyLimit
 from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
 from bot.email.sender import MailSender, Transport
@@ -153,7 +154,12 @@ def _intake(
     inbox = Inbox(sessions, settings.inbound_max_attempts, timedelta(seconds=settings.inbound_retry_seconds))
     limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))
     processor = MailProcessor(inbox, service, clock, policy, ReplyBudget(sessions), limit)
-    reader = MailReader(policy, processes=settings.email_reader_processes)
+    limits = MailLimits(
+        header_bytes=settings.email_max_header_kb * 1024, header_fields=settings.email_max_header_fields,
+        addresses=settings.email_max_addresses, multiparts=settings.email_max_multiparts,
+    )  # fmt: skip
+    budget = ReadingBudget(settings.email_read_seconds, settings.email_read_memory_mb)
+    reader = MailReader(policy, settings.email_reader_processes, limits, budget)
     intake = Intake(processor, Watermarks(sessions), timedelta(seconds=settings.intake_settle_seconds), reader)
     if settings.imap_host:
         return ImapIntakeLoop(_imap_config(settings), intake)

@@ -9,6 +9,10 @@ The life of a row (:class:`bot.store.models.InboundMessage`)::
             ▲                  │      then parked for the host to inspect
             └──── requeue ─────┘      (``referee inbox requeue ID``)
 
+    new ──► parked                    at once, with its reason: a mail the reader gave
+                                      up on (over its time or memory budget: reading
+                                      it again would cost the same; :meth:`Inbox.park`)
+
 A message is known by its ``source_key`` (IMAP: account, folder,
 UIDVALIDITY and UID; Maildir: the file's unique name) and by its content
 digest (issue 11): storing a second copy of a message already kept is a
@@ -35,6 +39,7 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from sqlalchemy import ColumnElement, Table, bindparam, func, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -124,8 +129,18 @@ _MARK_DONE = (
 )
 """Built once (:meth:`Inbox.mark_done` runs for every message)."""
 _STORE = insert(_INBOUND)
-"""The rows of :meth:`Inbox.store_many`: one executemany (their ids are then read by key, which is
-unique: ``RETURNING`` in the order given would be one statement a row on SQLite)."""
+"""The rows of :meth:`Inbox.store_many` on a database without ``ON CONFLICT``: one executemany
+(their ids are then read by key, which is unique)."""
+_STORE_NEW = {
+    name: dialect.insert(_INBOUND)
+    .on_conflict_do_nothing(index_elements=[_INBOUND.c.source_key])
+    .returning(_INBOUND.c.source_key, _INBOUND.c.id)
+    for name, dialect in (("postgresql", postgresql), ("sqlite", sqlite))
+}
+"""The same rows where the database skips a key another process stored meanwhile
+(``INSERT ... ON CONFLICT (source_key) DO NOTHING RETURNING``, in statements of many rows each,
+SQLAlchemy's "insertmanyvalues"): two intakes on one database storing the same mail is a quiet
+no-op, not an error; the rows returned are the ones this batch wrote."""
 _IDS_BY_KEY = 500
 """Keys asked for in one ``IN`` list when the new rows' ids are read."""
 
@@ -239,18 +254,27 @@ class Inbox:
             }))  # fmt: skip
         ids: dict[str, int] = {}
         if fresh:
-            # One Core INSERT for the batch's new rows (no ORM object per raw mail), then their ids
-            # by their keys (unique), in one query for up to _IDS_BY_KEY of them.
-            session.connection().execute(_STORE, [values for _, values in fresh])
+            # One Core INSERT for the batch's new rows (no ORM object per raw mail), skipping a key
+            # another process stored since the look-up above; then the rows by their keys (unique),
+            # in one query for up to _IDS_BY_KEY of them.  A row whose digest is not the one this
+            # batch wrote is that other process's: a copy, not new here.
+            connection = session.connection()
             new_keys = [prepared[position][0].source_key for position, _ in fresh]
+            skipping = _STORE_NEW.get(connection.dialect.name)
+            written: set[str] | None = None
+            if skipping is None:
+                connection.execute(_STORE, [values for _, values in fresh])
+            else:
+                written = {key for key, _ in connection.execute(skipping, [values for _, values in fresh])}
+            statuses: dict[str, str] = {}
             for start in range(0, len(new_keys), _IDS_BY_KEY):
-                ids.update(
-                    session.execute(
-                        select(m.source_key, m.id).where(m.source_key.in_(new_keys[start : start + _IDS_BY_KEY]))
-                    ).all()
-                )
+                for key, row_id, status in session.execute(
+                    select(m.source_key, m.id, m.status).where(m.source_key.in_(new_keys[start : start + _IDS_BY_KEY]))
+                ):  # fmt: skip
+                    ids[key], statuses[key] = row_id, status
             for (position, _), key in zip(fresh, new_keys, strict=True):
-                found[position] = Stored(ids[key], key, NEW, True)
+                ours = written is None or key in written  # else another process stored it meanwhile: a copy
+                found[position] = Stored(ids[key], key, NEW if ours else statuses[key], ours)
         for position, key in copies:
             found[position] = Stored(ids[key], key, NEW, False)
         return [stored for stored in found if stored is not None]
@@ -366,6 +390,27 @@ class Inbox:
             row.processed_at = now
             row.status = PARKED if row.attempts >= self.max_attempts else FAILED
             return row.status
+
+    def park(
+        self,
+        row_id: int,
+        now: datetime,
+        reason: str,
+        outcome: str | None = None,
+        sender: str | None = None,
+        batch: Batch | None = None,
+    ) -> None:
+        """Park a row at once with ``reason`` (a mail the reader gave up on: retrying would cost
+        the same again); ``outcome`` and ``sender`` as :meth:`mark_done` records them.  The host
+        lists it and may requeue it as any parked row."""
+        with session_for(self._sessions, batch) as session:
+            row = session.get_one(InboundMessage, row_id)
+            row.attempts += 1
+            row.last_error = reason[-MAX_ERROR:]
+            row.processed_at = now
+            row.outcome = outcome[:MAX_OUTCOME] if outcome else None
+            row.sender = sender.strip().lower()[:MAX_SENDER] if sender else None
+            row.status = PARKED
 
     def requeue(self, row_id: int) -> bool:
         """Give a parked (or failed) row a fresh set of attempts; False if there is no such row to requeue."""

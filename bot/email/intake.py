@@ -42,6 +42,16 @@ would not move while no mail arrives, so the pass start it is.  ``T`` is
 held back to the arrival of any stored message not yet processed (a failed
 one waiting for its retry), so "read" always means "applied".
 
+**No mail holds up the others.**  Reading a mail is bounded
+(:mod:`bot.email.mail_reader`: cheap limits before any parsing, then a time
+and memory budget in the reader process): a mail over them is stored with
+its arrival time, answered when its sender can be read cheaply, and parked
+for the host, and a parked row does not hold the watermark back.  So a
+hostile mail delays a pass by at most the budget, and every mail that
+reached the server before a deadline, behind it in the same batch or in the
+next pass, is applied before the watermark passes the deadline: an order
+that arrived in time is used for its turn.
+
 :class:`Mailbox` is what a mail store offers (IMAP in :mod:`bot.email.imap`,
 Maildir in :mod:`bot.email.maildir`).
 """
@@ -59,8 +69,8 @@ from bot.core.batch import Redo
 from bot.core.inbox import DONE, PARKED, Incoming, Pending, Stored
 from bot.core.watermarks import Watermarks
 from bot.email.mail_reader import MailRead, MailReader, ToRead
-from bot.email.processor import MailProcessor, PassResult
-from bot.email.understand import EMAIL, Understanding
+from bot.email.processor import MailProcessor, PassResult, Reading
+from bot.email.understand import EMAIL
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +214,8 @@ class Intake:
                 current = following
         for ack in acks:
             ack.result()  # an acknowledgement that failed fails the pass (the next one repeats it)
-        processed = state.processed + self.processor.process_pending()  # earlier rows due again (a retry)
+        # Earlier rows due again (a retry, a row the host requeued): read by the reader too, within its budget.
+        processed = state.processed + self.processor.process_pending(read=self._read_stored)
         # A done row stays done (only new and failed rows are processed), so only the others are asked.
         owner, done_now = state.owner, state.done_now
         settled = self.inbox.statuses(key for key in owner.values() if key not in done_now)
@@ -257,7 +268,7 @@ class Intake:
         return done_at_once
 
     def _store_and_process(
-        self, incoming: list[Incoming], readings: Mapping[str, Understanding | Exception], careful: bool
+        self, incoming: list[Incoming], readings: Mapping[str, Reading], careful: bool
     ) -> tuple[list[Stored], PassResult]:
         """Store ``incoming`` and process what is new, in one batch (committed when this returns);
         ``readings``: what reading each message gave, by source key."""
@@ -269,6 +280,11 @@ class Intake:
                 if row.new
             ]
             return rows, self.processor.process_batch(batch, fresh, readings)
+
+    def _read_stored(self, items: Sequence[Pending]) -> dict[str, Reading]:
+        """Stored messages read by the mail reader (so within its budget), by source key."""
+        read = self.reader.read([ToRead(p.source_key, p.raw, p.received_at, p.server_size) for p in items])
+        return {mail.key: mail.reading for mail in read}
 
     def _arrived(self, ref: MessageRef) -> datetime:
         """The server's arrival time counts; missing: now; never later than now (module docstring)."""

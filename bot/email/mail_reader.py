@@ -7,17 +7,34 @@ of its bytes.  :func:`read_mails` computes it for a batch.  A
 :class:`MailReader` runs it either inline or, with ``processes=1``, in a
 child process, so that on a machine with two cores the intake applies one
 batch (database work, in its own process) while the next batch is read
-(issue 14: intake throughput).
+(intake throughput).
+
+**No mail can hold up the others.**  Before any parser sees a mail, its
+bytes are screened (:mod:`bot.email.prescreen`: header block size, header
+fields, addresses, nested multiparts, in time linear in its size); a mail
+over a limit is not read, only answered.  In the reader process each mail
+then has a budget (:class:`ReadingBudget`): its address space is limited
+(``RLIMIT_AS``: an allocation past it raises ``MemoryError`` in the child),
+and the intake kills the child when one mail has taken longer than the
+wall-clock budget, measured from the moment the child says it started that
+mail (its ``time.monotonic``, the same clock in both processes), whatever
+the child was doing (a quadratic loop in C or in Python alike).  A mail
+over either budget is :class:`~bot.email.prescreen.NotRead`: the intake
+parks it with its reason and answers it when its sender can be read
+cheaply; a new child reads the rest of the batch at once.  Inline
+(``processes=0``) only the screen applies.
 
 The child is ``python -m bot.email.mail_reader`` (a new interpreter: never a
 ``fork`` of a process that runs threads, and it imports only the mail
 reader), talks over its stdin and stdout, and has at most one batch in hand:
-the intake hands it a batch, and takes its answer before handing over the
-next, so neither side ever waits to send while the other waits to send.
-The child holds nothing: a batch it was reading when it died is read
-again inline, and the child is started again for a later batch (after
-:data:`RESTART_AFTER` seconds).  It exits when its stdin closes, so it ends
-with the intake's process, even after a kill -9.
+the intake hands it a batch, and takes its answers (a "start" and a "done"
+for each mail, then an "end") before handing over the next, so neither side
+ever waits to send while the other waits to send.  The child holds nothing:
+when it dies of something else than the budget (killed from outside), what
+it had not answered of its batch is read again inline, and the child is
+started again for a later batch (after :data:`RESTART_AFTER` seconds).  It
+exits when its stdin closes, so it ends with the intake's process, even
+after a kill -9.
 
 Nothing here decides what is stored or acknowledged: the intake stores
 and applies a batch, then acknowledges it, exactly as with inline reading.
@@ -27,6 +44,7 @@ from __future__ import annotations
 
 import logging
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -39,12 +57,39 @@ from typing import IO, Any
 
 from bot import heap
 from bot.email.mime import content_digest, message_id_of, parse_plain
+from bot.email.prescreen import (
+    DEFAULT_LIMITS,
+    MailLimits,
+    NotRead,
+    Refusal,
+    cheap_message_id,
+    raw_digest,
+    refusal_envelope,
+    refused,
+    screen,
+)
 from bot.email.understand import IntakePolicy, Understanding, understand
 
 log = logging.getLogger(__name__)
 
 RESTART_AFTER = 30.0
 """Seconds after a reader process died before another is started (meanwhile batches are read inline)."""
+START_ALLOWANCE = 15.0
+"""Seconds a reader process may take to say it started a batch's first mail, on top of the budget
+(a new interpreter imports the reader first); past it the process counts as lost."""
+_MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ReadingBudget:
+    """What reading one mail may cost in the reader process: ``seconds`` of wall-clock time (the
+    process is killed past it) and ``memory_mb`` of address space for the whole process."""
+
+    seconds: float = 20.0
+    memory_mb: int = 1024
+
+
+DEFAULT_BUDGET = ReadingBudget()
 
 
 @dataclass(frozen=True)
@@ -63,37 +108,85 @@ class ReadingFailed(Exception):
 
 @dataclass(frozen=True)
 class MailRead:
-    """What reading one mail gave: its Message-ID, its digest, and its understanding or the error."""
+    """What reading one mail gave: its Message-ID, its digest, and its understanding, the error, or
+    why it was not read (:class:`~bot.email.prescreen.NotRead`)."""
 
     key: str
     message_id: str | None
     digest: str
-    reading: Understanding | ReadingFailed
+    reading: Understanding | ReadingFailed | NotRead
 
 
-def read_mails(items: Sequence[ToRead], policy: IntakePolicy) -> list[MailRead]:
+_UNPARSABLE = Refusal(
+    "(your whole message)",
+    "it could not be taken apart (it is damaged, or nested too deep); send your commands as plain text",
+)
+
+
+def read_mails(items: Sequence[ToRead], policy: IntakePolicy, limits: MailLimits = DEFAULT_LIMITS) -> list[MailRead]:
     """Read each of ``items``; never raises for one mail (its error is its ``reading``)."""
-    read: list[MailRead] = []
-    for item in items:
-        parsed = parse_plain(item.raw, policy.max_message_bytes, item.cut)
-        reading: Understanding | ReadingFailed
-        try:
-            reading = understand(item.raw, item.key, item.received_at, policy, item.cut, parsed)
-        except Exception as exc:  # a bug in the reader: that mail fails in its own unit, later
-            reading = ReadingFailed(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}")
-        read.append(MailRead(item.key, message_id_of(item.raw, parsed), content_digest(item.raw, parsed), reading))
-    return read
+    return [read_mail(item, policy, limits) for item in items]
+
+
+def read_mail(item: ToRead, policy: IntakePolicy, limits: MailLimits = DEFAULT_LIMITS) -> MailRead:
+    """Read one mail: screened first (a mail over ``limits`` is only answered), then parsed once and
+    understood; a ``MemoryError`` (the reader's budget) makes it :class:`NotRead`.  Never raises
+    (a bug anywhere is that mail's :class:`ReadingFailed`, so the reader process goes on)."""
+    try:
+        return _read(item, policy, limits)
+    except MemoryError:
+        return not_read(item, "reading it needed more memory than the mail reader's budget", policy, limits)
+    except Exception as exc:
+        failed = ReadingFailed(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}")
+        return MailRead(item.key, None, raw_digest(item.raw), failed)
+
+
+def _read(item: ToRead, policy: IntakePolicy, limits: MailLimits) -> MailRead:
+    refusal = screen(item.raw, limits)
+    if refusal is not None:
+        reading = refused(item.raw, item.key, item.received_at, refusal, policy, limits)
+        return MailRead(item.key, cheap_message_id(item.raw, limits), raw_digest(item.raw), reading)
+    parsed = parse_plain(item.raw, policy.max_message_bytes, item.cut)
+    understood: Understanding | ReadingFailed
+    try:
+        understood = understand(item.raw, item.key, item.received_at, policy, item.cut, parsed)
+    except MemoryError:
+        raise
+    except Exception as exc:  # a bug in the reader: that mail fails in its own unit, later
+        understood = ReadingFailed(f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}")
+    if isinstance(understood, Understanding) and understood.envelope is None and understood.skip == "no From address":
+        understood = _unparsable(item, understood, policy, limits)
+    return MailRead(item.key, message_id_of(item.raw, parsed), content_digest(item.raw, parsed), understood)
+
+
+def _unparsable(item: ToRead, understood: Understanding, policy: IntakePolicy, limits: MailLimits) -> Understanding:
+    """A mail in which the parser found no From while its raw From field names one sender: the
+    parser could not take it apart, and the sender is told so (else it stays as it was)."""
+    envelope = refusal_envelope(item.raw, item.key, item.received_at, _UNPARSABLE, policy, limits)
+    if envelope is None:
+        return understood
+    return Understanding(envelope, None, "not read: it could not be taken apart")
+
+
+def not_read(item: ToRead, reason: str, policy: IntakePolicy, limits: MailLimits) -> MailRead:
+    """``item`` given up on for ``reason``: to be parked, and answered when its sender reads cheaply."""
+    refusal = Refusal("(your whole message)", f"it could not be read: {reason}; it is kept for the host to look at")
+    reply = refusal_envelope(item.raw, item.key, item.received_at, refusal, policy, limits)
+    return MailRead(item.key, cheap_message_id(item.raw, limits), raw_digest(item.raw), NotRead(reason, reply))
 
 
 def _serve(requests: Connection, answers: Connection) -> None:
-    """The reader process: read each batch sent, send back the result, until the pipe closes."""
+    """The reader process: read each batch sent, saying when each mail starts, until the pipe closes."""
     while True:
         try:
-            items, policy = requests.recv()
+            base, items, policy, limits = requests.recv()
         except (EOFError, OSError):
             return  # the intake's process is gone, or closed the pipe: nothing is lost here
         try:
-            answers.send(read_mails(items, policy))
+            for offset, item in enumerate(items):
+                answers.send(("start", base + offset, time.monotonic()))
+                answers.send(("done", base + offset, read_mail(item, policy, limits)))
+            answers.send(("end", base + len(items), None))
         except OSError:
             return  # the intake's process went away meanwhile
 
@@ -103,14 +196,23 @@ class MailReader:
 
     Use :meth:`start` to hand over a batch and :meth:`result` to take what it read; one batch at a
     time (``start`` takes the answer of a batch not collected yet first).  :meth:`close` stops the
-    process.
+    process.  ``limits``: the screen before parsing; ``budget``: what one mail may cost in the
+    reader process.
     """
 
-    def __init__(self, policy: IntakePolicy, processes: int = 0) -> None:
+    def __init__(
+        self,
+        policy: IntakePolicy,
+        processes: int = 0,
+        limits: MailLimits = DEFAULT_LIMITS,
+        budget: ReadingBudget = DEFAULT_BUDGET,
+    ) -> None:
         if processes not in (0, 1):
             raise ValueError("a mail reader runs inline (0) or in one process of its own (1)")
         self.policy = policy
         self.processes = processes
+        self.limits = limits
+        self.budget = budget
         self._process: Any = None
         self._connection: _Duplex | None = None
         self._in_hand: Sequence[ToRead] | None = None
@@ -118,20 +220,17 @@ class MailReader:
         self._failed_at: float | None = None
         self.batches_in_process = 0
         """Batches read by the reader process (the rest were read inline)."""
+        self.over_budget = 0
+        """Mails given up on because they took longer than the budget (the process was killed)."""
 
     def start(self, items: Sequence[ToRead]) -> None:
         """Hand ``items`` over to be read (inline: read now)."""
         if self._in_hand is not None or self._ready is not None:
             self.result()
-        connection = self._child()
-        if connection is not None:
-            try:
-                connection.send((list(items), self.policy))
-                self._in_hand = items
-                return
-            except (OSError, ValueError) as exc:
-                self._lost(exc)
-        self._ready = read_mails(items, self.policy)
+        if self._send(0, items):
+            self._in_hand = items
+            return
+        self._ready = read_mails(items, self.policy, self.limits)
 
     def result(self) -> list[MailRead]:
         """What the batch handed over last gave (read inline if the reader process died meanwhile)."""
@@ -141,14 +240,10 @@ class MailReader:
         items, self._in_hand = self._in_hand, None
         if items is None:
             raise RuntimeError("no batch was handed over to read")
-        assert self._connection is not None
-        try:
-            answer: list[MailRead] = self._connection.recv()
+        found, whole = self._collect(items)
+        if whole:
             self.batches_in_process += 1
-            return answer
-        except (EOFError, OSError) as exc:
-            self._lost(exc)
-            return read_mails(items, self.policy)
+        return found
 
     def read(self, items: Sequence[ToRead]) -> list[MailRead]:
         """Read ``items`` and wait for the answer."""
@@ -175,6 +270,80 @@ class MailReader:
                 self._process.wait(timeout=5)
             self._process = None
 
+    def _send(self, base: int, items: Sequence[ToRead]) -> bool:
+        """Hand ``items`` (the batch's from position ``base`` on) to the reader process; False when
+        there is none to take them (they are to be read inline)."""
+        connection = self._child()
+        if connection is None:
+            return False
+        try:
+            connection.send((base, list(items), self.policy, self.limits))
+            return True
+        except (OSError, ValueError) as exc:
+            self._lost(exc)
+            return False
+
+    def _collect(self, items: Sequence[ToRead]) -> tuple[list[MailRead], bool]:
+        """The reader process's answers for ``items``, each mail within its budget (module
+        docstring); whether the process (or its successors) read all of them."""
+        found: dict[int, MailRead] = {}
+        started: tuple[int, float] | None = None
+        waiting_since = time.monotonic()
+        whole = True
+        while len(found) < len(items) or (self._connection is not None and whole):
+            connection = self._connection
+            if connection is None:  # lost (or killed at the batch's last mail): the rest inline
+                unread = [index for index in range(len(items)) if index not in found]
+                found.update(zip(unread, read_mails([items[i] for i in unread], self.policy, self.limits), strict=True))
+                return [found[index] for index in range(len(items))], whole and not unread
+            if started is not None:
+                wait = started[1] + self.budget.seconds - time.monotonic()
+            else:
+                wait = waiting_since + self.budget.seconds + START_ALLOWANCE - time.monotonic()
+            try:
+                if not connection.poll(max(0.0, wait)):
+                    if started is None:
+                        raise TimeoutError(f"no answer within {self.budget.seconds + START_ALLOWANCE:.0f} s")
+                    found[started[0]] = self._give_up(items[started[0]])
+                    rest = started[0] + 1
+                    started, waiting_since = None, time.monotonic()
+                    if rest < len(items) and not self._send(rest, items[rest:]):
+                        whole = False
+                    continue
+                kind, index, payload = connection.recv()
+            except (EOFError, OSError, TimeoutError) as exc:
+                self._lost(exc)
+                whole = False
+                continue
+            if kind == "start":
+                started = (index, payload)
+            elif kind == "done":
+                found[index], started, waiting_since = payload, None, time.monotonic()
+            else:  # "end": the process has answered everything it was handed
+                break
+        return [found[index] for index in range(len(items))], whole
+
+    def _give_up(self, item: ToRead) -> MailRead:
+        """``item`` took longer than the budget: the process is killed, the mail not read."""
+        self._kill()
+        self.over_budget += 1
+        seconds = self.budget.seconds
+        log.warning(
+            "reading mail %s took more than %.0f s; the mail reader process was stopped, the mail is parked "
+            "unread, and a new process reads the rest", item.key, seconds,
+        )  # fmt: skip
+        return not_read(item, f"reading it took longer than the mail reader's budget of {seconds:.0f} s",
+                        self.policy, self.limits)  # fmt: skip
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait(timeout=5)
+            self._process = None
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
     def _child(self) -> _Duplex | None:
         """The pipe to the reader process, started if needed; None when reading inline."""
         if self.processes == 0:
@@ -183,10 +352,9 @@ class MailReader:
             return self._connection
         if self._failed_at is not None and time.monotonic() - self._failed_at < RESTART_AFTER:
             return None
+        command = [sys.executable, "-m", __name__, str(self.budget.memory_mb)]
         try:
-            process = subprocess.Popen(
-                [sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True
-            )
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True)
         except OSError as exc:
             self._failed_at = time.monotonic()
             log.warning("could not start the mail reader process (%s); reading mail inline", exc)
@@ -198,11 +366,15 @@ class MailReader:
 
     def _lost(self, error: BaseException) -> None:
         log.warning(
-            "the mail reader process is gone (%s: %s); this batch is read inline, and a new process is "
-            "started in %.0f s", type(error).__name__, error, RESTART_AFTER,
+            "the mail reader process is gone (%s: %s); what it had not read of this batch is read inline, "
+            "and a new process is started in %.0f s", type(error).__name__, error, RESTART_AFTER,
         )  # fmt: skip
         self._failed_at = time.monotonic()
+        in_hand, ready = self._in_hand, self._ready
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()  # a process that stopped answering is not waited for
         self.close()
+        self._in_hand, self._ready = in_hand, ready
 
 
 class _Duplex:
@@ -219,13 +391,21 @@ class _Duplex:
     def recv(self) -> Any:
         return self._answers.recv()
 
+    def poll(self, timeout: float) -> bool:
+        return self._answers.poll(timeout)
+
     def close(self) -> None:
         for end in (self._requests, self._answers, *self._streams):
             end.close()  # the reader reads end-of-file and ends
 
 
 def main() -> int:
-    """``python -m bot.email.mail_reader``: the reader process (started by :class:`MailReader`)."""
+    """``python -m bot.email.mail_reader [MEMORY_MB]``: the reader process (started by
+    :class:`MailReader`), its address space limited to ``MEMORY_MB`` when given."""
+    if len(sys.argv) > 1:
+        limit = int(sys.argv[1]) * _MB
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
     requests = Connection(os.dup(0), writable=False)
     answers = Connection(os.dup(1), readable=False)
     sys.stdout = sys.stderr  # the pipe carries answers only

@@ -5,7 +5,9 @@ idempotent by the envelope's source id (the inbox row's source key), so a
 crash after applying and before marking the row done only means the next pass
 applies it again as a no-op.  A message whose handling raises is marked
 failed, retried with back-off, and parked after the inbox's bounded number of
-attempts; nothing is dropped.
+attempts; nothing is dropped.  A message the mail reader gave up on (over its
+time or memory budget, :class:`bot.email.prescreen.NotRead`) is answered when
+its sender can be read cheaply and parked at once with its reason.
 
 **The reply limit** (issue 11, item 5) stops mail loops without muting a busy
 player.  A message is applied but not answered only when all of these hold:
@@ -33,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -44,6 +46,7 @@ from bot.core.inbox import PARKED, Inbox, Pending
 from bot.core.log_fields import game_named, log_fields
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import Applied, GameService
+from bot.email.prescreen import NotRead
 from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,13 @@ class ReplyLimit:
 
     replies: int = 20
     window: timedelta = timedelta(hours=1)
+
+
+Reading = Understanding | Exception | NotRead
+"""What reading a stored message gave: its understanding, the error reading it raised, or why the
+reader gave up on it (:mod:`bot.email.mail_reader`)."""
+ReadPending = Callable[[Sequence[Pending]], Mapping[str, Reading]]
+"""Reads stored messages (by source key) before their transaction opens (the intake's mail reader)."""
 
 
 @dataclass(frozen=True)
@@ -93,20 +103,29 @@ class MailProcessor:
         self.budget = budget
         self.limit = limit
 
-    def process_pending(self, batch: int = 50) -> PassResult:
-        """Process every stored message that is due, oldest first, ``batch`` messages a transaction."""
+    def process_pending(self, batch: int = 50, read: ReadPending | None = None) -> PassResult:
+        """Process every stored message that is due, oldest first, ``batch`` messages a transaction.
+
+        ``read``: how to read them (the intake's mail reader, within its budget), before their
+        transaction opens; only the messages read are processed in it.  Without it each message
+        is read in this process, in the transaction.
+        """
         total = PassResult()
         while True:
-            if not self.inbox.pending(self.clock.now(), EMAIL, 1):
+            due = self.inbox.pending(self.clock.now(), EMAIL, batch if read is not None else 1)
+            if not due:
                 return total  # nothing due: no write transaction (no lock taken) for an idle pass
+            readings = read(due) if read is not None else None
             with self.inbox.batch() as work:
                 pending = self.inbox.pending(self.clock.now(), EMAIL, batch, batch=work)
-                total += self.process_batch(work, pending)
+                if readings is not None:
+                    pending = [item for item in pending if item.source_key in readings]
+                total += self.process_batch(work, pending, readings)
             if len(pending) < batch:
                 return total
 
     def process_batch(
-        self, batch: Batch, items: Sequence[Pending], read: Mapping[str, Understanding | Exception] | None = None
+        self, batch: Batch, items: Sequence[Pending], read: Mapping[str, Reading] | None = None
     ) -> PassResult:
         """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
 
@@ -115,7 +134,7 @@ class MailProcessor:
         fails in its own unit, as any other error would.  ``read``: what reading gave for
         messages read already (:mod:`bot.email.mail_reader`), by source key, not read again.
         """
-        readings: list[Understanding | Exception] = []
+        readings: list[Reading] = []
         for item in items:
             known = read.get(item.source_key) if read is not None else None
             if known is not None:
@@ -132,9 +151,7 @@ class MailProcessor:
             total += self.process(item, batch, reading)
         return total
 
-    def process(
-        self, item: Pending, batch: Batch | None = None, reading: Understanding | Exception | None = None
-    ) -> PassResult:
+    def process(self, item: Pending, batch: Batch | None = None, reading: Reading | None = None) -> PassResult:
         """Process one stored message and settle its row; never raises for a bad message.
 
         With ``batch``, everything happens in the batch's transaction: the message's work in a
@@ -148,9 +165,11 @@ class MailProcessor:
         with log_fields(message_id=item.source_key):  # every line logged for this mail names it
             return self._settle(item, batch, reading)
 
-    def _settle(self, item: Pending, batch: Batch, reading: Understanding | Exception | None) -> PassResult:
+    def _settle(self, item: Pending, batch: Batch, reading: Reading | None) -> PassResult:
         try:
             with batch.unit():
+                if isinstance(reading, NotRead):
+                    return self._park(item, batch, reading)
                 if isinstance(reading, Exception):
                     raise reading
                 if reading is None:
@@ -170,6 +189,26 @@ class MailProcessor:
                 return PassResult(parked=1)
             log.warning("inbox #%d (%s) failed (attempt %d): %s", item.id, item.source_key, item.attempts + 1, exc)
             return PassResult(failed=1)
+
+    def _park(self, item: Pending, batch: Batch, reading: NotRead) -> PassResult:
+        """A message the reader gave up on: answered when it can be (``reading.reply``), then parked
+        with its reason for the host (``referee inbox list``; ``referee inbox requeue`` reads it again)."""
+        outcome = "not read, not answered (its sender could not be read cheaply)"
+        sender = None
+        if reading.reply is not None:
+            envelope = reading.reply
+            quiet = self._quiet_reason(item.id, envelope, command_digest(envelope), batch)
+            if quiet is not None:
+                envelope = replace(envelope, automatic=True)
+            applied = self.service.apply(envelope, batch=batch)
+            outcome = "not read; " + self._outcome(envelope, applied, quiet)
+            sender = envelope.sender.address
+        log.warning(
+            "inbox #%d (%s) parked unread: %s (%s); inspect with `referee inbox list`",
+            item.id, item.source_key, reading.reason, outcome,
+        )  # fmt: skip
+        self.inbox.park(item.id, self.clock.now(), reading.reason, outcome, sender, batch=batch)
+        return PassResult(parked=1)
 
     def _process(self, item: Pending, batch: Batch, understood: Understanding) -> PassResult:
         envelope = understood.envelope

@@ -128,3 +128,47 @@ def test_the_reader_process_ends_when_the_intake_process_is_killed(tmp_path):
 def test_a_reader_process_is_one_or_none():
     with pytest.raises(ValueError, match="inline"):
         MailReader(POLICY, processes=2)
+
+
+def test_a_mail_over_the_time_budget_is_parked_unread_and_the_rest_of_the_batch_is_read(caplog):
+    """The screen's limits raised, so a mail with 60,000 Cc addresses reaches the parser (minutes
+    of CPU): the reader process is killed after the budget, that mail is NotRead with a reply to
+    its plain From, and a new process reads the mails behind it."""
+    from bot.email.mail_reader import ReadingBudget
+    from bot.email.prescreen import MailLimits, NotRead
+    from tests.email.test_prescreen import many_cc
+
+    ordinary = corpus_batch()[:3]
+    hostile = ToRead("hostile", many_cc(60_000), START)
+    batch = [ordinary[0], hostile, *ordinary[1:]]
+    reader = MailReader(POLICY, 1, MailLimits(header_bytes=10**8, addresses=10**8), ReadingBudget(seconds=2))
+    try:
+        reader.warm_up()
+        first = reader._process.pid
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="bot.email.mail_reader"):
+            read = reader.read(batch)
+        took = time.monotonic() - started
+        assert reader.read(ordinary[:1]) == read_mails(ordinary[:1], POLICY), "the new process reads on"
+        assert reader._process.pid != first
+    finally:
+        reader.close()
+    assert took < 2 + 5, f"the batch took {took:.1f} s with a budget of 2 s"
+    assert [r for n, r in enumerate(read) if n != 1] == read_mails(ordinary, POLICY)
+    assert isinstance(read[1].reading, NotRead) and "budget of 2 s" in read[1].reading.reason
+    assert read[1].reading.reply is not None and read[1].reading.reply.sender.address == "mallory@example.net"
+    assert reader.over_budget == 1 and "took more than 2 s" in caplog.text
+    print(f"\n[budget] a batch with a 60,000-address mail read in {took:.2f} s (budget 2 s)")
+
+
+def test_the_reader_process_runs_with_its_address_space_limited():
+    from bot.email.mail_reader import ReadingBudget
+
+    reader = MailReader(POLICY, 1, budget=ReadingBudget(memory_mb=300))
+    try:
+        reader.warm_up()
+        limits = Path(f"/proc/{reader._process.pid}/limits").read_text()
+    finally:
+        reader.close()
+    (line,) = [line for line in limits.splitlines() if line.startswith("Max address space")]
+    assert line.split()[3] == str(300 * 1024 * 1024), line

@@ -200,3 +200,25 @@ def test_config_may_follow_the_command_as_the_issue_writes_it(tmp_path, capsys):
     assert main(["--config", str(config), "db", "upgrade", "--config", str(good)]) == 0, "after the command wins"
     assert main(["--config", str(good), "status"]) == 0, "before the command still works"
     capsys.readouterr()
+
+
+def test_the_intake_limits_and_reading_budget_are_checked_together(tmp_path):
+    """The screen before parsing and the reader's budget (bot.email.prescreen, bot.email.mail_reader)."""
+    found = problems_of(
+        "[referee.email]\nmax_header_kb = 0\nmax_addresses = -5\nmax_header_fields = 1.5\nmax_multiparts = 'x'\n"
+        "read_seconds = 0\nread_memory_mb = 64\nmax_adresses = 10\n",
+        tmp_path=tmp_path,
+    )
+    text = "\n".join(found)
+    assert len(found) == 7, text
+    for name in ("email_max_header_kb", "email_max_addresses", "email_max_header_fields", "email_max_multiparts"):
+        assert f"{name}: expected a whole number of at least 1" in text
+    assert "email_read_seconds: expected a number of seconds above 0" in text
+    assert "email_read_memory_mb: expected a whole number of megabytes, at least 256, got 64" in text
+    assert "did you mean email_max_addresses?" in text
+    defaults = Settings()
+    assert (defaults.email_max_addresses, defaults.email_read_seconds, defaults.email_read_memory_mb) == (
+        1000,
+        20,
+        1024,
+    )
