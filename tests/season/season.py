@@ -25,6 +25,7 @@ read as a player would (:func:`tests.season.club.read_as_a_player`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -43,6 +44,8 @@ from tests.season.club import (
 )  # fmt: skip
 
 REPLACEMENT = "newcomer@club.example.org"
+_TWO_NUMBERS = re.compile(r"\bturn (\d+)[:,] turn (\d+)")
+"""A turn named twice in one phrase ("turn 2: turn 3"): the game's number beside the referee's."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,8 @@ class Plan:
     rollback_on: int = 4
     """The turn re-opened: rolled back to right after it resolved."""
     most_turns: int = 200
-    created_lines: tuple[str, ...] = field(default_factory=tuple)
+    written: Callable[[str, str], str] = lambda orders, phase: orders
+    """How a player writes the example orders in the phase titled ``phase`` (by default as they are)."""
 
 
 @dataclass
@@ -106,6 +110,10 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
         assert len(club.mails_to(where, "GAME OVER")) == 1, f"{seat} gets the final report once"
     record = club.export_and_verify()
     read_as_a_player(club)
+    reports = [m.get_content() for m in (r.message for r in club.smtp.messages()) if "report" in m["Subject"]]
+    numbers = [pair for report in reports for pair in _TWO_NUMBERS.findall(flat(report))]
+    table.expect("one turn number: a report never names a turn by two numbers",
+                 lambda: all(a == b for a, b in numbers), lambda: f"{[p for p in numbers if p[0] != p[1]]}")  # fmt: skip
     failed = [f"{what}:\n{said}" for what, check in table.later if (said := check())]
     assert not failed, "\n\n".join(failed)
     return record
@@ -145,12 +153,20 @@ async def gm(club: Club, table: Table, lines: list[str], reason: str = "") -> Se
 
 async def order(club: Club, plan: Plan, table: Table, seat: str, comment: str = "") -> Sent:
     """``seat`` orders by mail, as a player writes: the canonical orders are echoed in the reply."""
-    written, canonical = club.orders_for(seat)
-    lines = written.splitlines()
+    example, canonical = club.orders_for(seat)
+    phase = club.view().phase
+    assert phase is not None
+    lines = plan.written(example, phase.title).splitlines()
     if comment:
-        lines[0] += f"   -- {comment}"
+        lines[-1] += f"   -- {comment}"
     body = sloppy(seat, [f"orders  {plan.game}", *lines, f"password  {table.secrets[seat]}"], table.last[seat])
     sent = await club.send(table.addresses[seat], body)
+    if comment:  # refused, the player sends them again without the comment: the season goes on
+        reply = sent.reply
+        whole = "ORDERS ACCEPTED" in reply and flat(canonical) in flat(reply)
+        table.expect(f"an order with a '-- {comment}' after it is accepted whole", lambda: whole, lambda: reply)
+        if not whole:
+            return await order(club, plan, table, seat)
     assert "ORDERS ACCEPTED" in sent.reply, sent.reply
     club.accepted.append((sent.message_id, canonical))
     table.last[seat] = sent.reply
