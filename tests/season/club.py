@@ -133,6 +133,7 @@ class Club:
                 f'database = "{self.directory / "referee.sqlite3"}"',
                 f'bot_address = "{REFEREE}"',
                 'mail_domain = "example.com"',
+                f'time_zone = "{self.zone}"',
                 "[referee.imap]",
                 f'host = "{self.dovecot.host}"', f"port = {self.dovecot.port}", 'security = "none"',
                 f'user = "{self.imap_user}"',
@@ -282,6 +283,12 @@ class Club:
         parsed = rules.parse_orders(state, seat, text)
         assert parsed.accepted, (seat, text, parsed)
         return messy(text), rules.format_orders(state, seat, parsed.orders)
+
+    def zone_of(self, slug: str) -> str:
+        """The time zone the referee holds for the game ``slug``."""
+        assert self.engine is not None
+        with unit_of_work(session_factory(self.engine)) as session:
+            return session.scalars(select(Game.time_zone).where(Game.slug == slug)).one()
 
     def unsent(self) -> int:
         assert self.engine is not None

@@ -97,8 +97,11 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
     for seat in plan.seats:
         [announcement] = await club.mail_arrives(table.addresses[seat], f"game {plan.game} has started")
         says_when(club, announcement)
-    assert not any(club.mails_to(a, "reminder") for a in table.addresses.values()), "no reminder at the start"
 
+    await club.until(lambda: club.unsent() == 0, "the announcements sent")
+    table.expect("no reminder right after the start",
+                 lambda: not any(club.mails_to(a, "reminder") for a in table.addresses.values()),
+                 lambda: "\n".join(m for a in table.addresses.values() for m in club.mails_to(a, "reminder")))  # fmt: skip
     turn = 0
     while club.view().phase is not None:
         assert turn < plan.most_turns, "the game does not end"
@@ -114,6 +117,12 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
     except AssertionError as error:  # reported with the checks below, none hiding another
         said = str(error)
         table.expect("every mail read as a player would", lambda: False, lambda: said)
+    internal = re.compile(r"\b(SetDeadline|EnterOrders|PauseGame|ResumeGame|RollBack|ProcessNow|ReplaceSeat)\b")
+    named = [
+        line for r in club.smtp.messages() for line in r.message.get_content().splitlines() if internal.search(line)
+    ]
+    table.expect("the game master's actions are named in words, not by the code's names",
+                 lambda: not named, lambda: "\n".join(named))  # fmt: skip
     reports = [m.get_content() for m in (r.message for r in club.smtp.messages()) if "report" in m["Subject"]]
     numbers = [pair for report in reports for pair in _TWO_NUMBERS.findall(flat(report))]
     table.expect("one turn number: a report never names a turn by two numbers",
@@ -121,6 +130,31 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
     failed = [f"{what}:\n{said}" for what, check in table.later if (said := check())]
     assert not failed, "\n\n".join(failed)
     return record
+
+
+async def asks_what_a_player_asks(club: Club, plan: Plan, table: Table) -> None:
+    """LIST, HELP <game> and STATUS <game> by mail, as a player asks them after the first report."""
+    seat = plan.seats[-1]
+    report = await club.report_arrives(table.addresses[seat], 0)
+    game_part = next(line for line in report.split("-" * 78)[1].splitlines() if line.strip())
+    listed, helped, status = await club.send_all([
+        (table.addresses[seat], sloppy(seat, ["list"])),
+        (table.addresses[seat], sloppy(seat, [f"help   {plan.game}"])),
+        (table.addresses[seat], sloppy(seat, [f"status {plan.game}", f"password {table.secrets[seat]}"])),
+    ])  # fmt: skip
+    full = f"{len(plan.seats)}/{len(plan.seats)} seats"
+    table.expect(f"LIST shows the game's seats ({full})",
+                 lambda: plan.game in listed.reply and full in flat(listed.reply), lambda: listed.reply)  # fmt: skip
+    lonely = [line for line in helped.reply.splitlines() if re.fullmatch(r"\s*[a-z]+[.,]?\s*", line)]
+    table.expect("HELP <game> wraps with no word alone on a line", lambda: not lonely, lambda: f"{lonely}")
+    for name, value in (option.split("=") for option in plan.options):
+        shown = re.search(rf"(?m)^\s*{name} = (\S+)", helped.reply)
+        table.expect(f"HELP {plan.game} shows the game's {name} ({value})",
+                     lambda shown=shown, value=value: bool(shown) and shown.group(1).lower() == value,  # type: ignore[misc]
+                     lambda: helped.reply)  # fmt: skip
+    table.expect("STATUS says when the deadline is", lambda: says_deadline(club, status.reply), lambda: status.reply)
+    table.expect("STATUS holds the last report (the game's own part)",
+                 lambda: flat(game_part) in flat(status.reply), lambda: f"{game_part!r} not in:\n{status.reply}")  # fmt: skip
 
 
 async def host_creates(club: Club, plan: Plan, table: Table) -> None:
@@ -131,6 +165,11 @@ async def host_creates(club: Club, plan: Plan, table: Table) -> None:
         "--schedule", "2d", "--early", "0", "--reminders", "24h", *options, "--gm", club.gm,
     )  # fmt: skip
     assert code == 0, out
+    code, out = club.cli("gm", "create", plan.kind, f"{plan.game}z", "--seats", str(len(plan.seats)))
+    assert code == 0, out
+    zone = club.zone_of(f"{plan.game}z")
+    table.expect("a game created without --time-zone takes the host's time_zone setting",
+                 lambda: zone == plan.zone, lambda: f"{plan.game}z: {zone}")  # fmt: skip
     [named] = await club.mail_arrives(club.gm, "The game master password:")
     table.gm_secret = named.split("The game master password:")[1].split()[0]
     assert plan.game in named and "HELP" in named
@@ -138,6 +177,10 @@ async def host_creates(club: Club, plan: Plan, table: Table) -> None:
 
 async def players_join(club: Club, plan: Plan, table: Table) -> None:
     """Every seat joins by mail: ``join  <game> as <Name>``, with a greeting and a signature."""
+    first = plan.seats[0]
+    typo = await club.send(table.addresses[first], sloppy(first, [f"jion  {plan.game} as {first}"]))
+    table.expect("a mistyped JOIN gets 'did you mean JOIN'",
+                 lambda: "did you mean" in typo.reply.lower() and "JOIN" in typo.reply, lambda: typo.reply)  # fmt: skip
     joined = await club.send_all([
         (table.addresses[seat], sloppy(seat, [f"join   {plan.game}  as {seat}"])) for seat in plan.seats
     ])  # fmt: skip
@@ -183,6 +226,7 @@ async def play_turn(club: Club, plan: Plan, table: Table, turn: int) -> None:
     assert view.phase is not None
     owing, number, before = list(view.phase.owing), view.phase.number, club.resolved()
     if turn == plan.extend_on:
+        await asks_what_a_player_asks(club, plan, table)
         await extend_pause_resume(club, plan, table)
     if turn == plan.replace_on:
         await replace(club, plan, table, owing[0])
