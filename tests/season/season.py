@@ -65,6 +65,9 @@ class Plan:
     rollback_on: int = 4
     """The turn re-opened: rolled back to right after it resolved."""
     most_turns: int = 200
+    schedule: str = "2d"
+    """The game's schedule; the reminders come 24h before each deadline (with "24h", the first
+    deadline is within the first reminder's lead: a reminder due at the start is not sent)."""
     written: Callable[[str, str], str] = lambda orders, phase: orders
     """How a player writes the example orders in the phase titled ``phase`` (by default as they are)."""
 
@@ -162,7 +165,7 @@ async def host_creates(club: Club, plan: Plan, table: Table) -> None:
     options = [arg for option in plan.options for arg in ("--option", option)]
     code, out = club.cli(
         "gm", "create", plan.kind, plan.game, "--seats", str(len(plan.seats)), "--time-zone", plan.zone,
-        "--schedule", "2d", "--early", "0", "--reminders", "24h", *options, "--gm", club.gm,
+        "--schedule", plan.schedule, "--early", "0", "--reminders", "24h", *options, "--gm", club.gm,
     )  # fmt: skip
     assert code == 0, out
     code, out = club.cli("gm", "create", plan.kind, f"{plan.game}z", "--seats", str(len(plan.seats)))
@@ -208,12 +211,15 @@ async def order(club: Club, plan: Plan, table: Table, seat: str, comment: str = 
         lines[-1] += f"   -- {comment}"
     body = sloppy(seat, [f"orders  {plan.game}", *lines, f"password  {table.secrets[seat]}"], table.last[seat])
     sent = await club.send(table.addresses[seat], body)
-    if comment:  # refused, the player sends them again without the comment: the season goes on
+    if comment:
         reply = sent.reply
         whole = "ORDERS ACCEPTED" in reply and flat(canonical) in flat(reply)
         table.expect(f"an order with a '-- {comment}' after it is accepted whole", lambda: whole, lambda: reply)
-        if not whole:
+        if "ORDERS ACCEPTED" not in reply:  # refused: the player sends them again plainly; the season goes on
             return await order(club, plan, table, seat)
+        if not whole:  # taken in part (what was taken is on file; the turn may have resolved with it)
+            table.last[seat] = reply
+            return sent
     assert "ORDERS ACCEPTED" in sent.reply, sent.reply
     club.accepted.append((sent.message_id, canonical))
     table.last[seat] = sent.reply
@@ -275,7 +281,7 @@ async def replace(club: Club, plan: Plan, table: Table, seat: str) -> None:
     await club.mail_arrives(table.addresses[seat], "has given your seat")
     for other in plan.seats:
         if other != seat:
-            told = partial(club.mails_to, table.addresses[other], "moved away")
+            told = partial(notices, club, table.addresses[other], "moved away")
             table.expect(
                 f"{other} is told of the replacement and its new deadline",
                 lambda told=told: any(says_deadline(club, m) for m in told()),  # type: ignore[misc]
@@ -284,6 +290,11 @@ async def replace(club: Club, plan: Plan, table: Table, seat: str) -> None:
     table.addresses[seat] = REPLACEMENT
     table.secrets[seat] = briefing.split("Your seat password:")[1].split()[0]
     table.last[seat] = briefing
+
+
+def notices(club: Club, recipient: str, needle: str) -> list[str]:
+    """The mails to ``recipient`` holding ``needle`` that are not turn reports (a notice of its own)."""
+    return [m for m in club.mails_to(recipient, needle) if "=" * 78 not in m]
 
 
 async def no_moves_received(club: Club, plan: Plan, table: Table, missing: str, number: int) -> None:

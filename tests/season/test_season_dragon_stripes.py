@@ -27,6 +27,7 @@ PLAN = Plan(
     seats=("Ann", "Ben", "Cat"),
     zone="Australia/Sydney",
     options=("hoard_initial=50",),
+    schedule="24h",
 )
 
 

@@ -25,6 +25,7 @@ pytestmark = pytest.mark.integration
 PLAN = Plan(
     kind="golden-strider", game="gs1", seats=("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"), zone="America/New_York",
     options=("steeplechase=true", "max_rounds=5"),
+    schedule="24h",
 )  # fmt: skip
 
 
