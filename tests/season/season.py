@@ -122,8 +122,8 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
     try:
         read_as_a_player(club)
     except AssertionError as error:  # reported with the checks below, none hiding another
-        said = str(error)
-        table.expect("every mail read as a player would", lambda: False, lambda: said)
+        reading = str(error)
+        table.expect("every mail read as a player would", lambda: False, lambda: reading)
     early = [m.get_content() for m in (r.message for r in club.smtp.messages())
              if "reminder" in m["Subject"] and "for turn 0 of" in flat(m.get_content())]  # fmt: skip
     table.expect("no reminder for the first turn, whose deadline was within the reminders' lead at the start",
@@ -138,7 +138,7 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
     numbers = [pair for report in reports for pair in _TWO_NUMBERS.findall(flat(report))]
     table.expect("one turn number: a report never names a turn by two numbers",
                  lambda: all(a == b for a, b in numbers), lambda: f"{[p for p in numbers if p[0] != p[1]]}")  # fmt: skip
-    failed = [f"{what}:\n{said}" for what, check in table.later if (said := check())]
+    failed = [f"{what}:\n{text}" for what, text in ((what, check()) for what, check in table.later) if text]
     assert not failed, "\n\n".join(failed)
     return record
 
