@@ -1,0 +1,41 @@
+"""A club season of L'autobus, played by mail through ``referee serve``: five teams of five cyclists, the whole race.
+
+The shape of every season test (tests/season/season.py): the host creates the
+game by the command line, its game master runs it by mail, the players join
+and order by mail as people write, one misses a turn, one is replaced, the
+game master extends, pauses, resumes and rolls back once, the game ends and
+its exported record verifies; every mail is read as a player would.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.season.club import Club
+from tests.season.season import Plan, play_season
+from tests.support.dovecot import DovecotServer
+from tests.support.smtp_sink import SmtpSink
+
+pytestmark = pytest.mark.integration
+
+PLAN = Plan(
+    kind="lautobus",
+    game="la1",
+    seats=("Ann", "Ben", "Cat", "Dan", "Eve"),
+    zone="Europe/Paris",
+)
+
+
+async def test_a_season_of_lautobus(dovecot: DovecotServer, smtp_with_login: SmtpSink, tmp_path: Path) -> None:
+    began = time.monotonic()
+    club = Club(dovecot, smtp_with_login, tmp_path, PLAN.kind, PLAN.game, PLAN.zone)
+    club.write_config()
+    try:
+        record = await play_season(club, PLAN)
+    finally:
+        await club.kill()
+    assert record["kind"] == PLAN.kind
+    print(f"\nseason {PLAN.kind}: {time.monotonic() - began:.1f} s, {len(club.smtp.messages())} mails")
