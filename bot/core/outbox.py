@@ -9,6 +9,11 @@ exponential back-off; a permanent refusal parks it with the reason.  Each row
 has a stable Message-ID, so a retry after a crash between "sent" and "marked"
 is recognisable downstream.  A sender in this process is woken when rows for its
 channel are committed (:mod:`bot.core.outbox_bell`); it looks every interval besides.
+
+A row whose message carries a secret (a password, a link code:
+:mod:`bot.core.secret_values`) is written with ``redacted_data`` beside its
+data; marking it sent or parking it replaces the data with that copy in the
+same statement, so no secret rests in a row once it is delivered or given up.
 """
 
 from __future__ import annotations
@@ -20,11 +25,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.batch import defer
 from bot.core.outbox_bell import note
+from bot.core.secret_values import redacted
 from bot.store.db import relax_durability, unit_of_work
 from bot.store.models import OutboxMessage
 
@@ -47,6 +53,8 @@ class Outgoing:
     context: Mapping[str, Any] = field(default_factory=dict)
     game_id: int | None = None
     turn_number: int | None = None
+    secret: bool = False
+    """``data`` holds a :class:`~bot.core.secret_values.Secret`: the row forgets it once sent or parked."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,7 @@ def _values(message: Outgoing, now: datetime, domain: str) -> dict[str, Any]:
         "kind": message.kind,
         "template": message.template,
         "data": dict(message.data),
+        "redacted_data": redacted(message.data) if message.secret else None,
         "context": dict(message.context),
         "game_id": message.game_id,
         "turn_number": message.turn_number,
@@ -223,13 +232,17 @@ class OutboxDrain:
             return row.next_attempt_at
 
     def park(self, message_id: int, now: datetime, reason: str) -> None:
-        """The channel refused the row for good (unknown recipient, no permission): keep it, stop trying."""
+        """The channel refused the row for good (unknown recipient, no permission): keep it, stop trying.
+
+        A secret it carried is removed (as once sent): nobody is to read it from the database."""
         with unit_of_work(self._sessions) as session:
             row = session.get_one(OutboxMessage, message_id)
             row.attempts += 1
             row.last_error = reason[:2000]
             row.parked_at = now
             row.claimed_until = None
+            if row.redacted_data is not None:  # given up: its secret is not kept for anyone
+                row.data, row.redacted_data = row.redacted_data, None
 
     def unsent_count(self, channel: str | None = None) -> int:
         """Rows not yet sent and not parked."""
@@ -281,10 +294,15 @@ _MARK_SENT = (
         sent_at=func.coalesce(OutboxMessage.sent_at, bindparam("now")),
         attempts=OutboxMessage.attempts + case((_UNSENT, 1), else_=0),
         claimed_until=None,
+        # A row with a secret keeps its redacted copy from now on; any other keeps its data (NULL
+        # there: the same value, so on PostgreSQL a TOASTed report is not written again).
+        data=func.coalesce(OutboxMessage.redacted_data, OutboxMessage.data),
+        redacted_data=null(),
     )
     .execution_options(synchronize_session=False)
 )
-"""Mark one row sent (a second mark changes nothing: ``sent_at`` and ``attempts`` stay as they were)."""
+"""Mark one row sent (a second mark changes nothing: ``sent_at`` and ``attempts`` stay as they were),
+and forget its secret in the same statement (:mod:`bot.core.secret_values`)."""
 
 
 class SentMarker:

@@ -39,7 +39,9 @@ def sqlite_file(target: str) -> Path | None:
 
 
 def make_engine(target: str) -> Engine:
-    """An engine for a URL or SQLite path; SQLite gets foreign keys and a busy timeout."""
+    """An engine for a URL or SQLite path; SQLite gets foreign keys, a busy timeout, the write-ahead
+    log and ``secure_delete`` (what an update or delete removes is zeroed, not left in free space:
+    a removed secret is not in the file)."""
     url = database_url(target)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30})
@@ -52,7 +54,20 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
+
+
+def truncate_log(engine: Engine) -> None:
+    """On SQLite in WAL mode, copy the log into the database file and truncate it to nothing, so
+    no older copy of a page (a row before its secret was removed) stays in it; a log still read
+    by another connection is left for the next time.  Other databases: nothing."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as connection:
+        if str(connection.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() == "wal":
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.commit()
 
 
 def relax_durability(connection: Connection) -> str | None:
