@@ -11,11 +11,11 @@ masks, byte for byte with ``*`` (the mail keeps its shape and size):
   (a quoted reply, a signature);
 * each secret the reading found (``secrets``), wherever it occurs, in any case.
 
-That is complete only where the text is in the bytes as it was read.  A mail
-that carries a secret and has a part in base64 or quoted-printable (where a
-secret may be encoded, or split by a soft line break) keeps its header block
-and loses its body (replaced by a note saying why); an encoded word in a
-header (``=?utf-8?b?...?=``) of such a mail is masked whole.
+That is complete only where the text is in the bytes as it was read.  In a
+mail that carries a secret, an encoded word in a header (``=?utf-8?b?...?=``)
+is masked whole, and a mail with a part in base64 or quoted-printable (where
+a secret may be encoded, or split by a soft line break) keeps its header
+block and loses its body (replaced by a note saying why).
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ def redact_mail(raw: bytes, secrets: Iterable[str] = ()) -> bytes | None:
     masked = bytearray(raw)
     for start, end in spans:
         masked[start:end] = MASK * (end - start)
-    if _ENCODED_PART.search(raw) is None and not _ENCODED_WORD.search(raw):
-        return bytes(masked) if spans else None
     headers = _END_OF_HEADERS.search(masked)
-    head = bytes(masked) if headers is None else bytes(masked[: headers.end()])
-    head = _ENCODED_WORD.sub(lambda word: MASK * len(word.group()), head)
-    return head if headers is None else head + BODY_REMOVED
+    cut = len(masked) if headers is None else headers.end()
+    head = _ENCODED_WORD.sub(lambda word: MASK * len(word.group()), bytes(masked[:cut]))
+    body = BODY_REMOVED if headers is not None and _ENCODED_PART.search(raw) else bytes(masked[cut:])
+    kept = head + body
+    return None if kept == raw else kept
 
 
 def _spans(raw: bytes, secrets: list[bytes]) -> list[tuple[int, int]]:

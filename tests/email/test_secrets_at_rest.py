@@ -31,6 +31,7 @@ from bot.core import commands as c
 from bot.core.housekeeping import Housekeeping
 from bot.core.seat_secrets import load_secret_key
 from bot.core.service import GameService, ServiceConfig
+from bot.email.redact import BODY_REMOVED
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import InboundMessage, OutboxMessage
@@ -162,6 +163,9 @@ async def test_after_a_password_game_by_mail_the_database_and_its_log_hold_no_se
     with unit_of_work(sessions) as session:  # the mail was kept (for support), only without its secrets
         kept = session.scalars(select(InboundMessage.raw)).all()
     assert len(kept) == 16 and all(kept)
+    masked = b"cards 10 8 6 4 2\r\nPASSWORD " + b"*" * len(passwords["Ann"])
+    assert any(masked in raw for raw in kept)  # same shape: the mail reads as it came, the secret masked
+    assert sum(raw.endswith(BODY_REMOVED) for raw in kept) == 1  # the base64 one: its headers only
     Housekeeping(sessions, timedelta(days=21)).run(datetime.now(UTC))  # as the deadline worker runs it hourly
     secrets = {"gm": gm_password, **passwords, "code": code}
     assert len(set(secrets.values())) == len(secrets)
