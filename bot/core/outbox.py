@@ -14,6 +14,9 @@ A row whose message carries a secret (a password, a link code:
 :mod:`bot.core.secret_values`) is written with ``redacted_data`` beside its
 data; marking it sent or parking it replaces the data with that copy in the
 same statement, so no secret rests in a row once it is delivered or given up.
+A claimed row says whether it carries one (:attr:`PendingMessage.secret`);
+the sender marks a row that carries none with the plain statement, as cheap
+as before (a mark not told so forgets whatever there is).
 """
 
 from __future__ import annotations
@@ -71,6 +74,8 @@ class PendingMessage:
     context: Mapping[str, Any]
     attempts: int
     created_at: datetime
+    secret: bool = False
+    """The row carries a secret (it has a redacted copy): marking it sent forgets the secret."""
 
 
 _INSERT = insert(cast(Table, OutboxMessage.__table__))
@@ -194,7 +199,7 @@ class OutboxDrain:
                 claimed = connection.execute(
                     select(*_PENDING_COLUMNS).where(OutboxMessage.id.in_(ids), OutboxMessage.claimed_by == token)
                 ).all()
-            return sorted((PendingMessage(*row) for row in claimed), key=lambda row: row.id)
+            return sorted((_pending(row) for row in claimed), key=lambda row: row.id)
 
     def release(self, message_ids: list[int]) -> None:
         """Give back claimed rows that were not sent (the channel went away mid-batch): due again at once."""
@@ -205,13 +210,15 @@ class OutboxDrain:
                 .values(claimed_until=None)
             )
 
-    def mark_sent(self, message_id: int, now: datetime) -> None:
+    def mark_sent(self, message_id: int, now: datetime, secret: bool = True) -> None:
         """One statement, committed at once (the sender calls it right after the server's 250).
 
+        The row's secret, if any, is forgotten in the same statement; ``secret`` False (the claimed
+        row's :attr:`PendingMessage.secret`) says it has none, and the mark is the plain one.
         A sender marking many rows in one pass uses :meth:`marker` instead (cheaper commits).
         """
         with unit_of_work(self._sessions) as session:
-            session.execute(_MARK_SENT, {"row": message_id, "now": now})
+            session.execute(_mark_sent(secret), {"row": message_id, "now": now})
 
     def marker(self) -> SentMarker:
         """A :class:`SentMarker` for one sending pass (open it, mark rows, close it)."""
@@ -283,7 +290,7 @@ class OutboxDrain:
             )
             if channel is not None:
                 query = query.where(OutboxMessage.channel == channel)
-            return [(PendingMessage(*row[:-1]), row[-1] or "") for row in session.execute(query).all()]
+            return [(_pending(row[:-1]), row[-1] or "") for row in session.execute(query).all()]
 
 
 _UNSENT = OutboxMessage.sent_at.is_(None)
@@ -294,15 +301,22 @@ _MARK_SENT = (
         sent_at=func.coalesce(OutboxMessage.sent_at, bindparam("now")),
         attempts=OutboxMessage.attempts + case((_UNSENT, 1), else_=0),
         claimed_until=None,
-        # A row with a secret keeps its redacted copy from now on; any other keeps its data (NULL
-        # there: the same value, so on PostgreSQL a TOASTed report is not written again).
-        data=func.coalesce(OutboxMessage.redacted_data, OutboxMessage.data),
-        redacted_data=null(),
     )
     .execution_options(synchronize_session=False)
 )
-"""Mark one row sent (a second mark changes nothing: ``sent_at`` and ``attempts`` stay as they were),
-and forget its secret in the same statement (:mod:`bot.core.secret_values`)."""
+"""Mark one row sent (a second mark changes nothing: ``sent_at`` and ``attempts`` stay as they were)."""
+_MARK_SENT_FORGETTING = _MARK_SENT.values(
+    # A row with a secret keeps its redacted copy from now on (any other keeps its data: NULL there)
+    data=func.coalesce(OutboxMessage.redacted_data, OutboxMessage.data),
+    redacted_data=null(),
+)
+""":data:`_MARK_SENT`, forgetting the row's secret in the same statement (:mod:`bot.core.secret_values`):
+for a row that carries one, or may (a row not claimed as one without)."""
+
+
+def _mark_sent(secret: bool) -> Any:
+    """The mark for a row that carries a secret (or may), or for one known to carry none."""
+    return _MARK_SENT_FORGETTING if secret else _MARK_SENT
 
 
 class SentMarker:
@@ -351,12 +365,12 @@ class SentMarker:
         self._connection = connection
         return self
 
-    def mark_sent(self, message_id: int, now: datetime) -> None:
+    def mark_sent(self, message_id: int, now: datetime, secret: bool = True) -> None:
         """Mark ``message_id`` sent and commit (see :meth:`OutboxDrain.mark_sent`)."""
         if self._connection is None:
             raise RuntimeError("the marker is not open")
         try:
-            self._connection.execute(_MARK_SENT, {"row": message_id, "now": now})
+            self._connection.execute(_mark_sent(secret), {"row": message_id, "now": now})
             self._connection.commit()
         except Exception:
             self._connection.rollback()
@@ -380,7 +394,27 @@ class SentMarker:
 _PENDING_COLUMNS = (
     OutboxMessage.id, OutboxMessage.message_id, OutboxMessage.channel, OutboxMessage.recipient, OutboxMessage.kind,
     OutboxMessage.template, OutboxMessage.data, OutboxMessage.context, OutboxMessage.attempts,
-    OutboxMessage.created_at,
+    OutboxMessage.created_at, OutboxMessage.redacted_data,
 )  # fmt: skip
-"""A :class:`PendingMessage`'s columns, in its fields' order (what a claim returns, or selects where the
-database has no ``RETURNING``; the parked rows' listing)."""
+"""A :class:`PendingMessage`'s columns, in its fields' order, then the redacted copy (what a claim returns,
+or selects where the database has no ``RETURNING``; the parked rows' listing).  The copy itself, not
+``redacted_data IS NOT NULL``: SQLite 3.40's ``RETURNING`` gave true for every row of that (NULL for
+all but the few rows with a secret, so it costs nothing)."""
+
+
+def _pending(row: Sequence[Any]) -> PendingMessage:
+    """The :class:`PendingMessage` of a row of :data:`_PENDING_COLUMNS`."""
+    row_id, message_id, channel, recipient, kind, template, data, context, attempts, created_at, redacted = row
+    return PendingMessage(
+        row_id,
+        message_id,
+        channel,
+        recipient,
+        kind,
+        template,
+        data,
+        context,
+        attempts,
+        created_at,
+        redacted is not None,
+    )

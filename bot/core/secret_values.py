@@ -11,7 +11,8 @@ the same data with every secret replaced by :data:`REDACTED`.  Marking the
 row sent, or parking it, puts the redacted data in place of the data in the
 same statement (:mod:`bot.core.outbox`): a sent row still shows what was
 sent, to whom and when, but not the secret.  Rows without a secret have no
-redacted copy, so marking them costs what it did.
+redacted copy, and a sender marks them with the plain statement: marking
+them costs what it did.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ def test_sent_and_parked_rows_hold_no_secret_and_waiting_rows_still_do(sessions)
     before = stored(sessions)
     with_secret = {row_id for row_id, (_, redacted, _) in before.items() if redacted is not None}
     assert with_secret and all(REDACTED in before[row_id][1] for row_id in with_secret)  # type: ignore[operator]
+    assert {row.id for row in claimed if row.secret} == with_secret  # the claim says which carry one
 
     # Every way a row leaves the queue: marked alone, by a sending pass's marker, parked.
     waiting = next(row for row in claimed if row.id in with_secret and row.template == "reply")
@@ -78,7 +79,7 @@ def test_sent_and_parked_rows_hold_no_secret_and_waiting_rows_still_do(sessions)
     try:
         for row in claimed:
             if row.channel == "email" and row.id not in (waiting.id, parked.id):
-                marker.mark_sent(row.id, now)
+                marker.mark_sent(row.id, now, row.secret)  # as the email sender marks: told by the claim
                 marker.mark_sent(row.id, now + timedelta(minutes=1))  # a second mark changes nothing
     finally:
         marker.close()
