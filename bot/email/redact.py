@@ -26,8 +26,10 @@ from collections.abc import Iterable
 MASK = b"*"
 BODY_REMOVED = b"(the body of this mail is not kept: it held a password or a code in an encoded part)\r\n"
 
-_AFTER_KEYWORD = re.compile(rb"\b(?:PASSWORD|LINK[ \t]+CODE)\b[ \t]*[:=]?[ \t]*([^\r\n]*)", re.IGNORECASE)
-_SECRET_SHAPE = re.compile(rb"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
+_AFTER_KEYWORD = re.compile(rb"\b(?:password|link[ \t]+code)\b[ \t]*[:=]?[ \t]*([^\r\n]*)")
+_SECRET_SHAPE = re.compile(rb"\b[a-z]+-[a-z]+-\d{4}\b")
+_SHAPE_TAIL = re.compile(rb"-\d{4}")
+"""What every seat secret has: a cheap look before :data:`_SECRET_SHAPE` (most mail has none)."""
 _ENCODED_PART = re.compile(rb"content-transfer-encoding:[ \t]*(?:base64|quoted-printable)", re.IGNORECASE)
 _ENCODED_WORD = re.compile(rb"=\?[^?\s]+\?[bq]\?[^?\s]*\?=", re.IGNORECASE)
 _END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
@@ -52,8 +54,18 @@ def redact_mail(raw: bytes, secrets: Iterable[str] = ()) -> bytes | None:
 
 
 def _spans(raw: bytes, secrets: list[bytes]) -> list[tuple[int, int]]:
-    spans = [match.span(1) for match in _AFTER_KEYWORD.finditer(raw) if match.group(1)]
-    spans += [match.span() for match in _SECRET_SHAPE.finditer(raw)]
+    """Where ``raw`` shows a secret.  Searched in its ASCII lower case (the same length, each byte
+    where it was): case-sensitive patterns, several times faster than ``re.IGNORECASE``."""
+    lowered = raw.lower()
+    spans: list[tuple[int, int]] = []
+    if b"password" in lowered or b"link" in lowered:
+        spans += [match.span(1) for match in _AFTER_KEYWORD.finditer(lowered) if match.group(1)]
+    if _SHAPE_TAIL.search(raw) is not None:
+        spans += [match.span() for match in _SECRET_SHAPE.finditer(lowered)]
     for secret in secrets:
-        spans += [match.span() for match in re.finditer(re.escape(secret), raw, re.IGNORECASE)]
+        needle = secret.lower()
+        start = lowered.find(needle)
+        while start >= 0:
+            spans.append((start, start + len(needle)))
+            start = lowered.find(needle, start + 1)
     return spans
