@@ -53,6 +53,6 @@ class Housekeeping:
         if pruned:
             log.info("emptied the raw bytes of %d message(s) kept longer than %s", pruned, self.retention)
         bind = self._sessions.kw.get("bind")
-        if bind is not None:
-            truncate_log(bind)
+        if bind is not None and not truncate_log(bind):
+            log.info("the database's write-ahead log is in use: truncated at the next run")
         return pruned

@@ -352,21 +352,24 @@ class Inbox:
         with session_for(self._sessions, batch) as session:
             defer(session, _REDACT, [{"row_id": row_id, "raw": raw}])
 
-    def prune_raw(self, now: datetime, retention: timedelta) -> int:
+    def prune_raw(self, now: datetime, retention: timedelta, chunk: int = 500) -> int:
         """Empty the raw bytes of settled rows (done or parked) received more than ``retention``
-        before ``now``; returns how many were emptied.  Rows still to process keep theirs."""
-        cutoff = now - retention
-        with unit_of_work(self._sessions) as session:
-            result = session.execute(
-                update(_INBOUND)
-                .where(
-                    _INBOUND.c.status.in_((DONE, PARKED)),
-                    _INBOUND.c.received_at < cutoff,
-                    func.length(_INBOUND.c.raw) > 0,
-                )
-                .values(raw=b"")
-            )
-            return int(getattr(result, "rowcount", 0) or 0)
+        before ``now``; returns how many were emptied.  Rows still to process keep theirs.  A
+        transaction per ``chunk`` rows, so the first prune of a large inbox holds no lock for long."""
+        expired = (
+            _INBOUND.c.status.in_((DONE, PARKED)),
+            _INBOUND.c.received_at < now - retention,
+            func.length(_INBOUND.c.raw) > 0,
+        )
+        pruned = 0
+        while True:
+            with unit_of_work(self._sessions) as session:
+                ids = session.scalars(select(_INBOUND.c.id).where(*expired).order_by(_INBOUND.c.id).limit(chunk)).all()
+                if ids:
+                    session.execute(update(_INBOUND).where(_INBOUND.c.id.in_(ids)).values(raw=b""))
+            pruned += len(ids)
+            if len(ids) < chunk:
+                return pruned
 
     def accepted_orders(self, source_id: str) -> list[tuple[str, int, str]]:
         """(game, turn, seat) of the orders the envelope ``source_id`` left on file (for the log)."""

@@ -58,16 +58,26 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def truncate_log(engine: Engine) -> None:
+def truncate_log(engine: Engine, wait_ms: int = 200) -> bool:
     """On SQLite in WAL mode, copy the log into the database file and truncate it to nothing, so
-    no older copy of a page (a row before its secret was removed) stays in it; a log still read
-    by another connection is left for the next time.  Other databases: nothing."""
+    no older copy of a page (a row before its secret was removed) stays in it; whether it was.
+
+    It waits at most ``wait_ms`` for other connections' readers and writer (not the 30 s busy
+    timeout: the deadline worker runs it), and leaves a log still in use for the next time.
+    Other databases: nothing (True)."""
     if engine.dialect.name != "sqlite":
-        return
+        return True
     with engine.connect() as connection:
-        if str(connection.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() == "wal":
-            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.commit()
+        if str(connection.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() != "wal":
+            return True
+        waited = connection.exec_driver_sql("PRAGMA busy_timeout").scalar()
+        try:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(wait_ms)}")
+            busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").first()
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(waited or 0)}")
+            connection.commit()
+        return busy is not None and not busy[0]
 
 
 def relax_durability(connection: Connection) -> str | None:

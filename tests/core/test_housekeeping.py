@@ -3,6 +3,7 @@ retention, and gone from the SQLite file and its log once emptied (``secure_dele
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -76,3 +77,38 @@ def test_the_deadline_worker_keeps_house_once_an_interval(sessions):
     clock.advance(RETENTION)
     worker.run_once_sync()
     assert runs == [NOW, clock.now()] and inbox.raw(stored.id) == b""
+
+
+def test_a_log_in_use_is_left_for_the_next_run_without_waiting_long(tmp_path: Path):
+    path = str(tmp_path / "busy.sqlite3")
+    upgrade(path)
+    engine = make_engine(path)
+    sessions = session_factory(engine)
+    try:
+        inbox = Inbox(sessions)
+        inbox.store("email", "k1", None, mail("some-mail"), NOW)
+        reader = engine.connect()
+        reader.exec_driver_sql("BEGIN")
+        reader.exec_driver_sql("SELECT count(*) FROM inbound_messages").all()  # a reader holds a snapshot
+        inbox.store("email", "k2", None, mail("later-mail"), NOW)  # written after it: the log cannot be emptied
+        started = time.monotonic()
+        assert truncate_log(engine) is False
+        assert time.monotonic() - started < 5  # not the 30 s busy timeout: the deadline worker runs it
+        reader.rollback()
+        reader.close()
+        assert truncate_log(engine) is True and not Path(f"{path}-wal").stat().st_size
+        with engine.connect() as connection:  # the connection went back to the pool with its busy timeout
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30_000
+    finally:
+        engine.dispose()
+
+
+def test_a_large_prune_goes_a_chunk_at_a_time(sessions):
+    inbox = Inbox(sessions)
+    for number in range(5):
+        stored = inbox.store(
+            "email", f"k{number}", None, f"Subject: {number}\r\n\r\nhi\r\n".encode(), NOW - RETENTION * 2
+        )
+        inbox.mark_done(stored.id, NOW, "accepted")
+    assert inbox.prune_raw(NOW, RETENTION, chunk=2) == 5
+    assert inbox.prune_raw(NOW, RETENTION, chunk=2) == 0
