@@ -129,6 +129,9 @@ class Settings:
     """The reader process's address space; a mail that needs more is parked unread."""
     inbound_max_attempts: int = 5
     inbound_retry_seconds: int = 30
+    inbound_raw_retention_days: int = 21
+    """How long a processed message's raw bytes are kept (already without its secrets) for replay
+    and support; then they are emptied (bot.core.housekeeping)."""
     send_interval_seconds: float = 5.0
     deadline_check_seconds: float = 30.0
 

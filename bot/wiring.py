@@ -25,6 +25,7 @@ from bot import heap
 from bot.core import supervisor
 from bot.core.clock import Clock, SystemClock
 from bot.core.deadlines import DeadlineWorker
+from bot.core.housekeeping import Housekeeping
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
@@ -121,7 +122,10 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
         logging.getLogger(name).setLevel(logging.INFO)
     clock = clock or SystemClock()
     service = GameService(sessions, service_config(settings))
-    found: list[Worker] = [DeadlineWorker(service, clock, timedelta(seconds=settings.deadline_check_seconds))]
+    housekeeping = Housekeeping(sessions, timedelta(days=settings.inbound_raw_retention_days))
+    found: list[Worker] = [
+        DeadlineWorker(service, clock, timedelta(seconds=settings.deadline_check_seconds), housekeeping)
+    ]
     intake = _intake(settings, sessions, service, clock)
     if intake is None:
         log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")

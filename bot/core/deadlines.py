@@ -15,6 +15,7 @@ import logging
 from datetime import timedelta
 
 from bot.core.clock import Clock
+from bot.core.housekeeping import Housekeeping
 from bot.core.service import GameService
 from bot.core.supervisor import Stage
 
@@ -27,10 +28,18 @@ class DeadlineWorker:
     name = "deadlines"
     stage = Stage.DEADLINES
 
-    def __init__(self, service: GameService, clock: Clock, interval: timedelta = timedelta(seconds=30)) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        clock: Clock,
+        interval: timedelta = timedelta(seconds=30),
+        housekeeping: Housekeeping | None = None,
+    ) -> None:
         self._service = service
         self._clock = clock
         self.interval = interval
+        self.housekeeping = housekeeping
+        """Run once an hour or so after the pass (:mod:`bot.core.housekeeping`); None: never."""
 
     async def prepare(self) -> None:
         """Nothing to prepare."""
@@ -40,7 +49,8 @@ class DeadlineWorker:
         return True
 
     def run_once_sync(self) -> list[tuple[str, int]]:
-        """Resume paused games whose pause ended, resolve what is due, send due reminders; returns what resolved."""
+        """Resume paused games whose pause ended, resolve what is due, send due reminders, keep house
+        (when due); returns what resolved."""
         now = self._clock.now()
         for game in self._service.resume_due(now):
             log.info("resumed game %s: its pause ended", game, extra={"game": game})
@@ -50,6 +60,8 @@ class DeadlineWorker:
             log.info("sent %d reminder(s)", reminded)
         for game, turn in resolved:
             log.info("resolved game %s turn %d at its deadline", game, turn, extra={"game": game, "turn": turn})
+        if self.housekeeping is not None:
+            self.housekeeping.run_if_due(now)
         return resolved
 
     def seconds_to_wait(self) -> float:

@@ -88,7 +88,7 @@ class Delivery:
             rows.append(
                 Outgoing(
                     channel, recipient, outcome.kind, outcome.message.template, outcome.message.data, outcome.key,
-                    outcome.context, outcome.game_id, outcome.turn_number,
+                    outcome.context, outcome.game_id, outcome.turn_number, outcome.message.secret,
                 )
             )  # fmt: skip
         return rows

@@ -19,6 +19,7 @@ from bot.core.games import FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.identities import find_or_create_player
 from bot.core.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.seat_secrets import hash_secret, new_secret
+from bot.core.secret_values import Secret
 from bot.core.turns import next_deadline
 from bot.store.models import Game, GameMaster
 
@@ -68,7 +69,7 @@ class HostCommands(CommandContext):
         self.reply.game_tag = slug
         shown = settings.schedule or format_duration(timedelta(minutes=turn_minutes))
         self.reply.add(
-            "created", game=slug, title=rules.title, gm_secret=gm_secret, schedule=shown, time_zone=game.time_zone,
+            "created", game=slug, title=rules.title, gm_secret=Secret(gm_secret), schedule=shown, time_zone=game.time_zone,
             seats=command.seats, max_seats=command.max_seats or rules.max_seats,
         )  # fmt: skip
         self.delivery.send(
@@ -84,7 +85,7 @@ class HostCommands(CommandContext):
                 game.gm_player_id = player.id
             elif self.session.get(GameMaster, (game.id, player.id)) is None:
                 self.session.add(GameMaster(game_id=game.id, player_id=player.id))
-            message = Message("gm_named", {"game": game.slug, "title": rules_of(game).title, "gm_secret": gm_secret,
+            message = Message("gm_named", {"game": game.slug, "title": rules_of(game).title, "gm_secret": Secret(gm_secret),
                                            "co_gm": number > 0})  # fmt: skip
             self.delivery.send(
                 Outcome(ToPlayer(player.id), message, NOTICE, f"gm-named:{game.slug}:{address}", game.id)

@@ -27,6 +27,13 @@ and applies nothing twice.
 ``processed_at`` is when the row was last handled: done, or the last failed
 attempt (the retry back-off counts from it).  ``outcome`` says what handling
 did (accepted, refused, or why it was only recorded), for the host.
+
+Secrets do not rest here.  Once a message is processed, its channel puts a
+copy without the passwords and codes it carried in place of the raw bytes
+(:meth:`Inbox.redact`, in the transaction that settles it), and the raw
+bytes of a settled row are kept only ``retention`` (:meth:`Inbox.prune_raw`,
+run by :mod:`bot.core.housekeeping`): then they are emptied, and the row
+keeps its summary (sender, times, size, outcome).
 """
 
 from __future__ import annotations
@@ -128,6 +135,10 @@ _MARK_DONE = (
     )
 )
 """Built once (:meth:`Inbox.mark_done` runs for every message)."""
+_REDACT = (
+    update(_INBOUND).where(_INBOUND.c.id == bindparam("row_id")).values(raw=bindparam("raw", type_=_INBOUND.c.raw.type))
+)
+"""A processed message's stored bytes replaced by a copy without its secrets (:meth:`Inbox.redact`)."""
 _STORE = insert(_INBOUND)
 """The rows of :meth:`Inbox.store_many` on a database without ``ON CONFLICT``: one executemany
 (their ids are then read by key, which is unique)."""
@@ -358,6 +369,31 @@ class Inbox:
             self._sessions, batch
         ) as session:  # one statement, below the ORM: the row (its raw bytes) is not loaded
             defer(session, _MARK_DONE, [values])  # an optimistic batch settles its rows in one executemany
+
+    def redact(self, row_id: int, raw: bytes, batch: Batch | None = None) -> None:
+        """Keep ``raw`` (the message without the secrets it carried) in place of the row's bytes; in
+        ``batch`` when given (with :meth:`mark_done`: the secret is gone when the row is settled)."""
+        with session_for(self._sessions, batch) as session:
+            defer(session, _REDACT, [{"row_id": row_id, "raw": raw}])
+
+    def prune_raw(self, now: datetime, retention: timedelta, chunk: int = 500) -> int:
+        """Empty the raw bytes of settled rows (done or parked) received more than ``retention``
+        before ``now``; returns how many were emptied.  Rows still to process keep theirs.  A
+        transaction per ``chunk`` rows, so the first prune of a large inbox holds no lock for long."""
+        expired = (
+            _INBOUND.c.status.in_((DONE, PARKED)),
+            _INBOUND.c.received_at < now - retention,
+            func.length(_INBOUND.c.raw) > 0,
+        )
+        pruned = 0
+        while True:
+            with unit_of_work(self._sessions) as session:
+                ids = session.scalars(select(_INBOUND.c.id).where(*expired).order_by(_INBOUND.c.id).limit(chunk)).all()
+                if ids:
+                    session.execute(update(_INBOUND).where(_INBOUND.c.id.in_(ids)).values(raw=b""))
+            pruned += len(ids)
+            if len(ids) < chunk:
+                return pruned
 
     def accepted_orders(self, source_id: str) -> list[tuple[str, int, str]]:
         """(game, turn, seat) of the orders the envelope ``source_id`` left on file (for the log)."""

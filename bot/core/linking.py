@@ -35,6 +35,7 @@ from bot.core.context import CommandContext
 from bot.core.identities import find_or_create_player, find_player
 from bot.core.outcomes import NOTICE, Message, Outcome, ToAddress, ToPlayer
 from bot.core.seat_secrets import check_secret, hash_secret
+from bot.core.secret_values import Secret
 from bot.store.models import Game, GameMaster, Identity, Observer, PendingLink, Player, Seat
 
 ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
@@ -101,7 +102,7 @@ class LinkCommands(CommandContext):
         pending.attempts = 0
         pending.codes_sent += 1
         data = {
-            "code": code, "from_channel": sender.channel, "from_name": sender.display_name or player.display_name,
+            "code": Secret(code), "from_channel": sender.channel, "from_name": sender.display_name or player.display_name,
             "channel": channel, "address": address, "expires": pending.expires_at.isoformat(), "tries": MAX_TRIES,
         }  # fmt: skip
         self.delivery.send(

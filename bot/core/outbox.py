@@ -9,6 +9,14 @@ exponential back-off; a permanent refusal parks it with the reason.  Each row
 has a stable Message-ID, so a retry after a crash between "sent" and "marked"
 is recognisable downstream.  A sender in this process is woken when rows for its
 channel are committed (:mod:`bot.core.outbox_bell`); it looks every interval besides.
+
+A row whose message carries a secret (a password, a link code:
+:mod:`bot.core.secret_values`) is written with ``redacted_data`` beside its
+data; marking it sent or parking it replaces the data with that copy in the
+same statement, so no secret rests in a row once it is delivered or given up.
+A claimed row says whether it carries one (:attr:`PendingMessage.secret`);
+the sender marks a row that carries none with the plain statement, as cheap
+as before (a mark not told so forgets whatever there is).
 """
 
 from __future__ import annotations
@@ -20,11 +28,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.batch import defer
 from bot.core.outbox_bell import note
+from bot.core.secret_values import redacted
 from bot.store.db import relax_durability, unit_of_work
 from bot.store.models import OutboxMessage
 
@@ -47,6 +56,8 @@ class Outgoing:
     context: Mapping[str, Any] = field(default_factory=dict)
     game_id: int | None = None
     turn_number: int | None = None
+    secret: bool = False
+    """``data`` holds a :class:`~bot.core.secret_values.Secret`: the row forgets it once sent or parked."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,8 @@ class PendingMessage:
     context: Mapping[str, Any]
     attempts: int
     created_at: datetime
+    secret: bool = False
+    """The row carries a secret (it has a redacted copy): marking it sent forgets the secret."""
 
 
 _INSERT = insert(cast(Table, OutboxMessage.__table__))
@@ -84,6 +97,7 @@ def _values(message: Outgoing, now: datetime, domain: str) -> dict[str, Any]:
         "kind": message.kind,
         "template": message.template,
         "data": dict(message.data),
+        "redacted_data": redacted(message.data) if message.secret else None,
         "context": dict(message.context),
         "game_id": message.game_id,
         "turn_number": message.turn_number,
@@ -185,7 +199,7 @@ class OutboxDrain:
                 claimed = connection.execute(
                     select(*_PENDING_COLUMNS).where(OutboxMessage.id.in_(ids), OutboxMessage.claimed_by == token)
                 ).all()
-            return sorted((PendingMessage(*row) for row in claimed), key=lambda row: row.id)
+            return sorted((_pending(row) for row in claimed), key=lambda row: row.id)
 
     def release(self, message_ids: list[int]) -> None:
         """Give back claimed rows that were not sent (the channel went away mid-batch): due again at once."""
@@ -196,13 +210,15 @@ class OutboxDrain:
                 .values(claimed_until=None)
             )
 
-    def mark_sent(self, message_id: int, now: datetime) -> None:
+    def mark_sent(self, message_id: int, now: datetime, secret: bool = True) -> None:
         """One statement, committed at once (the sender calls it right after the server's 250).
 
+        The row's secret, if any, is forgotten in the same statement; ``secret`` False (the claimed
+        row's :attr:`PendingMessage.secret`) says it has none, and the mark is the plain one.
         A sender marking many rows in one pass uses :meth:`marker` instead (cheaper commits).
         """
         with unit_of_work(self._sessions) as session:
-            session.execute(_MARK_SENT, {"row": message_id, "now": now})
+            session.execute(_mark_sent(secret), {"row": message_id, "now": now})
 
     def marker(self) -> SentMarker:
         """A :class:`SentMarker` for one sending pass (open it, mark rows, close it)."""
@@ -223,13 +239,17 @@ class OutboxDrain:
             return row.next_attempt_at
 
     def park(self, message_id: int, now: datetime, reason: str) -> None:
-        """The channel refused the row for good (unknown recipient, no permission): keep it, stop trying."""
+        """The channel refused the row for good (unknown recipient, no permission): keep it, stop trying.
+
+        A secret it carried is removed (as once sent): nobody is to read it from the database."""
         with unit_of_work(self._sessions) as session:
             row = session.get_one(OutboxMessage, message_id)
             row.attempts += 1
             row.last_error = reason[:2000]
             row.parked_at = now
             row.claimed_until = None
+            if row.redacted_data is not None:  # given up: its secret is not kept for anyone
+                row.data, row.redacted_data = row.redacted_data, None
 
     def unsent_count(self, channel: str | None = None) -> int:
         """Rows not yet sent and not parked."""
@@ -270,7 +290,7 @@ class OutboxDrain:
             )
             if channel is not None:
                 query = query.where(OutboxMessage.channel == channel)
-            return [(PendingMessage(*row[:-1]), row[-1] or "") for row in session.execute(query).all()]
+            return [(_pending(row[:-1]), row[-1] or "") for row in session.execute(query).all()]
 
 
 _UNSENT = OutboxMessage.sent_at.is_(None)
@@ -285,6 +305,18 @@ _MARK_SENT = (
     .execution_options(synchronize_session=False)
 )
 """Mark one row sent (a second mark changes nothing: ``sent_at`` and ``attempts`` stay as they were)."""
+_MARK_SENT_FORGETTING = _MARK_SENT.values(
+    # A row with a secret keeps its redacted copy from now on (any other keeps its data: NULL there)
+    data=func.coalesce(OutboxMessage.redacted_data, OutboxMessage.data),
+    redacted_data=null(),
+)
+""":data:`_MARK_SENT`, forgetting the row's secret in the same statement (:mod:`bot.core.secret_values`):
+for a row that carries one, or may (a row not claimed as one without)."""
+
+
+def _mark_sent(secret: bool) -> Any:
+    """The mark for a row that carries a secret (or may), or for one known to carry none."""
+    return _MARK_SENT_FORGETTING if secret else _MARK_SENT
 
 
 class SentMarker:
@@ -333,12 +365,12 @@ class SentMarker:
         self._connection = connection
         return self
 
-    def mark_sent(self, message_id: int, now: datetime) -> None:
+    def mark_sent(self, message_id: int, now: datetime, secret: bool = True) -> None:
         """Mark ``message_id`` sent and commit (see :meth:`OutboxDrain.mark_sent`)."""
         if self._connection is None:
             raise RuntimeError("the marker is not open")
         try:
-            self._connection.execute(_MARK_SENT, {"row": message_id, "now": now})
+            self._connection.execute(_mark_sent(secret), {"row": message_id, "now": now})
             self._connection.commit()
         except Exception:
             self._connection.rollback()
@@ -362,7 +394,27 @@ class SentMarker:
 _PENDING_COLUMNS = (
     OutboxMessage.id, OutboxMessage.message_id, OutboxMessage.channel, OutboxMessage.recipient, OutboxMessage.kind,
     OutboxMessage.template, OutboxMessage.data, OutboxMessage.context, OutboxMessage.attempts,
-    OutboxMessage.created_at,
+    OutboxMessage.created_at, OutboxMessage.redacted_data,
 )  # fmt: skip
-"""A :class:`PendingMessage`'s columns, in its fields' order (what a claim returns, or selects where the
-database has no ``RETURNING``; the parked rows' listing)."""
+"""A :class:`PendingMessage`'s columns, in its fields' order, then the redacted copy (what a claim returns,
+or selects where the database has no ``RETURNING``; the parked rows' listing).  The copy itself, not
+``redacted_data IS NOT NULL``: SQLite 3.40's ``RETURNING`` gave true for every row of that (NULL for
+all but the few rows with a secret, so it costs nothing)."""
+
+
+def _pending(row: Sequence[Any]) -> PendingMessage:
+    """The :class:`PendingMessage` of a row of :data:`_PENDING_COLUMNS`."""
+    row_id, message_id, channel, recipient, kind, template, data, context, attempts, created_at, redacted = row
+    return PendingMessage(
+        row_id,
+        message_id,
+        channel,
+        recipient,
+        kind,
+        template,
+        data,
+        context,
+        attempts,
+        created_at,
+        redacted is not None,
+    )

@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.secret_values import any_secret
+
 REPLY = "reply"
 REPORT = "report"
 NOTICE = "notice"
@@ -35,10 +37,19 @@ a game's live status (one coalescing row per game: :mod:`bot.core.status_board`)
 
 @dataclass(frozen=True)
 class Message:
-    """What to say: a template name (``reply``, ``report``, ``started``, ``notice`` ...) and its plain data."""
+    """What to say: a template name (``reply``, ``report``, ``started``, ``notice`` ...) and its plain data.
+
+    ``secret``: the data holds a :class:`~bot.core.secret_values.Secret` (a password or a code), which
+    its outbox rows forget once sent.  Found among the data's own values; a reply says it of its items.
+    """
 
     template: str
     data: Mapping[str, Any]
+    secret: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.secret and any_secret(self.data.values()):
+            object.__setattr__(self, "secret", True)
 
 
 @dataclass(frozen=True)

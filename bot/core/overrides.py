@@ -28,6 +28,7 @@ from bot.core.games import FINISHED, PAUSED, RUNNING, current_orders, phase_of, 
 from bot.core.identities import find_or_create_player, seat_of
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.seat_secrets import hash_secret, new_secret
+from bot.core.secret_values import Secret
 from bot.core.turn_records import live_records, roll_back
 from bot.core.turns import next_deadline, resolve_current_turn
 from bot.store.models import Game, Seat
@@ -217,7 +218,7 @@ class Overrides(CommandContext):
         records = live_records(self.session, game)
         last = records[-1] if records else None
         self._tell(seat, "seat_given", {
-            "game": game.slug, "seat": seat.name, "secret": secret, "auth": game.auth_mode, "kind": game.kind,
+            "game": game.slug, "seat": seat.name, "secret": Secret(secret), "auth": game.auth_mode, "kind": game.kind,
             "turn": last.turn_number if last else None, "report": last.report if last else None,
             "events": [e["text"] for e in last.events] if last else [],
             "private": last.private.get(seat.name) if last else None,

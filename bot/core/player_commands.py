@@ -19,6 +19,7 @@ from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_o
 from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
+from bot.core.secret_values import Secret
 from bot.store.models import Game, GameMaster, Seat
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
@@ -120,7 +121,7 @@ class PlayerCommands(CommandContext):
         self.session.flush()
         self.reply.add(
             "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
-            max_seats=most, secret=secret, auth=game.auth_mode,
+            max_seats=most, secret=Secret(secret), auth=game.auth_mode,
         )  # fmt: skip
 
     def status(self, command: c.ShowStatus) -> None:

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.outcomes import Message
+from bot.core.secret_values import any_secret
 
 REPLY_TEMPLATE = "reply"
 
@@ -35,10 +36,14 @@ class ReplyBuilder:
     problems: list[dict[str, Any]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     game_tag: str | None = None
+    secret: bool = False
+    """An item holds a :class:`~bot.core.secret_values.Secret` (its outbox row forgets it once sent)."""
 
     def add(self, code: str, **data: Any) -> None:
         """Something done or shown: the phrase ``code`` with ``data``."""
         self.items.append({"code": code, **data})
+        if any_secret(data.values()):
+            self.secret = True
 
     def problem(self, line: str, code: str, **data: Any) -> None:
         """A line that was refused or not understood, and why (the phrase ``code``)."""
@@ -60,4 +65,5 @@ class ReplyBuilder:
                 "problems": self.problems,
                 "ignored": self.ignored,
             },
+            self.secret,
         )

@@ -6,7 +6,14 @@ person, so it needs no slow password hash: it is stored as
 normalised secret under a key that lives *outside* the database (the
 ``secret_key`` setting or a key file, see :func:`load_secret_key`).  A copy
 of the database alone therefore reveals no secret: without the key the
-digest cannot be tested against the 6.8 million possible secrets.  One check
+digest cannot be tested against the 6.8 million possible secrets, and the
+secret itself is kept nowhere else in clear for long.  The message that
+hands it out holds it until sent or parked, then keeps ``(removed once
+sent)`` in its place (:mod:`bot.core.secret_values`); a mail that gave it is
+kept, once processed, with it masked (:mod:`bot.email.redact`), and its raw
+bytes are emptied after ``inbound_raw_retention_days`` (21 by default,
+:mod:`bot.core.housekeeping`); SQLite zeroes what an update removes and the
+write-ahead log is truncated hourly (deploy/HOSTING.md, "Secrets at rest").  One check
 costs a few microseconds instead of the tens of milliseconds of the PBKDF2
 hash used before (issue 14: that hash was 68% of the intake time).
 

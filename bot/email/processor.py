@@ -47,6 +47,7 @@ from bot.core.log_fields import game_named, log_fields
 from bot.core.ratelimit import ReplyBudget
 from bot.core.service import Applied, GameService
 from bot.email.prescreen import NotRead
+from bot.email.redact import redact_mail
 from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
 
 log = logging.getLogger(__name__)
@@ -216,6 +217,7 @@ class MailProcessor:
             outcome = f"recorded, not answered: {understood.skip}"
             log.info("inbox #%d (%s): %s", item.id, item.source_key, outcome)
             self.inbox.mark_done(item.id, self.clock.now(), outcome, batch=batch)
+            self._forget_secrets(item, (), batch)
             return PassResult(done=1)
         message_id = envelope.reply_context.get("message_id")
         with log_fields(
@@ -235,7 +237,14 @@ class MailProcessor:
             item.id, item.source_key, envelope.sender.address, understood.summary, outcome,
         )  # fmt: skip
         self.inbox.mark_done(item.id, self.clock.now(), outcome, envelope.sender.address, digest, batch=batch)
+        self._forget_secrets(item, secrets_given(envelope), batch)
         return PassResult(done=1)
+
+    def _forget_secrets(self, item: Pending, secrets: Sequence[str], batch: Batch) -> None:
+        """Keep the mail without the passwords and codes it carried (:mod:`bot.email.redact`)."""
+        redacted = redact_mail(item.raw, secrets)
+        if redacted is not None:
+            self.inbox.redact(item.id, redacted, batch=batch)
 
     def _quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
         """Why this message gets no reply under the reply limit (module docstring), or None."""
@@ -285,3 +294,9 @@ def command_digest(envelope: c.Envelope) -> str:
     """A digest of what ``envelope`` asks for, case and spacing ignored: equal for a repeated text."""
     text = " | ".join(repr(command) for command in envelope.commands)
     return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()
+
+
+def secrets_given(envelope: c.Envelope) -> list[str]:
+    """The secrets a mail gave: its password, the link codes it gave back."""
+    given = [command.code for command in envelope.commands if isinstance(command, c.ConfirmLink)]
+    return [envelope.password, *given] if envelope.password else given

@@ -292,7 +292,8 @@ class _MarkThread:
         await asyncio.get_running_loop().run_in_executor(self._thread, self._marker.open)
 
     def mark(self, row: PendingMessage, now: datetime) -> asyncio.Future[None]:
-        return asyncio.get_running_loop().run_in_executor(self._thread, self._marker.mark_sent, row.id, now)
+        mark = self._marker.mark_sent
+        return asyncio.get_running_loop().run_in_executor(self._thread, mark, row.id, now, row.secret)
 
     async def close(self) -> None:
         """Close the marker (after any mark still running) and let the thread go."""

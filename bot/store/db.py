@@ -39,7 +39,9 @@ def sqlite_file(target: str) -> Path | None:
 
 
 def make_engine(target: str) -> Engine:
-    """An engine for a URL or SQLite path; SQLite gets foreign keys and a busy timeout."""
+    """An engine for a URL or SQLite path; SQLite gets foreign keys, a busy timeout, the write-ahead
+    log and ``secure_delete`` (what an update or delete removes is zeroed, not left in free space:
+    a removed secret is not in the file)."""
     url = database_url(target)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30})
@@ -52,7 +54,30 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA secure_delete=ON")
     cursor.close()
+
+
+def truncate_log(engine: Engine, wait_ms: int = 200) -> bool:
+    """On SQLite in WAL mode, copy the log into the database file and truncate it to nothing, so
+    no older copy of a page (a row before its secret was removed) stays in it; whether it was.
+
+    It waits at most ``wait_ms`` for other connections' readers and writer (not the 30 s busy
+    timeout: the deadline worker runs it), and leaves a log still in use for the next time.
+    Other databases: nothing (True)."""
+    if engine.dialect.name != "sqlite":
+        return True
+    with engine.connect() as connection:
+        if str(connection.exec_driver_sql("PRAGMA journal_mode").scalar()).lower() != "wal":
+            return True
+        waited = connection.exec_driver_sql("PRAGMA busy_timeout").scalar()
+        try:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(wait_ms)}")
+            busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").first()
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(waited or 0)}")
+            connection.commit()
+        return busy is not None and not busy[0]
 
 
 def relax_durability(connection: Connection) -> str | None:

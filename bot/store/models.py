@@ -333,6 +333,9 @@ class OutboxMessage(Base):
     template: Mapped[str] = mapped_column(String(120))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     context: Mapped[dict[str, Any]] = mapped_column(JSON)
+    redacted_data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    """``data`` without its secrets, for a row whose message carries one (NULL otherwise); it
+    replaces ``data`` when the row is sent or parked (:mod:`bot.core.secret_values`, migration 0011)."""
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     turn_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

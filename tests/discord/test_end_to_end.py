@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
 from bot.core import commands as c
+from bot.core.secret_values import REDACTED
 from bot.core.views import GameViews
 from bot.discord.render import discord_messages, render_outcome
 from bot.store.db import unit_of_work
@@ -71,6 +72,14 @@ def public_rows(world: World, slug: str) -> list[OutboxMessage]:
     """The game's public copies on Discord (its live status, one coalescing row, apart)."""
     return [r for r in rows(world.sessions)
             if r.channel == "discord" and r.recipient == f"public:{slug}" and r.kind != "status"]  # fmt: skip
+
+
+SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b")
+
+
+def as_kept(message: str) -> str:
+    """``message`` as its sent outbox row renders: without the seat secret (bot/core/secret_values.py)."""
+    return SECRET_SHAPE.sub(REDACTED, message)
 
 
 MAIL_WORDS = re.compile(r"PASSWORD|[Rr]eply with|Send HELP|by email: the subject")
@@ -129,7 +138,9 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
         assert re.search(r"```\nDeadline: <t:\d+:F> \(<t:\d+:R>\)", text)
         for name in SEATS:
             user_id = world.user(name)["id"]
-            dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
+            received = [m["content"] for m in fake_discord.dm_messages(user_id)]
+            assert sum(bool(SECRET_SHAPE.search(m)) for m in received) == 1  # the seat secret, on joining
+            dms = [as_kept(m) for m in received]
             assert dms == expected_messages(world, user_id)  # each reply and report copy, once, in order
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
         assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel == "discord")
@@ -208,7 +219,7 @@ async def test_an_outage_while_reports_go_out_loses_nothing_and_doubles_nothing(
         assert len(posted) == len(set(posted))
         for name in SEATS:
             user_id = world.user(name)["id"]
-            dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
+            dms = [as_kept(m["content"]) for m in fake_discord.dm_messages(user_id)]
             assert dms == expected_messages(world, user_id) and len(dms) == len(set(dms))
             assert sum("\nCopy for " in m for m in dms) == 1
         failed = [r for r in rows(world.sessions) if r.attempts > 1]

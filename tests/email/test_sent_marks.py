@@ -90,10 +90,10 @@ def slow_marks(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     original = SentMarker.mark_sent
     release = threading.Event()
 
-    def slow(self: SentMarker, message_id: int, now: datetime) -> None:
+    def slow(self: SentMarker, message_id: int, now: datetime, secret: bool = True) -> None:
         release.wait(2)
         release.clear()
-        original(self, message_id, now)
+        original(self, message_id, now, secret)
 
     monkeypatch.setattr(SentMarker, "mark_sent", slow)
     return release

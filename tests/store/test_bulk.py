@@ -25,6 +25,8 @@ def _row(number: int, **changes: Any) -> dict[str, Any]:
         "kind": "report", "template": "report",
         "data": {"game": "g1", "turn": number, "text": "é\t\"quoted\"\\ and\nnew line", "none": None, "list": [1, 2.5]},
         "context": {}, "game_id": None, "turn_number": number,
+        # a SQL NULL for most rows, a redacted copy (a message with a secret) for every other
+        "redacted_data": {"game": "g1", "secret": "(removed once sent)"} if number % 2 == 0 else None,
         "created_at": NOW + timedelta(seconds=number), "next_attempt_at": NOW, "attempts": 0, "last_error": None,
         "sent_at": None,
     }  # fmt: skip
