@@ -176,10 +176,10 @@ def test_forged_mail_gets_its_victim_at_most_the_limits_worth_of_replies(session
 def test_a_vouched_player_is_answered_beyond_the_limit_only_for_a_game_that_exists(sessions):
     build_world(sessions, ("demo",))
     processor = processor_for(sessions, limit=ReplyLimit(replies=0))
-    for number in range(3):
+    for _ in range(3):
         deliver(processor, message("JOIN nosuchgame\n", subject="a game"))
     assert len(outbox_rows(sessions, "reply")) == 1, "asked once, then a repeat: no game, no exemption"
-    for number in range(3):
+    for _ in range(3):
         deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n", subject="my orders"))
     assert len(outbox_rows(sessions, "reply")) == 4, "orders for a game that exists are always answered"
 
