@@ -25,6 +25,8 @@ class Authorised:
     game: Game | None = None
     seat: Seat | None = None
     actor: Player | None = None
+    elsewhere: bool = False
+    """The seat was opened by its password for a sender who is not its player (its player is told)."""
 
 
 class CommandContext:

@@ -17,7 +17,8 @@ The flow, the same whatever the channels:
 
 Refused, with what to do: an address that already belongs to another linked
 person, a person holding seats in the same game from both sides, a wrong or
-expired code, too many tries, too many codes asked for.  The host separates
+expired code, too many tries, too many codes asked for (for one link, or
+mailed to one address within a day, :data:`CODES_PER_ADDRESS`).  The host separates
 an address linked by mistake (:class:`~bot.core.commands.UnlinkIdentity`,
 ``referee gm unlink``).
 """
@@ -25,9 +26,10 @@ an address linked by mistake (:class:`~bot.core.commands.UnlinkIdentity`,
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from bot.core import commands as c
@@ -36,7 +38,7 @@ from bot.core.identities import find_or_create_player, find_player
 from bot.core.outcomes import NOTICE, Message, Outcome, ToAddress, ToPlayer
 from bot.core.seat_secrets import check_secret, hash_secret
 from bot.core.secret_values import Secret
-from bot.store.models import Game, GameMaster, Identity, Observer, PendingLink, Player, Seat
+from bot.store.models import Game, GameMaster, Identity, LinkCodesMailed, Observer, PendingLink, Player, Seat
 
 ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 """Letters and digits a person cannot misread: no I/L/1, O/0, U/V pairs (U is left out)."""
@@ -47,6 +49,10 @@ MAX_TRIES = 5
 MAX_CODES = 3
 """Codes sent for one pending link while it lasts: asking again cannot flood an address."""
 MAX_ADDRESS = 320
+CODES_PER_ADDRESS = 4
+"""Codes mailed to one address within any :data:`CODES_WINDOW`, whoever asked and however often a link was
+cancelled and asked again: nobody can flood an address with codes."""
+CODES_WINDOW = timedelta(hours=24)
 
 
 def new_code() -> str:
@@ -91,6 +97,11 @@ class LinkCommands(CommandContext):
         if pending is not None and pending.codes_sent >= MAX_CODES:
             self.reply.problem(line, "link_too_many_codes", expires=pending.expires_at.isoformat(),
                                count=MAX_CODES)  # fmt: skip
+            return
+        next_code_at = take_code_from_quota(self.session, channel, address, self.now)
+        if next_code_at is not None:
+            self.reply.problem(line, "link_address_too_many_codes", channel=channel, address=address,
+                               count=CODES_PER_ADDRESS, after=next_code_at.isoformat())  # fmt: skip
             return
         code = new_code()
         code_hash = hash_secret(normalise_code(code), self.config.secret_key)
@@ -189,6 +200,31 @@ class LinkCommands(CommandContext):
             self.reply.problem(line, "link_seat_clash", channel=channel, address=address, games=clashes)
             return False
         return True
+
+
+def take_code_from_quota(session: Session, channel: str, address: str, now: datetime) -> datetime | None:
+    """Count one code mailed to (channel, address) now; or, when its :data:`CODES_PER_ADDRESS` are used up, count
+    nothing and return when the next may be mailed.
+
+    The times are kept in ``link_codes_mailed``, apart from the pending links,
+    so cancelling a link and asking again does not reset them.  The row is made
+    with an insert that does nothing when it exists, then read ``FOR UPDATE``:
+    two processes asking at once for the same address count one after the other.
+    """
+    key = {"channel": channel, "address": address.strip().lower()[:MAX_ADDRESS]}
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    session.execute(insert(LinkCodesMailed).values(**key, sent_at=[]).on_conflict_do_nothing())
+    row = session.scalars(
+        select(LinkCodesMailed)
+        .where(LinkCodesMailed.channel == key["channel"], LinkCodesMailed.address == key["address"])
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).one()
+    recent = sorted(moment for moment in map(datetime.fromisoformat, row.sent_at) if moment > now - CODES_WINDOW)
+    if len(recent) >= CODES_PER_ADDRESS:
+        return recent[-CODES_PER_ADDRESS] + CODES_WINDOW
+    row.sent_at = [moment.isoformat() for moment in [*recent, now]]
+    return None
 
 
 def seats_in_common(session: Session, one: Player, two: Player) -> list[str]:

@@ -29,7 +29,7 @@ from bot.core.games import (
 from bot.core.linking import copy_to_other_channels
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.turns import resolve_current_turn
-from bot.store.models import Game, Seat
+from bot.store.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -50,17 +50,23 @@ class OrderCommands(CommandContext):
     """ORDERS / GAME for an authenticated seat."""
 
     def submit(self, command: c.SubmitOrders, granted: Authorised) -> None:
+        """File the orders (or say why not); when they came with the password from elsewhere, tell the owner."""
+        accepted = self._submit(command, granted)
+        if granted.elsewhere:
+            self.tell_owner(granted, f"ORDERS {command.game}", accepted)
+
+    def _submit(self, command: c.SubmitOrders, granted: Authorised) -> bool:
         game, seat = granted.game, granted.seat
         assert game is not None and seat is not None  # Permission.SEAT
         line = f"ORDERS {game.slug}"
         if game.status not in (RUNNING, PAUSED):
             self.reply.problem(line, "takes_no_orders", game=game.slug, status=game.status)
-            return
+            return False
         in_grace = game.grace_until is not None and self.now <= game.grace_until
         if game.deadline_at is not None and self.now > game.deadline_at and not in_grace:
             self.reply.problem(line, "too_late", game=game.slug, deadline=game.deadline_at.isoformat(),
                                time_zone=game.time_zone)  # fmt: skip
-            return
+            return False
         rules = rules_of(game)
         state = state_for_reading(game)  # only read here; resolving loads its own copy
         phase = rules.phase(state)
@@ -72,13 +78,13 @@ class OrderCommands(CommandContext):
         ):
             self.reply.problem(line, "before_turn", game=game.slug, turn=phase.number, opened=opened.isoformat(),
                                time_zone=game.time_zone)  # fmt: skip
-            return
+            return False
         if phase is None or seat.name not in phase.owing:
             self.reply.problem(
                 line, "owes_nothing", game=game.slug, seat=seat.name, phase=phase.title if phase else None,
                 owing=list(phase.owing) if phase else [],
             )  # fmt: skip
-            return
+            return False
         parsed = rules.parse_orders(state, seat.name, command.text)
         for error in parsed.errors:
             self.reply.problem(error.line or line, "order_error", message=error.message)
@@ -87,7 +93,7 @@ class OrderCommands(CommandContext):
         if parsed.orders is None:
             self.reply.add("orders_refused", game=game.slug, phase=phase.title,
                            kept=kept.canonical_text if kept else None)  # fmt: skip
-            return
+            return False
         file_orders(self.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
                     self.envelope.source_id, self.now, on_file)  # fmt: skip
         accepted = {
@@ -100,6 +106,7 @@ class OrderCommands(CommandContext):
         copy_to_other_channels(self, seat.player, Message("orders_copy", copy), f"copy:{self.envelope.source_id}",
                                game.id)  # fmt: skip
         self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete, set(on_file))
+        return True
 
     def _resolve_if_complete(
         self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool, ordered: set[str]
@@ -142,12 +149,18 @@ class OrderCommands(CommandContext):
             return
         self.reply.add("turn_resolved", game=game.slug, turn=record.turn_number)
 
-    def tell_owner(self, game: Game, seat: Seat) -> None:
-        """Orders came with the right password from another address: the seat's owner is told (issue 3)."""
+    def tell_owner(self, granted: Authorised, line: str, done: bool) -> None:
+        """A seat's password came from an address that is not its player's: the player is told what it did.
+
+        ``line`` names the command (``ORDERS gs1``); ``done``: whether it was
+        carried out (orders accepted) or refused.
+        """
+        game, seat = granted.game, granted.seat
+        assert game is not None and seat is not None
         self.delivery.send(
             Outcome(
                 ToPlayer(seat.player_id, seat.name),
-                Message("orders_elsewhere", {"game": game.slug, "seat": seat.name,
+                Message("orders_elsewhere", {"game": game.slug, "seat": seat.name, "command": line, "done": done,
                                              "sender": self.envelope.sender.address, "receipt": self.reply.receipt}),
                 NOTICE, f"notice:{self.envelope.source_id}:{seat.name}", game.id,
             )

@@ -36,9 +36,9 @@ from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.linking import LinkCommands
 from bot.core.order_commands import OrderCommands
 from bot.core.overrides import Overrides
+from bot.core.password_checks import gm_password_proven, seat_by_password
 from bot.core.player_commands import PlayerCommands
 from bot.core.presence_commands import PresenceCommands
-from bot.core.seat_secrets import check_secret, hash_secret, needs_rehash
 from bot.store.models import AuditEntry, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,11 @@ def handle_command(ctx: CommandContext, command: c.Command) -> None:
         return
     problems_before = len(ctx.reply.problems)
     _apply(ctx, command, granted)
+    if granted.elsewhere and not isinstance(command, c.SubmitOrders):  # orders tell the owner themselves
+        done = len(ctx.reply.problems) == problems_before
+        OrderCommands(ctx.session, ctx.envelope, ctx.reply, ctx.config, ctx.delivery).tell_owner(
+            granted, label(command), done
+        )
     if command.permission in AUDITED and len(ctx.reply.problems) == problems_before:
         _audit(ctx, command, granted)
 
@@ -101,16 +106,21 @@ def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
         if actor is None or actor.id not in {gm.id for gm in game_masters(ctx.session, game.id)}:
             return _refuse(ctx, command, line, "not_game_master", game=game.slug)
         # By a channel that does not authenticate people (mail), a GM command needs the GM password.
-        key = ctx.config.secret_key
-        unproven = not (envelope.password and check_secret(envelope.password, game.gm_secret_hash or "", key))
-        if envelope.trust is not c.Trust.VERIFIED and game.gm_secret_hash is not None and unproven:
-            return _refuse(ctx, command, line, "needs_gm_password", game=game.slug)
+        if envelope.trust is not c.Trust.VERIFIED and game.gm_secret_hash is not None:
+            problems = len(ctx.reply.problems)
+            if not gm_password_proven(ctx, game):
+                if len(ctx.reply.problems) > problems:  # locked out: already refused, unchecked
+                    return None
+                return _refuse(ctx, command, line, "needs_gm_password", game=game.slug)
         if envelope.trust is c.Trust.CLAIMED and game.gm_secret_hash is None:  # no secret to prove it with
             return _refuse(ctx, command, line, "sender_not_verified", reason=envelope.unverified_reason)
         return Authorised(game=game, actor=actor)
     if permission is c.Permission.SEAT:
-        seat = _authenticated_seat(ctx, game, line)
-        return None if seat is None else Authorised(game=game, seat=seat, actor=seat.player)
+        found = _authenticated_seat(ctx, game, line)
+        if found is None:
+            return None
+        seat, elsewhere = found
+        return Authorised(game=game, seat=seat, actor=seat.player, elsewhere=elsewhere)
     assert_never(permission)
 
 
@@ -141,35 +151,25 @@ def _unverified(game: Game, envelope: c.Envelope) -> str:
     return envelope.unverified_reason if game.auth_mode == "address" and envelope.trust is c.Trust.CLAIMED else ""
 
 
-def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> Seat | None:
-    """The seat the command is for: by the seat password, else by the sender's identity where that suffices."""
+def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> tuple[Seat, bool] | None:
+    """The seat the command is for, and whether the sender is not its player (a password from elsewhere).
+
+    By the seat password (:func:`bot.core.password_checks.seat_by_password`),
+    else by the sender's identity where that suffices.
+    """
     envelope = ctx.envelope
     player = find_or_create_player(ctx.session, envelope.sender, ctx.now)
     own = seat_of(game, player)
-    password = envelope.password
-    if password:
-        # The sender's own seat first: an old (PBKDF2) row is a deliberately slow hash.
-        key = ctx.config.secret_key
-        candidates = ([own] if own is not None else []) + [s for s in game.seats if s is not own]
-        seat = next((s for s in candidates if check_secret(password, s.secret_hash, key)), None)
-        if seat is None:
-            log.warning(
-                "wrong seat password for %s from %s", game.slug, envelope.sender.address, extra={"game": game.slug}
-            )
-            ctx.reply.problem("", "wrong_password", game=game.slug)  # the form names the password line
-            return None
-        if needs_rehash(seat.secret_hash):  # just proven right: store it in the fast keyed form
-            seat.secret_hash = hash_secret(password, key)
-        if seat is not own:
-            OrderCommands(ctx.session, envelope, ctx.reply, ctx.config, ctx.delivery).tell_owner(game, seat)
-        return seat
+    if envelope.password:
+        seat = seat_by_password(ctx, game, own, envelope.password)
+        return None if seat is None else (seat, seat is not own)
     if own is None:
         ctx.reply.problem(line, "no_seat", game=game.slug)
         return None
     if not identity_suffices(game, envelope.trust):
         ctx.reply.problem(line, "needs_password", game=game.slug, reason=_unverified(game, envelope))
         return None
-    return own
+    return own, False
 
 
 def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None:

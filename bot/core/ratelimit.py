@@ -10,7 +10,10 @@ address had its share of replies for the window?) and
 :meth:`ReplyBudget.previous_commands` (did its previous message read the same
 commands?).  Only above the share, and only for a message with no command or
 the same commands as the one before, is the reply left out; the message is
-still applied and kept.  The counts come from the outbox and the inbox
+still applied and kept.  The intake also asks :meth:`ReplyBudget.existing_games`:
+a command that acts on a game is answered beyond the share only when the
+game exists and the channel vouches for the sender, since anyone can write
+a victim's address in a From line and have the referee answer there.  The counts come from the outbox and the inbox
 themselves, so they need no table of their own and survive restarts.
 """
 
@@ -24,7 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.batch import Batch, session_for, write_deferred
-from bot.store.models import InboundMessage, OutboxMessage
+from bot.store.models import Game, InboundMessage, OutboxMessage
 
 
 class ReplyBudget:
@@ -57,6 +60,13 @@ class ReplyBudget:
                 )
             )
         return int(count or 0)
+
+    def existing_games(self, slugs: set[str], batch: Batch | None = None) -> set[str]:
+        """Which of ``slugs`` name games that exist (a command for a game nobody made changes nothing)."""
+        if not slugs:
+            return set()
+        with self._session(batch) as session:
+            return set(session.scalars(select(Game.slug).where(Game.slug.in_(sorted(slugs)))))
 
     def previous_commands(
         self, channel: str, sender: str, before_id: int, since: datetime, batch: Batch | None = None

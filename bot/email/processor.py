@@ -9,21 +9,24 @@ attempts; nothing is dropped.  A message the mail reader gave up on (over its
 time or memory budget, :class:`bot.email.prescreen.NotRead`) is answered when
 its sender can be read cheaply and parked at once with its reason.
 
-**The reply limit** (issue 11, item 5) stops mail loops without muting a busy
-player.  A message is applied but not answered only when all of these hold:
+**The reply limit** stops mail loops and backscatter without muting a busy
+player.  Once the address has had ``ReplyLimit.replies`` replies within
+``ReplyLimit.window``, a message is applied but not answered when:
 
-* it carries no command that can change a game (ORDERS, JOIN, RESIGN, the
-  game master's commands): such a message either changes a game or is
-  refused, and its sender always hears which;
-* the address has had ``ReplyLimit.replies`` replies within
-  ``ReplyLimit.window``;
-* it has no command at all (only lines that are not commands, or nothing), or
-  it reads exactly the same commands as the address's previous message.
+* its sender is not vouched for (a From line anyone could have written: the
+  address may be a forged victim's), whatever it carries; or
+* its sender is vouched for, it carries no command that changes a game that
+  exists (ORDERS, JOIN, RESIGN, START for an existing game, or CREATE: such a
+  message changes a game or is refused, and its sender always hears which),
+  and it has no command at all or reads exactly the same commands as the
+  address's previous message.
 
-An auto-responder without RFC 3834 headers sends text that is no command (or
-the same text again and again), so it is stopped after the limit; a player
-asking STATUS of one game, then of another, is still answered.  The rule is
-stated in ``templates/common/help.txt.j2``.
+So a forged victim gets at most the limit's worth of replies, however the
+forged mail varies; an auto-responder without RFC 3834 headers sends text
+that is no command (or the same text again and again), so it is stopped
+after the limit; a vouched player asking STATUS of one game, then of
+another, is still answered.  The rule is stated in
+``templates/email/help.txt.j2``.
 
 Every message's outcome is logged and kept on its inbox row (``referee inbox
 list``): which orders were accepted or refused, what else it asked for, and
@@ -54,7 +57,7 @@ log = logging.getLogger(__name__)
 
 
 ACTING = (c.SubmitOrders, c.JoinGame, c.Resign, c.CreateGame, c.StartGame)
-"""Commands that change a game or are refused: a message with one is always answered."""
+"""Commands that change a game or are refused: answered beyond the limit for a vouched sender and a game that exists."""
 
 
 @dataclass(frozen=True)
@@ -248,18 +251,31 @@ class MailProcessor:
 
     def _quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
         """Why this message gets no reply under the reply limit (module docstring), or None."""
-        if self.budget is None or any(isinstance(command, ACTING) for command in envelope.commands):
+        if self.budget is None:
+            return None
+        vouched = envelope.trust in (c.Trust.VOUCHED, c.Trust.VERIFIED)
+        if vouched and self._acts_on_a_game(envelope, batch):
             return None
         since = self.clock.now() - self.limit.window
         address = envelope.sender.address
         replies = self.budget.replies_since(EMAIL, address, since, batch)
         if replies < self.limit.replies:
             return None
+        if not vouched:
+            return f"sender not vouched for, after {replies} replies within {self.limit.window}"
         if all(isinstance(command, c.NotUnderstood) for command in envelope.commands):
             return f"no command, after {replies} replies within {self.limit.window}"
         if self.budget.previous_commands(EMAIL, address, row_id, since, batch) == digest:
             return f"the same commands as the previous message, after {replies} replies within {self.limit.window}"
         return None
+
+    def _acts_on_a_game(self, envelope: c.Envelope, batch: Batch) -> bool:
+        """Whether the envelope creates a game or acts on one that exists (always answered for a vouched sender)."""
+        acting = [command for command in envelope.commands if isinstance(command, ACTING)]
+        if any(isinstance(command, c.CreateGame) for command in acting):
+            return True
+        slugs = {command.game for command in acting if not isinstance(command, c.CreateGame)}
+        return self.budget is not None and bool(self.budget.existing_games(slugs, batch))
 
     def _outcome(self, envelope: c.Envelope, applied: Applied, quiet: str | None) -> str:
         """What applying did, in words for the log and ``referee inbox list`` (never message text)."""

@@ -84,6 +84,46 @@ class PendingLink(Base):
     """Codes sent for this link while it lasts (a repeated request is limited, so nobody is flooded)."""
 
 
+class PasswordFailures(Base):
+    """Wrong passwords (seat or game master's) from one sender address for one game (``bot.core.guessing``).
+
+    ``failures`` counts the wrong ones since the last lock-out; the
+    ``lockouts``-th lock-out lasts twice as long as the one before it, up to a
+    cap; until ``locked_until`` the address's passwords for the game are
+    refused without being checked.  The address is stored as the channel gives
+    it, lower-cased.
+    """
+
+    __tablename__ = "password_failures"
+    __table_args__ = (UniqueConstraint("game_id", "channel", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    channel: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(320))
+    failures: Mapped[int] = mapped_column(Integer)
+    lockouts: Mapped[int] = mapped_column(Integer)
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    last_failure_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class LinkCodesMailed(Base):
+    """When link codes were mailed to one (channel, address) within the last day (``bot.core.linking``).
+
+    Kept apart from :class:`PendingLink`, so that deleting or replacing a
+    pending link does not reset the count: ``sent_at`` holds the ISO times of
+    the codes sent within the rolling day, oldest first.
+    """
+
+    __tablename__ = "link_codes_mailed"
+    __table_args__ = (UniqueConstraint("channel", "address"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    channel: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(320))
+    sent_at: Mapped[list[str]] = mapped_column(JSON)
+
+
 class PublicPlace(Base):
     """Where a game's public copies go on one channel (a Discord forum post id)."""
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from bot.core import commands as c
 from bot.core.games import current_orders, find_game
 from bot.core.identities import find_player
-from bot.core.linking import ALPHABET, MAX_CODES, MAX_TRIES, new_code, normalise_code
+from bot.core.linking import ALPHABET, CODES_PER_ADDRESS, MAX_CODES, MAX_TRIES, new_code, normalise_code
 from bot.store.db import unit_of_work
 from bot.store.models import Identity, PendingLink, Player
 from tests.core.harness import GM_ADDRESS, SEATS, Harness
@@ -192,6 +192,25 @@ def test_asking_again_and_again_sends_a_bounded_number_of_codes(harness):
     assert len(codes) == MAX_CODES
     assert on_discord(harness, "Ann", c.ConfirmLink(codes[0])).applied.problems == ("link_wrong_code",)
     assert on_discord(harness, "Ann", c.ConfirmLink(codes[-1])).applied.results == ("linked",)
+
+
+def test_an_address_is_mailed_a_few_codes_a_day_however_often_links_are_cancelled_and_asked_again(harness):
+    """The attack: ask for codes, cancel the link with wrong codes, ask again, in rounds and from two accounts."""
+    refusals = []
+    for who in ("Mallory", "Mallory", "Mallory", "Eve"):
+        for _ in range(MAX_CODES):
+            sent = on_discord(harness, who, c.RequestLink("email", ANN_MAIL))
+            refusals += sent.applied.problems
+        for _ in range(MAX_TRIES):  # the pending link is cancelled: its own count of codes goes with it
+            on_discord(harness, who, c.ConfirmLink("WRONG-CODE"))
+    assert len(codes_sent(harness)) == CODES_PER_ADDRESS  # 12 before: every round started the count afresh
+    assert "link_address_too_many_codes" in refusals
+    refused = on_discord(harness, "Ann", c.RequestLink("email", ANN_MAIL.upper()))  # the address in any case
+    assert refused.applied.problems == ("link_address_too_many_codes",)
+    assert "ask again after" in said(refused) and "within a day" in said(refused)
+    harness.clock.advance(timedelta(hours=24, minutes=1))
+    link(harness, "Ann")  # a day later the address is mailed a code again
+    assert len(codes_sent(harness)) == CODES_PER_ADDRESS + 1
 
 
 def test_bad_addresses_and_the_own_channel_are_refused(harness):

@@ -153,6 +153,37 @@ def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: ses
     assert "orders for demo refused (needs_password)" in (latest.outcome or "")
 
 
+@pytest.mark.parametrize("varied", [False, True], ids=["the-same-join", "a-new-game-each-time"])
+def test_forged_mail_gets_its_victim_at_most_the_limits_worth_of_replies(sessions, varied):
+    """Backscatter: 50 mails From a victim's address (the envelope sender is the forger's) asking to JOIN
+    a game that does not exist; varying the game does not buy more replies."""
+    build_world(sessions, ("demo",))
+    clock = SimulatedClock(START + timedelta(hours=2))  # the world's own replies are older than the window
+    limit = ReplyLimit()
+    processor = processor_for(sessions, clock, limit=limit)
+    victim = "victim@example.net"
+    for number in range(50):
+        game = f"nosuchgame{number}" if varied else "nosuchgame"
+        raw = message(f"JOIN {game}\n", sender=victim, subject="a game", return_path="mallory@evil.example")
+        assert deliver(processor, raw).done == 1
+    replies = [row for row in outbox_rows(sessions, "reply") if row.recipient == victim]
+    assert len(replies) == limit.replies  # 50 before: JOIN was always answered
+    (latest, *_) = Inbox(sessions).summaries(DONE)
+    assert "not answered: sender not vouched for" in (latest.outcome or "")
+    assert Inbox(sessions).counts()[DONE] == 50, "every mail is still applied and kept"
+
+
+def test_a_vouched_player_is_answered_beyond_the_limit_only_for_a_game_that_exists(sessions):
+    build_world(sessions, ("demo",))
+    processor = processor_for(sessions, limit=ReplyLimit(replies=0))
+    for _ in range(3):
+        deliver(processor, message("JOIN nosuchgame\n", subject="a game"))
+    assert len(outbox_rows(sessions, "reply")) == 1, "asked once, then a repeat: no game, no exemption"
+    for _ in range(3):
+        deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n", subject="my orders"))
+    assert len(outbox_rows(sessions, "reply")) == 4, "orders for a game that exists are always answered"
+
+
 def test_in_one_batch_a_message_that_raises_is_rolled_back_alone_and_the_others_are_kept(sessions, monkeypatch):
     """One transaction a batch (bot.core.batch): the failing message is marked failed, the rest applied."""
     build_world(sessions, ("demo",))
