@@ -23,7 +23,7 @@ from bot.core.games import current_orders, find_game
 from bot.core.guessing import LOCK_AFTER, lock_length
 from bot.store.db import unit_of_work
 from bot.store.models import Game, PasswordFailures
-from tests.email.pipeline import deliver, message, processor_for
+from tests.email.pipeline import TRUSTED_SERVER, deliver, message, processor_for
 from tests.email.world import GM, PASSWORDS, PLAYERS, START, build_world, cheap_hash, outbox_rows
 
 MALLORY = "mallory@evil.example"
@@ -122,7 +122,7 @@ def test_a_forged_players_address_is_locked_but_the_vouched_player_is_not(world,
     assert "too many wrong passwords for demo" in last_reply(world, ann)
     deliver(processor, orders_mail(ann, PASSWORDS["Ann"], return_path=MALLORY, subject="forged right"))
     assert ann_orders(world) is None
-    deliver(processor, orders_mail(ann, PASSWORDS["Ann"], subject="really me"))  # Return-Path = From: vouched
+    deliver(processor, orders_mail(ann, PASSWORDS["Ann"], subject="really me", vouched_by=TRUSTED_SERVER))
     assert "ORDERS ACCEPTED" in last_reply(world, ann).upper() and ann_orders(world) == "cards 10 8 6 4 2"
     assert len(lock_notices(world)) == 1
 
@@ -139,7 +139,7 @@ def test_guessing_the_game_masters_password_locks_the_address_and_the_vouched_gm
         assert session.scalar(select(Game.status).where(Game.slug == "demo")) != "paused"
     notices = lock_notices(world)
     assert len(notices) == 1 and "game master passwords" in notices[0]
-    deliver(processor, gm_mail(GM, GM_PASSWORD))  # the GM's own, vouched mail
+    deliver(processor, gm_mail(GM, GM_PASSWORD, vouched_by=TRUSTED_SERVER))  # the GM's own, vouched mail
     assert "PAUSED" in last_reply(world, GM).upper()
     with unit_of_work(world) as session:
         (row,) = session.scalars(select(PasswordFailures)).all()

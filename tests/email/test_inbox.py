@@ -126,13 +126,13 @@ def test_above_the_reply_limit_mail_is_applied_but_not_answered(sessions: sessio
     clock = SimulatedClock(START + timedelta(hours=2))  # the world's own replies are older than the window
     processor = processor_for(sessions, clock, limit=ReplyLimit(replies=3, window=timedelta(hours=1)))
     for number in range(5):
-        deliver(processor, message("STATUS demo\n", subject=f"question {number}"))
+        deliver(processor, message("STATUS demo\n", subject=f"question {number}", vouched_by=TRUSTED_SERVER))
     assert len(outbox_rows(sessions, "reply")) == 3, "the same text again and again: a loop"
     (latest, *_) = Inbox(sessions).summaries(DONE)
     assert "not answered: the same commands as the previous message" in (latest.outcome or "")
     assert ReplyBudget(sessions).replies_since("email", "ANN@example.org", clock.now() - timedelta(hours=1)) == 3
     clock.advance(timedelta(hours=1, minutes=1))
-    deliver(processor, message("STATUS demo\n", subject="later"))
+    deliver(processor, message("STATUS demo\n", subject="later", vouched_by=TRUSTED_SERVER))
     assert len(outbox_rows(sessions, "reply")) == 4
     assert Inbox(sessions).counts()[DONE] == 6
 
@@ -141,12 +141,12 @@ def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: ses
     """Issue 11 item 5: with no budget at all, chatter and repeats get no reply; orders still do."""
     build_world(sessions, ("demo",))
     processor = processor_for(sessions, limit=ReplyLimit(replies=0))
-    assert deliver(processor, message("Thanks!\n")).done == 1
+    assert deliver(processor, message("Thanks!\n", vouched_by=TRUSTED_SERVER)).done == 1
     assert outbox_rows(sessions, "reply") == []
-    deliver(processor, message("STATUS demo\n"))
-    deliver(processor, message("STATUS demo\n", subject="again"))
+    deliver(processor, message("STATUS demo\n", vouched_by=TRUSTED_SERVER))
+    deliver(processor, message("STATUS demo\n", subject="again", vouched_by=TRUSTED_SERVER))
     assert len(outbox_rows(sessions, "reply")) == 1
-    deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n"))
+    deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n", vouched_by=TRUSTED_SERVER))
     (*_, refused) = outbox_rows(sessions, "reply")
     assert "needs your seat password" in refused.body
     (latest, *_) = Inbox(sessions).summaries(DONE)
@@ -177,10 +177,10 @@ def test_a_vouched_player_is_answered_beyond_the_limit_only_for_a_game_that_exis
     build_world(sessions, ("demo",))
     processor = processor_for(sessions, limit=ReplyLimit(replies=0))
     for _ in range(3):
-        deliver(processor, message("JOIN nosuchgame\n", subject="a game"))
+        deliver(processor, message("JOIN nosuchgame\n", subject="a game", vouched_by=TRUSTED_SERVER))
     assert len(outbox_rows(sessions, "reply")) == 1, "asked once, then a repeat: no game, no exemption"
     for _ in range(3):
-        deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n", subject="my orders"))
+        deliver(processor, message("ORDERS demo\ncards 10 8 6 4 2\n", subject="my orders", vouched_by=TRUSTED_SERVER))
     assert len(outbox_rows(sessions, "reply")) == 4, "orders for a game that exists are always answered"
 
 
