@@ -42,6 +42,31 @@ def nested(depth: int) -> bytes:
     return head + body
 
 
+def slow_to_read(
+    depth: int,
+    lines: int,
+    sender: str = "Mallory <mallory@example.net>",
+    message_id: str = "<slow@example.net>",
+    command: str = "STATUS g",
+) -> bytes:
+    """A multipart nested ``depth`` deep whose text part, ``command``, is followed by ``lines``
+    empty lines (two bytes each): genuinely slow for the reader, within the mail size limit.
+
+    The email package's feed parser tests every line against the boundary of every multipart
+    around it (RFC 2046 asks that an outer boundary be seen at any depth), so this mail costs
+    ``depth`` x ``lines`` boundary matches, about 85 ns each here: 500 deep with 500,000 lines
+    (1 MB) is about 21 s of CPU, with 2,500,000 lines (5 MB) about 105 s.  Over 100 deep
+    it is over the screen's default limit of multipart sections (raise it to read the mail).
+    """
+    head = (
+        f"From: {sender}\r\nTo: referee@example.com\r\nSubject: hi\r\nMessage-ID: {message_id}\r\nMIME-Version: 1.0\r\n"
+    ).encode()
+    body = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n' % (n, n) for n in range(depth))
+    body += f"Content-Type: text/plain\r\n\r\n{command}\r\n".encode() + b"\r\n" * lines
+    body += b"".join(b"--b%d--\r\n" % n for n in reversed(range(depth)))
+    return head + body
+
+
 def answer(raw: bytes, limits: MailLimits = DEFAULT_LIMITS) -> Understanding:
     read = read_mail(ToRead("k", raw, NOW), POLICY, limits)
     assert isinstance(read.reading, Understanding)
