@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,10 +45,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)
+        sys.stdout.flush()
         return result
     except (UserError, cli_queues.Refused, cli_gm.Refused) as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """The reader of a listing stopped reading (``referee inbox list | head``): stop quietly.
+
+    What was left unwritten goes nowhere (standard output now points at the null device,
+    so the interpreter's last flush cannot fail again), and the exit code is the shell's
+    for a command ended by SIGPIPE, 128 + 13.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + 13
 
 
 def _parser() -> argparse.ArgumentParser:
