@@ -18,6 +18,7 @@ from bot.core.game_settings import read_settings
 from bot.core.games import FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.identities import find_or_create_player
 from bot.core.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.reminding import skip_reminders_at_opening
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.turns import next_deadline
 from bot.store.models import Game, GameMaster
@@ -113,6 +114,7 @@ class HostCommands(CommandContext):
         game.state = rules.dump_state(state)
         game.status = RUNNING
         game.deadline_at = next_deadline(self.session, game, phase, self.now)
+        skip_reminders_at_opening(self.session, game, self.now)
         self._announce_start(game, phase.title)
         self.reply.add(
             "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),

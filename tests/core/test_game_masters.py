@@ -334,6 +334,28 @@ def test_reminders_go_once_to_seats_with_no_orders_and_never_late(sessions):
     assert harness.service.remind_due(harness.clock.now()) == 0
 
 
+@pytest.mark.parametrize("turn", ["24h", "24h5m"])
+def test_a_reminder_due_at_the_start_is_not_sent(sessions, turn):
+    """A 24h first turn with a 24h reminder (or one due minutes after the start): the "has started"
+    mail has just told every seat the deadline; the 1h reminder still goes."""
+    harness = Harness(sessions)
+    harness.clock.advance(timedelta(days=2))  # the game was created days before its start
+    create(harness, schedule=turn, reminders="24h,1h")
+    harness.clock.advance(timedelta(days=2))
+    for name in SEATS:
+        harness.send(name, c.JoinGame("g1", name))
+    gm(harness, c.StartGame("g1"))
+    deadline = game(harness).deadline_at
+    harness.clock.advance(timedelta(seconds=2))
+    assert harness.service.remind_due(harness.clock.now()) == 0
+    harness.clock.advance(timedelta(minutes=5))
+    assert harness.service.remind_due(harness.clock.now()) == 0
+    harness.clock.set(deadline - timedelta(hours=1))
+    assert harness.service.remind_due(harness.clock.now()) == len(SEATS)
+    reminders = [m for m in harness.outbox("notice") if "reminder" in m.subject]
+    assert len(reminders) == len(SEATS)
+
+
 def test_an_absence_moves_a_deadline_and_one_past_the_limit_is_refused(harness):
     seated_game(harness, schedule="48h", absence_limit_days=5)
     deadline = game(harness).deadline_at
