@@ -29,7 +29,7 @@ from bot.core.identities import find_or_create_player, seat_of
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.turn_records import live_records, roll_back
-from bot.core.turns import next_deadline, resolve_current_turn
+from bot.core.turns import announced_action, next_deadline, resolve_current_turn
 from bot.store.models import Game, Seat
 
 
@@ -135,7 +135,9 @@ class Overrides(CommandContext):
                                open=phase.number if phase else None)  # fmt: skip
             return
         game.status = RUNNING
-        record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery)
+        early = announced_action("ProcessNow", command.reason, self.now, self.envelope.sender.address,
+                                 {"turn": phase.number}, game.time_zone)  # fmt: skip
+        record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery, announce=[early])
         self.reply.add("processed", game=game.slug, turn=record.turn_number, reason=command.reason)
 
     def preview(self, command: c.PreviewTurn, granted: Authorised) -> None:

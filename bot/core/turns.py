@@ -84,6 +84,7 @@ def resolve_current_turn(
     delivery: Delivery | None = None,
     *,
     reports: list[Outcome] | None = None,
+    announce: Sequence[dict[str, Any]] = (),
 ) -> TurnRecord:
     """Resolve the open phase of ``game`` with the orders on file; store it and send reports.
 
@@ -91,6 +92,8 @@ def resolve_current_turn(
     fails here, on its key) and the reports are queued.  With ``reports`` (a batch of games,
     ``GameService.resolve_due``) nothing is flushed and the report outcomes are appended to
     it: the caller sends them and flushes, in the same transaction, for the whole batch.
+    ``announce``: overrides the report announces beside those of the audit log (a GM's early
+    processing, whose audit entry is written after this report).
     """
     rules = rules_of(game)
     state = state_of(game)
@@ -141,7 +144,7 @@ def resolve_current_turn(
     if next_phase is None:
         game.status = FINISHED
         game.finished_at = now
-    actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number))
+    actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number)) + list(announce)
     outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions)
     if reports is not None:
         reports += outcomes
@@ -185,9 +188,31 @@ def gm_actions_since(session: Session, game: Game, since: datetime | None) -> li
             query = query.where(AuditEntry.at > since)
         entries = list(session.scalars(query.order_by(AuditEntry.id)).all())
     return [
-        {"action": entry.action, "reason": entry.reason, "at": entry.at.isoformat(), "by": entry.actor}
+        announced_action(entry.action, entry.reason, entry.at, entry.actor, _outcome(entry), game.time_zone)
         for entry in entries
     ]
+
+
+def announced_action(
+    action: str, reason: str, at: datetime, by: str, outcome: dict[str, Any], time_zone: str
+) -> dict[str, Any]:
+    """One override as a report announces it: the phrase ``gm_action`` words it from ``action`` (the
+    command's name) and ``outcome`` (what it did: the new deadline, the turn, the seat...)."""
+    return {"action": action, "reason": reason, "at": at.isoformat(), "by": by, "outcome": outcome,
+            "time_zone": time_zone}  # fmt: skip
+
+
+def _outcome(entry: AuditEntry) -> dict[str, Any]:
+    """What the override did: its reply item (an entry written before the outcome was kept has
+    only its arguments: those that name a seat, a turn or an option, never a time as typed)."""
+    detail = entry.detail or {}
+    items = detail.get("outcome")
+    if isinstance(items, list) and items and isinstance(items[0], dict):
+        return dict(items[0])
+    arguments = detail.get("arguments")
+    if not isinstance(arguments, dict):
+        return {}
+    return {k: v for k, v in arguments.items() if k in ("seat", "to_turn", "turn", "name", "hand_over", "abandon")}
 
 
 ANNOUNCED = (

@@ -114,6 +114,43 @@ def test_set_deadline_tells_every_player_and_is_announced_in_the_next_report(har
     assert "Game master's actions since the last report:" in report.body and "a player is travelling" in report.body
 
 
+def announcements(harness: Harness, turn: int) -> str:
+    """The "Game master's actions" part of Ann's copy of turn ``turn``'s report, on one line."""
+    report = [m for m in harness.outbox("report") if m.recipient == "ann@example.org"
+              and f"turn {turn} report" in m.subject][-1]  # fmt: skip
+    body = report.body.split("Game master's actions since the last report:")
+    return " ".join(body[1].split("-" * 78)[0].split()) if len(body) > 1 else ""
+
+
+def test_every_override_is_announced_in_words_and_an_early_process_too(harness):
+    """Each override in the next report in the players' words (no command names); a GM's early
+    PROCESS in the report it produced (its audit entry comes after that report)."""
+    seated_game(harness)
+    deadline = game(harness).deadline_at
+    assert gm(harness, c.SetDeadline("g1", "+1d", "slow week")).applied.results == ("deadline_set",)
+    assert gm(harness, c.EnterOrders("g1", "Ann", "cards 10 8 6 4 2", "by phone")).applied.results == (
+        "orders_entered",
+    )
+    assert gm(harness, c.PauseGame("g1", "server move")).applied.results == ("paused",)
+    assert gm(harness, c.ResumeGame("g1", "back", "+2d")).applied.results == ("resumed",)
+    harness.setup_all("g1")
+    assert gm(harness, c.ProcessNow("g1", 0, "everyone is in")).applied.results == ("processed",)
+    said = announcements(harness, 0)
+    moved = (deadline + timedelta(days=1)).strftime("%Y-%m-%d %H:%M")
+    assert f"the GM moved the deadline to {moved} UTC" in said, said
+    assert "the GM entered orders for seat Ann -- by phone" in said
+    assert "the GM paused the game -- server move" in said
+    assert "the GM resumed the game, deadline " in said
+    assert said.count("the GM processed turn 0 early -- everyone is in") == 1
+    for internal in ("SetDeadline", "EnterOrders", "PauseGame", "ResumeGame", "ProcessNow"):
+        assert internal not in said
+    harness.clock.advance(timedelta(hours=1))
+    assert gm(harness, c.RollBack("g1", 0, "wrong cards")).applied.results == ("rolled_back",)
+    assert gm(harness, c.ProcessNow("g1", 0, "again")).applied.results == ("processed",)
+    said = announcements(harness, 0)
+    assert "the GM rolled back turn 0 -- wrong cards" in said and "the GM processed turn 0 early -- again" in said
+
+
 def test_a_paused_game_does_not_process_at_its_deadline_and_resumes_with_a_new_one(harness):
     seated_game(harness)
     deadline = game(harness).deadline_at
