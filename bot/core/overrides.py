@@ -208,6 +208,7 @@ class Overrides(CommandContext):
             if deadline is None:
                 return
         old = seat.player_id
+        before = game.deadline_at
         secret = new_secret()
         seat.player_id = newcomer.id
         seat.player = newcomer  # the loaded relationship too: a batch's session goes on using it (bot.core.batch)
@@ -228,6 +229,12 @@ class Overrides(CommandContext):
         })  # fmt: skip
         self.delivery.send(Outcome(ToPlayer(old), Message("seat_taken", {"game": game.slug, "seat": seat.name,
                                    "reason": command.reason}), NOTICE, f"taken:{self.envelope.source_id}", game.id))  # fmt: skip
+        if deadline is not None:  # the other seats still believe the old deadline: tell them the new one
+            moved = {"game": game.slug, "deadline": deadline.isoformat(), "before": before.isoformat() if before
+                     else None, "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
+            for other_seat in game.seats:
+                if other_seat is not seat and not other_seat.resigned:
+                    self._tell(other_seat, "deadline_moved", moved)
         self.reply.add("replaced", game=game.slug, seat=seat.name, address=command.address,
                        deadline=game.deadline_at.isoformat() if game.deadline_at else None, time_zone=game.time_zone)  # fmt: skip
 

@@ -222,6 +222,24 @@ def test_replace_gives_the_substitute_the_seat_a_fresh_secret_and_its_private_st
     assert orders.applied.results == ("orders_accepted",) and "seat Ann" in orders.reply
 
 
+def test_a_replacement_that_extends_the_deadline_tells_every_other_seat(harness):
+    seated_game(harness)
+    before = game(harness).deadline_at
+    harness.clock.advance(timedelta(minutes=1))
+    sent = gm(harness, c.ReplacePlayer("g1", "Ann", "email", "sub@example.org", "Ann left", "+1d"))
+    assert sent.applied.results == ("replaced",)
+    after = before + timedelta(days=1)
+    assert game(harness).deadline_at == after
+    moved = [m for m in harness.outbox("notice") if "the deadline has moved" in m.subject]
+    assert sorted(m.recipient for m in moved) == sorted(f"{n.lower()}@example.org" for n in SEATS[1:])
+    assert all(f"New deadline: {after:%Y-%m-%d %H:%M} UTC" in m.body and "Ann left" in m.body for m in moved)
+    given = next(m for m in harness.outbox("notice") if m.recipient == "sub@example.org")
+    assert f"{after:%Y-%m-%d %H:%M} UTC" in given.body
+    assert "Orders: reply with ORDERS g1 and your orders, before the deadline; HELP g1" in " ".join(given.body.split())
+    gm(harness, c.ReplacePlayer("g1", "Ben", "email", "sub2@example.org", "Ben left"))  # no extension: no notice
+    assert len([m for m in harness.outbox("notice") if "the deadline has moved" in m.subject]) == len(moved)
+
+
 def test_eject_leaves_the_seat_to_the_no_moves_received_rule(harness):
     seated_game(harness)
     assert gm(harness, c.EjectPlayer("g1", "Fay", "never answered")).applied.results == ("ejected",)
