@@ -314,11 +314,16 @@ def test_early_processing_waits_its_delay_and_orders_may_change_inside_it(harnes
     for name in SEATS:
         last = harness.send(name, c.SubmitOrders("g1", SETUP))
     assert "early_planned" in last.applied.results
+    planned = harness.clock.now() + timedelta(minutes=30)
+    told = [m for m in harness.outbox("notice") if "every order is in" in m.subject]
+    assert sorted(m.recipient for m in told) == sorted(["public:g1"] + [f"{n.lower()}@example.org" for n in SEATS[:-1]])
+    assert all(f"Resolved at: {planned:%Y-%m-%d %H:%M} UTC" in m.body for m in told)
     harness.clock.advance(timedelta(minutes=10))
     harness.send("Ann", c.SubmitOrders("g1", "cards 9 9 8 2 2"))  # inside the delay: it counts
     assert harness.service.resolve_due(harness.clock.now()) == []
     harness.clock.advance(timedelta(minutes=19))
     assert harness.service.resolve_due(harness.clock.now()) == []  # 29 minutes: the change did not restart it
+    assert len([m for m in harness.outbox("notice") if "every order is in" in m.subject]) == len(told)  # once
     harness.clock.advance(timedelta(minutes=1))
     assert harness.service.resolve_due(harness.clock.now()) == [("g1", 0)]
     with unit_of_work(harness.sessions) as session:
