@@ -181,7 +181,9 @@ class Overrides(CommandContext):
         for error in parsed.errors:
             self.reply.problem(error.line or line, "order_error", message=error.message)
         if parsed.orders is None:
-            self.reply.add("orders_refused", game=game.slug, phase=phase.title, kept=None)
+            kept = current_orders(self.session, game, phase.number).get(seat.name)
+            self.reply.add("orders_refused", game=game.slug, phase=phase.title, for_seat=seat.name,
+                           kept=kept.canonical_text if kept else None)  # fmt: skip
             return
         file_orders(self.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
                     self.envelope.source_id, self.now)  # fmt: skip

@@ -222,6 +222,20 @@ def test_replace_gives_the_substitute_the_seat_a_fresh_secret_and_its_private_st
     assert orders.applied.results == ("orders_accepted",) and "seat Ann" in orders.reply
 
 
+def test_gm_orders_refused_show_the_seats_orders_on_file_and_what_was_refused(harness):
+    seated_game(harness)
+    entered = gm(harness, c.EnterOrders("g1", "Ann", "cards 10 8 6 4 2", "by phone"))
+    assert entered.applied.results == ("orders_entered",)
+    refused = gm(harness, c.EnterOrders("g1", "Ann", "cards 9 9 9 9 9", "a second call"))
+    text = " ".join((refused.reply or "").split())
+    assert "ORDERS NOT ACCEPTED for g1, seat Ann" in text
+    assert "The orders on file for Ann still stand (they will be used): cards 10 8 6 4 2" in text, text
+    assert "You have no orders on file" not in text
+    assert "9" in text.split("NOT UNDERSTOOD", 1)[1]  # what was refused, and why
+    empty = gm(harness, c.EnterOrders("g1", "Ben", "cards 9 9 9 9 9", "by phone"))
+    assert "Seat Ben has no orders on file" in " ".join((empty.reply or "").split())
+
+
 def test_a_replacement_that_extends_the_deadline_tells_every_other_seat(harness):
     seated_game(harness)
     before = game(harness).deadline_at
