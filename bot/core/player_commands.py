@@ -18,7 +18,7 @@ from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_o
 from bot.core.identities import find_or_create_player, find_player, seat_of
 from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
-from bot.store.models import Game, GameMaster, Seat
+from bot.store.models import Game, GameMaster, Seat, TurnRecord
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
 
@@ -137,7 +137,21 @@ class PlayerCommands(CommandContext):
                     data["own_orders"] = orders[own.name].canonical_text
         if game.status == FINISHED:
             data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules.standings(state_of(game))]
+        data["last_report"] = self._last_report(game)
         self.reply.add("status", **data)
+
+    def _last_report(self, game: Game) -> dict[str, object] | None:
+        """The public copy of the game's last report (squares, gems, scores), as HELP promises; None before one."""
+        last = self.session.scalars(
+            select(TurnRecord)
+            .where(TurnRecord.game_id == game.id, TurnRecord.generation == game.generation)
+            .order_by(TurnRecord.turn_number.desc())
+            .limit(1)
+        ).first()
+        if last is None:
+            return None
+        return {"kind": game.kind, "turn": last.turn_number, "report": last.report,
+                "events": [e["text"] for e in last.events], "seat": None, "private": None}  # fmt: skip
 
     def record(self, command: c.ShowRecord) -> None:
         """The sealed record of a finished game, as an attachment of the reply (issue 11 item 9).

@@ -222,6 +222,21 @@ def test_replace_gives_the_substitute_the_seat_a_fresh_secret_and_its_private_st
     assert orders.applied.results == ("orders_accepted",) and "seat Ann" in orders.reply
 
 
+def test_status_shows_the_last_public_report(harness):
+    """HELP promises the last report in STATUS: the squares, gems or scores, as the public copy has them."""
+    seated_game(harness)
+    before = harness.send("Ann", c.ShowStatus("g1"))
+    assert "Last report" not in (before.reply or "")
+    harness.setup_all("g1")
+    harness.pass_deadline()
+    public = next(m for m in harness.outbox("report") if m.recipient.startswith("public:") and "turn 0" in m.subject)
+    part = public.body.split("-" * 78)[1].strip()  # the game's own part of the report
+    status = harness.send("Zed", c.ShowStatus("g1")).reply or ""
+    assert "Last report (turn 0):" in status
+    assert part and part in status, status
+    assert "Copy for" not in status  # the public copy: no seat's private data
+
+
 def test_gm_orders_refused_show_the_seats_orders_on_file_and_what_was_refused(harness):
     seated_game(harness)
     entered = gm(harness, c.EnterOrders("g1", "Ann", "cards 10 8 6 4 2", "by phone"))
