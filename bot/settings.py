@@ -364,9 +364,21 @@ def _convert(name: str, default: Any, value: Any) -> Any:
         if not seconds > 0 or seconds == float("inf"):
             raise _Bad(expected)
         return seconds
+    if name in LISTS and isinstance(value, list):
+        if not all(isinstance(item, str) and "," not in item for item in value):
+            raise _Bad('a list of strings, e.g. ["a@example.org", "b@example.org"] (or one string "a, b")')
+        value = ", ".join(item.strip() for item in value)
     if not isinstance(value, str):
-        raise _Bad("a string (in quotes)")
+        raise _Bad(
+            'a list, e.g. ["a@example.org", "b@example.org"] (or one string "a, b")' if name in LISTS
+            else "a string (in quotes)"
+        )  # fmt: skip
     return _CHECKS.get(name, _any_text)(name, value)
+
+
+LISTS = frozenset({"game_masters", "host_addresses", "email_trusted_authserv_ids"})
+"""Settings that hold several values: a TOML array (``["a@x", "b@y"]``), or one comma-separated string
+(the form an environment variable has)."""
 
 
 def _boolean(value: Any) -> bool:
@@ -406,7 +418,7 @@ def _address(name: str, value: str) -> str:
 def _addresses(name: str, value: str) -> str:
     for item in address_list(value):
         if not _ADDRESS.match(item) and not item.isdigit():
-            raise _Bad("comma-separated email addresses (or Discord user ids)")
+            raise _Bad("email addresses (or Discord user ids), as a list or one comma-separated string")
     return value
 
 
