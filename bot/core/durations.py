@@ -291,11 +291,13 @@ def _parse_instant(text: str, zone: ZoneInfo, example: str) -> datetime:
     return (local - shift).replace(tzinfo=UTC)
 
 
-def parse_moment(text: str, zone: ZoneInfo, base: datetime) -> datetime:
+def parse_moment(text: str, zone: ZoneInfo, base: datetime, counted_from: str = "now") -> datetime:
     """Read a moment: ``+2d3h`` is that long after ``base``; anything else is :func:`parse_instant`.
 
-    The caller chooses the base (the current time to set a deadline, the
-    current deadline to extend one); it must be aware.  The result is in UTC.
+    The caller chooses the base (the current deadline to move a deadline, the
+    current time to pause until or to resume) and says which in ``counted_from``
+    (``"now"``, ``"the current deadline"``), for the error message; ``base``
+    must be aware.  The result is in UTC.
     """
     if base.tzinfo is None:
         raise ValueError("parse_moment needs an aware base time")
@@ -308,7 +310,7 @@ def parse_moment(text: str, zone: ZoneInfo, base: datetime) -> datetime:
         return (base + delta).astimezone(UTC)
     if cleaned.startswith("-"):
         raise TimeInputError("a relative time counts forward; expected +2d3h, or a date and time")
-    return _parse_instant(cleaned, zone, _MOMENT_EXAMPLE + ", or a time from now like +2d3h")
+    return _parse_instant(cleaned, zone, f"{_MOMENT_EXAMPLE}, or +2d3h (counted from {counted_from})")
 
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")

@@ -37,9 +37,15 @@ class Overrides(CommandContext):
     """The GM's overrides; see the module docstring."""
 
     def _moment(self, game: Game, text: str, line: str, base: datetime | None = None) -> datetime | None:
-        """``text`` as a moment (ISO in the game's zone, or ``+2d3h`` from ``base``), or None after a refusal."""
+        """``text`` as a moment, or None after a refusal.
+
+        The rule, the same wherever a GM gives a time: an ISO time is in the game's zone; ``+2d3h``
+        moves the current deadline (DEADLINE, EXTEND, REPLACE ... EXTEND), and counts from now where
+        the deadline no longer holds (``base``: PAUSE UNTIL, RESUME, ROLLBACK) or there is none.
+        """
+        counted_from = "now" if base is not None or game.deadline_at is None else "the current deadline"
         try:
-            moment = parse_moment(text, ZoneInfo(game.time_zone), base or game.deadline_at or self.now)
+            moment = parse_moment(text, ZoneInfo(game.time_zone), base or game.deadline_at or self.now, counted_from)
         except TimeInputError as exc:
             self.reply.problem(line, "bad_time", reason=str(exc))
             return None
@@ -83,7 +89,8 @@ class Overrides(CommandContext):
         game.grace_until = None
         data = {"game": game.slug, "deadline": moment.isoformat(), "before": before.isoformat() if before else None,
                 "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
-        self.reply.add("deadline_set", **data)
+        shift = command.when.strip() if command.when.strip().startswith("+") else None
+        self.reply.add("deadline_set", **data, shift=shift)
         self._tell_all(game, "deadline_moved", data)
 
     def pause(self, command: c.PauseGame, granted: Authorised) -> None:
@@ -120,7 +127,8 @@ class Overrides(CommandContext):
         resume_game(game, deadline)
         data = {"game": game.slug, "deadline": deadline.isoformat(), "time_zone": game.time_zone,
                 "reason": command.reason}  # fmt: skip
-        self.reply.add("resumed", **data)
+        shift = command.deadline.strip() if command.deadline and command.deadline.strip().startswith("+") else None
+        self.reply.add("resumed", **data, shift=shift)
         self._tell_all(game, "resumed", data)
 
     def process(self, command: c.ProcessNow, granted: Authorised) -> None:

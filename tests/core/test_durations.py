@@ -224,7 +224,7 @@ def test_relative_moments_count_from_the_base_the_caller_gives():
         ("+", "after '+'"),
         ("+2x", "after '+'"),
         ("-2h", "counts forward"),
-        ("soon", "or a time from now like +2d3h"),
+        ("soon", "or +2d3h (counted from now)"),
     ],
 )
 def test_malformed_relative_moments(text, reason):

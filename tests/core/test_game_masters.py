@@ -151,6 +151,25 @@ def test_every_override_is_announced_in_words_and_an_early_process_too(harness):
     assert "the GM rolled back turn 0 -- wrong cards" in said and "the GM processed turn 0 early -- again" in said
 
 
+def test_one_rule_for_shifts_stated_in_the_error_and_the_reply(harness):
+    """+2d3h moves the current deadline (DEADLINE); it counts from now where the old deadline no longer
+    holds (RESUME): each reply and error says which."""
+    seated_game(harness)
+    deadline = game(harness).deadline_at
+    bad = gm(harness, c.SetDeadline("g1", "soon", "x"))
+    assert "or +2d3h (counted from the current deadline)" in " ".join((bad.reply or "").split())
+    moved = gm(harness, c.SetDeadline("g1", "+1m", "a minute more"))
+    text = " ".join((moved.reply or "").split())
+    assert f"(+1m counted from the deadline it replaces, {deadline:%Y-%m-%d %H:%M} UTC" in text, text
+    assert game(harness).deadline_at == deadline + timedelta(minutes=1)
+    gm(harness, c.PauseGame("g1", "break"))
+    bad = gm(harness, c.ResumeGame("g1", "back", "soon"))
+    assert "or +2d3h (counted from now)" in " ".join((bad.reply or "").split())
+    resumed = gm(harness, c.ResumeGame("g1", "back", "+2h"))
+    assert "(+2h counted from now" in " ".join((resumed.reply or "").split())
+    assert game(harness).deadline_at == harness.clock.now() + timedelta(hours=2)
+
+
 def test_a_paused_game_does_not_process_at_its_deadline_and_resumes_with_a_new_one(harness):
     seated_game(harness)
     deadline = game(harness).deadline_at
