@@ -26,6 +26,8 @@ from bot.store.models import WorkerHealth
 
 current_worker: ContextVar[str | None] = ContextVar("current_worker", default=None)
 MAX_ERROR = 2000
+ROUTINE_LOGGERS = frozenset({"bot.core.pipeline"})
+"""Loggers whose warnings are routine (a command refused, a wrong password): logged, never a worker's error."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class WorkerErrorLog(logging.Handler):
         name = getattr(record, "worker", None) or current_worker.get()
         if name is None or threading.current_thread() is self._thread:
             return
+        if record.levelno < logging.ERROR and record.name in ROUTINE_LOGGERS:
+            return  # a refused command or a wrong password: the sender's mistake, answered in the reply
         text = f"{record.levelname} {record.getMessage()}"
         self._queue.put((str(name), datetime.fromtimestamp(record.created, UTC), text))
 
