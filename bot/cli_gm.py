@@ -122,7 +122,8 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     seats.add_argument("--max-seats", type=int, help="open joining, up to N seats")
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     create.add_argument("--time-zone", default="UTC", metavar="TZ", help="e.g. Europe/London (default UTC)")
-    create.add_argument("--schedule", metavar="SPEC", help="48h, 'every 3 days at 18:00', 'mon,thu at 20:00'")
+    create.add_argument("--schedule", metavar="SPEC", help="48h, 'every 3 days at 18:00', 'mon,thu at 20:00' (a "
+                        "game started 08:00 with 'every day at 20:00' ends its first turn that day)")  # fmt: skip
     create.add_argument("--min-gap", default="0", metavar="DURATION", help="least time from a report to a deadline")
     create.add_argument("--early", metavar="DELAY", help="process early, DELAY after the last order (0 allowed)")
     create.add_argument("--grace", default="0", metavar="DURATION", help="wait this long for late orders")

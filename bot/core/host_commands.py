@@ -113,7 +113,7 @@ class HostCommands(CommandContext):
         assert phase is not None
         game.state = rules.dump_state(state)
         game.status = RUNNING
-        game.deadline_at = next_deadline(self.session, game, phase, self.now)
+        game.deadline_at = next_deadline(self.session, game, phase, self.now, first=True)
         skip_reminders_at_opening(self.session, game, self.now)
         self._announce_start(game, phase.title)
         self.reply.add(

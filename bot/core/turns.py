@@ -31,8 +31,8 @@ from bot.core.batch_reads import absences_of, remember
 from bot.core.delivery import Delivery
 from bot.core.games import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.schedule import first_deadline, parse_schedule
 from bot.core.schedule import next_deadline as schedule_deadline
-from bot.core.schedule import parse_schedule
 from bot.store.models import AuditEntry, Game, TurnRecord
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def window_minutes(game: Game, phase: Phase) -> int:
     return game.turn_minutes
 
 
-def next_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> datetime:
+def next_deadline(session: Session, game: Game, phase: Phase, now: datetime, *, first: bool = False) -> datetime:
     """The deadline of ``phase`` opening at ``now``.
 
     An ordinary turn follows the game's schedule (:mod:`bot.core.schedule`: a
@@ -62,14 +62,15 @@ def next_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> 
     gap after the report; the windows of a game's other phases (Dragon Stripes
     offers, Strike Gold decisions) keep their own lengths.  A deadline that
     falls in an absence of a seat that owes orders moves to its end
-    (:func:`bot.core.absence.postpone_deadline`).
+    (:func:`bot.core.absence.postpone_deadline`).  ``first``: the game's first turn, which may end on
+    the day it starts (:func:`bot.core.schedule.first_deadline`).
     """
     zone = ZoneInfo(game.time_zone)
     minimum = timedelta(minutes=game.min_gap_minutes)
     if phase.window in ("offer", "decision") or not game.schedule:
         deadline = now + max(timedelta(minutes=window_minutes(game, phase)), minimum)
     else:
-        deadline = schedule_deadline(parse_schedule(game.schedule), now, zone, minimum)
+        deadline = (first_deadline if first else schedule_deadline)(parse_schedule(game.schedule), now, zone, minimum)
     absences = [
         Absence(row.first_day, row.last_day) for row in absences_of(session, game) if row.seat_name in phase.owing
     ]

@@ -270,6 +270,12 @@ def test_gm_orders_refused_show_the_seats_orders_on_file_and_what_was_refused(ha
     assert "Seat Ben has no orders on file" in " ".join((empty.reply or "").split())
 
 
+def test_a_daily_game_started_in_the_morning_ends_its_first_turn_that_evening(harness):
+    harness.clock.set(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
+    seated_game(harness, schedule="every day at 20:00")
+    assert game(harness).deadline_at == datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
+
+
 def test_a_replacement_that_extends_the_deadline_tells_every_other_seat(harness):
     seated_game(harness)
     before = game(harness).deadline_at
