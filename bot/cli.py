@@ -190,11 +190,19 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"=== {rules.title}: turn {turn.phase.number}, {turn.phase.title}")
         events = [event.text for event in turn.resolution.events]
         print(render_report_body(rules.kind, turn.resolution.report, events))
-    print("=== Standings" + ("" if played.finished else " (the game is not finished)"))
+    print("=== Standings" + ("" if played.finished else _why_unfinished(args.record)))
     for standing in rules.standings(played.final_state):
         score = "" if standing.score is None else f"  ({standing.score})"
         print(f"  {standing.place:>2}. {standing.seat}{score}")
     return 0
+
+
+def _why_unfinished(path: Path) -> str:
+    """Why a record's game did not reach its end: a game master ended (or abandoned) it, or it is not over."""
+    ended = json.loads(path.read_text(encoding="utf-8")).get("ended")
+    if isinstance(ended, dict):
+        return " (abandoned by the game master)" if ended.get("abandoned") else " (ended by the game master)"
+    return " (the game is not finished)"
 
 
 def _verify(args: argparse.Namespace) -> int:
