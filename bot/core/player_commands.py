@@ -16,6 +16,7 @@ from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
 from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, state_of
 from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.outcomes import NOTICE, Message, Outcome, ToGameMasters
 from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.store.models import Game, GameMaster, Seat, TurnRecord
@@ -107,10 +108,16 @@ class PlayerCommands(CommandContext):
         )  # fmt: skip
         self.session.add(seat)
         self.session.flush()
+        filled = len(game.seats) >= most
         self.reply.add(
             "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
-            max_seats=most, secret=secret, auth=game.auth_mode,
+            max_seats=most, secret=secret, auth=game.auth_mode, target=game.target_seats,
+            min_seats=rules.min_seats, filled=filled,
         )  # fmt: skip
+        if filled:  # what happens next is the GM's START: tell them
+            data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats]}
+            self.delivery.send(Outcome(ToGameMasters(game.id), Message("game_filled", data), NOTICE,
+                                       f"filled:{game.slug}:{game.generation}", game.id))  # fmt: skip
 
     def status(self, command: c.ShowStatus) -> None:
         game = self.game_named(command.game, f"STATUS {command.game}")

@@ -270,6 +270,20 @@ def test_gm_orders_refused_show_the_seats_orders_on_file_and_what_was_refused(ha
     assert "Seat Ben has no orders on file" in " ".join((empty.reply or "").split())
 
 
+def test_joining_says_what_happens_next_and_the_gm_hears_when_the_game_fills(harness):
+    create(harness, seats=6)
+    first = " ".join((harness.send(SEATS[0], c.JoinGame("g1", SEATS[0])).reply or "").split())
+    assert "The game starts once its 6 seats are filled (5 to go) and the game master starts it" in first
+    for name in SEATS[1:-1]:
+        harness.send(name, c.JoinGame("g1", name))
+    assert not [m for m in harness.outbox("notice") if "every seat is filled" in m.subject]
+    last = " ".join((harness.send(SEATS[-1], c.JoinGame("g1", SEATS[-1])).reply or "").split())
+    assert "Every seat is filled: the game master has been told" in last
+    told = [m for m in harness.outbox("notice") if "every seat is filled" in m.subject]
+    assert [m.recipient for m in told] == ["gm@example.org"]
+    assert "START g1" in told[0].body and "Ann, Ben, Cat, Dan, Eve, Fay" in " ".join(told[0].body.split())
+
+
 def test_a_daily_game_started_in_the_morning_ends_its_first_turn_that_evening(harness):
     harness.clock.set(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
     seated_game(harness, schedule="every day at 20:00")
