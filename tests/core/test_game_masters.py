@@ -11,6 +11,8 @@ from sqlalchemy import select
 
 from bot.core import commands as c
 from bot.core.games import find_game
+from bot.core.rendering import render
+from bot.core.service import ServiceConfig
 from bot.store.db import unit_of_work
 from bot.store.models import OrderSubmission, TurnRecord
 from tests.core.harness import SEATS, Harness
@@ -282,6 +284,27 @@ def test_joining_says_what_happens_next_and_the_gm_hears_when_the_game_fills(har
     told = [m for m in harness.outbox("notice") if "every seat is filled" in m.subject]
     assert [m.recipient for m in told] == ["gm@example.org"]
     assert "START g1" in told[0].body and "Ann, Ben, Cat, Dan, Eve, Fay" in " ".join(told[0].body.split())
+
+
+def test_a_host_run_game_takes_gm_commands_by_mail_from_the_hosts_address(sessions):
+    """Created on the command line without --gm: the GM password works by mail from host_addresses."""
+    config = ServiceConfig(host_recipients=(("email", "host@example.org"),), public_channels=("screen",))
+    harness = Harness(sessions, config=config)
+    host = c.Envelope(c.Sender("cli", "host", "the host"), (c.CreateGame("g1", "golden-strider", seats=6),),
+                      "cli:1", harness.clock.now(), trust=c.Trust.VERIFIED, as_host=True)  # fmt: skip
+    created = harness.service.apply(host)
+    assert created.results == ("created",)
+    item = created.reply.data["items"][0]
+    assert item["host_by_mail"] == ["host@example.org"]
+    printed = render("cli/item.txt.j2", {"item": item}, "cli")
+    assert "(for GM commands by mail from host@example.org)" in printed
+    secret = item["gm_secret"]
+    for name in SEATS:
+        harness.send(name, c.JoinGame("g1", name))
+    by_mail = harness.send("Host", c.StartGame("g1"), trust=c.Trust.VOUCHED, password=secret)
+    assert by_mail.applied.results == ("started",), by_mail.reply
+    stranger = harness.send("Zed", c.PauseGame("g1", "x"), trust=c.Trust.VOUCHED, password=secret)
+    assert stranger.applied.problems == ("not_game_master",)
 
 
 def test_a_daily_game_started_in_the_morning_ends_its_first_turn_that_evening(harness):
