@@ -239,7 +239,7 @@ def _inbox_list(args: argparse.Namespace) -> int:
         counts = inbox.counts()
     print(", ".join(f"{count} {status}" for status, count in counts.items()))
     for row in rows:
-        # issue 11: a settled row says what handling did (refused, skipped as automatic mail and why)
+        # a settled row says what handling did (refused, skipped as automatic mail and why)
         note = row.last_error if row.status != "done" else row.outcome
         note = (note or "").splitlines()[0][:100] if note else ""
         print(

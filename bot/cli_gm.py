@@ -1,4 +1,4 @@
-"""``referee gm ...``: the host's command line for running games (issue 12).
+"""``referee gm ...``: the host's command line for running games.
 
 Every subcommand builds one command of the common model (:mod:`bot.core.commands`)
 and applies it through the same pipeline as every channel, as the host: a

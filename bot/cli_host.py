@@ -1,4 +1,4 @@
-"""Host subcommands for running the referee for real (issue 15).
+"""Host subcommands for running the referee for real.
 
 * ``referee serve [--once] [--log-format json|text]``: the deadline worker and every configured
   channel, until SIGTERM (exit 0); SIGHUP re-reads the settings and restarts the workers;

@@ -1,4 +1,4 @@
-"""``referee doctor``: is everything the settings name reachable and usable? (issue 15)
+"""``referee doctor``: is everything the settings name reachable and usable?
 
 One :class:`Check` per line, ``ok``, ``warn`` (works, with a consequence
 worth knowing) or ``FAIL`` with the fix.  The command exits non-zero when a

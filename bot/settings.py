@@ -11,7 +11,7 @@ setting can come from the environment as ``REFEREE_<NAME>`` (for example
 named by ``REFEREE_<NAME>_FILE`` (systemd credentials, container secrets).
 See ``deploy/referee.toml.example`` for every setting.
 
-Validation happens at load, before anything is touched (issue 15): every
+Validation happens at load, before anything is touched: every
 unknown key (with the nearest known name), every malformed value (with the
 expected form) is reported, all at once, in one :class:`SettingsError`.
 :meth:`Settings.missing` adds what a running bot needs on top (a password
@@ -127,7 +127,7 @@ class Settings:
     discord_api_base: str = "https://discord.com/api/v10"
     discord_gateway_url: str = "wss://gateway.discord.gg/"
     discord_send_interval_seconds: float = 2.0
-    # -- issue 11: deadlines wait for the intakes; who vouches for a sender ----
+    # -- deadlines wait for the intakes; who vouches for a sender -----------
     intake_wait_seconds: float = 300.0
     """How long a due turn waits for an intake that has not read up to its deadline."""
     intake_settle_seconds: float = 1.0

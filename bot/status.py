@@ -1,4 +1,4 @@
-"""``referee status``: progress and health at a glance (issue 15).
+"""``referee status``: progress and health at a glance.
 
 What it shows, each read in its own short transaction:
 

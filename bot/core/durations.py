@@ -1,4 +1,4 @@
-"""Durations and moments as people type them, and back (issue 12).
+"""Durations and moments as people type them, and back.
 
 Pure functions: no clock is read (a relative moment is counted from a ``base``
 the caller passes), no I/O; time zones come from the standard ``zoneinfo``.
@@ -318,7 +318,7 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 
 def format_moment(moment: datetime, zone: ZoneInfo) -> str:
-    """A moment for a message, in UTC and in the game's zone (issue 12: "shown in UTC and the game's zone").
+    """A moment for a message, in UTC and in the game's zone ("shown in UTC and the game's zone").
 
     ``2026-12-05 18:00 UTC (Sat 18:00 GMT, Europe/London)``; the local day
     is written too when it is not the UTC one (``2026-12-05 18:00 UTC (Sun 6

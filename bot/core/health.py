@@ -1,4 +1,4 @@
-"""The last error of each supervised worker, kept in the database for ``referee status`` (issue 15).
+"""The last error of each supervised worker, kept in the database for ``referee status``.
 
 :data:`current_worker` names the worker whose task is running: the
 supervisor sets it in each worker's task (``asyncio.to_thread`` copies it into

@@ -145,7 +145,7 @@ class OrderCommands(CommandContext):
         self.reply.add("turn_resolved", game=game.slug, turn=record.turn_number)
 
     def tell_owner(self, game: Game, seat: Seat) -> None:
-        """Orders came with the right password from another address: the seat's owner is told (issue 3)."""
+        """Orders came with the right password from another address: the seat's owner is told."""
         self.delivery.send(
             Outcome(
                 ToPlayer(seat.player_id, seat.name),

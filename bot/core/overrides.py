@@ -1,5 +1,5 @@
 """Game masters' overrides of a running game: deadline, pause and resume, process, preview, orders for a seat,
-replace, eject, rollback (issue 12).
+replace, eject, rollback.
 
 Each runs inside the envelope's transaction after the pipeline has checked
 that the sender is a game master of the game (or the host) and before it

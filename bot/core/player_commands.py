@@ -161,7 +161,7 @@ class PlayerCommands(CommandContext):
                 "events": [e["text"] for e in last.events], "seat": None, "private": None}  # fmt: skip
 
     def record(self, command: c.ShowRecord) -> None:
-        """The sealed record of a finished game, as an attachment of the reply (issue 11 item 9).
+        """The sealed record of a finished game, as an attachment of the reply.
 
         Only a finished game has one: until the end its seed is secret.
         """

@@ -1,4 +1,4 @@
-"""Reminders before a deadline: when each is due, and which are too late to send (issue 12).
+"""Reminders before a deadline: when each is due, and which are too late to send.
 
 A reminder is named by its *offset*, how long before the deadline it goes out
 (default 24h and 1h).  Its moment is ``deadline - offset``, a pure function of
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 DEFAULT_REMINDERS: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(hours=1))
-"""Issue 12: "Reminders at times before the deadline that the GM sets (default 24 h and 1 h)"."""
+"""The rule: "Reminders at times before the deadline that the GM sets (default 24 h and 1 h)"."""
 
 OPENING_WINDOW = timedelta(minutes=10)
 """A reminder due this soon after its turn opened (or at the opening) is not sent: the report or the

@@ -1,4 +1,4 @@
-"""Deadline schedules: when the next deadline falls once a turn opens (issue 12).
+"""Deadline schedules: when the next deadline falls once a turn opens.
 
 Three kinds, each a frozen dataclass whose ``str()`` is the text
 :func:`parse_schedule` reads back to an equal value (so a game can store its

@@ -8,7 +8,7 @@ normalised secret under a key that lives *outside* the database (the
 of the database alone therefore reveals no secret: without the key the
 digest cannot be tested against the 6.8 million possible secrets.  One check
 costs a few microseconds instead of the tens of milliseconds of the PBKDF2
-hash used before (issue 14: that hash was 68% of the intake time).
+hash used before (that hash was 68% of the intake time).
 
 Rows written before this change hold ``pbkdf2$<iterations>$<salt>$<digest>``;
 they are still verified (old games keep working).  :func:`needs_rehash` says

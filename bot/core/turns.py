@@ -236,7 +236,7 @@ def report_outcomes(
     The player of a seat they left (resigned, or ejected by a game master)
     gets the public copy: the seat's secrets are no longer theirs to see.
 
-    A game master who holds no seat gets the public copy (issue 3: the GM gets
+    A game master who holds no seat gets the public copy (the GM gets
     every report too); one who plays gets their seat's copy (the delivery step
     sends each recipient one copy of a key).
     """

@@ -7,7 +7,7 @@ of its bytes.  :func:`read_mails` computes it for a batch.  A
 :class:`MailReader` runs it either inline or, with ``processes=1``, in a
 child process, so that on a machine with two cores the intake applies one
 batch (database work, in its own process) while the next batch is read
-(issue 14: intake throughput).
+(intake throughput).
 
 The child is ``python -m bot.email.mail_reader`` (a new interpreter: never a
 ``fork`` of a process that runs threads, and it imports only the mail

@@ -32,7 +32,7 @@ with no ``Return-Path`` is not aligned either.  From an unaligned message:
   the From address, so a forger learns nothing, and the owner of the address
   sees what was attempted in their name.
 
-**Who is vouched for** (issue 11, item 6).  Aligned domains are not enough
+**Who is vouched for**.  Aligned domains are not enough
 for a game with address-only authentication: anyone may write
 ``From: steve@players.test`` with the envelope sender ``mallory@players.test``.
 The envelope says :attr:`bot.core.commands.Trust.VOUCHED` only when

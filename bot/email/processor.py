@@ -7,7 +7,7 @@ applies it again as a no-op.  A message whose handling raises is marked
 failed, retried with back-off, and parked after the inbox's bounded number of
 attempts; nothing is dropped.
 
-**The reply limit** (issue 11, item 5) stops mail loops without muting a busy
+**The reply limit** stops mail loops without muting a busy
 player.  A message is applied but not answered only when all of these hold:
 
 * it carries no command that can change a game (ORDERS, JOIN, RESIGN, the

@@ -16,7 +16,7 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
   may stand anywhere, also between order lines; they do not end the orders.
 * A sign-off at the end of an orders block ("Thanks,", "Cheers, N.", "Best
   regards" and the name below it) is not sent to the game as orders: it is
-  listed once as ignored (issue 11 item 8), so accepted orders are not
+  listed once as ignored, so accepted orders are not
   followed by a syntax error about a greeting.  A block that is nothing but
   a sign-off is left as it is (the game says what it expected).
 * Outside an orders block, a line that is not a command is "not understood"

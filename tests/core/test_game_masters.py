@@ -1,4 +1,4 @@
-"""Game masters run real games (issue 12): create, schedule, override, audit, through the core's pipeline."""
+"""Game masters run real games: create, schedule, override, audit, through the core's pipeline."""
 
 from __future__ import annotations
 
@@ -566,7 +566,7 @@ def test_orders_in_a_later_submission_replace_only_in_their_turn(harness):
 
 
 def test_record_is_given_once_the_game_is_over_and_attached_by_mail(harness):
-    """Issue 11 item 9: RECORD <game> answers with the sealed record, only after the end (the seed is secret)."""
+    """RECORD <game> answers with the sealed record, only after the end (the seed is secret)."""
     from email import message_from_bytes, policy
 
     from adjudicator.record import read_record, verify

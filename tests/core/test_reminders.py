@@ -1,4 +1,4 @@
-"""Reminders (issue 12: "each sent once per turn ... Moving the deadline moves the reminders", and
+"""Reminders ("each sent once per turn ... Moving the deadline moves the reminders", and
 "reminders that are no longer useful are not sent late")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Deadline schedules (issue 12: "Deadline schedules people use" and "Deadlines people can trust")."""
+"""Deadline schedules ("Deadline schedules people use" and "Deadlines people can trust")."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_next_deadline(spec, opened, minimum, expected, rule):
     ],
 )
 def test_a_clock_change_does_not_move_a_scheduled_local_time(spec, opened, expected):
-    """Issue 12: "A daylight-saving change in the game's zone does not move a scheduled local time"."""
+    """The rule: "A daylight-saving change in the game's zone does not move a scheduled local time"."""
     result = next_deadline(parse_schedule(spec), opened, LONDON)
     assert result == expected
     assert result.astimezone(LONDON).time() == time(18, 0)

@@ -1,4 +1,4 @@
-"""Who is vouched for (issue 11 item 6) and what makes two mails one (item 4), without servers."""
+"""Who is vouched for and what makes two mails one, without servers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``referee doctor`` (issue 15) against a real Dovecot, a real aiosmtpd with AUTH, and a fake Discord REST API.
+"""``referee doctor`` against a real Dovecot, a real aiosmtpd with AUTH, and a fake Discord REST API.
 
 One line per check, ok/warn/FAIL with the fix; the exit code is 1 when something is broken.
 """

@@ -1,4 +1,4 @@
-"""Configuration that fails clearly (issue 15): every unknown, missing or malformed key is named, with the form wanted.
+"""Configuration that fails clearly: every unknown, missing or malformed key is named, with the form wanted.
 
 And the example configurations document every setting and load, so they cannot rot.
 """
@@ -189,7 +189,7 @@ def test_the_postgresql_example_is_postgresql_with_json_logs():
 
 
 def test_config_may_follow_the_command_as_the_issue_writes_it(tmp_path, capsys):
-    # `referee serve --config referee.toml`, `referee doctor --config referee.toml`: the forms of issue 15
+    # `referee serve --config referee.toml`, `referee doctor --config referee.toml`: the forms a host types
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{tmp_path / "r.sqlite3"}"\nimap_port = "abc"\n')
     for command in (["serve", "--once"], ["doctor"], ["status"], ["db", "upgrade"], ["inbox", "list"]):

@@ -1,4 +1,4 @@
-"""``referee status`` (issue 15): games and deadlines, inbox and outbox counts, parked turns, each worker's last error."""
+"""``referee status``: games and deadlines, inbox and outbox counts, parked turns, each worker's last error."""
 
 from __future__ import annotations
 
