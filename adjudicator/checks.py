@@ -43,7 +43,7 @@ def refuse_long_numbers(text: str) -> ParsedOrders[Any] | None:
 
     Every ``parse_orders`` asks this first: the games' parsers turn digit runs
     into ``int``, which raises ``ValueError`` past 4300 digits (found by the
-    parser fuzz, issue 14), and no order is meant by such a number.
+    parser fuzz), and no order is meant by such a number.
     """
     for line in text.splitlines():
         if match := _LONG_NUMBER.search(line):

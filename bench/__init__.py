@@ -1,4 +1,4 @@
-"""Benchmarks of issue 14: intake, deadline crunch, scale-out.  Run ``python -m bench --help``.
+"""Benchmarks: intake, deadline crunch, scale-out.  Run ``python -m bench --help``.
 
 Each benchmark prints its figures and the ratio against a floor measured in the
 same run on the same servers (a bare imapclient FETCH loop, a bare aiosmtplib

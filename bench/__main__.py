@@ -1,7 +1,7 @@
 """``python -m bench {intake,crunch,scale,remind,all} [--full] [--repeats N] [--backend B]``.
 
 Defaults are small (about a minute or two in all); ``--full`` takes the
-sizes of issue 14 (2,000 mails; 1,000 games).  ``remind``: the reminder
+sizes of the performance targets (2,000 mails; 1,000 games).  ``remind``: the reminder
 worker's pass over 200 running games (``--games``), nothing due and all due.
 """
 

@@ -1,4 +1,4 @@
-"""Deadline crunch and scale-out benchmarks (issue 14, targets 2 and 3).
+"""Deadline crunch and scale-out benchmarks (targets 2 and 3).
 
 Crunch: N Golden Strider games of 8, all due at once, resolved, rendered and
 every mail (9 per game) delivered to a local aiosmtpd, by the bot's own
@@ -21,7 +21,7 @@ on a loaded machine does not count its imports); the resolving stage (until
 no game is due) and the whole run are timed, turns resolved twice and
 Message-IDs received twice at the SMTP server are counted.  Mails are
 rendered by the sender, so rendering is in the sending, with the SMTP
-transfer to the one server; the resolving and rendering (issue 14's
+transfer to the one server; the resolving and rendering (the targets'
 "resolve-and-render" stage) is timed too: once no game is due, each process
 renders every waiting mail it can claim as its sender renders it, without
 sending it, then sends.  The scale-out's floor, measured beside each of
@@ -220,7 +220,7 @@ def scale(games: int, repeats: int) -> None:
 
 
 def reminders(games: int, repeats: int, postgres: bool) -> None:
-    """The reminder worker's pass over ``games`` running games (issue 14: its cost must not grow
+    """The reminder worker's pass over ``games`` running games (its cost must not grow
     with the games that have nothing due), and the pass where all of them have a reminder due."""
     backend = "PostgreSQL" if postgres else "SQLite"
     databases = Databases(postgres)

@@ -1,4 +1,4 @@
-"""Intake benchmark (issue 14, target 1).
+"""Intake benchmark (target 1).
 
 N valid order mails in a real Dovecot mailbox (N/40 Golden Strider games of 8
 seats held by N/8 addresses, each seat sending orders five times: each mail is

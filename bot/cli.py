@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -45,10 +46,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)
+        sys.stdout.flush()
         return result
     except (UserError, cli_queues.Refused, cli_gm.Refused) as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        return _reader_went_away()
+
+
+def _reader_went_away() -> int:
+    """The reader of a listing stopped reading (``referee inbox list | head``): stop quietly.
+
+    What was left unwritten goes nowhere (standard output now points at the null device,
+    so the interpreter's last flush cannot fail again), and the exit code is the shell's
+    for a command ended by SIGPIPE, 128 + 13.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 128 + 13
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -174,11 +191,19 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"=== {rules.title}: turn {turn.phase.number}, {turn.phase.title}")
         events = [event.text for event in turn.resolution.events]
         print(render_report_body(rules.kind, turn.resolution.report, events))
-    print("=== Standings" + ("" if played.finished else " (the game is not finished)"))
+    print("=== Standings" + ("" if played.finished else _why_unfinished(args.record)))
     for standing in rules.standings(played.final_state):
         score = "" if standing.score is None else f"  ({standing.score})"
         print(f"  {standing.place:>2}. {standing.seat}{score}")
     return 0
+
+
+def _why_unfinished(path: Path) -> str:
+    """Why a record's game did not reach its end: a game master ended (or abandoned) it, or it is not over."""
+    ended = json.loads(path.read_text(encoding="utf-8")).get("ended")
+    if isinstance(ended, dict):
+        return " (abandoned by the game master)" if ended.get("abandoned") else " (ended by the game master)"
+    return " (the game is not finished)"
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -215,7 +240,7 @@ def _inbox_list(args: argparse.Namespace) -> int:
         counts = inbox.counts()
     print(", ".join(f"{count} {status}" for status, count in counts.items()))
     for row in rows:
-        # issue 11: a settled row says what handling did (refused, skipped as automatic mail and why)
+        # a settled row says what handling did (refused, skipped as automatic mail and why)
         note = row.last_error if row.status != "done" else row.outcome
         note = (note or "").splitlines()[0][:100] if note else ""
         print(

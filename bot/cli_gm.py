@@ -1,4 +1,4 @@
-"""``referee gm ...``: the host's command line for running games (issue 12).
+"""``referee gm ...``: the host's command line for running games.
 
 Every subcommand builds one command of the common model (:mod:`bot.core.commands`)
 and applies it through the same pipeline as every channel, as the host: a
@@ -34,6 +34,29 @@ from typing import Any
 
 from bot.core import commands as c
 from bot.settings import Settings, address_list
+
+DESCRIPTION = """\
+Run games as the host: you are a game master of every game on this machine.
+Each action prints what it did; a refusal prints one line saying why (exit 2).
+Times: an ISO time in the game's zone (2027-01-04T18:00), or a shift like +2d3h:
+from the current deadline for gm deadline and replace --extend; from now for
+pause --until, resume --deadline and rollback --deadline (there the old deadline
+no longer holds).
+
+Examples:
+  referee gm create golden-strider spring26 --seats 6 --time-zone Europe/London \\
+      --schedule "mon,thu at 20:00" --early 30m --grace 2h --reminders 24h,1h --gm gm@club.org
+  referee gm start spring26
+  referee gm status spring26 --json
+  referee gm deadline spring26 +1d --reason "two players asked for a day"
+  referee gm pause spring26 --until 2027-01-04T18:00 --reason "holidays"
+  referee gm process spring26 --turn 4 --reason "everyone agreed"
+  referee gm orders spring26 "Steve Ovett" "play 6/0 bank 2" --reason "sent to me by phone"
+  referee gm replace spring26 "Steve Ovett" new@club.org --reason "Steve left" --extend +2d
+  referee gm rollback spring26 --to-turn 3 --reason "wrong orders were processed"
+  referee gm log spring26
+  referee gm unlink discord:123456789012345678 --reason "linked to the wrong address"
+"""
 
 SettingsOf = Callable[[argparse.Namespace], Settings]
 HOST = c.Sender("cli", "host", "the host")
@@ -77,7 +100,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     """Add ``referee gm`` and its subcommands to ``sub`` (an argparse subparsers object)."""
     gm = sub.add_parser(
         "gm", help="run games as the host: create, start, deadlines, overrides, log",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     gm_sub = gm.add_subparsers(required=True, metavar="ACTION")
 
@@ -108,7 +131,8 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     create.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     create.add_argument("--time-zone", default="", metavar="TZ",
                         help="e.g. Europe/London (default: the time_zone setting, UTC unless set)")  # fmt: skip
-    create.add_argument("--schedule", metavar="SPEC", help="48h, 'every 3 days at 18:00', 'mon,thu at 20:00'")
+    create.add_argument("--schedule", metavar="SPEC", help="48h, 'every 3 days at 18:00', 'mon,thu at 20:00' (a "
+                        "game started 08:00 with 'every day at 20:00' ends its first turn that day)")  # fmt: skip
     create.add_argument("--min-gap", default="0", metavar="DURATION", help="least time from a report to a deadline")
     create.add_argument("--early", metavar="DELAY", help="process early, DELAY after the last order (0 allowed)")
     create.add_argument("--grace", default="0", metavar="DURATION", help="wait this long for late orders")
@@ -131,11 +155,11 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     reason(deadline)
     pause = add("pause", "stop the clock", lambda a: c.PauseGame(a.game, a.reason, a.until))
     pause.add_argument("game")
-    pause.add_argument("--until", metavar="WHEN")
+    pause.add_argument("--until", metavar="WHEN", help="ISO time, or +2d from now")
     reason(pause)
     resume = add("resume", "start the clock again", lambda a: c.ResumeGame(a.game, a.reason, a.deadline))
     resume.add_argument("game")
-    resume.add_argument("--deadline", metavar="WHEN", help="default: the game's schedule from now")
+    resume.add_argument("--deadline", metavar="WHEN", help="ISO time, or +2h from now (default: the schedule from now)")
     reason(resume)
     process = add("process", "resolve the open turn now (name it: a repeat cannot process two)",
                   lambda a: c.ProcessNow(a.game, a.turn, a.reason), example="referee gm process g1 --turn 4 --reason x")  # fmt: skip
@@ -155,7 +179,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     replace.add_argument("game")
     replace.add_argument("seat")
     replace.add_argument("address", help="an email address, or discord:<user id>")
-    replace.add_argument("--extend", metavar="WHEN", help="also move the deadline (+2d, or an ISO time)")
+    replace.add_argument("--extend", metavar="WHEN", help="also move the deadline (+2d from it, or an ISO time)")
     reason(replace)
     unlink = add("unlink", "separate an address from the person it is linked to (it keeps no seat)",
                  lambda a: c.UnlinkIdentity(*_address(a.address), a.reason))  # fmt: skip
@@ -169,7 +193,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
                    lambda a: c.RollBack(a.game, a.to_turn, a.reason, a.deadline))  # fmt: skip
     rollback.add_argument("game")
     rollback.add_argument("--to-turn", type=int, required=True, metavar="N")
-    rollback.add_argument("--deadline", metavar="WHEN")
+    rollback.add_argument("--deadline", metavar="WHEN", help="ISO time, or +2d from now")
     reason(rollback)
     broadcast = add("broadcast", "a message to every seat and the public place", lambda a: c.Broadcast(a.game, a.text))
     broadcast.add_argument("game")

@@ -1,4 +1,4 @@
-"""Host subcommands for running the referee for real (issue 15).
+"""Host subcommands for running the referee for real.
 
 * ``referee serve [--once] [--log-format json|text]``: the deadline worker and every configured
   channel, until SIGTERM (exit 0); SIGHUP re-reads the settings and restarts the workers;
@@ -38,7 +38,11 @@ def register(sub: Any, settings_of: SettingsOf, db_sub: Any) -> None:
     status.set_defaults(run=lambda args: _status(args, settings_of(args)))
 
     doctor = sub.add_parser("doctor", help="check the database, the mail servers, Discord and the game masters")
-    doctor.add_argument("--send-test", action="store_true", help="also mail a test message to host_addresses")
+    doctor.add_argument(
+        "--send-test",
+        action="store_true",
+        help="also mail a test message to host_addresses (by SMTP, or into the Maildir outbox)",
+    )
     doctor.set_defaults(run=lambda args: _doctor(args, settings_of(args)))
 
     backup = db_sub.add_parser("backup", help="copy a SQLite database while the bot runs (PostgreSQL: pg_dump)")

@@ -43,7 +43,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     out_list.add_argument("--json", action="store_true")
     out_list.set_defaults(run=lambda args: _outbox_list(args, settings_of(args)))
 
-    export = sub.add_parser("export", help="a finished game's record (JSON) on stdout")
+    export = sub.add_parser("export", help="the record (JSON) of a game that is over (finished, ended or abandoned)")
     export.add_argument("game")
     export.set_defaults(run=lambda args: _export(args, settings_of(args)))
 

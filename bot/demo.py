@@ -33,7 +33,7 @@ from bot.core.delivery import PUBLIC_PREFIX
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain
 from bot.core.ratelimit import ReplyBudget
-from bot.core.rendering import render_message
+from bot.core.rendering import render, render_message
 from bot.core.seat_secrets import load_secret_key
 from bot.core.service import Applied, GameService, ServiceConfig
 from bot.core.views import GameViews
@@ -131,7 +131,13 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
 
     gm = "gm@demo.invalid"
     auth = "address"
-    direct(gm, "Game Master", c.CreateGame(slug, rules.kind, game_options, options.time_zone, 48 * 60, False, auth))
+    created = direct(
+        gm, "Game Master", c.CreateGame(slug, rules.kind, game_options, options.time_zone, 48 * 60, False, auth)
+    )
+    if "created" not in created.results:
+        out(f"error: {_refusal(created)}")
+        engine.dispose()
+        return 2
     names = _names(rules.kind, seats)
     refused = send([(_address(name), name, (c.JoinGame(slug, name),)) for name in names], "joined")
     if refused is not None:
@@ -205,6 +211,15 @@ def _mail_summary(
     ok = counts["done"] == stats.sent and unsent == 0 and not counts["failed"] and not counts["parked"]
     out(f"  {'ok  ' if ok else 'FAIL'} every message was applied and every reply and report was sent")
     return ok
+
+
+def _refusal(applied: Applied) -> str:
+    """The first refusal of ``applied`` in one line, worded as ``referee gm`` words it."""
+    problems = applied.reply.data["problems"] if applied.reply is not None else []
+    if not problems:
+        return ", ".join(applied.problems) or "refused"
+    text = render("cli/problem.txt.j2", {"item": problems[0]}, "cli")
+    return " ".join(text.split())
 
 
 def _names(kind: str, seats: int) -> list[str]:

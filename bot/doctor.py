@@ -1,4 +1,4 @@
-"""``referee doctor``: is everything the settings name reachable and usable? (issue 15)
+"""``referee doctor``: is everything the settings name reachable and usable?
 
 One :class:`Check` per line, ``ok``, ``warn`` (works, with a consequence
 worth knowing) or ``FAIL`` with the fix.  The command exits non-zero when a
@@ -8,7 +8,8 @@ check fails.  What is checked, for what is configured:
 * the database: reachable, and migrated to the newest revision;
 * IMAP: connect and log in, the intake folder exists, the done folder, IDLE and MOVE offered;
 * SMTP: connect (TLS as configured) and AUTH; with ``--send-test`` a message to ``host_addresses``;
-* a Maildir intake or outbox: the directory exists and is writable;
+* a Maildir intake or outbox: the directory exists and is writable; with ``--send-test`` the test
+  message is written into a Maildir outbox (and the check says nothing went by SMTP);
 * Discord (when ``discord_token`` is set): the token (``GET /users/@me``), the guild, the forum
   channel, and the bot's permissions in it, computed from its roles and the channel's overwrites;
 * the game masters: ``game_masters`` names someone.
@@ -67,6 +68,8 @@ def run_checks(settings: Settings, send_test: bool = False) -> list[Check]:
         checks += in_clear_check("SMTP", settings.smtp_host, settings.smtp_security, bool(settings.smtp_user))
     elif settings.maildir_outbox:
         checks.append(_directory_check("Maildir outbox", Path(settings.maildir_outbox), "maildir_outbox"))
+        if send_test:
+            checks.append(maildir_test_check(settings))
     else:
         checks.append(Check("email sending", True, "no smtp_host nor maildir_outbox: mail waits in the outbox",
                             warning=True))  # fmt: skip
@@ -230,6 +233,38 @@ async def _send_test(client: Any, settings: Settings) -> Check:
     recipients = address_list(settings.host_addresses)
     if not recipients:
         return Check("SMTP test message", False, "host_addresses is empty", "set host_addresses to your own address")
+    message = _test_message(settings, recipients)
+    try:
+        await client.send_message(message, sender=settings.bot_address, recipients=recipients)
+    except Exception as exc:
+        return Check("SMTP test message", False, f"refused: {_first_line(exc)}",
+                     "the server may not let bot_address send: check its sender rules")  # fmt: skip
+    return Check("SMTP test message", True, f"sent to {', '.join(recipients)} ({message['Message-ID']})")
+
+
+def maildir_test_check(settings: Settings) -> Check:
+    """``--send-test`` with a Maildir outbox: the test message is written there, as the referee's mail is.
+
+    Nothing leaves the machine (whatever reads the outbox delivers it, or nothing does): the
+    check says so, and where the message is.
+    """
+    from bot.email.maildir import deliver
+
+    name = "Maildir test message"
+    recipients = address_list(settings.host_addresses)
+    if not recipients:
+        return Check(name, False, "host_addresses is empty", "set host_addresses to your own address")
+    try:
+        path = deliver(Path(settings.maildir_outbox), _test_message(settings, recipients).as_bytes())
+    except OSError as exc:
+        return Check(name, False, f"cannot write to {settings.maildir_outbox}: {exc.strerror}",
+                     "let the referee's user write to it (maildir_outbox)")  # fmt: skip
+    return Check(name, True, f"written to {path} (for {', '.join(recipients)}); the outbox is a Maildir, "
+                 "so nothing was sent by SMTP", warning=True,
+                 fix="to test sending by SMTP, set smtp_host (the referee then sends by SMTP, not to the Maildir)")  # fmt: skip
+
+
+def _test_message(settings: Settings, recipients: list[str]) -> EmailMessage:
     message = EmailMessage()
     message["From"] = settings.bot_address
     message["To"] = ", ".join(recipients)
@@ -241,12 +276,7 @@ async def _send_test(client: Any, settings: Settings) -> Check:
         "This is a test message from `referee doctor --send-test`.\n"
         "If it reached you, the referee can send mail through this server.\n"
     )
-    try:
-        await client.send_message(message, sender=settings.bot_address, recipients=recipients)
-    except Exception as exc:
-        return Check("SMTP test message", False, f"refused: {_first_line(exc)}",
-                     "the server may not let bot_address send: check its sender rules")  # fmt: skip
-    return Check("SMTP test message", True, f"sent to {', '.join(recipients)} ({message['Message-ID']})")
+    return message
 
 
 # -- Maildir -------------------------------------------------------------------------------------

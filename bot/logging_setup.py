@@ -1,4 +1,4 @@
-"""The logs of ``referee serve``: one line per event, JSON or text, with secrets masked (issue 15).
+"""The logs of ``referee serve``: one line per event, JSON or text, with secrets masked.
 
 * ``json``: one object per line: ``time`` (UTC, ISO 8601), ``level``, ``logger``,
   ``message``, and ``game``, ``turn``, ``message_id``, ``interaction``, ``worker``

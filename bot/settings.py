@@ -11,7 +11,7 @@ setting can come from the environment as ``REFEREE_<NAME>`` (for example
 named by ``REFEREE_<NAME>_FILE`` (systemd credentials, container secrets).
 See ``deploy/referee.toml.example`` for every setting.
 
-Validation happens at load, before anything is touched (issue 15): every
+Validation happens at load, before anything is touched: every
 unknown key (with the nearest known name), every malformed value (with the
 expected form) is reported, all at once, in one :class:`SettingsError`.
 :meth:`Settings.missing` adds what a running bot needs on top (a password
@@ -143,7 +143,7 @@ class Settings:
     discord_api_base: str = "https://discord.com/api/v10"
     discord_gateway_url: str = "wss://gateway.discord.gg/"
     discord_send_interval_seconds: float = 2.0
-    # -- issue 11: deadlines wait for the intakes; who vouches for a sender ----
+    # -- deadlines wait for the intakes; who vouches for a sender -----------
     intake_wait_seconds: float = 300.0
     """How long a due turn waits for an intake that has not read up to its deadline."""
     intake_settle_seconds: float = 1.0
@@ -383,9 +383,21 @@ def _convert(name: str, default: Any, value: Any) -> Any:
         if not seconds > 0 or seconds == float("inf"):
             raise _Bad(expected)
         return seconds
+    if name in LISTS and isinstance(value, list):
+        if not all(isinstance(item, str) and "," not in item for item in value):
+            raise _Bad('a list of strings, e.g. ["a@example.org", "b@example.org"] (or one string "a, b")')
+        value = ", ".join(item.strip() for item in value)
     if not isinstance(value, str):
-        raise _Bad("a string (in quotes)")
+        raise _Bad(
+            'a list, e.g. ["a@example.org", "b@example.org"] (or one string "a, b")' if name in LISTS
+            else "a string (in quotes)"
+        )  # fmt: skip
     return _CHECKS.get(name, _any_text)(name, value)
+
+
+LISTS = frozenset({"game_masters", "host_addresses", "email_trusted_authserv_ids"})
+"""Settings that hold several values: a TOML array (``["a@x", "b@y"]``), or one comma-separated string
+(the form an environment variable has)."""
 
 
 def _boolean(value: Any) -> bool:
@@ -425,7 +437,7 @@ def _address(name: str, value: str) -> str:
 def _addresses(name: str, value: str) -> str:
     for item in address_list(value):
         if not _ADDRESS.match(item) and not item.isdigit():
-            raise _Bad("comma-separated email addresses (or Discord user ids)")
+            raise _Bad("email addresses (or Discord user ids), as a list or one comma-separated string")
     return value
 
 

@@ -1,4 +1,4 @@
-"""``referee status``: progress and health at a glance (issue 15).
+"""``referee status``: progress and health at a glance.
 
 What it shows, each read in its own short transaction:
 
@@ -14,6 +14,7 @@ Part of the composition root: it reads the store directly.
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -22,6 +23,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.games import PAUSED
 from bot.core.health import worker_health
 from bot.core.inbox import FAILED, NEW, PARKED, Inbox
 from bot.core.outbox import OutboxDrain
@@ -38,6 +40,8 @@ class GameLine:
     turn: int
     """The open turn as the core numbers it (`phase_number`: turns resolved so far), as `referee turns list`."""
     next_deadline: datetime | None
+    """None while the game is paused (its clock stands still) or over."""
+    paused_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,14 @@ def gather(sessions: sessionmaker[Session]) -> Status:
     """Read everything ``referee status`` shows."""
     with unit_of_work(sessions) as session:
         games = [
-            GameLine(g.slug, g.kind, g.status, g.phase_number, _next(g.deadline_at, g.resolve_at))
+            GameLine(
+                g.slug,
+                g.kind,
+                g.status,
+                g.phase_number,
+                None if g.status == PAUSED else _next(g.deadline_at, g.resolve_at),
+                g.paused_until if g.status == PAUSED else None,
+            )
             for g in session.scalars(select(Game).order_by(Game.slug)).all()
         ]
     counts = Inbox(sessions).counts()
@@ -97,13 +108,22 @@ def _moment(value: datetime | None) -> str:
     return "-" if value is None else f"{value:%Y-%m-%d %H:%M} UTC"
 
 
+def _first_line(error: str | None, width: int = 70) -> str:
+    """An error's first line, shortened at a word (``...`` says so), never cut inside one."""
+    if not error or not error.strip():
+        return ""
+    return textwrap.shorten(error.strip().splitlines()[0], width, placeholder=" ...")
+
+
 def render(status: Status) -> str:
     """The text form: one line per item, each under 100 columns."""
     lines = [f"{len(status.games)} game(s)"]
     for g in status.games:
-        lines.append(
-            f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {g.turn:<3} next deadline {_moment(g.next_deadline)}"
-        )
+        if g.status == PAUSED:
+            clock = f"paused until {_moment(g.paused_until)}" if g.paused_until else "paused: no deadline"
+        else:
+            clock = f"next deadline {_moment(g.next_deadline)}"
+        lines.append(f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {g.turn:<3} {clock}")
     lines.append(f"inbox: {status.inbox['pending']} pending, {status.inbox['parked']} parked")
     if status.outbox:
         for channel, counts in status.outbox.items():
@@ -112,12 +132,12 @@ def render(status: Status) -> str:
         lines.append("outbox: nothing pending")
     lines.append(f"{len(status.parked_turns)} parked turn(s)")
     for p in status.parked_turns:
-        first = p["error"].splitlines()[0][:70] if p["error"] else ""
+        first = _first_line(p["error"])
         lines.append(f"  {p['game']} turn {p['turn']}: {p['attempts']} attempts: {first}")
     if status.workers:
         lines.append("last error of each worker:")
         for w in status.workers:
-            first = w["error"].splitlines()[0][:70] if w["error"] else ""
+            first = _first_line(w["error"])
             lines.append(f"  {w['worker']:<14} {_moment(w['at'])}: {first}")
     else:
         lines.append("no worker has logged an error")

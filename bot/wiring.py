@@ -86,7 +86,7 @@ def public_channels(settings: Settings) -> tuple[str, ...]:
 
 
 def intake_names(settings: Settings) -> tuple[str, ...]:
-    """The watermark names of the configured intakes: each deadline waits for them (issue 11)."""
+    """The watermark names of the configured intakes: each deadline waits for them."""
     if settings.imap_host:
         return (_imap_config(settings).intake_name,)
     if settings.maildir_inbox:

@@ -90,7 +90,7 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
 
 
 def test_the_core_speaks_no_channel():
-    """bot/core holds no channel name and no email vocabulary: channels name themselves (issue 10)."""
+    """bot/core holds no channel name and no email vocabulary: channels name themselves."""
     offences = []
     for path in sorted((ROOT / "bot" / "core").glob("*.py")):
         for line, text in _code_strings(path):

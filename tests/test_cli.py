@@ -99,6 +99,35 @@ def test_demo_refuses_a_wrong_player_count(tmp_path, capsys):
     assert "takes 6 to 10 players" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("nosuch=1", "unknown option(s) nosuch; known: "),
+        ("race_length=abc", "option race_length must be int, not 'abc'"),
+    ],
+)
+def test_demo_says_what_is_wrong_with_an_option(tmp_path, capsys, option, message):
+    """A bad --option is the host's mistake, told as ``gm create`` tells it, not a player's failed join."""
+    assert main(["demo", "--option", option, "--dir", str(tmp_path)]) == 2
+    out = capsys.readouterr().out
+    assert message in out
+    assert "could not join" not in out and "unknown_game" not in out
+
+
+def test_a_listing_read_by_head_ends_quietly(tmp_path):
+    """``referee replay ... | head -1``: the reader stops early; no BrokenPipeError traceback."""
+    script = shutil.which("referee", path=str(Path(sys.executable).parent))
+    assert script is not None
+    record = str(RECORDS / "flat_race_6.json")
+    listing = subprocess.Popen([script, "replay", record, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert listing.stdout is not None and listing.stderr is not None
+    assert listing.stdout.read(1) == b"{"  # the listing has started (it is far longer than a pipe holds) ...
+    listing.stdout.close()  # ... and its reader goes away
+    errors = listing.stderr.read().decode()
+    assert listing.wait(timeout=60) == 141
+    assert errors == ""
+
+
 def test_console_script_gives_no_traceback(tmp_path):
     script = shutil.which("referee", path=str(Path(sys.executable).parent))
     assert script is not None, "the referee console script is installed with the package"

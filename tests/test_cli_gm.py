@@ -88,3 +88,46 @@ def test_address_authentication_needs_a_trusted_mail_server(tmp_path, capsys):
     config.write_text(f'database = "{database}"\nemail_trusted_authserv_ids = "mx.club.org"\n')
     assert main([*gm, "open", "--auth", "address"]) == 0
     assert "CREATED open" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("abandon", [False, True])
+def test_a_game_ended_by_its_gm_exports_replays_and_verifies(tmp_path, capsys, abandon):
+    """Ending a game (or abandoning it) reveals its seed as a natural end does; the replay says who ended it."""
+    database = tmp_path / "r.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm"]
+    assert main([*gm, "create", "golden-strider", "cup", "--seats", "6"]) == 0
+    engine = make_engine(str(database))
+    service = GameService(session_factory(engine))
+    now = datetime.now(UTC)
+    for i, name in enumerate(SEATS):
+        sender = c.Sender("email", f"{name.lower()}@club.org", name)
+        service.apply(c.Envelope(sender, (c.JoinGame("cup", name),), f"join:{i}", now, trust=c.Trust.VERIFIED))
+    engine.dispose()
+    assert main([*gm, "start", "cup"]) == 0
+    assert main([*gm, "orders", "cup", "Ann", "cards 10 8 6 4 2", "--reason", "by phone"]) == 0
+    assert main([*gm, "process", "cup", "--turn", "0", "--reason", "go"]) == 0
+    assert main([*gm, "end", "cup", "--reason", "the club closed", *(["--abandon"] if abandon else [])]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "export", "cup"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["ended"]["by"] == "game master" and record["ended"]["abandoned"] is abandon
+    path = tmp_path / "cup.json"
+    path.write_text(json.dumps(record))
+    assert main(["verify", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    said = "(abandoned by the game master)" if abandon else "(ended by the game master)"
+    assert f"=== Standings {said}" in out and "not finished" not in out
+
+
+def test_gm_help_is_for_users(capsys):
+    with pytest.raises(SystemExit):
+        main(["gm", "--help"])
+    out = capsys.readouterr().out
+    assert "Examples:" in out and "+2d3h" in out
+    for developer in ("issue", ":mod:", "``", "Trust.VERIFIED", "bot.core"):
+        assert developer not in out

@@ -1,4 +1,4 @@
-"""``referee gm unlink``: the host separates an address from the person it is linked to (issue 13)."""
+"""``referee gm unlink``: the host separates an address from the person it is linked to."""
 
 from __future__ import annotations
 

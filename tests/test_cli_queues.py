@@ -45,4 +45,4 @@ def test_parked_turns_are_listed_and_requeued(tmp_path, monkeypatch, capsys):
     assert main(["--config", str(config), "turns", "requeue", "aaa"]) == 2
     assert "game aaa has no parked turn" in capsys.readouterr().err
     assert main(["--config", str(config), "export", "aaa"]) == 2
-    assert "is not finished; its seed is still secret" in capsys.readouterr().err
+    assert "is not over; its seed is still secret" in capsys.readouterr().err

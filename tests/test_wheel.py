@@ -1,4 +1,4 @@
-"""The project installs as a package (issue 10).
+"""The project installs as a package.
 
 The sdist and the wheel are built from the repository with ``python -m build``
 (the sdist first, then the wheel from the unpacked sdist, so a file missing

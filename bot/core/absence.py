@@ -1,4 +1,4 @@
-"""Absences: ``ABSENT <game> <from> <to>`` and the deadlines they move (issue 12).
+"""Absences: ``ABSENT <game> <from> <to>`` and the deadlines they move.
 
 An absence is a run of whole days, both ends included, in the game's zone:
 ``ABSENT gs1 2026-12-05 2026-12-07`` covers from 00:00 on the 5th to 00:00 on
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 DEFAULT_ABSENCE_LIMIT_DAYS = 14
-"""Issue 12: "within a limit per player per game that the GM sets (default 14 days, 0 turns it off)"."""
+"""The rule: "within a limit per player per game that the GM sets (default 14 days, 0 turns it off)"."""
 
 MAX_DAYS_AHEAD = 366
 """How far ahead an absence may start: further is a typo in the year."""

@@ -180,7 +180,7 @@ class StartGame:
     game: str
 
 
-# ---- game masters (issue 12): each names its game; overrides carry a reason ------------------------
+# ---- game masters: each names its game; overrides carry a reason ------------------------
 
 
 @dataclass(frozen=True)
@@ -386,7 +386,7 @@ class DeclareAbsence:
     last: str
 
 
-# ---- one person across channels (issue 13): see bot/core/linking.py ------------------------------
+# ---- one person across channels: see bot/core/linking.py ------------------------------
 
 
 @dataclass(frozen=True)

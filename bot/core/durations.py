@@ -1,4 +1,4 @@
-"""Durations and moments as people type them, and back (issue 12).
+"""Durations and moments as people type them, and back.
 
 Pure functions: no clock is read (a relative moment is counted from a ``base``
 the caller passes), no I/O; time zones come from the standard ``zoneinfo``.
@@ -291,11 +291,13 @@ def _parse_instant(text: str, zone: ZoneInfo, example: str) -> datetime:
     return (local - shift).replace(tzinfo=UTC)
 
 
-def parse_moment(text: str, zone: ZoneInfo, base: datetime) -> datetime:
+def parse_moment(text: str, zone: ZoneInfo, base: datetime, counted_from: str = "now") -> datetime:
     """Read a moment: ``+2d3h`` is that long after ``base``; anything else is :func:`parse_instant`.
 
-    The caller chooses the base (the current time to set a deadline, the
-    current deadline to extend one); it must be aware.  The result is in UTC.
+    The caller chooses the base (the current deadline to move a deadline, the
+    current time to pause until or to resume) and says which in ``counted_from``
+    (``"now"``, ``"the current deadline"``), for the error message; ``base``
+    must be aware.  The result is in UTC.
     """
     if base.tzinfo is None:
         raise ValueError("parse_moment needs an aware base time")
@@ -308,7 +310,7 @@ def parse_moment(text: str, zone: ZoneInfo, base: datetime) -> datetime:
         return (base + delta).astimezone(UTC)
     if cleaned.startswith("-"):
         raise TimeInputError("a relative time counts forward; expected +2d3h, or a date and time")
-    return _parse_instant(cleaned, zone, _MOMENT_EXAMPLE + ", or a time from now like +2d3h")
+    return _parse_instant(cleaned, zone, f"{_MOMENT_EXAMPLE}, or +2d3h (counted from {counted_from})")
 
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -316,7 +318,7 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 
 def format_moment(moment: datetime, zone: ZoneInfo) -> str:
-    """A moment for a message, in UTC and in the game's zone (issue 12: "shown in UTC and the game's zone").
+    """A moment for a message, in UTC and in the game's zone ("shown in UTC and the game's zone").
 
     ``2026-12-05 18:00 UTC (Sat 18:00 GMT, Europe/London)``; the local day
     is written too when it is not the UTC one (``2026-12-05 18:00 UTC (Sun 6

@@ -1,4 +1,4 @@
-"""Game masters' administration of a game: joining, ending, options, co-GMs, broadcasts, the log (issue 12)."""
+"""Game masters' administration of a game: joining, ending, options, co-GMs, broadcasts, the log."""
 
 from __future__ import annotations
 

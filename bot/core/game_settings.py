@@ -1,4 +1,4 @@
-"""A new game's settings, read and checked before anything is stored (issue 12: create).
+"""A new game's settings, read and checked before anything is stored (create).
 
 Every setting a GM gives as text is read here with the time arithmetic of
 :mod:`bot.core.durations` and :mod:`bot.core.schedule`; a mistake raises

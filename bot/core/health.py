@@ -1,4 +1,4 @@
-"""The last error of each supervised worker, kept in the database for ``referee status`` (issue 15).
+"""The last error of each supervised worker, kept in the database for ``referee status``.
 
 :data:`current_worker` names the worker whose task is running: the
 supervisor sets it in each worker's task (``asyncio.to_thread`` copies it into
@@ -26,6 +26,8 @@ from bot.store.models import WorkerHealth
 
 current_worker: ContextVar[str | None] = ContextVar("current_worker", default=None)
 MAX_ERROR = 2000
+ROUTINE_LOGGERS = frozenset({"bot.core.pipeline"})
+"""Loggers whose warnings are routine (a command refused, a wrong password): logged, never a worker's error."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class WorkerErrorLog(logging.Handler):
         name = getattr(record, "worker", None) or current_worker.get()
         if name is None or threading.current_thread() is self._thread:
             return
+        if record.levelno < logging.ERROR and record.name in ROUTINE_LOGGERS:
+            return  # a refused command or a wrong password: the sender's mistake, answered in the reply
         text = f"{record.levelname} {record.getMessage()}"
         self._queue.put((str(name), datetime.fromtimestamp(record.created, UTC), text))
 

@@ -18,6 +18,7 @@ from bot.core.game_settings import read_settings
 from bot.core.games import FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.identities import find_or_create_player
 from bot.core.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.reminding import skip_reminders_at_opening
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.secret_values import Secret
 from bot.core.turns import next_deadline
@@ -66,11 +67,12 @@ class HostCommands(CommandContext):
         self.session.add(game)
         self.session.flush()
         self._name_game_masters(game, command, gm_secret)
+        by_mail = self._host_by_mail(game) if self.envelope.as_host and not command.game_masters else None
         self.reply.game_tag = slug
         shown = settings.schedule or format_duration(timedelta(minutes=turn_minutes))
         self.reply.add(
             "created", game=slug, title=rules.title, gm_secret=Secret(gm_secret), schedule=shown, time_zone=game.time_zone,
-            seats=command.seats, max_seats=command.max_seats or rules.max_seats,
+            seats=command.seats, max_seats=command.max_seats or rules.max_seats, host_by_mail=by_mail,
         )  # fmt: skip
         self.delivery.send(
             Outcome(ToPublic(game.id), Message("created", {"game": slug, "title": rules.title}), REPORT,
@@ -91,6 +93,18 @@ class HostCommands(CommandContext):
                 Outcome(ToPlayer(player.id), message, NOTICE, f"gm-named:{game.slug}:{address}", game.id)
             )
         self.session.flush()
+
+    def _host_by_mail(self, game: Game) -> list[str]:
+        """A game the host runs (created on the command line, no --gm): the host's own addresses
+        (``host_addresses``) are its game masters by mail, with the GM password; returns them."""
+        addresses = []
+        for channel, address in self.config.host_recipients:
+            player = find_or_create_player(self.session, c.Sender(channel, address), self.now)
+            if player.id != game.gm_player_id and self.session.get(GameMaster, (game.id, player.id)) is None:
+                self.session.add(GameMaster(game_id=game.id, player_id=player.id))
+            addresses.append(address)
+        self.session.flush()
+        return addresses
 
     def start(self, command: c.StartGame, granted: Authorised) -> None:
         game = granted.game
@@ -113,7 +127,8 @@ class HostCommands(CommandContext):
         assert phase is not None
         game.state = rules.dump_state(state)
         game.status = RUNNING
-        game.deadline_at = next_deadline(self.session, game, phase, self.now)
+        game.deadline_at = next_deadline(self.session, game, phase, self.now, first=True)
+        skip_reminders_at_opening(self.session, game, self.now)
         self._announce_start(game, phase.title)
         self.reply.add(
             "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),

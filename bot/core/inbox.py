@@ -15,7 +15,7 @@ The life of a row (:class:`bot.store.models.InboundMessage`)::
 
 A message is known by its ``source_key`` (IMAP: account, folder,
 UIDVALIDITY and UID; Maildir: the file's unique name) and by its content
-digest (issue 11): storing a second copy of a message already kept is a
+digest: storing a second copy of a message already kept is a
 no-op that returns the first copy.  The digest is the adapter's (email: the
 Message-ID, the originator headers and the body, so the same mail delivered
 twice is one message while a different mail reusing an old Message-ID is

@@ -1,4 +1,4 @@
-"""One person across channels (issue 13): a code sent to another channel's address, given back, links the two.
+"""One person across channels: a code sent to another channel's address, given back, links the two.
 
 The flow, the same whatever the channels:
 

@@ -1,4 +1,4 @@
-"""Ids that every log line of the current piece of work carries (issue 15: game, turn, message, interaction).
+"""Ids that every log line of the current piece of work carries (game, turn, message, interaction).
 
 ``with log_fields(game="gs1", turn=3): ...`` adds the fields to every record
 logged inside the block, in this task and in the threads it starts with

@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from bot.core import commands as c
 from bot.core.context import Authorised, CommandContext
+from bot.core.early_notice import tell_early_resolution
 from bot.core.filed_orders import file_orders
 from bot.core.games import (
     PAUSED,
@@ -131,6 +132,7 @@ class OrderCommands(CommandContext):
                 # The delay runs from the moment the last seat's orders came in; a change inside it keeps the time.
                 if game.resolve_at is None:
                     game.resolve_at = self.now + timedelta(minutes=game.early_delay_minutes)
+                    tell_early_resolution(self, game, turn, game.resolve_at)
                 self.reply.add("early_planned", game=game.slug, turn=turn, at=game.resolve_at.isoformat(),
                                time_zone=game.time_zone)  # fmt: skip
                 return

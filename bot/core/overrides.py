@@ -1,5 +1,5 @@
 """Game masters' overrides of a running game: deadline, pause and resume, process, preview, orders for a seat,
-replace, eject, rollback (issue 12).
+replace, eject, rollback.
 
 Each runs inside the envelope's transaction after the pipeline has checked
 that the sender is a game master of the game (or the host) and before it
@@ -30,7 +30,7 @@ from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.secret_values import Secret
 from bot.core.turn_records import live_records, roll_back
-from bot.core.turns import next_deadline, resolve_current_turn
+from bot.core.turns import announced_action, next_deadline, resolve_current_turn
 from bot.store.models import Game, Seat
 
 
@@ -38,9 +38,15 @@ class Overrides(CommandContext):
     """The GM's overrides; see the module docstring."""
 
     def _moment(self, game: Game, text: str, line: str, base: datetime | None = None) -> datetime | None:
-        """``text`` as a moment (ISO in the game's zone, or ``+2d3h`` from ``base``), or None after a refusal."""
+        """``text`` as a moment, or None after a refusal.
+
+        The rule, the same wherever a GM gives a time: an ISO time is in the game's zone; ``+2d3h``
+        moves the current deadline (DEADLINE, EXTEND, REPLACE ... EXTEND), and counts from now where
+        the deadline no longer holds (``base``: PAUSE UNTIL, RESUME, ROLLBACK) or there is none.
+        """
+        counted_from = "now" if base is not None or game.deadline_at is None else "the current deadline"
         try:
-            moment = parse_moment(text, ZoneInfo(game.time_zone), base or game.deadline_at or self.now)
+            moment = parse_moment(text, ZoneInfo(game.time_zone), base or game.deadline_at or self.now, counted_from)
         except TimeInputError as exc:
             self.reply.problem(line, "bad_time", reason=str(exc))
             return None
@@ -84,7 +90,8 @@ class Overrides(CommandContext):
         game.grace_until = None
         data = {"game": game.slug, "deadline": moment.isoformat(), "before": before.isoformat() if before else None,
                 "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
-        self.reply.add("deadline_set", **data)
+        shift = command.when.strip() if command.when.strip().startswith("+") else None
+        self.reply.add("deadline_set", **data, shift=shift)
         self._tell_all(game, "deadline_moved", data)
 
     def pause(self, command: c.PauseGame, granted: Authorised) -> None:
@@ -121,7 +128,8 @@ class Overrides(CommandContext):
         resume_game(game, deadline)
         data = {"game": game.slug, "deadline": deadline.isoformat(), "time_zone": game.time_zone,
                 "reason": command.reason}  # fmt: skip
-        self.reply.add("resumed", **data)
+        shift = command.deadline.strip() if command.deadline and command.deadline.strip().startswith("+") else None
+        self.reply.add("resumed", **data, shift=shift)
         self._tell_all(game, "resumed", data)
 
     def process(self, command: c.ProcessNow, granted: Authorised) -> None:
@@ -136,7 +144,9 @@ class Overrides(CommandContext):
                                open=phase.number if phase else None)  # fmt: skip
             return
         game.status = RUNNING
-        record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery)
+        early = announced_action("ProcessNow", command.reason, self.now, self.envelope.sender.address,
+                                 {"turn": phase.number}, game.time_zone)  # fmt: skip
+        record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery, announce=[early])
         self.reply.add("processed", game=game.slug, turn=record.turn_number, reason=command.reason)
 
     def preview(self, command: c.PreviewTurn, granted: Authorised) -> None:
@@ -180,7 +190,9 @@ class Overrides(CommandContext):
         for error in parsed.errors:
             self.reply.problem(error.line or line, "order_error", message=error.message)
         if parsed.orders is None:
-            self.reply.add("orders_refused", game=game.slug, phase=phase.title, kept=None)
+            kept = current_orders(self.session, game, phase.number).get(seat.name)
+            self.reply.add("orders_refused", game=game.slug, phase=phase.title, for_seat=seat.name,
+                           kept=kept.canonical_text if kept else None)  # fmt: skip
             return
         file_orders(self.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
                     self.envelope.source_id, self.now)  # fmt: skip
@@ -207,6 +219,7 @@ class Overrides(CommandContext):
             if deadline is None:
                 return
         old = seat.player_id
+        before = game.deadline_at
         secret = new_secret()
         seat.player_id = newcomer.id
         seat.player = newcomer  # the loaded relationship too: a batch's session goes on using it (bot.core.batch)
@@ -227,6 +240,12 @@ class Overrides(CommandContext):
         })  # fmt: skip
         self.delivery.send(Outcome(ToPlayer(old), Message("seat_taken", {"game": game.slug, "seat": seat.name,
                                    "reason": command.reason}), NOTICE, f"taken:{self.envelope.source_id}", game.id))  # fmt: skip
+        if deadline is not None:  # the other seats still believe the old deadline: tell them the new one
+            moved = {"game": game.slug, "deadline": deadline.isoformat(), "before": before.isoformat() if before
+                     else None, "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
+            for other_seat in game.seats:
+                if other_seat is not seat and not other_seat.resigned:
+                    self._tell(other_seat, "deadline_moved", moved)
         self.reply.add("replaced", game=game.slug, seat=seat.name, address=command.address,
                        deadline=game.deadline_at.isoformat() if game.deadline_at else None, time_zone=game.time_zone)  # fmt: skip
 

@@ -44,6 +44,8 @@ from bot.store.models import AuditEntry, Game, Seat
 log = logging.getLogger(__name__)
 
 AUDITED = (c.Permission.GAME_MASTER, c.Permission.CREATOR, c.Permission.HOST)
+UNKEPT = frozenset({"gm_secret", "secret", "seed", "orders", "standings", "items"})
+"""Reply data the audit entry does not keep: secrets, and what is long or recorded elsewhere."""
 
 
 def handle_command(ctx: CommandContext, command: c.Command) -> None:
@@ -51,7 +53,7 @@ def handle_command(ctx: CommandContext, command: c.Command) -> None:
     granted = authorise(ctx, command)
     if granted is None:
         return
-    problems_before = len(ctx.reply.problems)
+    problems_before, items_before = len(ctx.reply.problems), len(ctx.reply.items)
     _apply(ctx, command, granted)
     if granted.elsewhere and not isinstance(command, c.SubmitOrders):  # orders tell the owner themselves
         done = len(ctx.reply.problems) == problems_before
@@ -59,7 +61,7 @@ def handle_command(ctx: CommandContext, command: c.Command) -> None:
             granted, label(command), done
         )
     if command.permission in AUDITED and len(ctx.reply.problems) == problems_before:
-        _audit(ctx, command, granted)
+        _audit(ctx, command, granted, ctx.reply.items[items_before:])
 
 
 def label(command: c.Command) -> str:
@@ -241,12 +243,15 @@ def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None
             assert_never(command)
 
 
-def _audit(ctx: CommandContext, command: c.Command, granted: Authorised) -> None:
+def _audit(ctx: CommandContext, command: c.Command, granted: Authorised, outcome: list[dict[str, Any]]) -> None:
+    """Write the audit entry; ``outcome`` (the reply's items for the command: the moved deadline, the turn
+    processed...) is kept with the arguments, for the next report to say what was done."""
     game = granted.game
     slug = getattr(command, "game", None)
     if game is None and isinstance(slug, str):
         game = find_game(ctx.session, slug)  # a game the command created
-    detail = {"command": type(command).__name__, "arguments": _plain(asdict(command))}
+    kept = [{k: v for k, v in item.items() if k not in UNKEPT} for item in outcome]
+    detail = {"command": type(command).__name__, "arguments": _plain(asdict(command)), "outcome": _plain(kept)}
     ctx.session.add(
         AuditEntry(
             game_id=game.id if game is not None else None,

@@ -17,10 +17,11 @@ from bot.core.context import Authorised, CommandContext
 from bot.core.display_width import display_width
 from bot.core.games import FINISHED, FORMING, current_orders, find_game, rules_of, seat_limit, state_of
 from bot.core.identities import find_or_create_player, find_player, seat_of
+from bot.core.outcomes import NOTICE, Message, Outcome, ToGameMasters
 from bot.core.records import export_record
 from bot.core.seat_secrets import hash_secret, new_secret
 from bot.core.secret_values import Secret
-from bot.store.models import Game, GameMaster, Seat
+from bot.store.models import Game, GameMaster, Seat, TurnRecord
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
 SEAT_NAME_COLUMNS = 40
@@ -119,10 +120,16 @@ class PlayerCommands(CommandContext):
         )  # fmt: skip
         self.session.add(seat)
         self.session.flush()
+        filled = len(game.seats) >= most
         self.reply.add(
             "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
-            max_seats=most, secret=Secret(secret), auth=game.auth_mode,
+            max_seats=most, secret=Secret(secret), auth=game.auth_mode, target=game.target_seats,
+            min_seats=rules.min_seats, filled=filled,
         )  # fmt: skip
+        if filled:  # what happens next is the GM's START: tell them
+            data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats]}
+            self.delivery.send(Outcome(ToGameMasters(game.id), Message("game_filled", data), NOTICE,
+                                       f"filled:{game.slug}:{game.generation}", game.id))  # fmt: skip
 
     def status(self, command: c.ShowStatus) -> None:
         game = self.game_named(command.game, f"STATUS {command.game}")
@@ -149,10 +156,24 @@ class PlayerCommands(CommandContext):
                     data["own_orders"] = orders[own.name].canonical_text
         if game.status == FINISHED:
             data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules.standings(state_of(game))]
+        data["last_report"] = self._last_report(game)
         self.reply.add("status", **data)
 
+    def _last_report(self, game: Game) -> dict[str, object] | None:
+        """The public copy of the game's last report (squares, gems, scores), as HELP promises; None before one."""
+        last = self.session.scalars(
+            select(TurnRecord)
+            .where(TurnRecord.game_id == game.id, TurnRecord.generation == game.generation)
+            .order_by(TurnRecord.turn_number.desc())
+            .limit(1)
+        ).first()
+        if last is None:
+            return None
+        return {"kind": game.kind, "turn": last.turn_number, "report": last.report,
+                "events": [e["text"] for e in last.events], "seat": None, "private": None}  # fmt: skip
+
     def record(self, command: c.ShowRecord) -> None:
-        """The sealed record of a finished game, as an attachment of the reply (issue 11 item 9).
+        """The sealed record of a finished game, as an attachment of the reply.
 
         Only a finished game has one: until the end its seed is secret.
         """

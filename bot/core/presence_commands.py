@@ -1,4 +1,4 @@
-"""Players' presence: asking the game to wait for the deadline, observing, declaring an absence (issue 12)."""
+"""Players' presence: asking the game to wait for the deadline, observing, declaring an absence."""
 
 from __future__ import annotations
 

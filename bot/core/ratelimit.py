@@ -4,7 +4,7 @@ An auto-responder that does not mark its mail as automatic (RFC 3834) would
 answer every reply with another message, and each would get a reply.  A loop
 looks like this: many messages, each with no command in it, or the same text
 again and again.  A busy player looks different: many messages, each asking
-for something new.  So the email intake (``bot.email.processor``, issue 11)
+for something new.  So the email intake (``bot.email.processor``)
 asks two things before answering: :meth:`ReplyBudget.replies_since` (has the
 address had its share of replies for the window?) and
 :meth:`ReplyBudget.previous_commands` (did its previous message read the same

@@ -1,4 +1,4 @@
-"""Reminders before a deadline: when each is due, and which are too late to send (issue 12).
+"""Reminders before a deadline: when each is due, and which are too late to send.
 
 A reminder is named by its *offset*, how long before the deadline it goes out
 (default 24h and 1h).  Its moment is ``deadline - offset``, a pure function of
@@ -41,6 +41,7 @@ from bot.core.durations import format_duration_list, parse_duration_list
 __all__ = [
     "DEFAULT_LATENESS",
     "DEFAULT_REMINDERS",
+    "OPENING_WINDOW",
     "Reminder",
     "ReminderCheck",
     "check_reminders",
@@ -50,7 +51,11 @@ __all__ = [
 ]
 
 DEFAULT_REMINDERS: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(hours=1))
-"""Issue 12: "Reminders at times before the deadline that the GM sets (default 24 h and 1 h)"."""
+"""The rule: "Reminders at times before the deadline that the GM sets (default 24 h and 1 h)"."""
+
+OPENING_WINDOW = timedelta(minutes=10)
+"""A reminder due this soon after its turn opened (or at the opening) is not sent: the report or the
+"has started" mail that opened the turn has just told the seats the deadline."""
 
 DEFAULT_LATENESS = timedelta(minutes=10)
 """How late a reminder may still go out: well above the deadline worker's poll interval."""
@@ -122,8 +127,9 @@ def check_reminders(
     module docstring's: only the most recent passed reminder can be due,
     and only within ``lateness`` of its moment and before the deadline.
     Given ``opened_at`` (when the turn opened), a reminder whose moment is
-    not after it is stale too: a 24h reminder in a 23h turn would only
-    repeat the report that opened the turn.
+    not more than :data:`OPENING_WINDOW` after it is stale too: a 24h
+    reminder in a 24h (or 23h) turn would only repeat the report that
+    opened the turn, a moment later.
     """
     if now.tzinfo is None or (opened_at is not None and opened_at.tzinfo is None):
         raise ValueError("check_reminders needs aware times")
@@ -138,7 +144,7 @@ def check_reminders(
         latest is not None
         and now < deadline
         and now - latest.at <= lateness
-        and (opened_at is None or latest.at > opened_at)
+        and (opened_at is None or latest.at > opened_at + OPENING_WINDOW)
     ):
         due = passed.pop()
     return ReminderCheck(due=due, stale=tuple(passed), pending=pending)

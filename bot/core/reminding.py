@@ -34,7 +34,7 @@ from bot.core.delivery import Delivery
 from bot.core.durations import TimeInputError
 from bot.core.games import RUNNING, current_orders, phase_of, phase_opened_at
 from bot.core.outcomes import NOTICE, Message, Outcome, ToPlayer
-from bot.core.reminders import check_reminders, parse_reminders
+from bot.core.reminders import OPENING_WINDOW, check_reminders, parse_reminders, reminder_moments
 from bot.store.models import Game, ReminderSent
 
 if TYPE_CHECKING:
@@ -169,6 +169,20 @@ def remind(
                                 f"reminder:{game.slug}:{game.generation}:{turn}:{minutes}", game.id, turn))  # fmt: skip
     Delivery(session, config, now).send_all(outcomes)  # the seats' addresses in one query, the rows in one INSERT
     return len(missing)
+
+
+def skip_reminders_at_opening(session: Session, game: Game, now: datetime) -> None:
+    """Record as stale (never to be sent) the reminders of ``game``'s open turn that fall due at ``now``,
+    the moment the turn opens, or within :data:`~bot.core.reminders.OPENING_WINDOW` of it.
+
+    The caller has just opened the turn and told the seats its deadline (the game has started):
+    a 24h reminder of a 24h first turn would arrive seconds after that mail, saying it again.
+    """
+    if game.deadline_at is None or game.reminders in ("", "none"):
+        return
+    for reminder in reminder_moments(game.deadline_at, parse_reminders(game.reminders)):
+        if reminder.at <= now + OPENING_WINDOW:
+            session.add(_row(game, game.phase_number, reminder.offset, now, sent=False))
 
 
 def _minutes(offset: timedelta) -> int:

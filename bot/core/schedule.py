@@ -1,4 +1,4 @@
-"""Deadline schedules: when the next deadline falls once a turn opens (issue 12).
+"""Deadline schedules: when the next deadline falls once a turn opens.
 
 Three kinds, each a frozen dataclass whose ``str()`` is the text
 :func:`parse_schedule` reads back to an equal value (so a game can store its
@@ -17,6 +17,10 @@ schedule as text):
     a turn lasts between N-1 and N+1 days: one opened late in the evening
     before an early deadline time (23:00 with ``every day at 06:00``) is
     short, which is what the minimum is for.
+
+    The first turn of a game is the exception (:func:`first_deadline`): started
+    on a day whose time is at least half a period away (``every day at 20:00``
+    started at 08:00), it ends that same day.
 
 ``mon,thu at 20:00``, ``mon-fri at 18:00``, ``weekdays at 18:00``,
 ``weekends at 12:00`` -- :class:`OnDays`
@@ -56,6 +60,7 @@ __all__ = [
     "FixedLength",
     "OnDays",
     "Schedule",
+    "first_deadline",
     "next_deadline",
     "parse_schedule",
     "scheduled_at",
@@ -182,6 +187,23 @@ def next_deadline(
     if deadline < floor or deadline <= opened_at:
         deadline = schedule._after(max(floor, opened_at + timedelta(microseconds=1)), opened_at, zone)
     return deadline
+
+
+def first_deadline(
+    schedule: Schedule, started_at: datetime, zone: ZoneInfo, minimum: timedelta = timedelta(0)
+) -> datetime:
+    """The deadline of a game's first turn, opened at ``started_at``.
+
+    As :func:`next_deadline`, except for :class:`EveryDays`: a game started in the morning of a day
+    whose scheduled time is still to come (``every day at 20:00``, started at 08:00) takes that day's
+    time, when it is at least half a period (and the minimum) away; later starts take the
+    rule's day.  So the first turn lasts between half a period and a period and a half.
+    """
+    if isinstance(schedule, EveryDays):
+        today = scheduled_at(started_at.astimezone(zone).date(), schedule.at, zone)
+        if today - started_at >= max(minimum, timedelta(days=schedule.days) / 2):
+            return today.astimezone(UTC)
+    return next_deadline(schedule, started_at, zone, minimum)
 
 
 def scheduled_at(day: date, at: time, zone: ZoneInfo) -> datetime:

@@ -15,7 +15,7 @@ bytes are emptied after ``inbound_raw_retention_days`` (21 by default,
 :mod:`bot.core.housekeeping`); SQLite zeroes what an update removes and the
 write-ahead log is truncated hourly (deploy/HOSTING.md, "Secrets at rest").  One check
 costs a few microseconds instead of the tens of milliseconds of the PBKDF2
-hash used before (issue 14: that hash was 68% of the intake time).
+hash used before (that hash was 68% of the intake time).
 
 Rows written before this change hold ``pbkdf2$<iterations>$<salt>$<digest>``;
 they are still verified (old games keep working).  :func:`needs_rehash` says

@@ -89,7 +89,7 @@ class ServiceConfig:
     inline_channels: tuple[str, ...] = ()
     """Channels that answer in the moment and get nothing through the outbox (the host's command line)."""
     intakes: tuple[str, ...] = ()
-    """The intakes whose watermarks a deadline waits for (issue 11, :mod:`bot.core.watermarks`)."""
+    """The intakes whose watermarks a deadline waits for (:mod:`bot.core.watermarks`)."""
     intake_wait_seconds: float = 300.0
     """How long past its deadline a turn waits for an intake that is behind, before it resolves anyway."""
 
@@ -238,7 +238,7 @@ class GameService:
         per game), which finds the game that raised.  A game resolved
         by another worker in the meantime is skipped (its turn row already
         exists).  A game waits while a configured intake is behind its deadline
-        (issue 11, :mod:`bot.core.watermarks`), at most ``intake_wait_seconds``,
+        (:mod:`bot.core.watermarks`), at most ``intake_wait_seconds``,
         then resolves and its GMs are told.
         """
         resolved: list[tuple[str, int]] = []
@@ -384,7 +384,7 @@ class GameService:
     def next_deadline(self, after: datetime | None = None) -> datetime | None:
         """The earliest moment any running game is due (for a worker to sleep until).
 
-        ``after``: only deadlines after it (an intake timing its next pass, issue 11).
+        ``after``: only deadlines after it (an intake timing its next pass).
         """
         query = select(Game.deadline_at).where(
             Game.status == RUNNING, Game.turn_parked_at.is_(None), Game.deadline_at.is_not(None)

@@ -31,8 +31,8 @@ from bot.core.batch_reads import absences_of, remember
 from bot.core.delivery import Delivery
 from bot.core.games import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.schedule import first_deadline, parse_schedule
 from bot.core.schedule import next_deadline as schedule_deadline
-from bot.core.schedule import parse_schedule
 from bot.store.models import AuditEntry, Game, TurnRecord
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def window_minutes(game: Game, phase: Phase) -> int:
     return game.turn_minutes
 
 
-def next_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> datetime:
+def next_deadline(session: Session, game: Game, phase: Phase, now: datetime, *, first: bool = False) -> datetime:
     """The deadline of ``phase`` opening at ``now``.
 
     An ordinary turn follows the game's schedule (:mod:`bot.core.schedule`: a
@@ -62,14 +62,15 @@ def next_deadline(session: Session, game: Game, phase: Phase, now: datetime) -> 
     gap after the report; the windows of a game's other phases (Dragon Stripes
     offers, Strike Gold decisions) keep their own lengths.  A deadline that
     falls in an absence of a seat that owes orders moves to its end
-    (:func:`bot.core.absence.postpone_deadline`).
+    (:func:`bot.core.absence.postpone_deadline`).  ``first``: the game's first turn, which may end on
+    the day it starts (:func:`bot.core.schedule.first_deadline`).
     """
     zone = ZoneInfo(game.time_zone)
     minimum = timedelta(minutes=game.min_gap_minutes)
     if phase.window in ("offer", "decision") or not game.schedule:
         deadline = now + max(timedelta(minutes=window_minutes(game, phase)), minimum)
     else:
-        deadline = schedule_deadline(parse_schedule(game.schedule), now, zone, minimum)
+        deadline = (first_deadline if first else schedule_deadline)(parse_schedule(game.schedule), now, zone, minimum)
     absences = [
         Absence(row.first_day, row.last_day) for row in absences_of(session, game) if row.seat_name in phase.owing
     ]
@@ -84,6 +85,7 @@ def resolve_current_turn(
     delivery: Delivery | None = None,
     *,
     reports: list[Outcome] | None = None,
+    announce: Sequence[dict[str, Any]] = (),
 ) -> TurnRecord:
     """Resolve the open phase of ``game`` with the orders on file; store it and send reports.
 
@@ -91,6 +93,8 @@ def resolve_current_turn(
     fails here, on its key) and the reports are queued.  With ``reports`` (a batch of games,
     ``GameService.resolve_due``) nothing is flushed and the report outcomes are appended to
     it: the caller sends them and flushes, in the same transaction, for the whole batch.
+    ``announce``: overrides the report announces beside those of the audit log (a GM's early
+    processing, whose audit entry is written after this report).
     """
     rules = rules_of(game)
     state = state_of(game)
@@ -141,7 +145,7 @@ def resolve_current_turn(
     if next_phase is None:
         game.status = FINISHED
         game.finished_at = now
-    actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number))
+    actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number)) + list(announce)
     outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions)
     if reports is not None:
         reports += outcomes
@@ -185,9 +189,31 @@ def gm_actions_since(session: Session, game: Game, since: datetime | None) -> li
             query = query.where(AuditEntry.at > since)
         entries = list(session.scalars(query.order_by(AuditEntry.id)).all())
     return [
-        {"action": entry.action, "reason": entry.reason, "at": entry.at.isoformat(), "by": entry.actor}
+        announced_action(entry.action, entry.reason, entry.at, entry.actor, _outcome(entry), game.time_zone)
         for entry in entries
     ]
+
+
+def announced_action(
+    action: str, reason: str, at: datetime, by: str, outcome: dict[str, Any], time_zone: str
+) -> dict[str, Any]:
+    """One override as a report announces it: the phrase ``gm_action`` words it from ``action`` (the
+    command's name) and ``outcome`` (what it did: the new deadline, the turn, the seat...)."""
+    return {"action": action, "reason": reason, "at": at.isoformat(), "by": by, "outcome": outcome,
+            "time_zone": time_zone}  # fmt: skip
+
+
+def _outcome(entry: AuditEntry) -> dict[str, Any]:
+    """What the override did: its reply item (an entry written before the outcome was kept has
+    only its arguments: those that name a seat, a turn or an option, never a time as typed)."""
+    detail = entry.detail or {}
+    items = detail.get("outcome")
+    if isinstance(items, list) and items and isinstance(items[0], dict):
+        return dict(items[0])
+    arguments = detail.get("arguments")
+    if not isinstance(arguments, dict):
+        return {}
+    return {k: v for k, v in arguments.items() if k in ("seat", "to_turn", "turn", "name", "hand_over", "abandon")}
 
 
 ANNOUNCED = (
@@ -210,7 +236,7 @@ def report_outcomes(
     The player of a seat they left (resigned, or ejected by a game master)
     gets the public copy: the seat's secrets are no longer theirs to see.
 
-    A game master who holds no seat gets the public copy (issue 3: the GM gets
+    A game master who holds no seat gets the public copy (the GM gets
     every report too); one who plays gets their seat's copy (the delivery step
     sends each recipient one copy of a key).
     """

@@ -1,4 +1,4 @@
-"""Intake watermarks: how far each intake has read, so no turn resolves ahead of its mail (issue 11).
+"""Intake watermarks: how far each intake has read, so no turn resolves ahead of its mail.
 
 A watermark says, for one intake (an IMAP folder, a Maildir), "every message
 that reached the server before ``read_until`` is stored and processed".  The

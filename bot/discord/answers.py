@@ -1,10 +1,10 @@
 """Answering an interaction: defer, apply one envelope, follow up privately, then try the DM copy.
 
-Discord wants an answer within 3 s (TEST_INFRA pitfall 16) and the core may
+Discord wants an answer within 3 s (later, the interaction is unknown: 404 code 10062) and the core may
 take longer (a database on the far side of a network, a turn resolving), so
 every command is deferred first (ephemeral, "thinking"), applied in a worker
 thread, and answered with follow-ups.  The reply is ephemeral: orders are
-private (issue 13).  The copy by direct message is the reply row the core put
+private.  The copy by direct message is the reply row the core put
 in the outbox; it is delivered at once, and a player whose DMs are closed
 (50007) is told so in a second ephemeral follow-up; nothing fails.
 """

@@ -1,7 +1,7 @@
 """The check every decision button makes before it acts: is it this user's seat, and this turn?
 
-A button's custom id names the game, the turn and the seat it was made for
-(issue 13).  A click is checked against the live game, read after the
+A button's custom id names the game, the turn and the seat it was made for.
+A click is checked against the live game, read after the
 interaction is deferred (the database may be slow: Discord's 3 s rule).  A
 click from anyone but the seat's player, or on a turn that is over, gets a
 private answer saying so, and nothing is changed.

@@ -1,7 +1,7 @@
 """The discord.py client: an ``app_commands`` tree synced to the configured guild.
 
 Plain :class:`discord.Client` (not ``AutoShardedClient``, which would ask
-``GET /gateway/bot``: TEST_INFRA pitfall 6) with default intents: the bot
+``GET /gateway/bot``; a plain client uses the default gateway URL) with default intents: the bot
 needs no privileged intent, since everything arrives as interactions.
 Commands are registered for the one guild and synced in ``setup_hook``
 (guild commands appear at once; global ones can take an hour).  Its default

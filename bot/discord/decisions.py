@@ -1,4 +1,4 @@
-"""Decisions as buttons where a sequential game waits on one player (issue 13): Dragon Stripes.
+"""Decisions as buttons where a sequential game waits on one player: Dragon Stripes.
 
 After each public report of a Dragon Stripes game, the game's post gets a
 prompt for the phase now open: ``Reveal`` / ``Hold`` for the active player,
@@ -15,7 +15,7 @@ N the taker's place in the game's seat order from 0, which keeps the id
 within Discord's 100 characters; the ids of the other actions are
 unchanged), and the buttons are a
 :class:`discord.ui.DynamicItem`, so a click reaches the bot by its id alone,
-after a restart too (persistent views; TEST_INFRA pitfall 14).  A click from
+after a restart too (persistent views match a click by its custom id alone).  A click from
 anyone but that seat's player, or on a turn that is over, is answered
 privately and changes nothing.
 """

@@ -29,7 +29,7 @@ an hour, a prompt that failed after its report went out), starts at the
 first block not yet taken.  Only a restart between two blocks of one row
 falls back on the nonces alone.
 
-Failures (issue 13, "Delivery and limits"):
+Failures ("Delivery and limits"):
 
 * transient (5xx, a dropped connection, a timeout, 429): the row is marked
   failed (exponential back-off in the outbox), the pass stops, and no row is
@@ -335,7 +335,7 @@ class DiscordDelivery:
         except discord.HTTPException as error:
             raise _classify(error) from error
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
-            # A dropped connection reaches us raw (TEST_INFRA pitfall 11): transient.
+            # A dropped connection reaches us raw (discord.py does not wrap a reset on Linux): transient.
             raise _Transient(f"{type(error).__name__}: {error}") from error
 
     async def _prompt(self, slug: str, place: discord.abc.Messageable) -> None:

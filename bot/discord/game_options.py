@@ -1,4 +1,4 @@
-"""Autocomplete of a game kind's option names and values, for ``/gm create options:`` (issue 13).
+"""Autocomplete of a game kind's option names and values, for ``/gm create options:``.
 
 ``options`` is one string, ``name=value`` pairs separated by spaces (read by
 :func:`bot.discord.gm_commands.parse_options`).  While it is typed, the

@@ -1,4 +1,4 @@
-"""The ``/gm`` group: the game masters' commands of issue 12 on Discord (issue 13, "What GMs get").
+"""The ``/gm`` group: the game masters' commands on Discord ("What GMs get").
 
 Each subcommand is one core command (``CreateGame``, ``StartGame``,
 ``SetDeadline``, ``PauseGame``, ``ResumeGame``, ``ProcessNow``,

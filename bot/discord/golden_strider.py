@@ -7,7 +7,7 @@ the cards the player holds, each with the last round it may be played in
 same free text as an email would carry, so the game's own parser judges it.
 
 Options are validated here as well: discord.py sends ``Range`` to Discord as
-min/max but does not check it (TEST_INFRA pitfall 4), so a client that
+min/max but does not check it (Discord does, as min/max; a crafted payload skips it), so a client that
 ignores them must still get a clear refusal, and nothing is applied.
 
 The hand is read from the game's state as stored (Golden Strider's state

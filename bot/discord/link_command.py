@@ -1,4 +1,4 @@
-"""``/link``: one person on Discord and by email (issue 13).
+"""``/link``: one person on Discord and by email.
 
 ``/link email:you@example.org`` asks the core to link that address to the
 member (:class:`bot.core.commands.RequestLink`): a code is mailed there.

@@ -2,8 +2,8 @@
 
 Discord refuses a message over 2,000 characters and renders markdown, so a
 report (fixed-width text, columns aligned) is sent as one or more code
-blocks, split only at line boundaries so a table row is never cut in two
-(issue 13).  A single line too long for a block is hard-wrapped.  Timestamp
+blocks, split only at line boundaries so a table row is never cut in two.
+A single line too long for a block is hard-wrapped.  Timestamp
 markup (``<t:unix:F>``) is rendered in each reader's own time zone, but not
 inside a code block, so deadlines are repeated after the blocks.
 

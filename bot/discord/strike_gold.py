@@ -1,4 +1,4 @@
-"""Strike Gold played with buttons on Discord (issue 13): draw, see the card privately, then keep or flip.
+"""Strike Gold played with buttons on Discord: draw, see the card privately, then keep or flip.
 
 After each public report of a Strike Gold game whose turn waits on one
 player, the game's post gets a prompt: ``Draw`` and ``Take the discard (X)``

@@ -106,7 +106,7 @@ def compose(row: PendingMessage, identity: MailIdentity, now: datetime) -> Email
 
 
 def _attachments(row: PendingMessage) -> list[tuple[str, bytes]]:
-    """Files a reply carries: the sealed record of ``RECORD <game>`` (issue 11 item 9)."""
+    """Files a reply carries: the sealed record of ``RECORD <game>``."""
     if row.template != REPLY:
         return []
     return [

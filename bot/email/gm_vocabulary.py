@@ -1,4 +1,4 @@
-"""The game master's mail vocabulary (issue 12): the words an njudge GM would guess.
+"""The game master's mail vocabulary: the words an njudge GM would guess.
 
 One command a line, case-insensitively, like the players' vocabulary in
 :mod:`bot.email.reading` (which calls :func:`parse` before its own patterns);

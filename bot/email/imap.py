@@ -15,7 +15,7 @@ restarts, the database is away) it logs, waits with exponential back-off,
 reconnects and carries on.  It runs in a thread; ``stop`` ends it within
 a quarter of a second (or one command's time).
 
-**No mail waits for the next poll** (issue 11, item 3).  A server reports
+**No mail waits for the next poll**.  A server reports
 new mail (``* n EXISTS``) once, in the response to whatever command is
 running when it arrives; imapclient files such reports away.  So each pass
 first forgets the reports seen so far, and after the pass the loop sends
@@ -216,7 +216,7 @@ class ImapMailbox:
         """Until the server reports a change (IDLE), ``timeout`` passes, or ``stop`` is set.
 
         ``recheck`` (called every :data:`RECHECK_SECONDS`) gives a fresh timeout from then, so a
-        deadline set meanwhile shortens the wait (issue 11).  A server that closes the connection
+        deadline set meanwhile shortens the wait.  A server that closes the connection
         during IDLE raises :class:`ConnectionError` at once (imapclient's ``idle_check`` reports
         end-of-file as "nothing new").
         """

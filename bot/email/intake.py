@@ -17,9 +17,9 @@ crash after settling and before acknowledging only acknowledges late.  A
 second copy of a message (the same content digest, :func:`bot.email.mime.content_digest`,
 under another key) is acknowledged as soon as the first copy is settled, and
 never processed; a different mail that reuses an old Message-ID is a message
-of its own (issue 11, item 4).
+of its own.
 
-**The time that counts** (issue 11) is when the mail reached the server: the
+**The time that counts** is when the mail reached the server: the
 IMAP ``INTERNALDATE`` (RFC 3501: "the internal date and time of the
 message on the server", which a delivering server sets when it saves the
 message), or the Maildir file's modification time (written by the delivery

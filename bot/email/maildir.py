@@ -105,13 +105,41 @@ def _delivery_order(path: Path) -> tuple[float, str]:
         return 0.0, path.name
 
 
-class MaildirIntakeLoop:
-    """Intake passes over a Maildir every ``poll_seconds`` until stopped."""
+WATCH_SECONDS = 2.0
+"""How often a waiting Maildir intake looks at its ``new/`` folder (one stat): a message delivered there
+is read within about this long, whatever ``poll_seconds`` (the longest wait between passes) says."""
 
-    def __init__(self, mailbox: MaildirMailbox, intake: Intake, poll_seconds: float = 5.0) -> None:
+
+class MaildirIntakeLoop:
+    """Intake passes over a Maildir until stopped: at once when ``new/`` changes (it is looked at every
+    :data:`WATCH_SECONDS`), and at least every ``poll_seconds``."""
+
+    def __init__(
+        self, mailbox: MaildirMailbox, intake: Intake, poll_seconds: float = 5.0, watch_seconds: float = WATCH_SECONDS
+    ) -> None:
         self.mailbox = mailbox
         self.intake = intake
         self.poll_seconds = poll_seconds
+        self.watch_seconds = watch_seconds
+
+    def _new_folder(self) -> tuple[int, int] | None:
+        """What changes when a message is delivered into (or taken from) ``new/``: its mtime and size."""
+        try:
+            status = (self.mailbox.root / "new").stat()
+        except OSError:
+            return None
+        return status.st_mtime_ns, status.st_size
+
+    def _wait(self, stop: threading.Event, seconds: float) -> None:
+        """Wait up to ``seconds``, or less when ``new/`` changes meanwhile (or ``stop`` is set)."""
+        until = time.monotonic() + seconds
+        seen = self._new_folder()
+        while not stop.is_set():
+            left = until - time.monotonic()
+            if left <= 0 or stop.wait(min(self.watch_seconds, left)):
+                return
+            if self._new_folder() != seen:
+                return
 
     def run_once(self) -> IntakeResult:
         return self.intake.run_once(self.mailbox)
@@ -125,7 +153,7 @@ class MaildirIntakeLoop:
                 log.exception("Maildir intake pass failed; trying again in %g s", self.poll_seconds)
                 self.intake.record_error(self.mailbox.name, exc)
                 wait = self.poll_seconds
-            stop.wait(wait)
+            self._wait(stop, wait)
 
     @property
     def name(self) -> str:

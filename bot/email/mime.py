@@ -130,7 +130,7 @@ _DIGEST_HEADERS = ("message-id", "from", "sender", "to", "cc", "date", "subject"
 
 
 def content_digest(raw: bytes, parsed: Message | None = None) -> str:
-    """SHA-256 of the Message-ID, the originator headers and the body of ``raw`` (issue 11, item 4).
+    """SHA-256 of the Message-ID, the originator headers and the body of ``raw``.
 
     Trace fields (Received, Return-Path, Delivered-To, Authentication-Results, ...) are left out,
     so the same mail delivered twice, by two routes, has one digest; a different mail that reuses

@@ -1,4 +1,4 @@
-"""Fast paths of :mod:`bot.email.mime` for the common, simple shape of a mail (issue 14).
+"""Fast paths of :mod:`bot.email.mime` for the common, simple shape of a mail.
 
 Nearly every mail the referee reads is one ``text/plain`` part with a few ASCII headers.  The
 email package reads such a mail through its general machinery (a feed parser a line at a time,

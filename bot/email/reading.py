@@ -16,7 +16,7 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
   may stand anywhere, also between order lines; they do not end the orders.
 * A sign-off at the end of an orders block ("Thanks,", "Cheers, N.", "Best
   regards" and the name below it) is not sent to the game as orders: it is
-  listed once as ignored (issue 11 item 8), so accepted orders are not
+  listed once as ignored, so accepted orders are not
   followed by a syntax error about a greeting.  A block that is nothing but
   a sign-off is left as it is (the game says what it expected).
 * Outside an orders block, a line that is not a command is "not understood"
@@ -41,6 +41,7 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -225,12 +226,24 @@ def read_commands(subject: str, text: str) -> Reading:
     )
 
 
+_FILLER = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "again", "today", "asap", "me", "it", "the"})
+"""Words a subject in plain English ends with ("start please"): never the name of a game there."""
+
+
 def _read_subject(reader: _Reader, subject: str) -> bool:
     line = subject_text(subject)
     password = _PASSWORD.match(line)
     if password is not None and password.group(1).strip():
         reader.passwords.append(password.group(1).strip())
         return True
+    words = line.split()
+    if len(words) >= 2 and words[-1].strip(_TRAILING).lower() in _FILLER:
+        if words[0].upper() == "HELP":  # "help please": the general HELP
+            reader.subject_item = c.ShowHelp(None)
+            reader.commands.append(reader.subject_item)
+            return True
+        reader.ignored.append(f'the subject "{clip(line)}" was not read as a command (it names no game)')
+        return False
     item = gm.parse(line)
     if item is not None and item.takes_reason and _REPLY_SUBJECT.match(subject):
         return False  # "Re: EXTEND g1 1d": a reply's subject never repeats a change to a game
@@ -358,7 +371,11 @@ def _read_line(reader: _Reader, line: str) -> None:
         reader.gm_block.add_line(line)
         return
     if reader.block is not None:
-        reader.block.lines.append(line)
+        order, comment = _without_comment(line)
+        if comment:
+            reader.ignored.append(f'a comment after "--" was left out of the orders: "{clip(comment)}"')
+        if order:
+            reader.block.lines.append(order)
         return
     keyword = _KEYWORD.match(line)
     gm_keyword = gm.KEYWORD.match(line)
@@ -367,10 +384,31 @@ def _read_line(reader: _Reader, line: str) -> None:
         reader.not_understood_line(line, f"write it as {_USAGE[word]}")
     elif gm_keyword is not None:
         reader.not_understood_line(line, f"write it as {gm.usage(gm_keyword.group(1))}; nothing was done")
+    elif (close := _close_command(line)) is not None:
+        reader.not_understood_line(line, f"not a command: did you mean {close}? Write it as {_USAGE[close]}")
     else:
         reader.not_understood_line(
             line, "not a command (send HELP for the list); orders go on the lines after ORDERS <game>"
         )
+
+
+def _close_command(line: str) -> str | None:
+    """The command word the first word of ``line`` looks like a typing slip of (``jion`` is JOIN), if any."""
+    words = line.split()
+    first = words[0].strip(_TRAILING).upper() if words else ""
+    found = difflib.get_close_matches(first, list(_USAGE), n=1, cutoff=0.7) if 3 <= len(first) <= 12 else []
+    return found[0] if found else None
+
+
+_COMMENT = re.compile(r"^(.*?\S)\s+--(?:\s+(.*?))?\s*$")
+
+
+def _without_comment(line: str) -> tuple[str, str]:
+    """An order line and its trailing comment (``play 10, bank 2   -- going for it!``); no comment: ``""``."""
+    match = _COMMENT.match(line)
+    if match is None:
+        return line, ""
+    return match.group(1), (match.group(2) or "").strip() or "--"
 
 
 def _mistyped_gm(reader: _Reader) -> bool:

@@ -1,4 +1,4 @@
-"""``referee db backup PATH``: a consistent copy of a live SQLite database (issue 15).
+"""``referee db backup PATH``: a consistent copy of a live SQLite database.
 
 SQLite's online backup API (:meth:`sqlite3.Connection.backup`) copies the
 database page by page while the bot keeps running; the copy is one

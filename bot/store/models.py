@@ -64,7 +64,7 @@ class Identity(Base):
 
 
 class PendingLink(Base):
-    """A link asked for and not yet confirmed (issue 13): the code sent to (channel, address), as a keyed hash.
+    """A link asked for and not yet confirmed: the code sent to (channel, address), as a keyed hash.
 
     One per requesting player (a new request replaces it); void after
     ``expires_at`` or too many wrong tries (``bot.core.linking``).
@@ -328,7 +328,7 @@ class InboundMessage(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    # Revision 0002 (issue 11):
+    # Revision 0002:
     content_digest: Mapped[str | None] = mapped_column(String(64), index=True)
     """What makes two copies one message (Message-ID alone does not): see bot.core.inbox."""
     server_size: Mapped[int | None] = mapped_column(Integer)
@@ -341,7 +341,7 @@ class InboundMessage(Base):
 
 
 class IntakeWatermark(Base):
-    """How far one intake has read (issue 11): every message that reached its server before
+    """How far one intake has read: every message that reached its server before
     ``read_until`` (the server's arrival time) is stored and processed."""
 
     __tablename__ = "intake_watermarks"
@@ -422,7 +422,7 @@ class AuditEntry(Base):
 
 
 class WorkerHealth(Base):
-    """The last error (or warning) each supervised worker logged, for ``referee status`` (issue 15)."""
+    """The last error (or warning) each supervised worker logged, for ``referee status``."""
 
     __tablename__ = "worker_health"
 

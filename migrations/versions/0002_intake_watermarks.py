@@ -1,4 +1,4 @@
-"""intake watermarks; inbound content digest, server size, sender, command digest, outcome (issue 11)
+"""intake watermarks; inbound content digest, server size, sender, command digest, outcome
 
 Revision ID: 0002
 Revises: 0001

@@ -1,4 +1,4 @@
-"""one person across channels: links asked for and not yet confirmed (issue 13)
+"""one person across channels: links asked for and not yet confirmed
 
 Revision ID: 0007
 Revises: 0006

@@ -1,4 +1,4 @@
-"""the orders on file found by game, turn and seat (issue 14: filing retires the seat's earlier set)
+"""the orders on file found by game, turn and seat (filing retires the seat's earlier set)
 
 Revision ID: 0008
 Revises: 0007

@@ -1,4 +1,4 @@
-"""the outbox's indexes fitted to its queries (issue 14: fewer index writes a row; no query reads the history)
+"""the outbox's indexes fitted to its queries (fewer index writes a row; no query reads the history)
 
 The outbox keeps every row it ever sent; its queries must not read them all.
 

@@ -1,4 +1,4 @@
-"""the rows waiting to be sent, indexed in the order a sender takes them (issue 14)
+"""the rows waiting to be sent, indexed in the order a sender takes them
 
 A sender's due query takes a channel's unsent rows oldest first.
 ``ix_outbox_unsent`` was (channel, next_attempt_at): it found the unsent

@@ -71,7 +71,7 @@ def test_option_mapping_both_ways():
 @pytest.mark.parametrize("kind", sorted(COUNT_MESSAGES))
 @pytest.mark.parametrize("number", ["9" * 5000, "\u0663" * 4400])
 def test_a_number_too_long_for_int_is_an_error_not_a_crash(kind: str, number: str):
-    """Found by the parser fuzz (issue 14): int() raises ValueError past 4300 digits, and every
+    """Found by the parser fuzz: int() raises ValueError past 4300 digits, and every
     game's parser turned digit runs into int (so such a mail would have been parked as a bug)."""
     rules = registry.get_rules(kind)
     seats = [f"s{i}" for i in range(rules.min_seats)]

@@ -1,4 +1,4 @@
-"""Benchmark: the seat-secret check before (PBKDF2) and after (HMAC-SHA256 under a key), issue 14.
+"""Benchmark: the seat-secret check before (PBKDF2) and after (HMAC-SHA256 under a key).
 
 Run:  .venv/bin/python -m tests.bench.bench_seat_secrets
 
@@ -36,7 +36,7 @@ from bot.store.models import Seat
 KEY = b"bench key for seat secrets, 32+ bytes long"
 SECRET = "amber-raven-4821"
 PRODUCTION_ITERATIONS = 100_000
-"""The iteration count the PBKDF2 scheme used in production (bot.core.seat_secrets before issue 14)."""
+"""The iteration count the PBKDF2 scheme used in production (bot.core.seat_secrets before the keyed hash)."""
 SEATS = 8
 GAMES = 4
 

@@ -1,4 +1,4 @@
-"""Absences (issue 12: "a deadline that falls inside it moves to its end, within a limit per player
+"""Absences ("a deadline that falls inside it moves to its end, within a limit per player
 per game that the GM sets (default 14 days, 0 turns it off)")."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_absent_days_is_the_size_of_the_union(spans):
 
 
 def test_declaring_an_absence_moves_the_deadline_inside_it():
-    """Issue 12's test: "An absence that moves a deadline"."""
+    """The case the design names: "An absence that moves a deadline"."""
     result = declare_absence(
         days("2026-12-05", "2026-12-07"), [], today=TODAY, zone=LONDON, deadline=london(2026, 12, 6, 18)
     )
@@ -166,7 +166,7 @@ def test_an_absence_that_misses_the_deadline_leaves_it():
     ],
 )
 def test_refused_absences(new, earlier, limit, reason):
-    """Issue 12's test: "one past the limit that is refused"; 0 turns absences off."""
+    """The case the design names: "one past the limit that is refused"; 0 turns absences off."""
     result = declare_absence(
         days(*new),
         [days(*e) for e in earlier],

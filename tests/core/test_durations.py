@@ -1,4 +1,4 @@
-"""Durations and moments as GMs and players type them (issue 12: schedules, `gm deadline GAME +2d3h`, reminders)."""
+"""Durations and moments as GMs and players type them (schedules, `gm deadline GAME +2d3h`, reminders)."""
 
 from __future__ import annotations
 
@@ -224,7 +224,7 @@ def test_relative_moments_count_from_the_base_the_caller_gives():
         ("+", "after '+'"),
         ("+2x", "after '+'"),
         ("-2h", "counts forward"),
-        ("soon", "or a time from now like +2d3h"),
+        ("soon", "or +2d3h (counted from now)"),
     ],
 )
 def test_malformed_relative_moments(text, reason):
@@ -318,7 +318,7 @@ def test_dates():
     ],
 )
 def test_format_moment_shows_utc_and_the_game_zone(moment, zone, text):
-    """Issue 12: "Times are stored in UTC and shown in UTC and the game's zone in every message"."""
+    """The rule: "Times are stored in UTC and shown in UTC and the game's zone in every message"."""
     assert format_moment(moment, ZoneInfo(zone)) == text
 
 

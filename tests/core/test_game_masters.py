@@ -1,4 +1,4 @@
-"""Game masters run real games (issue 12): create, schedule, override, audit, through the core's pipeline."""
+"""Game masters run real games: create, schedule, override, audit, through the core's pipeline."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from sqlalchemy import select
 
 from bot.core import commands as c
 from bot.core.games import find_game
+from bot.core.rendering import render
+from bot.core.service import ServiceConfig
 from bot.store.db import unit_of_work
 from bot.store.models import OrderSubmission, TurnRecord
 from tests.core.harness import SEATS, Harness
@@ -114,6 +116,62 @@ def test_set_deadline_tells_every_player_and_is_announced_in_the_next_report(har
     assert "Game master's actions since the last report:" in report.body and "a player is travelling" in report.body
 
 
+def announcements(harness: Harness, turn: int) -> str:
+    """The "Game master's actions" part of Ann's copy of turn ``turn``'s report, on one line."""
+    report = [m for m in harness.outbox("report") if m.recipient == "ann@example.org"
+              and f"turn {turn} report" in m.subject][-1]  # fmt: skip
+    body = report.body.split("Game master's actions since the last report:")
+    return " ".join(body[1].split("-" * 78)[0].split()) if len(body) > 1 else ""
+
+
+def test_every_override_is_announced_in_words_and_an_early_process_too(harness):
+    """Each override in the next report in the players' words (no command names); a GM's early
+    PROCESS in the report it produced (its audit entry comes after that report)."""
+    seated_game(harness)
+    deadline = game(harness).deadline_at
+    assert gm(harness, c.SetDeadline("g1", "+1d", "slow week")).applied.results == ("deadline_set",)
+    assert gm(harness, c.EnterOrders("g1", "Ann", "cards 10 8 6 4 2", "by phone")).applied.results == (
+        "orders_entered",
+    )
+    assert gm(harness, c.PauseGame("g1", "server move")).applied.results == ("paused",)
+    assert gm(harness, c.ResumeGame("g1", "back", "+2d")).applied.results == ("resumed",)
+    harness.setup_all("g1")
+    assert gm(harness, c.ProcessNow("g1", 0, "everyone is in")).applied.results == ("processed",)
+    said = announcements(harness, 0)
+    moved = (deadline + timedelta(days=1)).strftime("%Y-%m-%d %H:%M")
+    assert f"the GM moved the deadline to {moved} UTC" in said, said
+    assert "the GM entered orders for seat Ann -- by phone" in said
+    assert "the GM paused the game -- server move" in said
+    assert "the GM resumed the game, deadline " in said
+    assert said.count("the GM processed turn 0 early -- everyone is in") == 1
+    for internal in ("SetDeadline", "EnterOrders", "PauseGame", "ResumeGame", "ProcessNow"):
+        assert internal not in said
+    harness.clock.advance(timedelta(hours=1))
+    assert gm(harness, c.RollBack("g1", 0, "wrong cards")).applied.results == ("rolled_back",)
+    assert gm(harness, c.ProcessNow("g1", 0, "again")).applied.results == ("processed",)
+    said = announcements(harness, 0)
+    assert "the GM rolled back turn 0 -- wrong cards" in said and "the GM processed turn 0 early -- again" in said
+
+
+def test_one_rule_for_shifts_stated_in_the_error_and_the_reply(harness):
+    """+2d3h moves the current deadline (DEADLINE); it counts from now where the old deadline no longer
+    holds (RESUME): each reply and error says which."""
+    seated_game(harness)
+    deadline = game(harness).deadline_at
+    bad = gm(harness, c.SetDeadline("g1", "soon", "x"))
+    assert "or +2d3h (counted from the current deadline)" in " ".join((bad.reply or "").split())
+    moved = gm(harness, c.SetDeadline("g1", "+1m", "a minute more"))
+    text = " ".join((moved.reply or "").split())
+    assert f"(+1m counted from the deadline it replaces, {deadline:%Y-%m-%d %H:%M} UTC" in text, text
+    assert game(harness).deadline_at == deadline + timedelta(minutes=1)
+    gm(harness, c.PauseGame("g1", "break"))
+    bad = gm(harness, c.ResumeGame("g1", "back", "soon"))
+    assert "or +2d3h (counted from now)" in " ".join((bad.reply or "").split())
+    resumed = gm(harness, c.ResumeGame("g1", "back", "+2h"))
+    assert "(+2h counted from now" in " ".join((resumed.reply or "").split())
+    assert game(harness).deadline_at == harness.clock.now() + timedelta(hours=2)
+
+
 def test_a_paused_game_does_not_process_at_its_deadline_and_resumes_with_a_new_one(harness):
     seated_game(harness)
     deadline = game(harness).deadline_at
@@ -183,6 +241,94 @@ def test_replace_gives_the_substitute_the_seat_a_fresh_secret_and_its_private_st
     assert any(m.recipient == "ann@example.org" and "has a new player" in m.subject for m in harness.outbox("notice"))
     orders = harness.send("Sub", c.SubmitOrders("g1", SETUP), password=secret)
     assert orders.applied.results == ("orders_accepted",) and "seat Ann" in orders.reply
+
+
+def test_status_shows_the_last_public_report(harness):
+    """HELP promises the last report in STATUS: the squares, gems or scores, as the public copy has them."""
+    seated_game(harness)
+    before = harness.send("Ann", c.ShowStatus("g1"))
+    assert "Last report" not in (before.reply or "")
+    harness.setup_all("g1")
+    harness.pass_deadline()
+    public = next(m for m in harness.outbox("report") if m.recipient.startswith("public:") and "turn 0" in m.subject)
+    part = public.body.split("-" * 78)[1].strip()  # the game's own part of the report
+    status = harness.send("Zed", c.ShowStatus("g1")).reply or ""
+    assert "Last report (turn 0):" in status
+    assert part and part in status, status
+    assert "Copy for" not in status  # the public copy: no seat's private data
+
+
+def test_gm_orders_refused_show_the_seats_orders_on_file_and_what_was_refused(harness):
+    seated_game(harness)
+    entered = gm(harness, c.EnterOrders("g1", "Ann", "cards 10 8 6 4 2", "by phone"))
+    assert entered.applied.results == ("orders_entered",)
+    refused = gm(harness, c.EnterOrders("g1", "Ann", "cards 9 9 9 9 9", "a second call"))
+    text = " ".join((refused.reply or "").split())
+    assert "ORDERS NOT ACCEPTED for g1, seat Ann" in text
+    assert "The orders on file for Ann still stand (they will be used): cards 10 8 6 4 2" in text, text
+    assert "You have no orders on file" not in text
+    assert "9" in text.split("NOT UNDERSTOOD", 1)[1]  # what was refused, and why
+    empty = gm(harness, c.EnterOrders("g1", "Ben", "cards 9 9 9 9 9", "by phone"))
+    assert "Seat Ben has no orders on file" in " ".join((empty.reply or "").split())
+
+
+def test_joining_says_what_happens_next_and_the_gm_hears_when_the_game_fills(harness):
+    create(harness, seats=6)
+    first = " ".join((harness.send(SEATS[0], c.JoinGame("g1", SEATS[0])).reply or "").split())
+    assert "The game starts once its 6 seats are filled (5 to go) and the game master starts it" in first
+    for name in SEATS[1:-1]:
+        harness.send(name, c.JoinGame("g1", name))
+    assert not [m for m in harness.outbox("notice") if "every seat is filled" in m.subject]
+    last = " ".join((harness.send(SEATS[-1], c.JoinGame("g1", SEATS[-1])).reply or "").split())
+    assert "Every seat is filled: the game master has been told" in last
+    told = [m for m in harness.outbox("notice") if "every seat is filled" in m.subject]
+    assert [m.recipient for m in told] == ["gm@example.org"]
+    assert "START g1" in told[0].body and "Ann, Ben, Cat, Dan, Eve, Fay" in " ".join(told[0].body.split())
+
+
+def test_a_host_run_game_takes_gm_commands_by_mail_from_the_hosts_address(sessions):
+    """Created on the command line without --gm: the GM password works by mail from host_addresses."""
+    config = ServiceConfig(host_recipients=(("email", "host@example.org"),), public_channels=("screen",))
+    harness = Harness(sessions, config=config)
+    host = c.Envelope(c.Sender("cli", "host", "the host"), (c.CreateGame("g1", "golden-strider", seats=6),),
+                      "cli:1", harness.clock.now(), trust=c.Trust.VERIFIED, as_host=True)  # fmt: skip
+    created = harness.service.apply(host)
+    assert created.results == ("created",)
+    item = created.reply.data["items"][0]
+    assert item["host_by_mail"] == ["host@example.org"]
+    printed = render("cli/item.txt.j2", {"item": item}, "cli")
+    assert "(for GM commands by mail from host@example.org)" in printed
+    secret = item["gm_secret"]
+    for name in SEATS:
+        harness.send(name, c.JoinGame("g1", name))
+    by_mail = harness.send("Host", c.StartGame("g1"), trust=c.Trust.VOUCHED, password=secret)
+    assert by_mail.applied.results == ("started",), by_mail.reply
+    stranger = harness.send("Zed", c.PauseGame("g1", "x"), trust=c.Trust.VOUCHED, password=secret)
+    assert stranger.applied.problems == ("not_game_master",)
+
+
+def test_a_daily_game_started_in_the_morning_ends_its_first_turn_that_evening(harness):
+    harness.clock.set(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
+    seated_game(harness, schedule="every day at 20:00")
+    assert game(harness).deadline_at == datetime(2026, 3, 2, 20, 0, tzinfo=UTC)
+
+
+def test_a_replacement_that_extends_the_deadline_tells_every_other_seat(harness):
+    seated_game(harness)
+    before = game(harness).deadline_at
+    harness.clock.advance(timedelta(minutes=1))
+    sent = gm(harness, c.ReplacePlayer("g1", "Ann", "email", "sub@example.org", "Ann left", "+1d"))
+    assert sent.applied.results == ("replaced",)
+    after = before + timedelta(days=1)
+    assert game(harness).deadline_at == after
+    moved = [m for m in harness.outbox("notice") if "the deadline has moved" in m.subject]
+    assert sorted(m.recipient for m in moved) == sorted(f"{n.lower()}@example.org" for n in SEATS[1:])
+    assert all(f"New deadline: {after:%Y-%m-%d %H:%M} UTC" in m.body and "Ann left" in m.body for m in moved)
+    given = next(m for m in harness.outbox("notice") if m.recipient == "sub@example.org")
+    assert f"{after:%Y-%m-%d %H:%M} UTC" in given.body
+    assert "Orders: reply with ORDERS g1 and your orders, before the deadline; HELP g1" in " ".join(given.body.split())
+    gm(harness, c.ReplacePlayer("g1", "Ben", "email", "sub2@example.org", "Ben left"))  # no extension: no notice
+    assert len([m for m in harness.outbox("notice") if "the deadline has moved" in m.subject]) == len(moved)
 
 
 def test_eject_leaves_the_seat_to_the_no_moves_received_rule(harness):
@@ -259,11 +405,16 @@ def test_early_processing_waits_its_delay_and_orders_may_change_inside_it(harnes
     for name in SEATS:
         last = harness.send(name, c.SubmitOrders("g1", SETUP))
     assert "early_planned" in last.applied.results
+    planned = harness.clock.now() + timedelta(minutes=30)
+    told = [m for m in harness.outbox("notice") if "every order is in" in m.subject]
+    assert sorted(m.recipient for m in told) == sorted(["public:g1"] + [f"{n.lower()}@example.org" for n in SEATS[:-1]])
+    assert all(f"Resolved at: {planned:%Y-%m-%d %H:%M} UTC" in m.body for m in told)
     harness.clock.advance(timedelta(minutes=10))
     harness.send("Ann", c.SubmitOrders("g1", "cards 9 9 8 2 2"))  # inside the delay: it counts
     assert harness.service.resolve_due(harness.clock.now()) == []
     harness.clock.advance(timedelta(minutes=19))
     assert harness.service.resolve_due(harness.clock.now()) == []  # 29 minutes: the change did not restart it
+    assert len([m for m in harness.outbox("notice") if "every order is in" in m.subject]) == len(told)  # once
     harness.clock.advance(timedelta(minutes=1))
     assert harness.service.resolve_due(harness.clock.now()) == [("g1", 0)]
     with unit_of_work(harness.sessions) as session:
@@ -334,6 +485,28 @@ def test_reminders_go_once_to_seats_with_no_orders_and_never_late(sessions):
     assert harness.service.remind_due(harness.clock.now()) == 0
 
 
+@pytest.mark.parametrize("turn", ["24h", "24h5m"])
+def test_a_reminder_due_at_the_start_is_not_sent(sessions, turn):
+    """A 24h first turn with a 24h reminder (or one due minutes after the start): the "has started"
+    mail has just told every seat the deadline; the 1h reminder still goes."""
+    harness = Harness(sessions)
+    harness.clock.advance(timedelta(days=2))  # the game was created days before its start
+    create(harness, schedule=turn, reminders="24h,1h")
+    harness.clock.advance(timedelta(days=2))
+    for name in SEATS:
+        harness.send(name, c.JoinGame("g1", name))
+    gm(harness, c.StartGame("g1"))
+    deadline = game(harness).deadline_at
+    harness.clock.advance(timedelta(seconds=2))
+    assert harness.service.remind_due(harness.clock.now()) == 0
+    harness.clock.advance(timedelta(minutes=5))
+    assert harness.service.remind_due(harness.clock.now()) == 0
+    harness.clock.set(deadline - timedelta(hours=1))
+    assert harness.service.remind_due(harness.clock.now()) == len(SEATS)
+    reminders = [m for m in harness.outbox("notice") if "reminder" in m.subject]
+    assert len(reminders) == len(SEATS)
+
+
 def test_an_absence_moves_a_deadline_and_one_past_the_limit_is_refused(harness):
     seated_game(harness, schedule="48h", absence_limit_days=5)
     deadline = game(harness).deadline_at
@@ -393,7 +566,7 @@ def test_orders_in_a_later_submission_replace_only_in_their_turn(harness):
 
 
 def test_record_is_given_once_the_game_is_over_and_attached_by_mail(harness):
-    """Issue 11 item 9: RECORD <game> answers with the sealed record, only after the end (the seed is secret)."""
+    """RECORD <game> answers with the sealed record, only after the end (the seed is secret)."""
     from email import message_from_bytes, policy
 
     from adjudicator.record import read_record, verify

@@ -1,4 +1,4 @@
-"""One person across channels (issue 13, bot/core/linking.py), through the real pipeline.
+"""One person across channels (bot/core/linking.py), through the real pipeline.
 
 The requester is on a channel that signs people in (here "discord", VERIFIED);
 the code goes to the other channel's address through the outbox and is given

@@ -1,4 +1,4 @@
-"""Reminders (issue 12: "each sent once per turn ... Moving the deadline moves the reminders", and
+"""Reminders ("each sent once per turn ... Moving the deadline moves the reminders", and
 "reminders that are no longer useful are not sent late")."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from bot.core.durations import TimeInputError
 from bot.core.reminders import (
     DEFAULT_LATENESS,
     DEFAULT_REMINDERS,
+    OPENING_WINDOW,
     Reminder,
     check_reminders,
     format_reminders,
@@ -90,6 +91,15 @@ def test_a_reminder_from_before_the_turn_opened_is_not_sent():
     assert [r.offset for r in result.stale] == [24 * H]
 
 
+def test_a_reminder_due_minutes_after_the_turn_opened_is_not_sent():
+    """The report that opened the turn has just said the deadline: a reminder a few minutes later is noise."""
+    opened = DEADLINE - 24 * H - 5 * M
+    result = check_reminders(DEADLINE, DEFAULT_REMINDERS, set(), at(-24 * H), opened_at=opened)
+    assert result.due is None and [r.offset for r in result.stale] == [24 * H]
+    later = DEADLINE - 24 * H - OPENING_WINDOW - M
+    assert check_reminders(DEADLINE, DEFAULT_REMINDERS, set(), at(-24 * H), opened_at=later).due is not None
+
+
 def test_the_lateness_is_a_parameter():
     now = at(-24 * H + 30 * M)
     assert check_reminders(DEADLINE, DEFAULT_REMINDERS, set(), now).due is None
@@ -158,7 +168,8 @@ def test_a_worker_that_polls_within_a_minute_of_each_moment_sends_every_reminder
     offs, turn_minutes, data
 ):
     """Offsets are whole minutes apart, so a poll under a minute late is never overtaken: every
-    reminder whose moment is after the opening is sent, in order; the others are stale."""
+    reminder whose moment is more than the opening window after the opening is sent, in order; the
+    others are stale."""
     opened = DEADLINE - timedelta(minutes=turn_minutes)
     done: set[timedelta] = set()
     sent: list[timedelta] = []
@@ -169,4 +180,4 @@ def test_a_worker_that_polls_within_a_minute_of_each_moment_sends_every_reminder
             sent.append(result.due.offset)
             done.add(result.due.offset)
         done.update(r.offset for r in result.stale)
-    assert sent == sorted((o for o in offs if o < DEADLINE - opened), reverse=True)
+    assert sent == sorted((o for o in offs if o < DEADLINE - opened - OPENING_WINDOW), reverse=True)

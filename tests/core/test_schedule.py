@@ -1,4 +1,4 @@
-"""Deadline schedules (issue 12: "Deadline schedules people use" and "Deadlines people can trust")."""
+"""Deadline schedules ("Deadline schedules people use" and "Deadlines people can trust")."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from bot.core.schedule import (
     FixedLength,
     OnDays,
     Schedule,
+    first_deadline,
     next_deadline,
     parse_schedule,
     scheduled_at,
@@ -91,7 +92,7 @@ def test_next_deadline(spec, opened, minimum, expected, rule):
     ],
 )
 def test_a_clock_change_does_not_move_a_scheduled_local_time(spec, opened, expected):
-    """Issue 12: "A daylight-saving change in the game's zone does not move a scheduled local time"."""
+    """The rule: "A daylight-saving change in the game's zone does not move a scheduled local time"."""
     result = next_deadline(parse_schedule(spec), opened, LONDON)
     assert result == expected
     assert result.astimezone(LONDON).time() == time(18, 0)
@@ -326,3 +327,29 @@ def test_any_text_is_a_schedule_or_a_time_input_error(text):
         assert "\n" not in str(error)
     else:
         assert parse_schedule(str(schedule)) == schedule
+
+
+@pytest.mark.parametrize(
+    ("started", "minimum", "expected", "rule"),
+    [
+        (datetime(2026, 12, 3, 8, 0, tzinfo=UTC), timedelta(0), datetime(2026, 12, 3, 20, 0, tzinfo=UTC),
+         "started at 08:00: today's 20:00, twelve hours away, not tomorrow's"),
+        (datetime(2026, 12, 3, 8, 1, tzinfo=UTC), timedelta(0), datetime(2026, 12, 4, 20, 0, tzinfo=UTC),
+         "less than half a day before today's 20:00: the rule's day"),
+        (datetime(2026, 12, 3, 7, 0, tzinfo=UTC), timedelta(hours=14), datetime(2026, 12, 4, 20, 0, tzinfo=UTC),
+         "today's 20:00 is nearer than the minimum gap"),
+        (datetime(2026, 12, 3, 21, 0, tzinfo=UTC), timedelta(0), datetime(2026, 12, 4, 20, 0, tzinfo=UTC),
+         "after today's time: tomorrow's"),
+    ],
+)  # fmt: skip
+def test_the_first_deadline_takes_todays_time_when_half_a_period_away(started, minimum, expected, rule):
+    schedule = parse_schedule("every day at 20:00")
+    assert first_deadline(schedule, started, LONDON, minimum) == expected, rule
+    assert next_deadline(schedule, started, LONDON, minimum) >= expected  # later turns keep their rule
+
+
+def test_the_first_deadline_of_other_schedules_is_the_rules():
+    started = datetime(2026, 12, 3, 8, 0, tzinfo=UTC)  # a Thursday
+    for spec in ("48h", "mon,thu at 20:00"):
+        schedule = parse_schedule(spec)
+        assert first_deadline(schedule, started, LONDON) == next_deadline(schedule, started, LONDON)

@@ -1,6 +1,6 @@
 """Fixtures for the Discord tests: the fake Discord, and a guard on discord.py's error log.
 
-Pitfall 15 (TEST_INFRA.md): a parse error in a gateway event is logged, not
+discord.py's own behaviour: a parse error in a gateway event is logged, not
 raised, and stops the client; so any ERROR logged by discord.py or the bot
 fails the test.
 """

@@ -1,4 +1,4 @@
-"""Dragon Stripes played through buttons against the fake Discord (issue 13: decisions as buttons).
+"""Dragon Stripes played through buttons against the fake Discord (decisions as buttons).
 
 Every button carries game, turn and seat; a click from anyone else, or on a
 turn that is over, gets a private refusal and changes nothing; a whole game

@@ -2,9 +2,9 @@
 
 The client logs in to the fake Discord (REST only: no gateway), so the
 interaction replies travel the webhook routes on the client's own session
-(TEST_INFRA pitfall 8); each interaction is built from an INTERACTION_CREATE
-payload as the gateway would send it and handed to ``tree._call``, exactly
-where discord.py's gateway handler hands it (pitfall 5: an internal; pinned).
+(the webhook adapter, not ``HTTPClient.request``); each interaction is built
+from an INTERACTION_CREATE payload as the gateway would send it and handed to ``tree._call``, exactly
+where discord.py's gateway handler hands it (an internal of discord.py; pinned).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from tests.support.fake_discord import COMPONENT, MODAL_SUBMIT, SLASH, FakeDisco
 def interaction_from(fake: FakeDiscord, payload: dict[str, object]) -> discord.Interaction:
     client = discord.Client(intents=discord.Intents.default())
     state = client._connection
-    state.user = discord.ClientUser(state=state, data=fake.bot_user)  # type: ignore[arg-type]  # pitfall 3
+    state.user = discord.ClientUser(state=state, data=fake.bot_user)  # type: ignore[arg-type]  # before any Interaction: Guild.me reads it
     state.application_id = fake.application_id
     return discord.Interaction(data=payload, state=state)  # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""The bot's real discord.py client against the fake Discord (issue 13, "Tests").
+"""The bot's real discord.py client against the fake Discord ("Tests").
 
 A Golden Strider game played by six users through slash commands (created
 and started by a GM with /gm), every report checked in the game's forum post
@@ -308,7 +308,7 @@ async def test_a_lost_answer_to_opening_the_post_opens_no_second_post(
 async def test_an_outage_on_the_interaction_routes_is_retried_by_the_webhook_adapter(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
-    """TEST_INFRA pitfall 9: the webhook adapter retries any 5xx, so a brief outage still gets the answer through."""
+    """The webhook adapter retries any 5xx, so a brief outage still gets the answer through."""
     async with running_world(fake_discord, sqlite_sessions) as world:
         fake_discord.outage(503, times=1, match=lambda r: r.path.startswith("/interactions/"))
         fake_discord.outage(500, times=1, match=lambda r: r.path.startswith("/webhooks/"))
@@ -322,7 +322,7 @@ async def test_an_outage_on_the_interaction_routes_is_retried_by_the_webhook_ada
 async def test_a_dropped_connection_is_transient(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
-    """TEST_INFRA pitfall 11: discord.py lets a reset on Linux through raw; delivery retries it, sends it once."""
+    """discord.py lets a reset on Linux through raw; delivery retries it, sends it once."""
     async with running_world(fake_discord, sqlite_sessions) as world:
         await start_game(world)
         await order_all(world)

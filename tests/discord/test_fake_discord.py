@@ -1,4 +1,4 @@
-"""The fake Discord against a bare discord.py client: the recipe of TEST_INFRA.md section 4 holds."""
+"""The fake Discord against a bare discord.py client: the fake answers as a bare client expects."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``/gm create options:`` autocompletes the kind's option names and values (issue 13, "What GMs get")."""
+"""``/gm create options:`` autocompletes the kind's option names and values ("What GMs get")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``/gm`` group against the fake Discord with the bot's real client (issue 13, "What GMs get").
+"""The ``/gm`` group against the fake Discord with the bot's real client ("What GMs get").
 
 Who may use it (the GM role, or the game's own game masters), the core's
 own checks behind it (options validated by the game, the turn a process is
@@ -211,7 +211,7 @@ async def test_a_game_s_own_co_gm_without_the_role_runs_that_game_and_no_other(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
     caplog: pytest.LogCaptureFixture,
 ) -> None:  # fmt: skip
-    """Issue 13: "Only members with the configured GM role, or the game's own GMs, may use them"."""
+    """The rule: "Only members with the configured GM role, or the game's own GMs, may use them"."""
     async with running_world(fake_discord, sqlite_sessions) as world:
         world.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
         world.harness.send("GM", c.CreateGame("gs2", "golden-strider", {}, "UTC", 60, False, "address"))

@@ -133,8 +133,9 @@ async def test_deadline_pause_and_resume(
         await resolve(world)
         assert facts(world).phase_number == 1
         said = announced(world)
-        assert all(f"{action} -- {why}" in said for action, why in
-                   [("SetDeadline", "slow week"), ("PauseGame", "server move"), ("ResumeGame", "back")]), said  # fmt: skip
+        assert all(f"{action}" in said and f" -- {why}" in said for action, why in
+                   [("the GM moved the deadline to ", "slow week"), ("the GM paused the game", "server move"),
+                    ("the GM resumed the game", "back")]), said  # fmt: skip
         assert "oops" not in said  # a refused command is not announced
         assert_no_mail_vocabulary(fake_discord)
 
@@ -167,7 +168,7 @@ async def test_preview_changes_nothing_and_orders_for_a_seat_count(
 
         await resolve(world)
         assert facts(world).phase_number == 1
-        assert "EnterOrders -- by phone" in announced(world)
+        assert "the GM entered orders for seat Ann -- by phone" in announced(world)
         view = GameViews(world.sessions).game("gs1")
         assert view is not None and view.state is not None
         ann = next(r for r in view.state["runners"] if r["seat"] == "Ann")
@@ -187,7 +188,7 @@ async def test_eject_and_rollback_after_confirmation(
 
         await order(world, SEATS[1:])
         await resolve(world)
-        assert facts(world).phase_number == 1 and "EjectPlayer -- gone" in announced(world)
+        assert facts(world).phase_number == 1 and "the GM took seat Ann from its player -- gone" in announced(world)
         [ann] = [m for m in dms(world, "Ann") if "-- turn 0:" in m]
         [ben] = [m for m in dms(world, "Ben") if "-- turn 0:" in m]
         assert "\nCopy for Ben\n" in ben and "\nCopy for " not in ann  # the seat's secrets are no longer Ann's
@@ -201,7 +202,9 @@ async def test_eject_and_rollback_after_confirmation(
 
         await resolve(world)
         assert facts(world).phase_number == 1
-        assert "RollBack -- mistake" in announced(world)  # the turn played again is reported with it
+        assert "the GM rolled back turn " in announced(world) and "-- mistake" in announced(
+            world
+        )  # the turn played again is reported with it
         assert len([m for m in thread_reports(world, "gs1") if "-- turn 0:" in m]) > reports
         assert thread_reports(world, "gs1")[1:] == expected_messages(world, "gs1")[1:]
 

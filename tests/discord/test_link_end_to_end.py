@@ -1,4 +1,4 @@
-"""One person by mail and on Discord (issue 13): ``/link`` through the real discord.py client and real mail.
+"""One person by mail and on Discord: ``/link`` through the real discord.py client and real mail.
 
 Ann plays Golden Strider by mail (her JOIN read by the real email intake,
 every mail to her sent by the real SMTP sender to an aiosmtpd server).  On

@@ -1,4 +1,4 @@
-"""``referee serve`` as a process against the fake Discord (issue 13, "Configuration").
+"""``referee serve`` as a process against the fake Discord ("Configuration").
 
 The two settings ``discord_api_base`` and ``discord_gateway_url`` point the
 real runtime at the fake; the token comes from ``REFEREE_DISCORD_TOKEN``.

@@ -1,4 +1,4 @@
-"""The pinned status message of a game's forum post, and closed DMs told to the GMs once (issue 13).
+"""The pinned status message of a game's forum post, and closed DMs told to the GMs once.
 
 The bot's real discord.py client against the fake Discord: the status is
 posted and pinned when the game's post opens, then edited in place (never

@@ -1,4 +1,4 @@
-"""Strike Gold played through buttons against the fake Discord (issue 13: decisions as buttons).
+"""Strike Gold played through buttons against the fake Discord (decisions as buttons).
 
 Draw, see the card privately, then keep it in a slot or discard it and flip;
 or take the discard.  The draw is resolved (recorded) before the card is

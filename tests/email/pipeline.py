@@ -62,7 +62,7 @@ def compact(command: c.Command) -> str:
             return f"RESIGN {game}"
         case c.NotUnderstood(line=line):
             return f"? {line}"
-    return repr(command)  # the game masters' commands (issue 12): the dataclass as written
+    return repr(command)  # the game masters' commands: the dataclass as written
 
 
 def message(

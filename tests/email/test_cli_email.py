@@ -121,7 +121,7 @@ def test_inbox_list_show_and_requeue(tmp_path, capsys):
 
 
 def test_inbox_list_and_show_say_why_automatic_mail_was_not_answered(tmp_path, capsys):
-    """Issue 11 item 9: a skipped message is "done" with its reason, not just "done"."""
+    """A skipped message is "done" with its reason, not just "done"."""
     config = write_config(tmp_path)
     deliver(tmp_path / "in", (Path(__file__).parent / "corpus" / "auto_submitted_ooo.eml").read_bytes())
     deliver(tmp_path / "in", message("STATUS nosuchgame\n", subject="status", message_id="<status@example.org>"))

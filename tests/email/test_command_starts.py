@@ -1,5 +1,5 @@
 """Lines are tried only against the patterns their first word can start (gm_vocabulary.Starts):
-the commands read are those trying every pattern gives (issue 14).
+the commands read are those trying every pattern gives.
 
 Each body is read twice, with :class:`bot.email.gm_vocabulary.Starts` narrowing the patterns and
 with it answering "all of them", over the fuzzers' command lines (tests/email/fuzz/strategies.py)

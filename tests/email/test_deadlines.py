@@ -1,4 +1,4 @@
-"""Issue 11 against real servers: no order that reached the mailbox in time is lost, mail is answered at once.
+"""Deadlines against real servers: no order that reached the mailbox in time is lost, mail is answered at once.
 
 Everything runs as ``referee serve`` runs it (:func:`bot.wiring.workers`:
 IMAP intake with IDLE against Dovecot, the SMTP sender against aiosmtpd, the
@@ -247,7 +247,7 @@ async def test_orders_delivered_in_the_last_second_count_and_orders_just_after_t
         delays.append((record.resolved_at - race.deadline).total_seconds())
     with capsys.disabled():
         print(
-            f"\n[issue 11] {GAMES} deadlines with orders 0.04-0.9 s before them: all counted; turns resolved "
+            f"\n{GAMES} deadlines with orders 0.04-0.9 s before them: all counted; turns resolved "
             f"{min(delays):.2f}-{max(delays):.2f} s after the deadline; orders for the new turn in the "
             f"opening's second: {same_second} of {GAMES}, all accepted"
         )
@@ -287,7 +287,7 @@ async def test_a_burst_during_a_pass_is_answered_within_seconds(dovecot, imap_us
     finally:
         appender.close()
     with capsys.disabled():
-        print(f"\n[issue 11] burst replies after (s): {', '.join(f'{x:.2f}' for x in latencies)}")
+        print(f"\nburst replies after (s): {', '.join(f'{x:.2f}' for x in latencies)}")
     assert max(latencies) < 5, f"a reply took {max(latencies):.1f} s (the poll interval is 60 s)"
 
 

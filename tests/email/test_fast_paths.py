@@ -1,4 +1,4 @@
-"""The fast paths of bot.email.plainmime read every mail as the email package does (issue 14).
+"""The fast paths of bot.email.plainmime read every mail as the email package does.
 
 Each mail is read twice, with the fast paths (``bot.email.mime.FAST_PATHS``) and without them,
 and everything the intake takes from it must be the same: the parse itself (the headers, payload

@@ -1,4 +1,4 @@
-"""Issue 12 by email alone: a game master creates and runs a game with mail, against real servers.
+"""Game masters by email alone: a game master creates and runs a game with mail, against real servers.
 
 Everything runs as ``referee serve`` runs it (:func:`bot.wiring.workers`:
 IMAP intake against Dovecot, the SMTP sender against aiosmtpd, the deadline

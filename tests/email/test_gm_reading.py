@@ -169,7 +169,7 @@ def test_player_orders_blocks_are_read_as_before() -> None:
 
 
 def test_record_is_read_by_mail():
-    """Issue 11 item 9: RECORD <game> asks for a finished game's record."""
+    """RECORD <game> asks for a finished game's record."""
     from bot.email.reading import read_commands
 
     assert read_commands("", "RECORD Cup26\n").commands == (c.ShowRecord("cup26"),)

@@ -177,7 +177,7 @@ def test_a_huge_message_is_stored_cut_at_the_limit_and_answered(dovecot, imap_us
     assert len(row.raw) == 64 * 1024 and big.startswith(bytes(row.raw))
     (reply,) = [row for row in outbox_rows(world) if row.kind == "reply"]
     assert "too large" in reply.body
-    # issue 11 item 9: the size the server reported, not the size of the cut fetch
+    # the size the server reported, not the size of the cut fetch
     assert f"(a message of {describe_size(len(big))})" in reply.body and describe_size(len(big)) != "64 KB"
     assert Inbox(world).summary(row.id).server_size == len(big)
 

@@ -23,7 +23,7 @@ RAW = b"From: a@example.org\r\nMessage-ID: <one@example.org>\r\n\r\nHELP\r\n"
 
 
 def test_a_second_copy_by_key_or_content_is_a_no_op(sessions: sessionmaker[Session]):
-    """Issue 11 item 4: the content digest, not the Message-ID, makes two copies one message."""
+    """The content digest, not the Message-ID, makes two copies one message."""
     inbox = Inbox(sessions)
     first = inbox.store("email", "imap:a:1:1", "<one@example.org>", RAW, START)
     assert first.new and first.status == NEW
@@ -138,7 +138,7 @@ def test_above_the_reply_limit_mail_is_applied_but_not_answered(sessions: sessio
 
 
 def test_a_zero_limit_answers_only_what_acts_or_asks_something_new(sessions: sessionmaker[Session]):
-    """Issue 11 item 5: with no budget at all, chatter and repeats get no reply; orders still do."""
+    """With no budget at all, chatter and repeats get no reply; orders still do."""
     build_world(sessions, ("demo",))
     processor = processor_for(sessions, limit=ReplyLimit(replies=0))
     assert deliver(processor, message("Thanks!\n", vouched_by=TRUSTED_SERVER)).done == 1

@@ -1,4 +1,4 @@
-"""Linking by mail's side (issue 13): LINK lines are read and answered, and every link mail fits 78 columns."""
+"""Linking by mail's side: LINK lines are read and answered, and every link mail fits 78 columns."""
 
 from __future__ import annotations
 

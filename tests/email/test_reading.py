@@ -184,7 +184,7 @@ def test_automatic_mail(sender, headers, reason):
     ],
 )
 def test_a_sign_off_after_the_orders_is_ignored_once(body, orders, closing):
-    """Issue 11 item 8: 'Thanks,' after accepted orders is listed as ignored, not sent to the game."""
+    """'Thanks,' after accepted orders is listed as ignored, not sent to the game."""
     reading = read_commands("", body)
     assert reading.commands == (c.SubmitOrders("demo", orders),)
     if closing is None:

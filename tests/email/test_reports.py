@@ -1,4 +1,4 @@
-"""Turn reports by email: every player gets one, and the game master too (bot/core/turns.py, issue 3)."""
+"""Turn reports by email: every player gets one, and the game master too (bot/core/turns.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every line of every mail fits in 78 columns, whatever the seat names (issue 11, item 7).
+"""Every line of every mail fits in 78 columns, whatever the seat names.
 
 Each game is played whole through the real core (a migrated SQLite database,
 the service every channel uses, the deadline worker), with the most seats the

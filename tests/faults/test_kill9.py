@@ -141,6 +141,6 @@ def test_killed_at_random_points_everything_happens_exactly_once(dovecot: Doveco
         client.logout()
         engine.dispose()
     print(
-        f"\n[issue 14] kill -9: {kills} kills in {len(runs)} runs, {len(mails)} mails, {GAMES} games, "
+        f"\nkill -9: {kills} kills in {len(runs)} runs, {len(mails)} mails, {GAMES} games, "
         f"{len(received_ids(sink))} messages received once each, {time.monotonic() - started:.1f} s"
     )

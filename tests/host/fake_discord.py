@@ -3,7 +3,7 @@
 It answers the four GETs the doctor makes, from the data the test sets:
 ``/users/@me``, ``/guilds/{id}``, ``/channels/{id}``, ``/guilds/{id}/members/{user}``.
 A wrong token is 401, an unknown id 404 (code 10004 / 10003 / 10007), as Discord answers.
-Responses carry ``Content-Type: application/json`` exactly (TEST_INFRA, Discord pitfall 1).
+Responses carry ``Content-Type: application/json`` exactly (discord.py decodes JSON only for that exact type).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``referee db backup PATH`` (issue 15): an online SQLite copy that restores to the same games; PostgreSQL refused with pg_dump."""
+"""``referee db backup PATH``: an online SQLite copy that restores to the same games; PostgreSQL refused with pg_dump."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""deploy/ (issue 15): the systemd units are verified by systemd and hardened; the Dockerfile builds from the wheel."""
+"""deploy/: the systemd units are verified by systemd and hardened; the Dockerfile builds from the wheel."""
 
 from __future__ import annotations
 

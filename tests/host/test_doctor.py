@@ -1,4 +1,4 @@
-"""``referee doctor`` (issue 15) against a real Dovecot, a real aiosmtpd with AUTH, and a fake Discord REST API.
+"""``referee doctor`` against a real Dovecot, a real aiosmtpd with AUTH, and a fake Discord REST API.
 
 One line per check, ok/warn/FAIL with the fix; the exit code is 1 when something is broken.
 """
@@ -224,3 +224,24 @@ def test_the_doctor_says_when_no_sender_can_be_vouched_for():
         trusted.line()
         == "ok   sender trust: Authentication-Results from mx.example.org, mx2.example.org vouch for senders"
     )
+
+
+def test_send_test_with_a_maildir_outbox_writes_there_and_says_so(tmp_path, capsys):
+    """The outbox is a Maildir: the test message goes where the referee's mail goes, and the line says
+    where it is and that nothing went by SMTP (not the same lines as without --send-test)."""
+    config = write_config(tmp_path, 'host_addresses = "secretary@example.org"', 'game_masters = "gm@example.org"')
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    capsys.readouterr()
+    code, lines = doctor(config, capsys, "--send-test")
+    assert code == 0, "\n".join(lines)
+    found = line(lines, "Maildir test message")
+    written = sorted((tmp_path / "out" / "new").iterdir())
+    assert len(written) == 1
+    assert found.startswith(f"warn Maildir test message: written to {written[0]} (for secretary@example.org)")
+    assert "nothing was sent by SMTP" in found
+    raw = written[0].read_bytes()
+    assert b"To: secretary@example.org" in raw and b"Subject: referee doctor: test message" in raw
+
+    code, lines = doctor(config, capsys)  # without --send-test: nothing is written
+    assert not any("test message" in text for text in lines)
+    assert len(list((tmp_path / "out" / "new").iterdir())) == 1

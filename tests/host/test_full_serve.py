@@ -1,4 +1,4 @@
-"""The whole product as a host runs it (issue 15): ``referee serve`` against Dovecot, aiosmtpd and the fake Discord.
+"""The whole product as a host runs it: ``referee serve`` against Dovecot, aiosmtpd and the fake Discord.
 
 One ``referee serve --config FILE`` subprocess reads mail from a real Dovecot
 (IMAP IDLE), sends mail through a real aiosmtpd (with AUTH) and speaks to the
@@ -306,7 +306,7 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
     for log in referee.logs:
         problems = [line for line in log.read_text().splitlines() if " ERROR " in line or "Traceback" in line]
         assert not problems, f"{log.name}: {problems}"
-    print(f"\n[issue 15] full serve: 3 runs, {len(players.sent)} order sets, {len(mails_sent)} mails received, "
+    print(f"\nfull serve: 3 runs, {len(players.sent)} order sets, {len(mails_sent)} mails received, "
           f"{sum(len(m) for m in fake.messages.values())} Discord messages; down across the last deadline: "
           f"{down_across}, the order mailed meanwhile counted: {cat_in_time}")  # fmt: skip
 

@@ -1,4 +1,4 @@
-"""Log fields of a block of work (issue 15: every line carries game, turn, message and interaction ids)."""
+"""Log fields of a block of work (every line carries game, turn, message and interaction ids)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Logs (issue 15): JSON one object per line or readable text, with the ids passed by ``extra=``; secrets masked."""
+"""Logs: JSON one object per line or readable text, with the ids passed by ``extra=``; secrets masked."""
 
 from __future__ import annotations
 

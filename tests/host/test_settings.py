@@ -1,4 +1,4 @@
-"""Configuration that fails clearly (issue 15): every unknown, missing or malformed key is named, with the form wanted.
+"""Configuration that fails clearly: every unknown, missing or malformed key is named, with the form wanted.
 
 And the example configurations document every setting and load, so they cannot rot.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.settings import SECRETS, Settings, SettingsError
+from bot.settings import SECRETS, Settings, SettingsError, address_list, game_master_list
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [ROOT / "deploy" / "referee.toml.example", ROOT / "deploy" / "referee-postgresql.toml.example"]
@@ -189,7 +189,7 @@ def test_the_postgresql_example_is_postgresql_with_json_logs():
 
 
 def test_config_may_follow_the_command_as_the_issue_writes_it(tmp_path, capsys):
-    # `referee serve --config referee.toml`, `referee doctor --config referee.toml`: the forms of issue 15
+    # `referee serve --config referee.toml`, `referee doctor --config referee.toml`: the forms a host types
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{tmp_path / "r.sqlite3"}"\nimap_port = "abc"\n')
     for command in (["serve", "--once"], ["doctor"], ["status"], ["db", "upgrade"], ["inbox", "list"]):
@@ -222,3 +222,18 @@ def test_the_intake_limits_and_reading_budget_are_checked_together(tmp_path):
         20,
         1024,
     )
+
+
+def test_lists_are_toml_arrays_and_the_string_form_stays(tmp_path):
+    config = tmp_path / "referee.toml"
+    config.write_text('[referee]\ngame_masters = ["GM@club.org", "123456789"]\nhost_addresses = ["me@club.org"]\n')
+    settings = Settings.load(config, {})
+    assert game_master_list(settings) == ["gm@club.org", "123456789"]
+    assert address_list(settings.host_addresses) == ["me@club.org"]
+    config.write_text('[referee]\ngame_masters = "gm@club.org, 123456789"\n')
+    assert game_master_list(Settings.load(config, {})) == ["gm@club.org", "123456789"]
+    assert game_master_list(Settings.load(None, {"REFEREE_GAME_MASTERS": "a@x.org,b@y.org"})) == ["a@x.org", "b@y.org"]
+    bad = problems_of('[referee]\ngame_masters = ["gm@club.org", 3]\n', tmp_path=tmp_path)
+    assert bad[0].startswith('game_masters: expected a list of strings, e.g. ["a@example.org", "b@example.org"]')
+    bad = problems_of('[referee]\ngame_masters = ["not an address"]\n', tmp_path=tmp_path)
+    assert bad[0].startswith("game_masters: expected email addresses (or Discord user ids), as a list")

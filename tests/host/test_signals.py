@@ -1,4 +1,4 @@
-"""SIGTERM and SIGHUP on a real `referee serve` process (issue 15), with Maildir in and out.
+"""SIGTERM and SIGHUP on a real `referee serve` process, with Maildir in and out.
 
 SIGTERM in the middle of a burst of mail: the process finishes the message it
 is on, exits 0, and a second run carries on, so every message gets exactly one

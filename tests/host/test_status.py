@@ -1,4 +1,4 @@
-"""``referee status`` (issue 15): games and deadlines, inbox and outbox counts, parked turns, each worker's last error."""
+"""``referee status``: games and deadlines, inbox and outbox counts, parked turns, each worker's last error."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from bot.cli import main
 from bot.core import supervisor
-from bot.core.health import WorkerErrorLog, record_worker_error, worker_health
+from bot.core.health import WorkerErrorLog, current_worker, record_worker_error, worker_health
 from bot.core.inbox import Inbox
 from bot.core.outbox import OutboxDrain, Outgoing, enqueue
 from bot.core.supervisor import Stage
@@ -152,3 +152,43 @@ def test_an_unreachable_database_server_exits_75_so_systemd_restarts(tmp_path: P
         assert "cannot open the database" in capsys.readouterr().err
     prevented = unit(DEPLOY / "referee.service")["Service"]["RestartPreventExitStatus"][-1].split()
     assert str(EXIT_UNAVAILABLE) not in prevented and "2" in prevented
+
+
+def test_a_paused_game_shows_no_deadline_and_errors_are_cut_at_a_word(tmp_path: Path, maildir_config: Path, capsys):
+    engine = make_engine(str(tmp_path / "referee.sqlite3"))
+    sessions = session_factory(engine)
+    build_world(sessions)
+    with unit_of_work(sessions) as session:
+        for game in session.query(Game).all():
+            if game.slug == "demo":
+                game.status, game.deadline_at, game.paused_until = "paused", START + timedelta(days=2), None
+    long = "WARNING IMAP intake interrupted (OSError: the connection was refused by the server at imap.example.org)"
+    record_worker_error(sessions, "email-intake", START, long)
+    engine.dispose()
+    assert main(["--config", str(maildir_config), "status"]) == 0
+    text = capsys.readouterr().out
+    line = next(x for x in text.splitlines() if x.strip().startswith("demo "))
+    assert line.endswith("paused: no deadline") and "next deadline" not in line
+    worker = next(x for x in text.splitlines() if "email-intake" in x)
+    assert worker.endswith(" ...") and worker.split(": ", 1)[1][:-4] in long  # whole words only
+    assert long.startswith(worker.split(": ", 1)[1][:-4] + " ")
+    assert main(["--config", str(maildir_config), "status", "--json"]) == 0
+    demo = next(g for g in json.loads(capsys.readouterr().out)["games"] if g["slug"] == "demo")
+    assert demo["next_deadline"] is None and demo["paused_until"] is None
+
+
+def test_a_refused_command_is_not_a_workers_error(tmp_path: Path, maildir_config: Path):
+    engine = make_engine(str(tmp_path / "referee.sqlite3"))
+    sessions = session_factory(engine)
+    handler = WorkerErrorLog(sessions)
+    logging.getLogger().addHandler(handler)
+    token = current_worker.set("email-intake")
+    try:
+        logging.getLogger("bot.email.sender").warning("mail server unavailable; retrying")
+        logging.getLogger("bot.core.pipeline").warning("refused SetDeadline from email:ann@example.org (x)")
+    finally:
+        current_worker.reset(token)
+        logging.getLogger().removeHandler(handler)
+        handler.close()
+    assert [w.error for w in worker_health(sessions)] == ["WARNING mail server unavailable; retrying"]
+    engine.dispose()

@@ -1,4 +1,4 @@
-"""The outbox's queries find their rows through an index, not by reading every row ever sent (issue 14).
+"""The outbox's queries find their rows through an index, not by reading every row ever sent.
 
 The outbox keeps every row it ever sent, so a query that reads the whole table
 grows with the bot's history.  Each query a sender, the intake or the status
@@ -107,7 +107,7 @@ QUERIES: dict[str, tuple[Callable[[Any], object], str, str]] = {
     "the unsent count of a channel": (
         lambda sessions: OutboxDrain(sessions).unsent_count("email"), "ix_outbox_unsent", "channel"
     ),
-    "the replies an address had lately (issue 11's rate limit, for every mail read)": (
+    "the replies an address had lately (the reply rate limit, for every mail read)": (
         lambda sessions: ReplyBudget(sessions).replies_since("email", "P7@test.invalid", NOW - timedelta(hours=1)),
         "ix_outbox_replies", "recipient",
     ),

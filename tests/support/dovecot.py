@@ -1,4 +1,4 @@
-"""A throwaway Dovecot IMAP server for the tests (recipe: shared/notes/TEST_INFRA.md section 2).
+"""A throwaway Dovecot IMAP server for the tests.
 
 Static passdb and userdb: any user name logs in with :data:`PASSWORD` and gets a
 fresh, empty Maildir, so each test takes a new user instead of a new server.

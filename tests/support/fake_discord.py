@@ -1,9 +1,9 @@
 """A fake Discord (REST + gateway) on loopback, for driving the real discord.py client.
 
 The bot under test is pointed at it through ``discord.http.Route.BASE`` and
-``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (see TEST_INFRA.md
-section 4; both are discord.py internals, hence the exact pin).  It serves
-what the referee uses and nothing more:
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (both are discord.py
+internals, hence the exact pin).  It serves what the referee uses and nothing
+more:
 
 * gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE (one guild with a text
   channel and a forum channel), heartbeats, and the interactions the tests
@@ -12,7 +12,7 @@ what the referee uses and nothing more:
   messages (create, edit, delete; pins: pin, unpin, list, each as Discord
   does it, with the "pinned a message" system message), DM channels, forum posts, and the
   interaction callback and webhook follow-up routes that interaction replies
-  take (pitfall 8).
+  take (not through ``HTTPClient.request``).
 
 Every request is recorded (:attr:`requests`), every message created is kept
 per channel (:attr:`messages`); :meth:`unguarded_mentions` lists each request
@@ -25,7 +25,7 @@ was stored, as when a response is lost), 429s shaped like Discord's (``Via``,
 ``enforce_nonce`` is honoured: a second message with the same nonce in the
 same channel returns the first instead of creating another.
 
-Pitfall 1: every JSON response has ``Content-Type`` exactly ``application/json``.
+Every JSON response has ``Content-Type`` exactly ``application/json`` (discord.py parses nothing else).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Fault:
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    # Exactly application/json: discord.py parses nothing else (pitfall 1).
+    # Exactly application/json: discord.py parses nothing else as JSON.
     response = web.Response(status=status, body=json.dumps(data).encode(), headers=headers or {})
     response.headers["Content-Type"] = "application/json"
     return response
@@ -246,7 +246,7 @@ class FakeDiscord:
         self._nonces.clear()
 
     def drop_connections(self, *, times: int = 1, match: Callable[[Request], bool] | None = None) -> Fault:
-        """Close the connection without an answer (the client sees a raw ServerDisconnectedError: pitfall 11)."""
+        """Close the connection without an answer (the client sees a raw ServerDisconnectedError: discord.py retries no reset on Linux)."""
         fault = Fault(match or _delivery_request, 0, {}, times=times)
         self.faults.append(fault)
         return fault
@@ -419,7 +419,7 @@ class FakeDiscord:
 
     async def submit_modal(self, custom_id: str, values: dict[str, str], user: dict[str, Any] | None = None,
                            *, labelled: bool = True) -> dict[str, Any]:  # fmt: skip
-        """Submit the modal ``custom_id`` with text inputs ``values`` (wrapped in Labels, as from 2.6: pitfall 14)."""
+        """Submit the modal ``custom_id`` with text inputs ``values`` (wrapped in Labels, as from discord.py 2.6)."""
         inputs = [{"type": 4, "custom_id": key, "value": value} for key, value in values.items()]
         rows = [{"type": 18, "id": i + 1, "component": c} if labelled else {"type": 1, "components": [c]}
                 for i, c in enumerate(inputs)]  # fmt: skip

@@ -1,6 +1,6 @@
 """A throwaway PostgreSQL cluster for the test session (initdb + postgres in a temp dir).
 
-Recipe: shared/notes/TEST_INFRA.md section 5.  As root, the cluster runs as the
+As root, the cluster runs as the
 ``postgres`` user (initdb refuses root).  If no PostgreSQL binaries are found
 the tests that need it are skipped, and under CI a skip fails the run.
 """

@@ -1,4 +1,4 @@
-"""An aiosmtpd server that keeps what it receives (recipe: shared/notes/TEST_INFRA.md section 3).
+"""An aiosmtpd server that keeps what it receives.
 
 It runs in its own thread and event loop (aiosmtpd's Controller).  It can be
 stopped and started again on the same port (to take the mail server away

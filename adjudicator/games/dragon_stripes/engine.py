@@ -43,7 +43,7 @@ def play_on(state: State, log: list[Line]) -> State:
 
 
 def follow_run_order(state: State, log: list[Line]) -> State:
-    """The active player's standing run order answers its decision (issue 6 standing orders)."""
+    """The active player's standing run order answers its decision."""
     run = state.active_player.run
     assert run is not None
     holding = run.holds(state.knight, state.beside)

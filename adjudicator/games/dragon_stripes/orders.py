@@ -1,4 +1,4 @@
-"""Dragon Stripes orders: the order types and their canonical text (issue 6).
+"""Dragon Stripes orders: the order types and their canonical text.
 
 Answers: ``reveal`` / ``hold`` (the active player's decision), ``take`` /
 ``pass`` (a take-over offer window), ``choose B`` (the holder picks a taker,

@@ -1,4 +1,4 @@
-"""Reading a Dragon Stripes message for the current phase, leniently (issue 6 order syntax).
+"""Reading a Dragon Stripes message for the current phase, leniently (the game's order syntax).
 
 One order a line (or separated by semicolons); case, punctuation, filler
 words and number words do not matter (see :mod:`phrases`).  Every problem is

@@ -1,4 +1,4 @@
-"""Reading one line of a Dragon Stripes order, leniently (issue 6 order syntax).
+"""Reading one line of a Dragon Stripes order, leniently (the game's order syntax).
 
 A line is normalised (case, punctuation, filler words, number words, "30+",
 ">= 30", "at least 30") and then read as one of: an answer (reveal, hold,

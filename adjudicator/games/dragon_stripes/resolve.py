@@ -1,4 +1,4 @@
-"""Resolving one Dragon Stripes phase: store standing orders, apply the answers, play on (issue 6)."""
+"""Resolving one Dragon Stripes phase: store standing orders, apply the answers, play on."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ Referee decisions where the seed and the rulings are silent:
 * The knight's position past stripe 17 is recorded as 18, "the head".
 * ``holder_chooses`` (D6 option): the holder must pick one of the takers; a
   silent holder gets the first taker to its left (the D6 default).
-* Standing orders (issue 6) live in the state per seat and are private to it.
+* Standing orders live in the state per seat and are private to it.
   A run order answers the seat's own decisions and is used up when a run in
   which it answered ends; given with a live ``hold`` or outside the seat's run
   it waits for the seat's next run.  A take-over offer answers every window

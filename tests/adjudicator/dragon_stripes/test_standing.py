@@ -1,4 +1,4 @@
-"""Standing orders (issue 6): run orders, standing take-over offers, withdrawal, playing on."""
+"""Standing orders: run orders, standing take-over offers, withdrawal, playing on."""
 
 from __future__ import annotations
 

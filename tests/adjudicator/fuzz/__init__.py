@@ -1,1 +1,1 @@
-"""Fuzzing every order parser with near-valid text built from each game's own grammar (issue 14)."""
+"""Fuzzing every order parser with near-valid text built from each game's own grammar."""

@@ -1,4 +1,4 @@
-"""Every order parser, for every phase kind of its game, fed near-valid text (issue 14).
+"""Every order parser, for every phase kind of its game, fed near-valid text.
 
 For each (game, phase kind) the parser gets ``REFEREE_FUZZ_EXAMPLES`` messages
 (200 by default) from :func:`.strategies.near_valid_orders`, ten to a

@@ -58,7 +58,7 @@ def test_min_initial_card_option_refuses_zero():
         ("bank 1 play 2/2", PlayOrder(Card(2, 2), 1)),
         ("6/0 m4 b2", PlayOrder(Card(0, 6), 2, 4)),
         ("  PLAY   8   BANK   0 ", PlayOrder(Card(0, 8), 0)),
-        ("Play 6 / 0, bank 2", PlayOrder(Card(0, 6), 2)),  # issue 11 item 8: spaces around the slash
+        ("Play 6 / 0, bank 2", PlayOrder(Card(0, 6), 2)),  # spaces around the slash, as people type them
         ("play 3 /1", PlayOrder(Card(1, 3), 0)),
         ("play 2/ 2 bank 1", PlayOrder(Card(2, 2), 1)),
     ],
@@ -114,7 +114,7 @@ def test_empty_text_is_an_error_not_an_order():
 
 
 def test_a_setup_reads_back_from_its_canonical_text_as_the_same_order():
-    """Found by the parser fuzz (issue 14): cards written low first were kept in that order, so the
+    """Found by the parser fuzz: cards written low first were kept in that order, so the
     canonical text (highest first) read back as a different order."""
     parsed = RULES.parse_orders(SETUP, "A", "cards 0 10 10 10 0")
     assert parsed.orders == SetupOrder((10, 10, 10, 0, 0))

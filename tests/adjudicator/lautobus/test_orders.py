@@ -171,7 +171,7 @@ def test_team_without_cards_owes_nothing(rules: Lautobus, la: SimpleNamespace) -
 
 
 def test_cards_only_for_riders_without_cards_are_not_an_order(rules: Lautobus, la: SimpleNamespace) -> None:
-    """Found by the parser fuzz (issue 14): an order naming only riders that hold no cards was
+    """Found by the parser fuzz: an order naming only riders that hold no cards was
     accepted as an empty order whose canonical text was empty (and read back as no order)."""
     state = la.state([("A", 1, 20, la.FULL), ("A", 2, 10, [])])
     parsed = rules.parse_orders(state, "A", "cyclist 2 : 0")
