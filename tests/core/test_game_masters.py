@@ -408,7 +408,7 @@ def test_early_processing_waits_its_delay_and_orders_may_change_inside_it(harnes
     planned = harness.clock.now() + timedelta(minutes=30)
     told = [m for m in harness.outbox("notice") if "every order is in" in m.subject]
     assert sorted(m.recipient for m in told) == sorted(["public:g1"] + [f"{n.lower()}@example.org" for n in SEATS[:-1]])
-    assert all(f"Resolved at: {planned:%Y-%m-%d %H:%M} UTC" in m.body for m in told)
+    assert all(f"Resolved at:  {planned:%Y-%m-%d %H:%M} UTC" in m.body for m in told)
     harness.clock.advance(timedelta(minutes=10))
     harness.send("Ann", c.SubmitOrders("g1", "cards 9 9 8 2 2"))  # inside the delay: it counts
     assert harness.service.resolve_due(harness.clock.now()) == []

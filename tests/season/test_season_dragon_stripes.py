@@ -39,5 +39,5 @@ async def test_a_season_of_dragon_stripes(dovecot: DovecotServer, smtp_with_logi
         record = await play_season(club, PLAN)
     finally:
         await club.kill()
-    assert record["kind"] == PLAN.kind
+    assert record["game"] == PLAN.kind
     print(f"\nseason {PLAN.kind}: {time.monotonic() - began:.1f} s, {len(club.smtp.messages())} mails")
