@@ -17,7 +17,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.core import commands as c
 from bot.core.views import GameViews
 from bot.discord.client import NOT_IN_USE
-from tests.discord.test_end_to_end import assert_no_mail_vocabulary, expected_messages, rows, thread_reports
+from tests.discord.test_end_to_end import (
+    assert_no_mail_vocabulary,
+    dms_as_kept,
+    expected_messages,
+    rows,
+    thread_reports,
+)
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord, Fault, Request
 
@@ -143,8 +149,8 @@ async def test_a_whole_dragon_stripes_game_by_buttons(
         assert "Copy for " not in text and "Your standing orders" not in text  # private parts: by DM only
         for name in PLAYERS:
             user_id = world.user(name)["id"]
-            dms = [m["content"] for m in fake_discord.dm_messages(user_id)]
-            assert dms == expected_messages(world, user_id)
+            dms = dms_as_kept(fake_discord, user_id)
+            assert dms == expected_messages(world, user_id)  # each reply and copy once, the secret not kept
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
             assert any("Your standing orders:" in m for m in dms)  # the seat's private part reached its DMs
         assert_no_mail_vocabulary(fake_discord)

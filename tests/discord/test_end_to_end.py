@@ -82,6 +82,20 @@ def as_kept(message: str) -> str:
     return SECRET_SHAPE.sub(REDACTED, message)
 
 
+def dms_as_kept(fake: FakeDiscord, user_id: str) -> list[str]:
+    """The DMs ``user_id`` received, as their sent outbox rows render (:func:`as_kept`).
+
+    Exactly one of them, the reply to the member's JOIN, gave the seat secret, on
+    its own line; comparing the rest with the rows then checks that the row held the
+    redaction exactly where the secret was sent, and nowhere else.
+    """
+    received = [m["content"] for m in fake.dm_messages(user_id)]
+    with_secret = [m for m in received if SECRET_SHAPE.search(m)]
+    assert len(with_secret) == 1, with_secret  # the seat secret, on joining, once
+    assert re.search(r"\n  Your seat secret: [a-z]+-[a-z]+-\d{4}\n", with_secret[0]), with_secret[0]
+    return [as_kept(m) for m in received]
+
+
 MAIL_WORDS = re.compile(r"PASSWORD|[Rr]eply with|Send HELP|by email: the subject")
 """Mail vocabulary that has no place on Discord (a member is authenticated; commands are slash commands)."""
 
@@ -138,9 +152,7 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
         assert re.search(r"```\nDeadline: <t:\d+:F> \(<t:\d+:R>\)", text)
         for name in SEATS:
             user_id = world.user(name)["id"]
-            received = [m["content"] for m in fake_discord.dm_messages(user_id)]
-            assert sum(bool(SECRET_SHAPE.search(m)) for m in received) == 1  # the seat secret, on joining
-            dms = [as_kept(m) for m in received]
+            dms = dms_as_kept(fake_discord, user_id)
             assert dms == expected_messages(world, user_id)  # each reply and report copy, once, in order
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
         assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel == "discord")
@@ -219,7 +231,7 @@ async def test_an_outage_while_reports_go_out_loses_nothing_and_doubles_nothing(
         assert len(posted) == len(set(posted))
         for name in SEATS:
             user_id = world.user(name)["id"]
-            dms = [as_kept(m["content"]) for m in fake_discord.dm_messages(user_id)]
+            dms = dms_as_kept(fake_discord, user_id)
             assert dms == expected_messages(world, user_id) and len(dms) == len(set(dms))
             assert sum("\nCopy for " in m for m in dms) == 1
         failed = [r for r in rows(world.sessions) if r.attempts > 1]

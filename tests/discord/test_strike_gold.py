@@ -27,7 +27,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator.games.strike_gold.cards import full_deck
 from bot.core import commands as c
 from bot.core.views import GameViews
-from tests.discord.test_end_to_end import assert_no_mail_vocabulary, expected_messages, thread_reports
+from tests.discord.test_end_to_end import (
+    assert_no_mail_vocabulary,
+    dms_as_kept,
+    expected_messages,
+    thread_reports,
+)
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord
 
@@ -195,7 +200,7 @@ async def test_draw_keep_flip_and_take_by_buttons_with_the_card_private(
         assert [m for m in posted if not m.startswith("**sg1**")] == expected_messages(world, "sg1")
         for name in ("Ann", "Ben"):
             user_id = world.user(name)["id"]
-            assert [m["content"] for m in fake_discord.dm_messages(user_id)] == expected_messages(world, user_id)
+            assert dms_as_kept(fake_discord, user_id) == expected_messages(world, user_id)
         assert_no_mail_vocabulary(fake_discord)
 
 

@@ -50,7 +50,7 @@ from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission, OutboxMessage, TurnRecord
 from tests.discord.test_serve import command
 from tests.email.mailboxes import append, eventually, folder_counts
-from tests.email.pipeline import message
+from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.email.test_deadlines import replies_to
 from tests.email.test_gm_by_mail import Mail, address
 from tests.support.dovecot import PASSWORD, DovecotServer
@@ -89,6 +89,8 @@ def write_config(directory: Path, dovecot: DovecotServer, imap_user: str, smtp: 
             f'host = "{dovecot.host}"', f"port = {dovecot.port}", 'security = "none"', f'user = "{imap_user}"',
             "[referee.smtp]",
             f'host = "{smtp.host}"', f"port = {smtp.port}", 'security = "none"', f'user = "{smtp.login[0]}"',
+            # The mailbox's receiving server, which vouches for senders: creating a game by mail needs one.
+            "[referee.email]", f'trusted_authserv_ids = "{TRUSTED_SERVER}"',
             "[referee.intake]", "poll_seconds = 5",
             "[referee.send]", "interval_seconds = 0.2",
             "[referee.deadline]", "check_seconds = 0.2",
