@@ -38,5 +38,5 @@ async def test_a_season_of_strike_gold(dovecot: DovecotServer, smtp_with_login: 
         record = await play_season(club, PLAN)
     finally:
         await club.kill()
-    assert record["kind"] == PLAN.kind
+    assert record["game"] == PLAN.kind
     print(f"\nseason {PLAN.kind}: {time.monotonic() - began:.1f} s, {len(club.smtp.messages())} mails")
