@@ -60,9 +60,29 @@ def describe_options(specs: Sequence[OptionSpec], values: Mapping[str, JSON] | N
         else:
             value = values.get(spec.name, spec.default)
             head = f"{spec.name} = {value!r}" + ("" if value == spec.default else f" (default {spec.default!r})")
-        lines += textwrap.wrap(head, HELP_WIDTH, initial_indent="  ", subsequent_indent="      ")
-        lines += textwrap.wrap(spec.help, HELP_WIDTH, initial_indent="      ", subsequent_indent="      ")
+        lines += wrap_without_widow(head, "  ", "      ")
+        lines += wrap_without_widow(spec.help, "      ", "      ")
     return "\n".join(lines)
+
+
+_NARROWEST = HELP_WIDTH // 2
+"""The narrowest width :func:`wrap_without_widow` tries before it gives up on a lone last word."""
+
+
+def wrap_without_widow(text: str, first: str, rest: str) -> list[str]:
+    """``text`` wrapped within :data:`HELP_WIDTH` (``first`` and ``rest`` indent its lines), never
+    leaving one word alone on the last line.
+
+    A lone last word reads as a stray (``      wiped.``); the paragraph is wrapped a column narrower
+    each time until its last line holds two words.  A text of one word, or one that cannot be
+    wrapped so down to half the width, is wrapped at the full width.
+    """
+    widest = textwrap.wrap(text, HELP_WIDTH, initial_indent=first, subsequent_indent=rest)
+    for width in range(HELP_WIDTH, _NARROWEST, -1):
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest)
+        if len(lines) < 2 or len(lines[-1].split()) > 1:
+            return lines
+    return widest
 
 
 def help_with_options(text: str, specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> str:

@@ -24,16 +24,22 @@ pytestmark = pytest.mark.integration
 
 
 def as_numbered(orders: str, phase: str) -> str:
-    """The example player's moves (M1, M2) as a player writes them from the report's numbering.
+    """The example player's moves as a player writes them from the report's numbering.
 
     The phase of the second deadline is titled "deadline 2: moves 3-4": its moves are written
-    ``move 3:`` and ``move 4:``, across the game as the report and HELP number them.
+    ``move 3:`` and ``move 4:``, across the game as the report and HELP number them.  The
+    example player already numbers them so (``M3``, ``3:`` or ``move 3:``); ``M3`` is spelled
+    ``move 3:`` here, and every number written must be one of the phase's moves (adding the
+    phase's first move again sent ``move 5`` at moves 3-4, which no player writes).
     """
-    match = re.search(r"moves (\d+)-", phase)
+    match = re.search(r"moves? (\d+)(?:-(\d+))?", phase)
     if match is None:  # the setup
         return orders
-    first = int(match.group(1))
-    return re.sub(r"(?im)^m(\d+)\b", lambda m: f"move {first + int(m.group(1)) - 1}:", orders)
+    written = re.sub(r"(?im)^m(\d+)\b\s*", r"move \1: ", orders)
+    first, last = int(match.group(1)), int(match.group(2) or match.group(1))
+    numbers = [int(n) for n in re.findall(r"(?im)(?:^|;\s*)(?:move\s+)?(\d+)(?=\s*(?::|\bif\b))", written)]
+    assert numbers and all(first <= n <= last for n in numbers), (phase, written)
+    return written
 
 
 PLAN = Plan(

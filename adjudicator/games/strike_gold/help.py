@@ -15,8 +15,8 @@ Each player has a 3x4 grid of face-down cards and tries to keep its total low.
 Slots are named r<row>c<col>: rows 1-3 from the top, columns 1-4 from the left
 (r3c1 is bottom left).  "R3C1", "r3 c1" and "row 3 col 1" are read too.
 
-Start of each round (everyone at once): turn 2 cards face up (1 in later
-rounds).
+Start of each round (everyone at once): turn 2 cards face up (1 in
+later rounds).
     flip r1c1 r2c3
 The highest total of turned-up cards starts (ties: the earliest seat).
 
