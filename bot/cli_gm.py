@@ -6,20 +6,7 @@ game master of every game, authenticated by being on the machine
 (``Trust.VERIFIED``, ``as_host``).  It prints one line per effect and exits 2
 with a one-line reason when refused; ``--json`` where a listing is printed.
 
-Examples::
-
-    referee gm create golden-strider spring26 --seats 6 --time-zone Europe/London \\
-        --schedule "mon,thu at 20:00" --early 30m --grace 2h --reminders 24h,1h --gm gm@club.org
-    referee gm start spring26
-    referee gm status spring26 --json
-    referee gm deadline spring26 +1d --reason "two players asked for a day"
-    referee gm pause spring26 --until 2027-01-04T18:00 --reason "holidays"
-    referee gm process spring26 --turn 4 --reason "everyone agreed"
-    referee gm orders spring26 "Steve Ovett" "play 6/0 bank 2" --reason "sent to me by phone"
-    referee gm replace spring26 "Steve Ovett" new@club.org --reason "Steve left" --extend +2d
-    referee gm rollback spring26 --to-turn 3 --reason "wrong orders were processed"
-    referee gm log spring26
-    referee gm unlink discord:123456789012345678 --reason "linked to the wrong address"
+What the host reads (``referee gm --help``, with examples) is :data:`DESCRIPTION`.
 """
 
 from __future__ import annotations
