@@ -457,6 +457,10 @@ class Envelope:
     no-op the second time.  ``password`` is the seat secret given in the
     message (``PASSWORD ...``), if any; it is checked, never stored or echoed.
     ``automatic`` marks machine-sent mail: it is recorded but never answered.
+    ``answer_if_proven`` (the mail adapter's reply limit for a sender nobody
+    vouches for): answered only when the message proved its sender with a
+    password (orders accepted, or a password given and nothing refused);
+    a forger knows no password, so a forged victim gets no reply.
     ``trust``, ``as_host`` and ``may_create`` are the adapter's word on who the
     sender is; the core never asks which channel a message came from.
     """
@@ -470,6 +474,7 @@ class Envelope:
     password: str | None = None
     ignored: tuple[str, ...] = ()
     automatic: bool = False
+    answer_if_proven: bool = False
     trust: Trust = Trust.CLAIMED
     as_host: bool = False
     """The host's own command line: a game master of every game."""

@@ -209,7 +209,8 @@ class GameService:
             for item in reply.items
             if item["code"] in ("orders_accepted", "orders_entered")
         )
-        if envelope.automatic:
+        proven = bool(accepted) or (bool(envelope.password) and not problems)
+        if envelope.automatic or (envelope.answer_if_proven and not proven):
             return Applied(receipt, False, None, results, problems, accepted)
         message = reply.message()
         delivery.send(

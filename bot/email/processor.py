@@ -14,7 +14,8 @@ player.  Once the address has had ``ReplyLimit.replies`` replies within
 ``ReplyLimit.window``, a message is applied but not answered when:
 
 * its sender is not vouched for (a From line anyone could have written: the
-  address may be a forged victim's), whatever it carries; or
+  address may be a forged victim's), unless it carries a password that
+  proves a seat (or the GM) of a game that exists: a forger knows none; or
 * its sender is vouched for, it carries no command that changes a game that
   exists (ORDERS, JOIN, RESIGN, START for an existing game, or CREATE: such a
   message changes a game or is refused, and its sender always hears which),
@@ -232,8 +233,10 @@ class MailProcessor:
         digest = command_digest(envelope)
         quiet = self._quiet_reason(item.id, envelope, digest, batch)
         if quiet is not None:
-            envelope = replace(envelope, automatic=True)
+            envelope = self._quieted(envelope, quiet, batch)
         applied = self.service.apply(envelope, batch=batch)
+        if applied.reply is not None:  # answered after all: its sender proved a seat with its password
+            quiet = None
         outcome = self._outcome(envelope, applied, quiet)
         log.log(
             logging.WARNING if quiet else logging.INFO, "inbox #%d (%s) from %s [%s]: %s",
@@ -262,12 +265,19 @@ class MailProcessor:
         if replies < self.limit.replies:
             return None
         if not vouched:
-            return f"sender not vouched for, after {replies} replies within {self.limit.window}"
+            return f"{UNVOUCHED}, after {replies} replies within {self.limit.window}"
         if all(isinstance(command, c.NotUnderstood) for command in envelope.commands):
             return f"no command, after {replies} replies within {self.limit.window}"
         if self.budget.previous_commands(EMAIL, address, row_id, since, batch) == digest:
             return f"the same commands as the previous message, after {replies} replies within {self.limit.window}"
         return None
+
+    def _quieted(self, envelope: c.Envelope, quiet: str, batch: Batch) -> c.Envelope:
+        """The envelope as applied under the reply limit: never answered, except an unvouched sender's
+        password-carrying commands for a game that exists, answered when the password proves them."""
+        if quiet.startswith(UNVOUCHED) and envelope.password and self._acts_on_a_game(envelope, batch):
+            return replace(envelope, answer_if_proven=True)
+        return replace(envelope, automatic=True)
 
     def _acts_on_a_game(self, envelope: c.Envelope, batch: Batch) -> bool:
         """Whether the envelope creates a game or acts on one that exists (always answered for a vouched sender)."""
@@ -299,6 +309,10 @@ class MailProcessor:
             parts.append(f"{lines} line{'' if lines == 1 else 's'} not understood")
         text = f"receipt {receipt}: " + ("; ".join(parts) or "no command")
         return f"{text}; not answered: {quiet}" if quiet else text
+
+
+UNVOUCHED = "sender not vouched for"
+"""The reply limit's reason for a sender nobody vouches for (answered only when a password proves it)."""
 
 
 def _refusal(problems: tuple[str, ...]) -> str:

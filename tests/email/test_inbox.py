@@ -17,7 +17,7 @@ from bot.email.processor import PassResult, ReplyLimit
 from bot.store.db import unit_of_work
 from bot.store.models import Game, Seat
 from tests.email.pipeline import TRUSTED_SERVER, deliver, message, processor_for
-from tests.email.world import START, build_world, outbox_rows
+from tests.email.world import PASSWORDS, PLAYERS, START, build_world, outbox_rows
 
 RAW = b"From: a@example.org\r\nMessage-ID: <one@example.org>\r\n\r\nHELP\r\n"
 
@@ -171,6 +171,24 @@ def test_forged_mail_gets_its_victim_at_most_the_limits_worth_of_replies(session
     (latest, *_) = Inbox(sessions).summaries(DONE)
     assert "not answered: sender not vouched for" in (latest.outcome or "")
     assert Inbox(sessions).counts()[DONE] == 50, "every mail is still applied and kept"
+
+
+def test_beyond_the_limit_a_password_that_proves_the_seat_is_answered_and_a_wrong_one_is_not(sessions):
+    """A player nobody vouches for (no trusted server) ordering often, as a Strike Gold player does: past
+    the limit the orders with the right password are still answered; a forger's wrong password is not."""
+    build_world(sessions, ("demo",))
+    processor = processor_for(sessions, limit=ReplyLimit(replies=0))
+    ann = PLAYERS["Ann"]
+    for number in range(3):
+        raw = message(f"ORDERS demo\ncards 10 8 6 4 2\nPASSWORD {PASSWORDS['Ann']}\n", sender=ann, subject=f"o{number}")
+        deliver(processor, raw)
+    assert len([row for row in outbox_rows(sessions, "reply") if row.recipient == ann]) == 3
+    for number in range(3):
+        raw = message("ORDERS demo\ncards 10 8 6 4 2\nPASSWORD wrong-guess-1\n", sender=ann, subject=f"f{number}")
+        deliver(processor, raw)
+    assert len([row for row in outbox_rows(sessions, "reply") if row.recipient == ann]) == 3, "no backscatter"
+    (latest, *_) = Inbox(sessions).summaries(DONE)
+    assert "not answered: sender not vouched for" in (latest.outcome or "")
 
 
 def test_a_vouched_player_is_answered_beyond_the_limit_only_for_a_game_that_exists(sessions):
