@@ -122,6 +122,9 @@ class Settings:
     """A mail with more addresses in its address fields (To, Cc, ...) is not read, only answered."""
     email_max_multiparts: int = 100
     """A mail with more (nested) multipart containers is not read, only answered."""
+    email_max_nested_lines: int = 20_000_000
+    """A mail whose multipart containers times its lines is more is not read, only answered (the
+    parser checks each line against every boundary around it)."""
     email_read_seconds: float = 20.0
     """The longest one mail may take to read in the reader process; past it the mail is parked
     unread and the reader goes on (bot.email.mail_reader; needs email_reader_processes = 1)."""

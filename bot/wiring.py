@@ -161,6 +161,7 @@ def _intake(
     limits = MailLimits(
         header_bytes=settings.email_max_header_kb * 1024, header_fields=settings.email_max_header_fields,
         addresses=settings.email_max_addresses, multiparts=settings.email_max_multiparts,
+        nested_lines=settings.email_max_nested_lines,
     )  # fmt: skip
     budget = ReadingBudget(settings.email_read_seconds, settings.email_read_memory_mb)
     reader = MailReader(policy, settings.email_reader_processes, limits, budget)

@@ -13,7 +13,10 @@ refuses a mail that has
 * more than ``header_fields`` header fields;
 * more than ``addresses`` addresses in its address fields (From, To, Cc, Bcc, Reply-To, Sender
   and the Resent- ones): per field, the number of ``@`` or of ``,`` plus one, whichever is more;
-* more than ``multiparts`` Content-Type fields naming a ``multipart/`` type.
+* more than ``multiparts`` Content-Type fields naming a ``multipart/`` type;
+* more than ``nested_lines`` multipart sections times lines: the parser checks each line of a
+  part against the boundary of every multipart around it, so this bounds those checks (about
+  2 s of CPU at the default) whatever the nesting.
 
 A refused mail is answered (:func:`refusal_envelope`) when :func:`cheap_sender` can read its
 sender: the one ``From`` field, plain ASCII without control characters or encoded words, holding
@@ -47,6 +50,7 @@ class MailLimits:
     header_fields: int = 1000
     addresses: int = 1000
     multiparts: int = 100
+    nested_lines: int = 20_000_000
 
 
 DEFAULT_LIMITS = MailLimits()
@@ -129,6 +133,13 @@ def screen(raw: bytes, limits: MailLimits) -> Refusal | None:
             "(the MIME structure of your message)",
             f"it could not be taken apart: {multiparts:,} multipart sections, at most {limits.multiparts:,} "
             "are read; send your commands as plain text",
+        )
+    lines = raw.count(b"\n") + 1
+    if multiparts * lines > limits.nested_lines:
+        return Refusal(
+            "(the MIME structure of your message)",
+            f"it could not be taken apart: {multiparts:,} multipart sections around {lines:,} lines, more "
+            "than are read; send your commands as plain text",
         )
     return None
 

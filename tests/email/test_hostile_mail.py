@@ -164,7 +164,7 @@ async def test_past_the_screen_the_reading_budget_parks_the_hostile_mail(
     row = await siege(
         dovecot, imap_user, smtp, store, capsys, raw, "multiparts 500 deep", "budget",
         email_max_addresses=10**7, email_max_header_kb=10**6, email_max_header_fields=10**7,
-        email_max_multiparts=10**7,
+        email_max_multiparts=10**7, email_max_nested_lines=10**12,
     )  # fmt: skip
     assert row.status == "parked" and "budget of 20 s" in (row.last_error or ""), (row.status, row.last_error)
     (reply,) = replies_to(smtp, HOSTILE_ID)

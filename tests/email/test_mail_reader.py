@@ -142,7 +142,7 @@ def test_a_mail_over_the_time_budget_is_parked_unread_and_the_rest_of_the_batch_
     ordinary = corpus_batch()[:3]
     hostile = ToRead("hostile", slow_to_read(500, 500_000), START)
     batch = [ordinary[0], hostile, *ordinary[1:]]
-    limits = MailLimits(header_bytes=10**8, header_fields=10**8, addresses=10**8, multiparts=10**8)
+    limits = MailLimits(header_bytes=10**8, header_fields=10**8, addresses=10**8, multiparts=10**8, nested_lines=10**12)
     reader = MailReader(POLICY, 1, limits, ReadingBudget(seconds=2))
     try:
         reader.warm_up()

@@ -29,7 +29,9 @@ from tests.email.world import build_world, outbox_rows
 from tests.support.rendering import rendered
 
 BUDGET = 2.0
-LIMITS_OUT_OF_THE_WAY = MailLimits(header_bytes=10**8, header_fields=10**8, addresses=10**8, multiparts=10**8)
+LIMITS_OUT_OF_THE_WAY = MailLimits(
+    header_bytes=10**8, header_fields=10**8, addresses=10**8, multiparts=10**8, nested_lines=10**12
+)
 
 
 def test_a_mail_over_the_budget_is_parked_answered_and_does_not_hold_up_the_others(sessions):
