@@ -34,9 +34,11 @@ read as a player would (:func:`tests.season.club.read_as_a_player`).
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from tests.season.club import (
@@ -50,6 +52,8 @@ from tests.season.club import (
     seconds_from_now,
     sloppy,
 )  # fmt: skip
+from tests.support.dovecot import DovecotServer
+from tests.support.smtp_sink import SmtpSink
 
 REPLACEMENT = "newcomer@club.example.org"
 _TWO_NUMBERS = re.compile(r"\bturn (\d+)[:,] turn (\d+)")
@@ -95,6 +99,20 @@ class Table:
 
     def expect(self, what: str, holds: Callable[[], bool], text: Callable[[], str]) -> None:
         self.later.append((what, lambda: "" if holds() else text() or "(no mail)"))
+
+
+async def run_season(plan: Plan, dovecot: DovecotServer, smtp: SmtpSink, tmp_path: Path) -> dict[str, Any]:
+    """A club on the test's servers plays ``plan``'s season; the record (of ``plan.kind``), its time printed."""
+    began = time.monotonic()
+    club = Club(dovecot, smtp, tmp_path, plan.kind, plan.game, plan.zone)
+    club.write_config()
+    try:
+        record = await play_season(club, plan)
+    finally:
+        await club.kill()
+    assert record["game"] == plan.kind
+    print(f"\nseason {plan.kind}: {time.monotonic() - began:.1f} s, {len(club.smtp.messages())} mails")
+    return record
 
 
 async def play_season(club: Club, plan: Plan) -> dict[str, Any]:

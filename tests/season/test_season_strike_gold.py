@@ -9,13 +9,11 @@ its exported record verifies; every mail is read as a player would.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.season.club import Club
-from tests.season.season import Plan, play_season
+from tests.season.season import Plan, run_season
 from tests.support.dovecot import DovecotServer
 from tests.support.smtp_sink import SmtpSink
 
@@ -31,12 +29,4 @@ PLAN = Plan(
 
 
 async def test_a_season_of_strike_gold(dovecot: DovecotServer, smtp_with_login: SmtpSink, tmp_path: Path) -> None:
-    began = time.monotonic()
-    club = Club(dovecot, smtp_with_login, tmp_path, PLAN.kind, PLAN.game, PLAN.zone)
-    club.write_config()
-    try:
-        record = await play_season(club, PLAN)
-    finally:
-        await club.kill()
-    assert record["game"] == PLAN.kind
-    print(f"\nseason {PLAN.kind}: {time.monotonic() - began:.1f} s, {len(club.smtp.messages())} mails")
+    await run_season(PLAN, dovecot, smtp_with_login, tmp_path)
