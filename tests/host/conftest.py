@@ -56,6 +56,7 @@ def _restore_logging() -> Iterator[None]:
 
 @pytest.fixture
 def smtp_with_login() -> Iterator[SmtpSink]:
+    """An aiosmtpd with AUTH, as a host's relay asks (the host and season tests)."""
     sink = SmtpSink(login=("referee@example.com", "smtp-pass-123"))
     sink.start()
     try:

@@ -1,19 +1,5 @@
-"""Fixtures of the season tests: an aiosmtpd with AUTH for each test (Dovecot: the session's)."""
+"""Fixtures of the season tests: the host tests' aiosmtpd with AUTH (Dovecot: the session's)."""
 
-from __future__ import annotations
+from tests.host.conftest import smtp_with_login
 
-from collections.abc import Iterator
-
-import pytest
-
-from tests.support.smtp_sink import SmtpSink
-
-
-@pytest.fixture
-def smtp_with_login() -> Iterator[SmtpSink]:
-    sink = SmtpSink(login=("referee@example.com", "smtp-pass-123"))
-    sink.start()
-    try:
-        yield sink
-    finally:
-        sink.close()
+__all__ = ["smtp_with_login"]
