@@ -8,7 +8,7 @@ with nothing due, then one pass where every game's 24h reminder is due; prints J
 [stages=sequential]``: the crunch as ``referee serve`` runs it (set up as serve sets up:
 :func:`bot.heap.settle`; before the clock starts, one deadline pass and one sender pass
 find nothing due, as in a serve waiting for the deadline): the deadline worker's passes in a thread (as
-:class:`bot.core.deadlines.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
+:class:`bot.core.runtime.deadline_worker.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
 while the mail sender's ``run`` loop (woken by the outbox's bell as each resolved batch commits,
 ``connections`` SMTP sessions, ``smtp_connections``'s default unless given) sends; until nothing
 waits to be sent.  ``stages=sequential``: the sender starts only once no game is due and every
@@ -39,16 +39,16 @@ from typing import Any
 
 from sqlalchemy import event, func, select
 
-import bot.core.turns as turns
+import bot.core.turns.resolution as turns
 import bot.email.compose as compose_module
 import bot.email.sender as sender_module
 from bench import world
 from bench.common import Timer, peak_rss_mb, report
 from bot import heap
-from bot.core.clock import SimulatedClock
-from bot.core.deadlines import DeadlineWorker
-from bot.core.outbox import LEASE, OutboxDrain
-from bot.core.service import _is_due
+from bot.core.basics.clock import SimulatedClock
+from bot.core.messaging.outbox import LEASE, OutboxDrain
+from bot.core.runtime.deadline_worker import DeadlineWorker
+from bot.core.runtime.service import _is_due
 from bot.email.compose import MailIdentity
 from bot.email.sender import MailSender
 from bot.email.smtp import SmtpConfig, SmtpTransport
@@ -232,7 +232,7 @@ def _render_all(drain: OutboxDrain, sender: MailSender) -> int:
 
 
 def _let_the_claims_run_out(clock: Any) -> None:
-    """This process's clock moved past the rendering's leases (:data:`bot.core.outbox.LEASE`), as after
+    """This process's clock moved past the rendering's leases (:data:`bot.core.messaging.outbox.LEASE`), as after
     a sender that died: its sender may then claim every row rendered, its own and another's (another
     process's sender claims from its own clock, a lease beyond this one's)."""
     clock.set(NOW + LEASE + timedelta(seconds=1))

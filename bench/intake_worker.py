@@ -24,9 +24,9 @@ from sqlalchemy import func, select
 from bench import world
 from bench.common import peak_rss_mb, report
 from bot import heap
-from bot.core.clock import SimulatedClock
-from bot.core.inbox import Inbox
-from bot.core.ratelimit import ReplyBudget
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
 from bot.email.mail_reader import MailReader

@@ -11,8 +11,9 @@ from email.utils import format_datetime, formataddr
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.service import GameService, ServiceConfig
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.runtime.service import GameService
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OutboxMessage
 

@@ -30,8 +30,8 @@ from typing import Any
 from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
 from bot import cli_gm, cli_host, cli_queues
-from bot.core.game_settings import player_count
-from bot.core.rendering import render_report_body
+from bot.core.commands.new_game_settings import player_count
+from bot.core.messaging.rendering import render_report_body
 from bot.settings import Settings
 
 EXIT_USAGE = 2
@@ -228,7 +228,7 @@ def _db_upgrade(args: argparse.Namespace) -> int:
 
 
 def _inbox_list(args: argparse.Namespace) -> int:
-    from bot.core.inbox import FAILED, PARKED, Inbox
+    from bot.core.intake.inbox import FAILED, PARKED, Inbox
     from bot.wiring import open_store
 
     with open_store(_settings(args)) as sessions:
@@ -254,7 +254,7 @@ def _inbox_show(args: argparse.Namespace) -> int:
     from email.parser import BytesHeaderParser
     from email.policy import default
 
-    from bot.core.inbox import Inbox
+    from bot.core.intake.inbox import Inbox
     from bot.wiring import open_store
 
     with open_store(_settings(args)) as sessions:
@@ -278,7 +278,7 @@ def _inbox_show(args: argparse.Namespace) -> int:
 
 
 def _inbox_requeue(args: argparse.Namespace) -> int:
-    from bot.core.inbox import Inbox
+    from bot.core.intake.inbox import Inbox
     from bot.wiring import open_store
 
     with open_store(_settings(args)) as sessions:

@@ -1,6 +1,6 @@
 """``referee gm ...``: the host's command line for running games.
 
-Every subcommand builds one command of the common model (:mod:`bot.core.commands`)
+Every subcommand builds one command of the common model (:mod:`bot.core.model.commands`)
 and applies it through the same pipeline as every channel, as the host: a
 game master of every game, authenticated by being on the machine
 (``Trust.VERIFIED``, ``as_host``).  It prints one line per effect and exits 2
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.settings import Settings, address_list
 
 DESCRIPTION = """\
@@ -209,8 +209,8 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
 
 
 def _run(args: argparse.Namespace, settings: Settings, command: c.Command) -> int:
-    from bot.core.rendering import render
-    from bot.core.service import GameService
+    from bot.core.messaging.rendering import render
+    from bot.core.runtime.service import GameService
     from bot.wiring import open_store, service_config
 
     if (

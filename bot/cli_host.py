@@ -101,7 +101,7 @@ class _Runtime:
         self.stack = ExitStack()
 
     def build(self, settings: Settings) -> list[Any]:
-        from bot.core.health import WorkerErrorLog
+        from bot.core.runtime.health import WorkerErrorLog
         from bot.logging_setup import SecretFilter, configure
         from bot.wiring import open_store, workers
 

@@ -1,6 +1,6 @@
 """Host subcommands for what waits or failed: ``referee turns``, ``referee outbox``, ``referee export``.
 
-* ``referee turns list [--json]``: turns the shunt parked (bot/core/shunt.py), with their error;
+* ``referee turns list [--json]``: turns the shunt parked (bot/core/turns/shunt.py), with their error;
 * ``referee turns requeue GAME``: resolve a parked turn again (due at once);
 * ``referee outbox list [--json]``: messages waiting per channel, and those a channel refused for good;
 * ``referee export GAME``: a finished game's sealed record (JSON) on stdout, as ``replay`` and ``verify`` read it.
@@ -49,7 +49,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
 
 
 def _turns_list(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.core.shunt import TurnShunt
+    from bot.core.turns.shunt import TurnShunt
     from bot.wiring import open_store
 
     with open_store(settings) as sessions:
@@ -68,7 +68,7 @@ def _turns_list(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _turns_requeue(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.core.shunt import TurnShunt
+    from bot.core.turns.shunt import TurnShunt
     from bot.wiring import open_store
 
     with open_store(settings) as sessions:
@@ -79,7 +79,7 @@ def _turns_requeue(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _outbox_list(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.core.outbox import OutboxDrain
+    from bot.core.messaging.outbox import OutboxDrain
     from bot.wiring import open_store
 
     with open_store(settings) as sessions:

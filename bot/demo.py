@@ -27,15 +27,16 @@ from pathlib import Path
 
 from adjudicator import registry
 from adjudicator.record import read_record, verify
-from bot.core import commands as c
-from bot.core.clock import SimulatedClock
-from bot.core.delivery import PUBLIC_PREFIX
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain
-from bot.core.ratelimit import ReplyBudget
-from bot.core.rendering import render, render_message
-from bot.core.seat_secrets import load_secret_key
-from bot.core.service import Applied, GameService, ServiceConfig
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.messaging.delivery import PUBLIC_PREFIX
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.rendering import render, render_message
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.people.seat_secrets import load_secret_key
+from bot.core.runtime.service import Applied, GameService
 from bot.core.views import GameViews
 from bot.email.demo import MailPlayers
 from bot.store.db import make_engine, session_factory

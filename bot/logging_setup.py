@@ -3,9 +3,9 @@
 * ``json``: one object per line: ``time`` (UTC, ISO 8601), ``level``, ``logger``,
   ``message``, and ``game``, ``turn``, ``message_id``, ``interaction``, ``worker``
   when the call passed them with ``extra=``, or when it was logged inside a
-  :func:`bot.core.log_fields.log_fields` block (for ``worker``: by a
-  supervised worker, :data:`bot.core.health.current_worker`), plus ``exception``.
-* ``text``: ``2026-12-01T10:00:00Z INFO bot.core.deadlines: message [game=gs1 turn=3]``.
+  :func:`bot.core.basics.log_fields.log_fields` block (for ``worker``: by a
+  supervised worker, :data:`bot.core.runtime.health.current_worker`), plus ``exception``.
+* ``text``: ``2026-12-01T10:00:00Z INFO bot.core.runtime.deadline_worker: message [game=gs1 turn=3]``.
 
 :class:`SecretFilter` sits on the handler, so every record passes it,
 whichever logger wrote it: the configured secrets (passwords, tokens) and
@@ -23,15 +23,15 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from bot.core.health import current_worker
-from bot.core.log_fields import current_fields
+from bot.core.basics.log_fields import current_fields
+from bot.core.runtime.health import current_worker
 
 CONTEXT_FIELDS = ("game", "turn", "message_id", "interaction", "worker")
 """The ids a record may carry (``log.info(..., extra={"game": slug, "turn": 3})``)."""
 MASK = "***"
 MIN_SECRET = 4
 SEAT_PASSWORD = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
-"""The shape of a seat password (bot/core/seat_secrets.py: two words and four digits)."""
+"""The shape of a seat password (bot/core/people/seat_secrets.py: two words and four digits)."""
 PASSWORD_VALUES = (re.compile(r"(?im)(^[ \t>]*password\b[ \t:=]*)(\S+)"), re.compile(r"(\bPASSWORD\b[ \t:=]*)(\S+)"))
 """The value after a mail's PASSWORD command: at the start of a line (any case), or PASSWORD in capitals."""
 _OURS = "_referee_handler"
@@ -40,7 +40,7 @@ _OURS = "_referee_handler"
 class SecretFilter(logging.Filter):
     """Masks ``secrets`` and seat passwords in each record's message and traceback (never drops a record).
 
-    It also stamps the record with the ids of the :func:`bot.core.log_fields.log_fields` block it was
+    It also stamps the record with the ids of the :func:`bot.core.basics.log_fields.log_fields` block it was
     logged in (a field the call passed with ``extra=`` wins), before any formatter or queue sees it.
 
     A secret shorter than :data:`MIN_SECRET` characters is not masked as a substring (masking every
@@ -60,7 +60,7 @@ class SecretFilter(logging.Filter):
         return SEAT_PASSWORD.sub(MASK, text)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        for name, field in current_fields().items():  # the ids of the block being run (bot.core.log_fields)
+        for name, field in current_fields().items():  # the ids of the block being run (bot.core.basics.log_fields)
             if getattr(record, name, None) is None:
                 setattr(record, name, field)
         record.msg = self.mask(record.getMessage())

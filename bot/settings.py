@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.core.seat_secrets import MIN_KEY_BYTES, needs_configured_key
+from bot.core.people.seat_secrets import MIN_KEY_BYTES, needs_configured_key
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off", "")
@@ -134,7 +134,7 @@ class Settings:
     inbound_retry_seconds: int = 30
     inbound_raw_retention_days: int = 21
     """How long a processed message's raw bytes are kept (already without its secrets) for replay
-    and support; then they are emptied (bot.core.housekeeping)."""
+    and support; then they are emptied (bot.core.runtime.housekeeping)."""
     send_interval_seconds: float = 5.0
     deadline_check_seconds: float = 30.0
 

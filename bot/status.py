@@ -6,8 +6,8 @@ What it shows, each read in its own short transaction:
   (``resolve_at`` when a resolution is wanted sooner: every order in, or a retry);
 * the inbox: pending (new, and failed awaiting a retry) and parked messages;
 * the outbox: per channel, pending and parked messages;
-* the turns the shunt parked (:mod:`bot.core.shunt`), with their error;
-* the last error of each worker (:mod:`bot.core.health`).
+* the turns the shunt parked (:mod:`bot.core.turns.shunt`), with their error;
+* the last error of each worker (:mod:`bot.core.runtime.health`).
 
 Part of the composition root: it reads the store directly.
 """
@@ -23,11 +23,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.games import PAUSED
-from bot.core.health import worker_health
-from bot.core.inbox import FAILED, NEW, PARKED, Inbox
-from bot.core.outbox import OutboxDrain
-from bot.core.shunt import TurnShunt
+from bot.core.games.stored import PAUSED
+from bot.core.intake.inbox import FAILED, NEW, PARKED, Inbox
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.runtime.health import worker_health
+from bot.core.turns.shunt import TurnShunt
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 

@@ -1,7 +1,7 @@
 """Building the runtime from the settings (part of the composition root, used by ``bot.cli``).
 
 What runs is decided by the settings alone, each part a supervised worker
-(:mod:`bot.core.supervisor`), none depending on another:
+(:mod:`bot.core.runtime.supervisor`), none depending on another:
 
 * the deadline worker always runs;
 * email intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
@@ -22,17 +22,18 @@ from pathlib import Path
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot import heap
-from bot.core import supervisor
-from bot.core.clock import Clock, SystemClock
-from bot.core.deadlines import DeadlineWorker
-from bot.core.housekeeping import Housekeeping
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain
-from bot.core.ratelimit import ReplyBudget
-from bot.core.seat_secrets import load_secret_key
-from bot.core.service import GameService, ServiceConfig
-from bot.core.supervisor import Worker
-from bot.core.watermarks import Watermarks
+from bot.core.basics.clock import Clock, SystemClock
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.intake.watermarks import Watermarks
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model.config import ServiceConfig
+from bot.core.people.seat_secrets import load_secret_key
+from bot.core.runtime import supervisor
+from bot.core.runtime.deadline_worker import DeadlineWorker
+from bot.core.runtime.housekeeping import Housekeeping
+from bot.core.runtime.service import GameService
+from bot.core.runtime.supervisor import Worker
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake

@@ -90,10 +90,30 @@ def _code_strings(path: Path) -> list[tuple[int, str]]:
 
 
 def test_the_core_speaks_no_channel():
-    """bot/core holds no channel name and no email vocabulary: channels name themselves."""
+    """bot/core, every folder of it, holds no channel name and no email vocabulary: channels name themselves."""
+    core = ROOT / "bot" / "core"
+    paths = sorted(core.rglob("*.py"))
+    assert len(paths) > len(list(core.glob("*.py"))), "the walk reaches the core's subfolders"
     offences = []
-    for path in sorted((ROOT / "bot" / "core").glob("*.py")):
+    for path in paths:
         for line, text in _code_strings(path):
             lowered = text.lower()
-            offences += [f"{path.name}:{line}: {text!r}" for word in CHANNEL_WORDS if word in lowered]
+            where = path.relative_to(core)
+            offences += [f"{where}:{line}: {text!r}" for word in CHANNEL_WORDS if word in lowered]
     assert offences == []
+
+
+def test_the_core_is_a_map_of_folders():
+    """bot/core is subpackages by concept, each drawn in bot/core/__init__.py's map and named in the layers contract."""
+    import tomllib
+
+    core = ROOT / "bot" / "core"
+    folders = sorted(p.name for p in core.iterdir() if (p / "__init__.py").exists())
+    loose = sorted(p.name for p in core.glob("*.py") if p.name != "__init__.py")
+    assert loose == ["views.py"], "a core module belongs in the folder of its concept"
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers" and c.get("containers") == ["bot.core"])
+    named = sorted(part.strip() for layer in layers["layers"] for part in layer.split("|"))
+    assert named == sorted([*folders, "views"])
+    drawn = (core / "__init__.py").read_text()
+    assert [f for f in folders if f"{f}/" not in drawn] == []

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.cli import main
-from bot.core import commands as c
-from bot.core.outbox import OutboxDrain
-from bot.core.service import GameService
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
+from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
 

@@ -7,9 +7,9 @@ import json
 from datetime import timedelta
 
 from bot.cli import main
-from bot.core import turns
-from bot.core.games import rules_of
-from bot.core.outbox import OutboxDrain
+from bot.core.games.stored import rules_of
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.turns import resolution as turns
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
 from tests.core.harness import Harness

@@ -9,11 +9,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.api import Phase
-from bot.core.commands import Sender
-from bot.core.delivery import game_masters
-from bot.core.games import find_game, phase_of, rules_of
-from bot.core.identities import find_player, seat_of
-from bot.core.records import export_record
+from bot.core.games.stored import find_game, phase_of, rules_of
+from bot.core.messaging.delivery import game_masters
+from bot.core.model.commands import Sender
+from bot.core.people.identities import find_player, seat_of
+from bot.core.turns.game_record import export_record
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 

@@ -16,11 +16,11 @@ import logging
 
 import discord
 
-from bot.core import commands as c
-from bot.core.clock import Clock
-from bot.core.log_fields import log_fields
-from bot.core.rendering import render
-from bot.core.service import GameService
+from bot.core.basics.clock import Clock
+from bot.core.basics.log_fields import log_fields
+from bot.core.messaging.rendering import render
+from bot.core.model import commands as c
+from bot.core.runtime.service import GameService
 from bot.discord.conversion import apply_envelope, envelope_for
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.orders_modal import submitted_orders

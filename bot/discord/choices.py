@@ -7,7 +7,7 @@ import asyncio
 from discord import app_commands
 
 from adjudicator import registry
-from bot.core.games import FINISHED, FORMING, PAUSED, RUNNING
+from bot.core.games.stored import FINISHED, FORMING, PAUSED, RUNNING
 from bot.core.views import GameViews
 
 MAX_CHOICES = 25

@@ -23,8 +23,8 @@ from typing import Any
 
 import discord
 
-from bot.core import commands as c
-from bot.core.service import Applied, GameService
+from bot.core.model import commands as c
+from bot.core.runtime.service import Applied, GameService
 from bot.discord.render import render_outcome
 
 CHANNEL = "discord"

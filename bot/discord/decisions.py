@@ -29,8 +29,8 @@ from typing import Any
 
 import discord
 
-from bot.core import commands as c
-from bot.core.games import RUNNING
+from bot.core.games.stored import RUNNING
+from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.clicks import PostedPrompts, checked_click

@@ -1,21 +1,21 @@
 """Outbox rows -> Discord: the adapter's sending half, and its touchpoint with the core's outbox.
 
 Rows of the outbox channel ``discord`` are claimed through
-:class:`bot.core.outbox.OutboxDrain` (a lease: another ``referee serve``
+:class:`bot.core.messaging.outbox.OutboxDrain` (a lease: another ``referee serve``
 process skips them), oldest first, and what a pass does not send is released:
 
 * to ``user:<id>`` (or a bare id): a direct message;
 * to ``public:<slug>`` (the core's public copy of a game, written when
   ``ServiceConfig.public_channels`` names ``discord``): the game's post
   in the configured forum channel, opened on first use with the game's name
-  and recorded with :mod:`bot.core.places`, so it survives a restart (a
+  and recorded with :mod:`bot.core.messaging.places`, so it survives a restart (a
   post whose creation was answered by an error is looked for among the
   guild's active threads before another is made).
 
 A game's live status (outbox kind ``status``, one coalescing row per game:
-:mod:`bot.core.status_board`) is not posted again at each change: it is one
+:mod:`bot.core.messaging.status_board`) is not posted again at each change: it is one
 message in the game's post, posted and pinned the first time, its id
-recorded (:func:`bot.core.places.record_status_message`), and edited in
+recorded (:func:`bot.core.messaging.places.record_status_message`), and edited in
 place afterwards, across restarts; only the newest of several due status
 rows of a game is sent, the older ones are marked sent as superseded.
 
@@ -39,7 +39,7 @@ Failures ("Delivery and limits"):
 * permanent (unknown channel 10003, missing permission 50013, missing
   access 50001, a DM refused with 50007, any other 4xx): the row is parked
   with the reason, never retried; a DM refused with 50007 is also reported to
-  the core (:func:`bot.core.reachability.mark_unreachable`), which tells the
+  the core (:func:`bot.core.messaging.reachability.mark_unreachable`), which tells the
   player's game masters once, not at every refused DM;
 * anything else is a bug: logged, retried, parked after ``max_attempts``.
 
@@ -49,7 +49,7 @@ logged and leaves the row sent (its report went out).
 
 Between passes the delivery waits ``interval`` seconds, or less: until rows
 of its channels are committed in this process (the outbox's bell,
-:mod:`bot.core.outbox_bell`: a deadline's reports, a notice written by the
+:mod:`bot.core.messaging.outbox_bell`: a deadline's reports, a notice written by the
 email intake), an answer asks for a pass (:meth:`DiscordDelivery.wake`), or
 it is stopped; a wake or a ring during a pass is kept for the next wait.
 """
@@ -67,14 +67,14 @@ import aiohttp
 import discord
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.clock import Clock
-from bot.core.outbox import OutboxDrain, PendingMessage
-from bot.core.outbox_bell import BELL, OutboxBell
-from bot.core.outcomes import STATUS
-from bot.core.places import public_place, record_public_place, record_status_message, status_message
-from bot.core.reachability import mark_reachable, mark_unreachable, unreachable_addresses
-from bot.core.rendering import render
-from bot.core.service import ServiceConfig
+from bot.core.basics.clock import Clock
+from bot.core.messaging.outbox import OutboxDrain, PendingMessage
+from bot.core.messaging.outbox_bell import BELL, OutboxBell
+from bot.core.messaging.places import public_place, record_public_place, record_status_message, status_message
+from bot.core.messaging.reachability import mark_reachable, mark_unreachable, unreachable_addresses
+from bot.core.messaging.rendering import render
+from bot.core.model.config import ServiceConfig
+from bot.core.model.outcomes import STATUS
 from bot.core.views import GameViews
 from bot.discord.conversion import CHANNEL, Target, target_of, user_recipients
 from bot.discord.render import FORM, LIMIT, NO_MENTIONS, discord_messages, render_outcome

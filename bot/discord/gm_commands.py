@@ -42,7 +42,7 @@ import discord
 from discord import app_commands
 
 from adjudicator import registry
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices

@@ -27,7 +27,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES

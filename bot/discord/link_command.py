@@ -1,8 +1,8 @@
 """``/link``: one person on Discord and by email.
 
 ``/link email:you@example.org`` asks the core to link that address to the
-member (:class:`bot.core.commands.RequestLink`): a code is mailed there.
-``/link code:ABCD-EF23`` gives it back (:class:`bot.core.commands.ConfirmLink`);
+member (:class:`bot.core.model.commands.RequestLink`): a code is mailed there.
+``/link code:ABCD-EF23`` gives it back (:class:`bot.core.model.commands.ConfirmLink`);
 from then on orders by mail and on Discord count for the same seat, and
 confirmations and reports reach both.  ``/link`` alone says how.  Both
 answers are ephemeral, like every reply here.
@@ -19,7 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.discord.answers import Answers
 
 EMAIL_CHANNEL = "email"

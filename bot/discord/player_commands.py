@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, JOINABLE, LISTED, MAX_CHOICES, PLAYING, game_choices, kind_choices

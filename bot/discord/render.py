@@ -30,7 +30,7 @@ from typing import Any
 import discord
 import jinja2
 
-from bot.core.rendering import environment, render_message
+from bot.core.messaging.rendering import environment, render_message
 
 FORM = "discord"
 """Discord's template folder (``templates/discord/``); a message it has no template for uses the email form."""

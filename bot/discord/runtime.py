@@ -20,9 +20,10 @@ import discord
 import yarl
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.clock import Clock, SystemClock
-from bot.core.service import GameService, ServiceConfig
-from bot.core.supervisor import Stage
+from bot.core.basics.clock import Clock, SystemClock
+from bot.core.model.config import ServiceConfig
+from bot.core.runtime.service import GameService
+from bot.core.runtime.supervisor import Stage
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
@@ -110,7 +111,7 @@ class DiscordRuntime:
     async def run(self, stop: asyncio.Event) -> None:
         """Log in, sync commands to the guild, deliver until ``stop``; a failed login or a lost client raises.
 
-        The supervisor (:mod:`bot.core.supervisor`) restarts it; the rest of the
+        The supervisor (:mod:`bot.core.runtime.supervisor`) restarts it; the rest of the
         referee goes on meanwhile.
         """
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)

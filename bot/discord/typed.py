@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import discord
 from discord import app_commands
 
-from bot.core.games import RUNNING
+from bot.core.games.stored import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.conversion import sender_of

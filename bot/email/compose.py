@@ -29,9 +29,9 @@ from email.utils import format_datetime, formataddr
 
 import jinja2
 
-from bot.core.outbox import PendingMessage
-from bot.core.outcomes import REPLY
-from bot.core.rendering import Rendered, render_message
+from bot.core.messaging.outbox import PendingMessage
+from bot.core.messaging.rendering import Rendered, render_message
+from bot.core.model.outcomes import REPLY
 
 FORM = "email"
 """The template folder of the email channel (``templates/email/``)."""

@@ -26,12 +26,12 @@ from email.utils import format_datetime, formataddr
 from html import escape
 from pathlib import Path
 
-from bot.core import commands as c
-from bot.core.clock import Clock
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain
-from bot.core.ratelimit import ReplyBudget
-from bot.core.service import GameService
+from bot.core.basics.clock import Clock
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
+from bot.core.runtime.service import GameService
 from bot.email.compose import MailIdentity
 from bot.email.intake import Intake
 from bot.email.maildir import MaildirMailbox, MaildirTransport, deliver

@@ -31,7 +31,7 @@ One command a line, case-insensitively, like the players' vocabulary in
   ``CREATE`` with a setting that is not one creates nothing and says which
   settings were understood.
 * By mail a GM command needs the game's GM password on a ``PASSWORD`` line
-  (given in the reply to ``CREATE``), checked by :mod:`bot.core.pipeline`.
+  (given in the reply to ``CREATE``), checked by :mod:`bot.core.commands.pipeline`.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 
 _G = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
 _ADDRESS = r"<?([^\s<>]+?)>?"

@@ -29,7 +29,7 @@ arrival time is missing is dated when the bot stored it; one dated after
 that (a server clock ahead of the bot's) is clamped to it, so no message
 ever counts as arriving after it was read.
 
-**The watermark** (:mod:`bot.core.watermarks`): after a pass has stored and
+**The watermark** (:mod:`bot.core.intake.watermarks`): after a pass has stored and
 processed everything it listed, it records ``T = floor(S) - settle``, where
 ``S`` is the bot's clock when the pass began listing: any message visible
 then was listed; one that became visible later has an arrival time at or
@@ -65,9 +65,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.core.batch import Redo
-from bot.core.inbox import DONE, PARKED, Incoming, Pending, Stored
-from bot.core.watermarks import Watermarks
+from bot.core.basics.batch import Redo
+from bot.core.intake.inbox import DONE, PARKED, Incoming, Pending, Stored
+from bot.core.intake.watermarks import Watermarks
 from bot.email.mail_reader import MailRead, MailReader, ToRead
 from bot.email.processor import MailProcessor, PassResult, Reading
 from bot.email.understand import EMAIL
@@ -240,7 +240,7 @@ class Intake:
         self, state: _PassState, chunk: list[tuple[MessageRef, bytes]], read: list[MailRead]
     ) -> list[MessageRef]:
         """One transaction a fetched batch: store every message, apply each, settle its row, commit
-        once (:mod:`bot.core.batch`); first optimistic (one flush for the batch), and if a message
+        once (:mod:`bot.core.basics.batch`); first optimistic (one flush for the batch), and if a message
         raises, again with a savepoint for each.  Returns the messages that may be acknowledged at
         once: those stored new by an optimistic batch (committed, and settled done with it)."""
         incoming = [self._incoming(ref, raw, mail) for (ref, raw), mail in zip(chunk, read, strict=True)]

@@ -14,7 +14,7 @@ A message is automatic when any of these holds:
 * it comes from a no-reply address or from the referee's own address.
 
 Automatic mail is stored and marked done; nothing in it is applied.  Human
-mail is rate limited per address (see :mod:`bot.core.ratelimit`); above the
+mail is rate limited per address (see :mod:`bot.core.intake.reply_limit`); above the
 limit it is applied but not answered.  Replies carry
 ``Auto-Submitted: auto-replied`` so well-behaved responders stay quiet.
 
@@ -25,7 +25,7 @@ address when it can be read safely, else only stored).
 
 **Who is vouched for.**  The referee believes a From address only when the
 receiving mail server checked it.  The envelope says
-:attr:`bot.core.commands.Trust.VOUCHED` only when an ``Authentication-Results``
+:attr:`bot.core.model.commands.Trust.VOUCHED` only when an ``Authentication-Results``
 header (RFC 8601) added by a server the host names in
 ``email_trusted_authserv_ids`` (its own receiving server) records, for the
 From domain,
@@ -46,7 +46,7 @@ authserv-id are ignored.
 Nothing else vouches: ``Return-Path`` (MAIL FROM) is whatever the sender
 typed, so a Return-Path equal to From proves nothing; ``spf=fail``,
 ``dkim=fail``, a signature of another domain, or no Authentication-Results
-from a trusted server leave the sender :attr:`~bot.core.commands.Trust.CLAIMED`.
+from a trusted server leave the sender :attr:`~bot.core.model.commands.Trust.CLAIMED`.
 Where the host names no trusted server, nobody is vouched for, and games
 with address-only authentication cannot be created (``CREATE ... AUTH
 address`` by mail, ``referee gm create --auth address``); password games
@@ -56,7 +56,7 @@ A CLAIMED sender gets what anyone gets (HELP, LIST, STATUS, JOIN: the reply
 goes to the From address, so a forger learns nothing, and the owner of the
 address sees what was attempted in their name); everything above that needs
 the matching secret (the seat or the GM password), and creating a game needs
-a vouched sender (:func:`bot.core.pipeline.authorise`).  The refusal says why
+a vouched sender (:func:`bot.core.commands.pipeline.authorise`).  The refusal says why
 the sender was not vouched for (:attr:`Vouching.reason`).
 """
 

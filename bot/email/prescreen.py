@@ -24,7 +24,7 @@ exactly one address (``a@b``, ``<a@b>`` or ``Name <a@b>``), and the mail not aut
 fields (Auto-Submitted, Precedence, List-Id, the null envelope sender, a bounce or no-reply
 sender).  Anything else is not a sender this scan vouches for as an address to answer, and the
 mail is only recorded.  This read never decides who may act: a refusal carries no command, and
-its envelope is :attr:`bot.core.commands.Trust.CLAIMED`.
+its envelope is :attr:`bot.core.model.commands.Trust.CLAIMED`.
 
 :class:`NotRead` is what the reader gives for a mail it gave up on (over its time or memory
 budget, :mod:`bot.email.mail_reader`): the intake parks it with its reason and answers it the
@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.understand import EMAIL, IntakePolicy, Understanding
 
 

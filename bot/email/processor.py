@@ -43,13 +43,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from bot.core import commands as c
-from bot.core.batch import Batch, Redo
-from bot.core.clock import Clock
-from bot.core.inbox import PARKED, Inbox, Pending
-from bot.core.log_fields import game_named, log_fields
-from bot.core.ratelimit import ReplyBudget
-from bot.core.service import Applied, GameService
+from bot.core.basics.batch import Batch, Redo
+from bot.core.basics.clock import Clock
+from bot.core.basics.log_fields import game_named, log_fields
+from bot.core.intake.inbox import PARKED, Inbox, Pending
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.model import commands as c
+from bot.core.runtime.service import Applied, GameService
 from bot.email.prescreen import NotRead
 from bot.email.redact import redact_mail
 from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
@@ -135,7 +135,7 @@ class MailProcessor:
         """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
 
         Every message is read first, so the core can load what the batch will need in a few
-        queries (:meth:`bot.core.service.GameService.prepare`); a message that cannot be read
+        queries (:meth:`bot.core.runtime.service.GameService.prepare`); a message that cannot be read
         fails in its own unit, as any other error would.  ``read``: what reading gave for
         messages read already (:mod:`bot.email.mail_reader`), by source key, not read again.
         """

@@ -7,7 +7,7 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
     ORDERS <game>          GAME <game>          (then order lines, in the game's syntax)
     STATUS <game>          PASSWORD <secret>    RESIGN <game>
     LINK CODE <code>       LINK <channel> <address>  (refused by mail, saying
-                           where a link is made: bot/core/linking.py)
+                           where a link is made: bot/core/commands/linking.py)
     END / SIGNOFF          (stop reading)
 
 * The lines after ``ORDERS <game>`` (or ``GAME <game>``) up to the next
@@ -46,7 +46,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email import gm_vocabulary as gm
 
 MAX_LINES = 500
@@ -125,7 +125,7 @@ _CLOSING = re.compile(
 _NAME_LINE = re.compile(r"^[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}[.!]?$")
 """A short line of words without digits (see :func:`_is_name`)."""
 _SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
-"""The shape of a seat secret (bot.core.seat_secrets): hidden wherever it turns up in quoted lines."""
+"""The shape of a seat secret (bot.core.people.seat_secrets): hidden wherever it turns up in quoted lines."""
 
 
 @dataclass(frozen=True)

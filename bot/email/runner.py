@@ -3,7 +3,7 @@
 The intake runs in a thread (imapclient is blocking); its ``prepare`` is one
 pass over what arrived while the bot was down, so those orders are stored and
 applied before the deadline worker resolves turns that fell due meanwhile.
-The sender is an asyncio task.  Both are :class:`bot.core.supervisor.Worker`
+The sender is an asyncio task.  Both are :class:`bot.core.runtime.supervisor.Worker`
 values: ``referee serve`` runs them beside the deadline worker and any other
 channel's workers, and restarts one that fails without stopping the rest.
 """
@@ -15,7 +15,7 @@ import logging
 import threading
 from typing import Protocol
 
-from bot.core.supervisor import Stage
+from bot.core.runtime.supervisor import Stage
 from bot.email.intake import Intake, IntakeResult
 from bot.email.sender import MailSender
 from bot.email.smtp import TransportUnavailable

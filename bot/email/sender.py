@@ -8,7 +8,7 @@ before that session's next row is handed over), so a row is handed over again
 only if the process dies between the server's "250 OK" and that commit, and
 then with the same Message-ID: a kill -9 re-sends at most one mail per
 session.  The commit survives the process dying at once; it does not wait
-for the disk (:class:`bot.core.outbox.SentMarker`: an OS crash or a database
+for the disk (:class:`bot.core.messaging.outbox.SentMarker`: an OS crash or a database
 server crash may send the last marked rows again).
 
 * The server is away (:class:`bot.email.smtp.TransportUnavailable`): that
@@ -35,10 +35,10 @@ from datetime import datetime
 from email.message import EmailMessage
 from typing import Protocol, runtime_checkable
 
-from bot.core.clock import Clock
-from bot.core.log_fields import log_fields
-from bot.core.outbox import OutboxDrain, PendingMessage, SentMarker
-from bot.core.outbox_bell import BELL, Doorbell, OutboxBell
+from bot.core.basics.clock import Clock
+from bot.core.basics.log_fields import log_fields
+from bot.core.messaging.outbox import OutboxDrain, PendingMessage, SentMarker
+from bot.core.messaging.outbox_bell import BELL, Doorbell, OutboxBell
 from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected, TransportUnavailable
 
@@ -208,7 +208,7 @@ class MailSender:
         """Send until ``stop`` is set, backing off while the server is away.
 
         Between passes it waits ``interval`` seconds, or less: until rows for
-        its channel are committed in this process (:mod:`bot.core.outbox_bell`)
+        its channel are committed in this process (:mod:`bot.core.messaging.outbox_bell`)
         or ``stop`` is set.  While the server is away it waits out its back-off.
         """
         delay = self.retry_min
@@ -277,7 +277,7 @@ class _Lane:
 
 
 class _MarkThread:
-    """One thread holding one database connection (:class:`bot.core.outbox.SentMarker`) for a pass.
+    """One thread holding one database connection (:class:`bot.core.messaging.outbox.SentMarker`) for a pass.
 
     Marks run on it one at a time, in the order handed over; the marker is
     opened, used and closed on the one thread, so a close always comes after
@@ -306,7 +306,7 @@ class _MarkThread:
 class _SentMarks:
     """One session's sent marks, committed in order on a :class:`_MarkThread`.
 
-    :meth:`start` hands a row's mark (:meth:`bot.core.outbox.SentMarker.mark_sent`)
+    :meth:`start` hands a row's mark (:meth:`bot.core.messaging.outbox.SentMarker.mark_sent`)
     to the thread and returns at once; :meth:`settle` waits until that mark is
     committed (the sender calls it before it hands over the session's next
     message's content, so at most one delivered row of a session is ever

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.mime import MailText, Problem, describe_size, read_mail
 from bot.email.policy import automatic_reason, vouching
 from bot.email.reading import HIDDEN, Reading, clip, hide_secret_shapes, read_commands, subject_text

@@ -84,7 +84,7 @@ def relax_durability(connection: Connection) -> str | None:
     """Make ``connection``'s commits stop waiting for the disk; returns the statement that undoes it.
 
     Only for work where a commit that survives the process dying is enough
-    (:class:`bot.core.outbox.SentMarker`).  SQLite in WAL mode (else unchanged):
+    (:class:`bot.core.messaging.outbox.SentMarker`).  SQLite in WAL mode (else unchanged):
     ``synchronous=NORMAL`` for this connection (a commit is in the WAL file at
     once, so a killed process loses nothing; an OS crash before the next sync
     may lose it).  PostgreSQL: ``synchronous_commit = off`` for this session

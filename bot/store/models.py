@@ -67,7 +67,7 @@ class PendingLink(Base):
     """A link asked for and not yet confirmed: the code sent to (channel, address), as a keyed hash.
 
     One per requesting player (a new request replaces it); void after
-    ``expires_at`` or too many wrong tries (``bot.core.linking``).
+    ``expires_at`` or too many wrong tries (``bot.core.commands.linking``).
     """
 
     __tablename__ = "pending_links"
@@ -85,7 +85,7 @@ class PendingLink(Base):
 
 
 class PasswordFailures(Base):
-    """Wrong passwords (seat or game master's) from one sender address for one game (``bot.core.guessing``).
+    """Wrong passwords (seat or game master's) from one sender address for one game (``bot.core.people.guessing``).
 
     ``failures`` counts the wrong ones since the last lock-out; the
     ``lockouts``-th lock-out lasts twice as long as the one before it, up to a
@@ -108,7 +108,7 @@ class PasswordFailures(Base):
 
 
 class LinkCodesMailed(Base):
-    """When link codes were mailed to one (channel, address) within the last day (``bot.core.linking``).
+    """When link codes were mailed to one (channel, address) within the last day (``bot.core.commands.linking``).
 
     Kept apart from :class:`PendingLink`, so that deleting or replacing a
     pending link does not reset the count: ``sent_at`` holds the ISO times of
@@ -166,7 +166,7 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     generation: Mapped[int] = mapped_column(Integer, default=0)
-    """Which line of turn records is live; a rollback starts a new one (see :mod:`bot.core.turn_records`)."""
+    """Which line of turn records is live; a rollback starts a new one (see :mod:`bot.core.turns.generations`)."""
     resolve_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     """A resolution wanted before the deadline (every order in, or a retry after a failure)."""
     turn_failures: Mapped[int] = mapped_column(Integer, default=0)
@@ -174,7 +174,7 @@ class Game(Base):
     turn_parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """Set when resolving the open turn failed too often: the shunt (``referee turns``)."""
     schedule: Mapped[str] = mapped_column(String(80), default="")
-    """The deadline schedule (:mod:`bot.core.schedule`); empty: ``turn_minutes`` of elapsed time."""
+    """The deadline schedule (:mod:`bot.core.turns.schedule`); empty: ``turn_minutes`` of elapsed time."""
     min_gap_minutes: Mapped[int] = mapped_column(Integer, default=0)
     early_delay_minutes: Mapped[int] = mapped_column(Integer, default=0)
     """With ``early_processing``: how long after the last order the turn resolves (orders may still change)."""
@@ -330,7 +330,7 @@ class InboundMessage(Base):
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Revision 0002:
     content_digest: Mapped[str | None] = mapped_column(String(64), index=True)
-    """What makes two copies one message (Message-ID alone does not): see bot.core.inbox."""
+    """What makes two copies one message (Message-ID alone does not): see bot.core.intake.inbox."""
     server_size: Mapped[int | None] = mapped_column(Integer)
     """The size the server reported; ``raw`` may be cut shorter (a message too large to read)."""
     sender: Mapped[str | None] = mapped_column(String(320), index=True)
@@ -375,7 +375,7 @@ class OutboxMessage(Base):
     context: Mapped[dict[str, Any]] = mapped_column(JSON)
     redacted_data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     """``data`` without its secrets, for a row whose message carries one (NULL otherwise); it
-    replaces ``data`` when the row is sent or parked (:mod:`bot.core.secret_values`, migration 0011)."""
+    replaces ``data`` when the row is sent or parked (:mod:`bot.core.model.secret_values`, migration 0011)."""
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     turn_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -385,7 +385,7 @@ class OutboxMessage(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     parked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
-    """A sender's lease on the row (:meth:`bot.core.outbox.OutboxDrain.due`): others skip it until then."""
+    """A sender's lease on the row (:meth:`bot.core.messaging.outbox.OutboxDrain.due`): others skip it until then."""
     claimed_by: Mapped[str | None] = mapped_column(String(32))
 
     __table_args__ = (
@@ -399,7 +399,7 @@ class OutboxMessage(Base):
             sqlite_where=text("sent_at IS NULL AND parked_at IS NULL"),
             postgresql_where=text("sent_at IS NULL AND parked_at IS NULL"),
         ),
-        # the reply count of an address whatever its case (bot.core.ratelimit), a game's last status row;
+        # the reply count of an address whatever its case (bot.core.intake.reply_limit), a game's last status row;
         # not led by the channel, so that SQLite without statistics counts a channel's unsent rows above
         Index("ix_outbox_replies", func.lower(column("recipient")), "channel", "kind", "created_at"),
     )

@@ -10,7 +10,7 @@ import pytest
 from adjudicator import registry
 from adjudicator.options import resolve_options
 from adjudicator.turn import advance
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 
 SEATS = {
     "golden-strider": ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"],

@@ -26,9 +26,10 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.core import commands as c
-from bot.core.seat_secrets import check_secret, hash_secret
-from bot.core.service import GameService, ServiceConfig
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.people.seat_secrets import check_secret, hash_secret
+from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import Seat
@@ -36,7 +37,7 @@ from bot.store.models import Seat
 KEY = b"bench key for seat secrets, 32+ bytes long"
 SECRET = "amber-raven-4821"
 PRODUCTION_ITERATIONS = 100_000
-"""The iteration count the PBKDF2 scheme used in production (bot.core.seat_secrets before the keyed hash)."""
+"""The iteration count the PBKDF2 scheme used in production (bot.core.people.seat_secrets before the keyed hash)."""
 SEATS = 8
 GAMES = 4
 

@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.clock import SimulatedClock
-from bot.core.service import Applied, GameService, ServiceConfig
+from bot.core.basics.clock import SimulatedClock
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.runtime.service import Applied, GameService
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.support.rendering import Row, rendered, reply_text

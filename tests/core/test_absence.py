@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.absence import (
+from bot.core.basics.durations import TimeInputError, local_to_utc
+from bot.core.turns.absences import (
     DEFAULT_ABSENCE_LIMIT_DAYS,
     Absence,
     AbsenceAccepted,
@@ -20,7 +21,6 @@ from bot.core.absence import (
     parse_absence,
     postpone_deadline,
 )
-from bot.core.durations import TimeInputError, local_to_utc
 
 LONDON = ZoneInfo("Europe/London")
 TODAY = date(2026, 12, 1)
@@ -101,7 +101,7 @@ def test_postpone_deadline(deadline, absences, expected, rule):
 
 
 def test_a_clock_time_skipped_on_the_return_day_lands_later_by_the_jump():
-    """01:30 does not exist on 2027-03-28 in London (bot.core.durations.local_to_utc's rule)."""
+    """01:30 does not exist on 2027-03-28 in London (bot.core.basics.durations.local_to_utc's rule)."""
     moved = postpone_deadline(london(2027, 3, 27, 1, 30), [days("2027-03-27", "2027-03-27")], LONDON)
     assert f"{moved.astimezone(LONDON):%Y-%m-%d %H:%M %Z}" == "2027-03-28 02:30 BST"
 

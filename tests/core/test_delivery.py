@@ -1,4 +1,4 @@
-"""Delivery by recipient (bot/core/delivery.py): a new channel plugs in with its own sender and form.
+"""Delivery by recipient (bot/core/messaging/delivery.py): a new channel plugs in with its own sender and form.
 
 "pigeon" is a channel the core has never heard of: its players, its public
 place, and a sender that renders the outcomes its own way (one line per
@@ -12,11 +12,11 @@ import dataclasses
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.core import commands as c
-from bot.core.games import find_game
-from bot.core.identities import find_player, link_identity
-from bot.core.outbox import OutboxDrain, PendingMessage
-from bot.core.rendering import environment
+from bot.core.games.stored import find_game
+from bot.core.messaging.outbox import OutboxDrain, PendingMessage
+from bot.core.messaging.rendering import environment
+from bot.core.model import commands as c
+from bot.core.people.identities import find_player, link_identity
 from bot.store.db import unit_of_work
 from tests.core.harness import SEATS, Harness
 

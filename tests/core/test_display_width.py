@@ -1,4 +1,4 @@
-"""Columns, not characters (bot/core/display_width.py, and the filters and the seat name check built on it).
+"""Columns, not characters (bot/core/basics/display_width.py, and the filters and the seat name check built on it).
 
 A name in CJK or fullwidth letters is half as many characters as columns:
 measured with ``len`` it passed the checks and pushed the reports' columns
@@ -15,10 +15,10 @@ import wcwidth
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core import commands as c
-from bot.core.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
-from bot.core.player_commands import SEAT_NAME_COLUMNS, seat_name_allowed
-from bot.core.rendering import environment
+from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
+from bot.core.commands.player import SEAT_NAME_COLUMNS, seat_name_allowed
+from bot.core.messaging.rendering import environment
+from bot.core.model import commands as c
 from tests.core.harness import Harness
 
 WIDE = "山田太郎"

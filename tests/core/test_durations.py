@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.durations import (
+from bot.core.basics.durations import (
     MAX_DURATION,
     TimeInputError,
     format_duration,

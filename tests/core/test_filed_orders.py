@@ -1,4 +1,4 @@
-"""Orders on file written as Core rows (bot/core/filed_orders.py): last set wins, inside one batch too.
+"""Orders on file written as Core rows (bot/core/games/filed_orders.py): last set wins, inside one batch too.
 
 An optimistic batch defers its INSERTs and the UPDATE that retires a seat's
 earlier set to the batch's end; these tests file several sets for one seat
@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.core import commands as c
-from bot.core.batch import open_batch
-from bot.core.filed_orders import current_orders, file_orders, load_current
-from bot.core.games import find_game
+from bot.core.basics.batch import open_batch
+from bot.core.games.filed_orders import current_orders, file_orders, load_current
+from bot.core.games.stored import find_game
+from bot.core.model import commands as c
 from bot.store.db import unit_of_work
 from bot.store.models import OrderSubmission
 from tests.core.harness import Harness

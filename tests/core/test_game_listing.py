@@ -7,8 +7,8 @@ import pytest
 
 from adjudicator import registry
 from bot.cli import main
-from bot.core import commands as c
-from bot.core.game_settings import player_count
+from bot.core.commands.new_game_settings import player_count
+from bot.core.model import commands as c
 from tests.core.harness import SEATS, Harness
 
 

@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select
 
-from bot.core import commands as c
-from bot.core.games import find_game
-from bot.core.rendering import render
-from bot.core.service import ServiceConfig
+from bot.core.games.stored import find_game
+from bot.core.messaging.rendering import render
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
 from bot.store.db import unit_of_work
 from bot.store.models import OrderSubmission, TurnRecord
 from tests.core.harness import SEATS, Harness
@@ -535,7 +535,7 @@ def test_observers_get_the_public_reports_and_never_a_seats_private_part(harness
 @pytest.mark.parametrize(
     ("opened", "local_deadline"),
     [
-        # "every day at 18:00": at 18:00 on the day after the turn opened (bot/core/schedule.py)
+        # "every day at 18:00": at 18:00 on the day after the turn opened (bot/core/turns/schedule.py)
         (datetime(2026, 10, 23, 12, 0, tzinfo=UTC), datetime(2026, 10, 24, 18, 0)),  # BST, then GMT the day after
         (datetime(2026, 10, 24, 12, 0, tzinfo=UTC), datetime(2026, 10, 25, 18, 0)),  # the day of the October change
         (datetime(2027, 3, 26, 12, 0, tzinfo=UTC), datetime(2027, 3, 27, 18, 0)),  # GMT, then BST the day after
@@ -570,7 +570,7 @@ def test_record_is_given_once_the_game_is_over_and_attached_by_mail(harness):
     from email import message_from_bytes, policy
 
     from adjudicator.record import read_record, verify
-    from bot.core.outbox import OutboxDrain
+    from bot.core.messaging.outbox import OutboxDrain
     from bot.email.compose import MailIdentity, compose
 
     seated_game(harness)

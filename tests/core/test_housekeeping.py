@@ -1,4 +1,4 @@
-"""Housekeeping (bot/core/housekeeping.py): settled mail's raw bytes are kept no longer than the
+"""Housekeeping (bot/core/runtime/housekeeping.py): settled mail's raw bytes are kept no longer than the
 retention, and gone from the SQLite file and its log once emptied (``secure_delete``)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.core.clock import SimulatedClock
-from bot.core.deadlines import DeadlineWorker
-from bot.core.housekeeping import Housekeeping
-from bot.core.inbox import Inbox
-from bot.core.service import GameService
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
+from bot.core.runtime.deadline_worker import DeadlineWorker
+from bot.core.runtime.housekeeping import Housekeeping
+from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory, truncate_log, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import InboundMessage

@@ -1,4 +1,4 @@
-"""One person across channels (bot/core/linking.py), through the real pipeline.
+"""One person across channels (bot/core/commands/linking.py), through the real pipeline.
 
 The requester is on a channel that signs people in (here "discord", VERIFIED);
 the code goes to the other channel's address through the outbox and is given
@@ -12,10 +12,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from bot.core import commands as c
-from bot.core.games import current_orders, find_game
-from bot.core.identities import find_player
-from bot.core.linking import ALPHABET, CODES_PER_ADDRESS, MAX_CODES, MAX_TRIES, new_code, normalise_code
+from bot.core.commands.linking import ALPHABET, CODES_PER_ADDRESS, MAX_CODES, MAX_TRIES, new_code, normalise_code
+from bot.core.games.stored import current_orders, find_game
+from bot.core.model import commands as c
+from bot.core.people.identities import find_player
 from bot.store.db import unit_of_work
 from bot.store.models import Identity, PendingLink, Player
 from tests.core.harness import GM_ADDRESS, SEATS, Harness

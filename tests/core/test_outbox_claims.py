@@ -1,4 +1,4 @@
-"""Outbox leases (bot/core/outbox.py): several senders on one database never take the same row."""
+"""Outbox leases (bot/core/messaging/outbox.py): several senders on one database never take the same row."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from sqlalchemy import select, update
 
-from bot.core import commands as c
-from bot.core.outbox import OutboxDrain
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS, Harness

@@ -1,4 +1,4 @@
-"""The command pipeline (bot/core/pipeline.py): one authorisation step, exhaustive dispatch, the audit log."""
+"""The command pipeline (bot/core/commands/pipeline.py): one authorisation step, exhaustive dispatch, the audit log."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sqlalchemy import select, update
 
-from bot.core import commands as c
-from bot.core import pipeline
+from bot.core.commands import pipeline
+from bot.core.model import commands as c
 from bot.store.db import unit_of_work
 from bot.store.models import AuditEntry, Game
 from tests.core.harness import SEATS, Harness
@@ -77,7 +77,7 @@ def test_game_master_and_host_commands_are_audited(sessions):
 
 
 def test_trust_decides_when_a_password_is_needed(sessions):
-    """Trust (bot/core/commands.py): a password game needs VERIFIED, an address-only game VOUCHED."""
+    """Trust (bot/core/model/commands.py): a password game needs VERIFIED, an address-only game VOUCHED."""
     harness = Harness(sessions)
     harness.golden_strider_game("pw", auth="password")
     harness.golden_strider_game("ad", auth="address")

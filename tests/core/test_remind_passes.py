@@ -8,9 +8,9 @@ from datetime import timedelta
 
 from sqlalchemy import event, select, update
 
-import bot.core.reminding as reminding
-import bot.core.service as service_module
-from bot.core.games import find_game
+import bot.core.runtime.service as service_module
+import bot.core.turns.reminder_pass as reminding
+from bot.core.games.stored import find_game
 from bot.store.db import unit_of_work
 from bot.store.models import Game, ReminderSent
 from tests.core.harness import SEATS, Harness

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.durations import TimeInputError
-from bot.core.reminders import (
+from bot.core.basics.durations import TimeInputError
+from bot.core.turns.reminder_times import (
     DEFAULT_LATENESS,
     DEFAULT_REMINDERS,
     OPENING_WINDOW,

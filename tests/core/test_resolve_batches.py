@@ -1,4 +1,4 @@
-"""Resolving due games in batches (bot/core/service.py ``resolve_due``): one transaction per batch,
+"""Resolving due games in batches (bot/core/runtime/service.py ``resolve_due``): one transaction per batch,
 a failing game rolled out of its batch, and workers that take disjoint batches (PostgreSQL SKIP LOCKED)."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event, select
 
-import bot.core.service as service_module
-from bot.core import commands as c
-from bot.core import turns
-from bot.core.games import find_game, rules_of
+import bot.core.runtime.service as service_module
+from bot.core.games.stored import find_game, rules_of
+from bot.core.model import commands as c
+from bot.core.turns import resolution as turns
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, TurnRecord
 from tests.core.harness import Harness

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.core.durations import TimeInputError
-from bot.core.schedule import (
+from bot.core.basics.durations import TimeInputError
+from bot.core.turns.schedule import (
     EveryDays,
     FixedLength,
     OnDays,
@@ -144,7 +144,7 @@ def test_a_fixed_length_is_elapsed_time_even_across_a_clock_change(opened, expec
     ],
 )
 def test_local_times_a_clock_change_skips_or_repeats(spec, opened, expected, rule):
-    """Rule (bot.core.durations.local_to_utc, PEP 495 fold=0): a repeated local time is its first
+    """Rule (bot.core.basics.durations.local_to_utc, PEP 495 fold=0): a repeated local time is its first
     occurrence; a skipped one is read with the offset before the jump, so it lands later by the jump."""
     assert next_deadline(parse_schedule(spec), opened, LONDON) == expected, rule
 

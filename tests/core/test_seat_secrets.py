@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from bot.cli import main
-from bot.core import commands as c
-from bot.core.seat_secrets import (
+from bot.core.model import commands as c
+from bot.core.people.seat_secrets import (
     SecretKeyError,
     check_secret,
     hash_secret,
@@ -21,7 +21,7 @@ from bot.core.seat_secrets import (
     needs_rehash,
     new_secret,
 )
-from bot.core.service import GameService
+from bot.core.runtime.service import GameService
 from bot.settings import Settings
 from bot.store.db import unit_of_work
 from bot.store.models import Seat

@@ -1,4 +1,4 @@
-"""Outbox rows forget their secrets once sent or parked (bot/core/secret_values.py, bot/core/outbox.py),
+"""Outbox rows forget their secrets once sent or parked (bot/core/model/secret_values.py, bot/core/messaging/outbox.py),
 on SQLite and PostgreSQL: every way a secret is handed out (a seat password on joining and on a
 replaced seat, the GM password in the creation reply and the GM's notice, a link code)."""
 
@@ -9,9 +9,9 @@ from datetime import timedelta
 
 from sqlalchemy import String, cast, select
 
-from bot.core import commands as c
-from bot.core.outbox import OutboxDrain
-from bot.core.secret_values import REDACTED
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
+from bot.core.model.secret_values import REDACTED
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS, Harness

@@ -11,10 +11,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from adjudicator.record import read_record, verify
-from bot.core import commands as c
-from bot.core.games import find_game
-from bot.core.service import ServiceConfig
-from bot.core.turns import resolve_current_turn
+from bot.core.games.stored import find_game
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.turns.resolution import resolve_current_turn
 from bot.core.views import GameViews
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OrderSubmission, Seat, TurnRecord

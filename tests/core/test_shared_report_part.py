@@ -1,4 +1,4 @@
-"""The shared part of a report (bot/core/rendering.py): rendered once per turn when no copy differs in it."""
+"""The shared part of a report (bot/core/messaging/rendering.py): rendered once per turn when no copy differs in it."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-import bot.core.rendering as rendering
-from bot.core.rendering import render_report_body
+import bot.core.messaging.rendering as rendering
+from bot.core.messaging.rendering import render_report_body
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The turn shunt (bot/core/shunt.py): a game whose resolution raises is retried, then parked; others go on."""
+"""The turn shunt (bot/core/turns/shunt.py): a game whose resolution raises is retried, then parked; others go on."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from bot.core import commands as c
-from bot.core import turns
-from bot.core.games import find_game, rules_of
-from bot.core.shunt import TurnShunt
+from bot.core.games.stored import find_game, rules_of
+from bot.core.model import commands as c
+from bot.core.turns import resolution as turns
+from bot.core.turns.shunt import TurnShunt
 from bot.store.db import unit_of_work
 from tests.core.harness import SEATS, Harness
 
@@ -72,7 +72,7 @@ def test_one_failing_game_does_not_hold_up_the_others_and_is_parked(sessions, br
     assert ("aaa", 0) not in harness.service.resolve_due(harness.clock.now())
     assert "parked after 3 failed resolutions" in caplog.text
     # The log lines carry the ids as fields (a JSON log line has "game" and "turn"), not only in the text.
-    shunted = [r for r in caplog.records if r.name == "bot.core.shunt"]
+    shunted = [r for r in caplog.records if r.name == "bot.core.turns.shunt"]
     assert len(shunted) == 3 and {(getattr(r, "game", None), getattr(r, "turn", None)) for r in shunted} == {("aaa", 0)}
 
 

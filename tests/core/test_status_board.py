@@ -1,4 +1,4 @@
-"""A game's live status (bot/core/status_board.py): one coalescing outbox row per game and status channel.
+"""A game's live status (bot/core/messaging/status_board.py): one coalescing outbox row per game and status channel.
 
 "board" stands for a channel that keeps each game's status in one place and
 changes it there (Discord's pinned message).  The status goes only there:
@@ -16,9 +16,9 @@ from datetime import timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.outbox import OutboxDrain
-from bot.core.rendering import render_message
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.rendering import render_message
+from bot.core.model import commands as c
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS, Harness

@@ -3,7 +3,7 @@ names ("Next: turn 2, deadline 2: moves 3-4"), and the reply echoes them."""
 
 from __future__ import annotations
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from tests.core.harness import SEATS, Harness
 
 GAME = "tr1"

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import update
 
 from adjudicator import registry
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 from tests.core.harness import SEATS, Harness

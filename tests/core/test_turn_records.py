@@ -1,4 +1,4 @@
-"""Turn generations (bot/core/turn_records.py): a rollback supersedes turns, never resolves one twice in a generation."""
+"""Turn generations (bot/core/turns/generations.py): a rollback supersedes turns, never resolves one twice in a generation."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from bot.core import commands as c
-from bot.core.games import find_game
-from bot.core.service import ServiceConfig
-from bot.core.turn_records import live_records, roll_back
-from bot.core.turns import resolve_current_turn
+from bot.core.games.stored import find_game
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.turns.generations import live_records, roll_back
+from bot.core.turns.resolution import resolve_current_turn
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage, TurnRecord
 from tests.core.harness import SEATS, Harness

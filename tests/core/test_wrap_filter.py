@@ -1,4 +1,4 @@
-"""The ``wrap`` filter (bot/core/rendering.py): a line that fits is returned as textwrap would return it."""
+"""The ``wrap`` filter (bot/core/messaging/rendering.py): a line that fits is returned as textwrap would return it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core.rendering import _wrap
+from bot.core.messaging.rendering import _wrap
 
 
 def _textwrap(text: str, width: int, indent: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.discord.client import NOT_IN_USE
 from tests.discord.test_end_to_end import (

@@ -17,9 +17,9 @@ import discord
 import pytest_asyncio
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.outbox import OutboxDrain
-from bot.core.service import GameService
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
+from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient

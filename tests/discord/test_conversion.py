@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import discord
 import pytest
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.discord.conversion import Target, envelope_for, target_of
 from tests.support.fake_discord import COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.outbox import Outgoing, enqueue
+from bot.core.messaging.outbox import Outgoing, enqueue
 from bot.discord.client import RefereeClient
 from bot.discord.delivery import DiscordDelivery
 from bot.discord.runtime import point_at

@@ -21,8 +21,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
-from bot.core import commands as c
-from bot.core.secret_values import REDACTED
+from bot.core.model import commands as c
+from bot.core.model.secret_values import REDACTED
 from bot.core.views import GameViews
 from bot.discord.render import discord_messages, render_outcome
 from bot.store.db import unit_of_work
@@ -78,7 +78,7 @@ SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b")
 
 
 def as_kept(message: str) -> str:
-    """``message`` as its sent outbox row renders: without the seat secret (bot/core/secret_values.py)."""
+    """``message`` as its sent outbox row renders: without the seat secret (bot/core/model/secret_values.py)."""
     return SECRET_SHAPE.sub(REDACTED, message)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.discord.gm_commands import deadline_spec, parse_options
 from bot.store.db import unit_of_work

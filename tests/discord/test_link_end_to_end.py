@@ -20,9 +20,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
-from bot.core import commands as c
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain
+from bot.core.intake.inbox import Inbox
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.email.compose import MailIdentity
 from bot.email.processor import MailProcessor

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage

@@ -25,7 +25,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.games.strike_gold.cards import full_deck
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from tests.discord.test_end_to_end import (
     assert_no_mail_vocabulary,

@@ -152,7 +152,7 @@ def test_prompts_only_for_a_running_strike_gold_move() -> None:
 
 
 def test_the_longest_custom_id_fits_discords_100_characters() -> None:
-    """Slugs and seat names are at most 40 characters (bot/core/host_commands.py, player_commands.py)."""
+    """Slugs and seat names are at most 40 characters (bot/core/commands/hosting.py, player_commands.py)."""
     assert len(custom_id("g" * 40, 99_999, "s" * 40, "keep-r3c4")) <= 100
 
 

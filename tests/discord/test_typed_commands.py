@@ -14,7 +14,7 @@ from typing import Any
 import pytest_asyncio
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.discord.runtime import point_at
 from bot.discord.three_races import Team, next_cards

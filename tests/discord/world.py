@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.deadlines import DeadlineWorker
+from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.discord.runtime import DiscordRuntime
 from bot.settings import Settings
 from bot.store.db import unit_of_work

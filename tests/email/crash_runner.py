@@ -10,7 +10,7 @@ itself with SIGKILL, as a power cut would:
 * ``after-done``: an inbox row was marked done in the batch, not committed;
 * ``before-ack``: the batches are committed, about to move the processed messages;
 
-(one transaction a fetched batch, :mod:`bot.core.batch`: a kill before its commit leaves the
+(one transaction a fetched batch, :mod:`bot.core.basics.batch`: a kill before its commit leaves the
 whole batch unstored and unacknowledged, and the next run reads it again);
 * ``none``: run passes until the mailbox is empty, then exit 0.
 """
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from bot.core.clock import SimulatedClock
-from bot.core.inbox import Inbox
-from bot.core.service import GameService
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
+from bot.core.runtime.service import GameService
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake
 from bot.store.db import make_engine, session_factory

@@ -10,10 +10,10 @@ from email.utils import format_datetime, formataddr
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.clock import SimulatedClock
-from bot.core.inbox import Inbox
-from bot.core.ratelimit import ReplyBudget
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.model import commands as c
 from bot.email.mime import message_id_of
 from bot.email.processor import MailProcessor, PassResult, ReplyLimit
 from bot.email.understand import IntakePolicy

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.core.inbox import Inbox
-from bot.core.watermarks import Watermarks
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.watermarks import Watermarks
 from bot.email.maildir import deliver
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory

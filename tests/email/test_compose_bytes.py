@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.core.outbox import PendingMessage
+from bot.core.messaging.outbox import PendingMessage
 from bot.email.compose import MailIdentity, UnsendableMessage, compose, compose_bytes
 from tests.email.world import outbox_rows
 
@@ -23,7 +23,7 @@ def row(template: str = "report", data: dict | None = None, context: dict | None
 
 
 def test_every_message_of_a_played_world_is_the_same_either_way(world):
-    from bot.core import commands as c
+    from bot.core.model import commands as c
     from tests.email.world import GM, PLAYERS, SETUP_ORDERS, START, apply, service_for
 
     service = service_for(world)
@@ -32,7 +32,7 @@ def test_every_message_of_a_played_world_is_the_same_either_way(world):
     apply(service, GM, "GM", c.ShowStatus("club"))
     rows = outbox_rows(world)
     assert len(rows) > 6
-    from bot.core.outbox import OutboxDrain
+    from bot.core.messaging.outbox import OutboxDrain
 
     for pending in OutboxDrain(world).due("email", START.replace(year=2027)):
         assert compose_bytes(pending, IDENTITY, NOW).raw == compose(pending, IDENTITY, NOW).as_bytes()
@@ -50,7 +50,7 @@ def test_every_message_of_a_played_world_is_the_same_either_way(world):
 def test_generated_messages_are_the_same_either_way(subject_words, body, name, references):
     """Folding, non-ASCII headers and bodies, control characters: the fast path or the fallback, same bytes."""
     import bot.email.compose as compose_module
-    from bot.core.rendering import Rendered
+    from bot.core.messaging.rendering import Rendered
 
     rendered = Rendered(" ".join(subject_words), body)
     with mock.patch.object(compose_module, "render_message", lambda form, template, data: rendered):

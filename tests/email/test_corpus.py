@@ -22,8 +22,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.games import find_game
-from bot.core.outbox import OutboxDrain
+from bot.core.games.stored import find_game
+from bot.core.messaging.outbox import OutboxDrain
 from bot.email.compose import MailIdentity, compose
 from bot.email.mime import message_id_of
 from bot.email.redact import BODY_REMOVED

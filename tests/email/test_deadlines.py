@@ -26,11 +26,12 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core import supervisor
-from bot.core.clock import SystemClock
-from bot.core.service import GameService, ServiceConfig
-from bot.core.watermarks import Watermarks
+from bot.core.basics.clock import SystemClock
+from bot.core.intake.watermarks import Watermarks
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.runtime import supervisor
+from bot.core.runtime.service import GameService
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
@@ -453,7 +454,7 @@ def test_a_turn_waits_for_an_intake_that_is_behind_then_resolves_and_tells_the_g
 
 def test_an_intake_that_cannot_log_in_says_so_on_its_watermark(dovecot, store):
     """The GM notice names the error: a failing pass records it and leaves the watermark where it was."""
-    from bot.core.inbox import Inbox
+    from bot.core.intake.inbox import Inbox
     from bot.email.imap import ImapIntakeLoop
     from bot.email.intake import Intake
     from bot.email.processor import MailProcessor

@@ -13,8 +13,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core import supervisor
-from bot.core.clock import SimulatedClock
+from bot.core.basics.clock import SimulatedClock
+from bot.core.runtime import supervisor
 from bot.settings import Settings
 from bot.wiring import workers
 from tests.email.mailboxes import append, eventually, folder_counts

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.reading import read_commands
 
 G = "spring26"

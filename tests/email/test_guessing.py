@@ -1,4 +1,4 @@
-"""Guessing passwords by mail (bot/core/guessing.py, bot/core/password_checks.py), through the intake path.
+"""Guessing passwords by mail (bot/core/people/guessing.py, bot/core/commands/password_checks.py), through the intake path.
 
 Each test sends real messages through the inbox, the processor and the
 service, on SQLite and PostgreSQL.  The attacks: guessing a seat's password
@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import password_checks
-from bot.core.games import current_orders, find_game
-from bot.core.guessing import LOCK_AFTER, lock_length
+from bot.core.commands import password_checks
+from bot.core.games.stored import current_orders, find_game
+from bot.core.people.guessing import LOCK_AFTER, lock_length
 from bot.store.db import unit_of_work
 from bot.store.models import Game, PasswordFailures
 from tests.email.pipeline import TRUSTED_SERVER, deliver, message, processor_for

@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 import bot.email.imap as imap_module
 import bot.email.intake as intake_module
-from bot.core.clock import SimulatedClock
-from bot.core.inbox import Inbox
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
 from bot.email.imap import ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake
 from bot.email.mime import describe_size

@@ -1,4 +1,4 @@
-"""The inbox (bot.core.inbox) and the processor's retry policy, on SQLite and PostgreSQL."""
+"""The inbox (bot.core.intake.inbox) and the processor's retry policy, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.clock import SimulatedClock
-from bot.core.inbox import DONE, FAILED, NEW, PARKED, Inbox, Incoming
-from bot.core.ratelimit import ReplyBudget
-from bot.core.service import GameService
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import DONE, FAILED, NEW, PARKED, Inbox, Incoming
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.runtime.service import GameService
 from bot.email.intake import Intake, MessageRef
 from bot.email.processor import PassResult, ReplyLimit
 from bot.store.db import unit_of_work
@@ -203,7 +203,7 @@ def test_a_vouched_player_is_answered_beyond_the_limit_only_for_a_game_that_exis
 
 
 def test_in_one_batch_a_message_that_raises_is_rolled_back_alone_and_the_others_are_kept(sessions, monkeypatch):
-    """One transaction a batch (bot.core.batch): the failing message is marked failed, the rest applied."""
+    """One transaction a batch (bot.core.basics.batch): the failing message is marked failed, the rest applied."""
     build_world(sessions, ("demo",))
     clock = SimulatedClock(START + timedelta(hours=1))
     processor = processor_for(sessions, clock)
@@ -229,7 +229,7 @@ def test_in_one_batch_a_message_that_raises_is_rolled_back_alone_and_the_others_
 
 
 def test_in_one_batch_a_seat_left_and_taken_again_is_seen_by_the_next_message(sessions):
-    """A batch holds its games (bot.core.batch): what one message changes, the next one sees."""
+    """A batch holds its games (bot.core.basics.batch): what one message changes, the next one sees."""
     build_world(sessions, ("newgame",))
     with unit_of_work(sessions) as session:  # the sender's vouched address is enough (no seat password)
         session.execute(update(Game).where(Game.slug == "newgame").values(auth_mode="address"))
@@ -266,7 +266,7 @@ class _ListMailbox:
 
 
 def test_an_optimistic_batch_with_a_message_that_raises_runs_again_carefully(sessions, monkeypatch):
-    """The intake's first run of a batch has no savepoints (bot.core.batch): when a message raises,
+    """The intake's first run of a batch has no savepoints (bot.core.basics.batch): when a message raises,
     the whole batch is rolled back and run again, each message on its own; only that one fails."""
     build_world(sessions, ("demo",))
     processor = processor_for(sessions)

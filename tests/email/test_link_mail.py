@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core import commands as c
-from bot.core.rendering import render_message
+from bot.core.messaging.rendering import render_message
+from bot.core.model import commands as c
 from bot.email.reading import read_commands
 from tests.core.harness import Harness
 

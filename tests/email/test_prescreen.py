@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.mail_reader import NotRead, ReadingFailed, ToRead, read_mail, read_mails
 from bot.email.prescreen import DEFAULT_LIMITS, MailLimits, cheap_sender, screen
 from bot.email.understand import IntakePolicy, Understanding

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.htmltext import html_to_text
 from bot.email.mime import read_mail
 from bot.email.policy import automatic_reason, vouching

@@ -16,8 +16,8 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from bot.core.inbox import DONE, PARKED
-from bot.core.watermarks import Watermarks
+from bot.core.intake.inbox import DONE, PARKED
+from bot.core.intake.watermarks import Watermarks
 from bot.email.intake import Intake
 from bot.email.mail_reader import MailReader, ReadingBudget
 from bot.email.prescreen import MailLimits

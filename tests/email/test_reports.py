@@ -1,4 +1,4 @@
-"""Turn reports by email: every player gets one, and the game master too (bot/core/turns.py)."""
+"""Turn reports by email: every player gets one, and the game master too (bot/core/turns/resolution.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from tests.email.world import GM, PLAYERS, START, apply, outbox_rows, service_for
 
 

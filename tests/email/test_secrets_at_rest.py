@@ -27,10 +27,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.housekeeping import Housekeeping
-from bot.core.seat_secrets import load_secret_key
-from bot.core.service import GameService, ServiceConfig
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.people.seat_secrets import load_secret_key
+from bot.core.runtime.housekeeping import Housekeeping
+from bot.core.runtime.service import GameService
 from bot.email.redact import BODY_REMOVED
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.cli import main
-from bot.core import commands as c
-from bot.core.clock import SimulatedClock
-from bot.core.outbox import OutboxDrain
+from bot.core.basics.clock import SimulatedClock
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.model import commands as c
 from bot.email.compose import MailIdentity, compose
 from bot.email.maildir import MaildirTransport
 from bot.email.sender import MailSender
@@ -216,7 +216,7 @@ async def test_the_maildir_transport_writes_each_message_once(world, tmp_path: P
 
 
 async def test_a_reply_committed_while_the_sender_waits_goes_out_at_once(world, smtp):
-    """The sender wakes when outbox rows are committed in this process (bot.core.outbox_bell), not at
+    """The sender wakes when outbox rows are committed in this process (bot.core.messaging.outbox_bell), not at
     its next interval; here the interval is a minute and the reply is committed by another thread."""
     clock = SimulatedClock(START)
     sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, interval=60)

@@ -18,8 +18,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.clock import SimulatedClock
-from bot.core.outbox import OutboxDrain, SentMarker
+from bot.core.basics.clock import SimulatedClock
+from bot.core.messaging.outbox import OutboxDrain, SentMarker
 from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage
 from bot.email.sender import MailSender, OpensEnvelopes
 from bot.email.smtp import MessageRejected

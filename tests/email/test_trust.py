@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.mime import content_digest, read_mail
 from bot.email.originator import read_originator
 from bot.email.policy import sender_vouched, vouching

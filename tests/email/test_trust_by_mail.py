@@ -18,9 +18,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import supervisor
-from bot.core.clock import SimulatedClock
-from bot.core.games import find_game
+from bot.core.basics.clock import SimulatedClock
+from bot.core.games.stored import find_game
+from bot.core.runtime import supervisor
 from bot.email.mime import message_id_of
 from bot.settings import Settings
 from bot.store.db import unit_of_work

@@ -1,4 +1,4 @@
-"""Two intakes on one database storing the same mail at once: a quiet no-op (bot/core/inbox.py).
+"""Two intakes on one database storing the same mail at once: a quiet no-op (bot/core/intake/inbox.py).
 
 Each intake looks a fetched batch's keys up first, then inserts what it did not find; two
 ``referee serve`` processes on one database can both find nothing and both insert.  The
@@ -13,7 +13,7 @@ import threading
 
 from sqlalchemy import func, select
 
-from bot.core.inbox import Inbox, Incoming, Stored
+from bot.core.intake.inbox import Inbox, Incoming, Stored
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import InboundMessage
 from tests.email.world import START

@@ -41,12 +41,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
-from bot.core import commands as c
-from bot.core import host_commands
-from bot.core.clock import SimulatedClock
-from bot.core.outbox import PendingMessage
-from bot.core.rendering import render_message
-from bot.core.service import GameService, ServiceConfig
+from bot.core.basics.clock import SimulatedClock
+from bot.core.commands import hosting as host_commands
+from bot.core.messaging.outbox import PendingMessage
+from bot.core.messaging.rendering import render_message
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.email.compose import MailIdentity, compose
 from bot.store.db import make_engine, session_factory, unit_of_work
@@ -229,7 +230,7 @@ def rendered_with_twins(row: Row, names: tuple[str, ...]) -> str:
 
 
 class FixedSeed:
-    """``secrets`` for bot.core.host_commands with a fixed game seed, so that a whole game is reproducible."""
+    """``secrets`` for bot.core.commands.hosting with a fixed game seed, so that a whole game is reproducible."""
 
     @staticmethod
     def token_hex(nbytes: int) -> str:

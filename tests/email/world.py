@@ -17,8 +17,9 @@ from datetime import UTC, datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core import commands as c
-from bot.core.service import GameService, ServiceConfig
+from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
+from bot.core.runtime.service import GameService
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage, Seat
 from tests.support.rendering import Row, rendered, reply_text
@@ -44,7 +45,7 @@ _SOURCES = itertools.count(1)
 
 
 def cheap_hash(secret: str) -> str:
-    """The core's ``pbkdf2$<n>$<salt>$<digest>`` format with a small n (see bot.core.seat_secrets)."""
+    """The core's ``pbkdf2$<n>$<salt>$<digest>`` format with a small n (see bot.core.people.seat_secrets)."""
     salt = secrets.token_hex(8)
     normalised = "".join(secret.split()).lower().encode()
     return f"pbkdf2$1000${salt}${hashlib.pbkdf2_hmac('sha256', normalised, salt.encode(), 1000).hex()}"

@@ -26,12 +26,12 @@ from typing import Any
 from sqlalchemy import func, select
 
 from bench import world
-from bot.core.clock import SimulatedClock
-from bot.core.deadlines import DeadlineWorker
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain, SentMarker
-from bot.core.ratelimit import ReplyBudget
-from bot.core.service import GameService, _is_due
+from bot.core.basics.clock import SimulatedClock
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.messaging.outbox import OutboxDrain, SentMarker
+from bot.core.runtime.deadline_worker import DeadlineWorker
+from bot.core.runtime.service import GameService, _is_due
 from bot.email import smtp
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
@@ -45,7 +45,7 @@ from bot.store.models import Game
 from tests.support.dovecot import PASSWORD
 
 POINTS: dict[str, tuple[Any, str, bool]] = {
-    "after-store": (Inbox, "store_many", False),  # a fetched batch, in its one transaction (bot.core.batch)
+    "after-store": (Inbox, "store_many", False),  # a fetched batch, in its one transaction (bot.core.basics.batch)
     "after-apply": (GameService, "apply", False),
     "after-done": (Inbox, "mark_done", False),
     "before-ack": (ImapMailbox, "acknowledge", True),

@@ -18,14 +18,14 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 from sqlalchemy import func, select
 
-import bot.core.turns as turns
+import bot.core.turns.resolution as turns
 import bot.email.intake as intake_module
 from bench import world
-from bot.core.clock import SimulatedClock
-from bot.core.games import rules_of
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain
-from bot.core.ratelimit import ReplyBudget
+from bot.core.basics.clock import SimulatedClock
+from bot.core.games.stored import rules_of
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.messaging.outbox import OutboxDrain
 from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core.log_fields import current_fields, log_fields
+from bot.core.basics.log_fields import current_fields, log_fields
 from bot.logging_setup import configure
 
 
@@ -60,8 +60,8 @@ def test_an_unknown_field_is_a_bug_not_a_silent_drop():
 
 
 def test_the_lines_of_a_resolution_name_its_game_and_turn(sessions, monkeypatch):
-    import bot.core.service as service_module
-    from bot.core.deadlines import DeadlineWorker
+    import bot.core.runtime.service as service_module
+    from bot.core.runtime.deadline_worker import DeadlineWorker
     from tests.core.harness import Harness
 
     harness = Harness(sessions)
@@ -70,7 +70,7 @@ def test_the_lines_of_a_resolution_name_its_game_and_turn(sessions, monkeypatch)
     original = service_module.resolve_current_turn
 
     def logging_resolve(*args, **kwargs):  # a line logged deep inside the resolution, by another module
-        logging.getLogger("bot.core.turns").info("adjudicating")
+        logging.getLogger("bot.core.turns.resolution").info("adjudicating")
         return original(*args, **kwargs)
 
     monkeypatch.setattr(service_module, "resolve_current_turn", logging_resolve)

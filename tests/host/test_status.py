@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.core import supervisor
-from bot.core.health import WorkerErrorLog, current_worker, record_worker_error, worker_health
-from bot.core.inbox import Inbox
-from bot.core.outbox import OutboxDrain, Outgoing, enqueue
-from bot.core.supervisor import Stage
+from bot.core.intake.inbox import Inbox
+from bot.core.messaging.outbox import OutboxDrain, Outgoing, enqueue
+from bot.core.runtime import supervisor
+from bot.core.runtime.health import WorkerErrorLog, current_worker, record_worker_error, worker_health
+from bot.core.runtime.supervisor import Stage
 from bot.logging_setup import SecretFilter
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
@@ -185,7 +185,7 @@ def test_a_refused_command_is_not_a_workers_error(tmp_path: Path, maildir_config
     token = current_worker.set("email-intake")
     try:
         logging.getLogger("bot.email.sender").warning("mail server unavailable; retrying")
-        logging.getLogger("bot.core.pipeline").warning("refused SetDeadline from email:ann@example.org (x)")
+        logging.getLogger("bot.core.commands.pipeline").warning("refused SetDeadline from email:ann@example.org (x)")
     finally:
         current_worker.reset(token)
         logging.getLogger().removeHandler(handler)

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from sqlalchemy import event, insert, text
 
-from bot.core.delivery import public_recipient
-from bot.core.outbox import OutboxDrain
-from bot.core.ratelimit import ReplyBudget
-from bot.core.status_board import STATUS, last_status_row
+from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.messaging.delivery import public_recipient
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.status_board import STATUS, last_status_row
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.rendering import render_message
-from bot.core.service import Applied
+from bot.core.messaging.rendering import render_message
+from bot.core.runtime.service import Applied
 from bot.store.models import OutboxMessage
 
 

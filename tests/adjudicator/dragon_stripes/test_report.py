@@ -7,7 +7,7 @@ from pathlib import Path
 
 from adjudicator.record import read_record, replay, replay_document
 from adjudicator.rng import rng_for
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 from tests.adjudicator.dragon_stripes.scenario import RULES, new, play, position
 from tests.golden import assert_golden
 

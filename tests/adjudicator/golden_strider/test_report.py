@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from adjudicator.record import read_record, replay
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 from tests.adjudicator.golden_strider.scenario import RULES, play, runner, state
 from tests.adjudicator.golden_strider.test_rulings import GS1_ORDERS, _round_one_field
 from tests.golden import assert_golden

@@ -219,7 +219,7 @@ def test_GS_10_trip_penalty_larger_than_card_becomes_restitution():
 
 def test_GS_12_report_line_of_runner_d():
     """GS-12: D's rule-15 line after GS-1 reads 6/0 x5, 8/1, D -, M 3, B 3, R 8, S 3, P 5, O -."""
-    from bot.core.rendering import render_report_body
+    from bot.core.messaging.rendering import render_report_body
 
     result = play(_round_one_field(), GS1_ORDERS)
     text = render_report_body(RULES.kind, result.report, [e.text for e in result.events])

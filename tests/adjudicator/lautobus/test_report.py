@@ -13,7 +13,7 @@ from adjudicator.games.lautobus.scoring import penalty
 from adjudicator.record import read_record, replay, replay_document, result_digest
 from adjudicator.rng import SETUP_TURN, rng_for
 from adjudicator.turn import advance, parse_turn_orders
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"

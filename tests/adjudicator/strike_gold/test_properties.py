@@ -22,7 +22,7 @@ from adjudicator.options import resolve_options
 from adjudicator.record import read_record, replay, replay_document
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 
 RULES = StrikeGold()
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from adjudicator.games.strike_gold import StrikeGold
 from adjudicator.turn import advance
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from adjudicator.games.three_races.report import deadline_report, private_report
 from adjudicator.games.three_races.resolve import MoveLine, RaceMove
 from adjudicator.record import read_record, replay, replay_document
-from bot.core.rendering import render_report_body
+from bot.core.messaging.rendering import render_report_body
 from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden"

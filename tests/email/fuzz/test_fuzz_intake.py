@@ -12,7 +12,7 @@ tests/email/world.py, and each must:
   that show no seat password of the world.
 
 Not checked here: that every body line fits in 78 columns.  The reply
-template does not wrap (bot/core/replies.py, templates/common/reply.txt.j2):
+template does not wrap (bot/core/commands/replies.py, templates/common/reply.txt.j2):
 a quoted line of up to 160 characters, and the reason "not a command (send
 HELP for the list); orders go on the lines after ORDERS <game>" (88 columns
 as printed) are mailed as they are.  That belongs to the reply's owner.
@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.outbox import OutboxDrain
+from bot.core.messaging.outbox import OutboxDrain
 from bot.email.compose import MailIdentity, compose
 from bot.email.mime import message_id_of
 from bot.email.processor import PassResult, ReplyLimit

@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core import commands as c
+from bot.core.model import commands as c
 from bot.email.htmltext import html_to_text
 from bot.email.mime import message_id_of, read_mail
 from bot.email.reading import read_commands

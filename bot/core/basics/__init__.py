@@ -1,0 +1,1 @@
+"""Small tools every layer uses: clocks, durations, text width, log fields, the batch memo of a transaction."""

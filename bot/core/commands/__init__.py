@@ -1,0 +1,1 @@
+"""Commands: the pipeline (authorise, apply, audit), the handlers, the reply as data."""

@@ -1,0 +1,53 @@
+"""The context every command handler works in: one envelope, one transaction, one reply, one delivery."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.core.commands.replies import ReplyBuilder
+from bot.core.games.stored import FINISHED, find_game
+from bot.core.messaging.delivery import Delivery
+from bot.core.model import commands as c
+from bot.store.models import Game, Player, Seat
+
+if TYPE_CHECKING:
+    from bot.core.model.config import ServiceConfig
+
+
+@dataclass(frozen=True)
+class Authorised:
+    """What the pipeline established before a handler runs: the game, the seat, the acting person."""
+
+    game: Game | None = None
+    seat: Seat | None = None
+    actor: Player | None = None
+    elsewhere: bool = False
+    """The seat was opened by its password for a sender who is not its player (its player is told)."""
+
+
+class CommandContext:
+    """Shared by the handlers: the session, the envelope, the reply being built, delivery, the config."""
+
+    def __init__(
+        self, session: Session, envelope: c.Envelope, reply: ReplyBuilder, config: ServiceConfig, delivery: Delivery
+    ) -> None:
+        self.session = session
+        self.envelope = envelope
+        self.reply = reply
+        self.config = config
+        self.delivery = delivery
+        self.now = envelope.received_at
+
+    def game_named(self, slug: str, command_line: str) -> Game | None:
+        """The game called ``slug``, or None after telling the sender which games exist."""
+        game = find_game(self.session, slug)
+        if game is None:
+            known = self.session.scalars(select(Game.slug).where(Game.status != FINISHED).order_by(Game.slug)).all()
+            self.reply.problem(command_line, "unknown_game", game=slug, known=list(known))
+        else:
+            self.reply.game_tag = game.slug
+        return game

@@ -1,0 +1,87 @@
+"""A new game's settings, read and checked before anything is stored (create).
+
+Every setting a GM gives as text is read here with the time arithmetic of
+:mod:`bot.core.basics.durations` and :mod:`bot.core.turns.schedule`; a mistake raises
+ValueError with a one-line reason that names the setting, which the create
+command answers as a refusal (nothing is created).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from bot.core.basics.durations import TimeInputError, parse_duration, parse_zone
+from bot.core.model import commands as c
+from bot.core.turns.reminder_times import format_reminders, parse_reminders
+from bot.core.turns.schedule import parse_schedule
+
+AUTH_MODES = ("password", "address")
+JOIN_POLICIES = ("anyone", "invited")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """What :func:`read_settings` found, in stored form."""
+
+    zone: ZoneInfo
+    schedule: str
+    min_gap_minutes: int
+    early_delay: int | None
+    """Minutes after the last order; None: no early processing."""
+    grace_minutes: int
+    reminders: str
+
+
+def _minutes(name: str, text: str) -> int:
+    try:
+        return int(parse_duration(text, allow_seconds=False).total_seconds() // 60)
+    except TimeInputError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+def player_count(least: int, most: int) -> str:
+    """How many players a game takes, in words: "5 players", "2 to 8 players"."""
+    return f"{least} players" if least == most else f"{least} to {most} players"
+
+
+def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default_zone: str = "UTC") -> GameSettings:
+    """The settings of ``command``, checked against the game's seat range; ValueError naming the setting.
+
+    A command that names no time zone takes ``default_zone``, the host's ``time_zone`` setting.
+    """
+    try:
+        zone = parse_zone(command.time_zone.strip() or default_zone)
+    except TimeInputError as exc:
+        raise ValueError(f"time zone: {exc}") from None
+    try:
+        schedule = str(parse_schedule(command.schedule)) if command.schedule.strip() else ""
+    except TimeInputError as exc:
+        raise ValueError(f"schedule: {exc}") from None
+    if command.early_delay is not None:
+        early: int | None = _minutes("early", command.early_delay)
+    else:
+        early = 0 if command.early_processing else None
+    try:
+        reminders = format_reminders(parse_reminders(command.reminders))
+    except TimeInputError as exc:
+        raise ValueError(f"reminders: {exc}") from None
+    if command.auth not in AUTH_MODES:
+        raise ValueError(f"auth: expected one of {', '.join(AUTH_MODES)}, not {command.auth!r}")
+    if command.join not in JOIN_POLICIES:
+        raise ValueError(f"join: expected one of {', '.join(JOIN_POLICIES)}, not {command.join!r}")
+    for name, value in (("seats", command.seats), ("max-seats", command.max_seats)):
+        if value is not None and not min_seats <= value <= max_seats:
+            raise ValueError(f"{name}: this game takes {player_count(min_seats, max_seats)}, not {value}")
+    if command.seats is not None and command.max_seats is not None and command.seats > command.max_seats:
+        raise ValueError(f"seats: {command.seats} is more than max-seats {command.max_seats}")
+    if command.absence_limit_days < 0:
+        raise ValueError("absence limit: expected a number of days, 0 or more")
+    return GameSettings(
+        zone=zone,
+        schedule=schedule,
+        min_gap_minutes=_minutes("min-gap", command.min_gap),
+        early_delay=early,
+        grace_minutes=_minutes("grace", command.grace),
+        reminders=reminders,
+    )

@@ -1,0 +1,1 @@
+"""Messages in: the raw inbox, intake watermarks, the reply limit."""

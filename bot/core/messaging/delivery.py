@@ -1,0 +1,179 @@
+"""Delivery: each outcome's audience resolved to the channels that reach it, written to the outbox.
+
+This is the one place that decides who gets what on which channel:
+
+* the reply goes back on the channel it came from, with the adapter's reply context;
+* a person gets a copy on every channel linked to them (:func:`bot.core.people.identities.reach`);
+* an address is reached as given (a link code goes where it proves the address);
+* a game's public copy goes to each channel that has a public place for games
+  (``ServiceConfig.public_channels``: a Discord forum post, the demo's screen),
+  and to none when none is configured, and to every observer of the game;
+* the host's notices go to ``ServiceConfig.host_recipients``;
+* nothing goes through the outbox to an inline channel (``ServiceConfig.inline_channels``: the host's
+  command line reads its answer from :class:`bot.core.runtime.service.Applied` at once).
+
+Rows are written in the caller's transaction, so they exist exactly when the
+change that caused them was committed.  Within one :class:`Delivery` the same
+message never goes to the same recipient twice (a GM who is also a seat,
+two outcomes with the same key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.core.basics.batch import memo_of
+from bot.core.games.preload import GAME_MASTERS, OBSERVERS
+from bot.core.messaging.outbox import Outgoing, enqueue_many
+from bot.core.model.commands import Sender
+from bot.core.model.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
+from bot.store.models import Game, GameMaster, Identity, Observer, Player
+
+if TYPE_CHECKING:
+    from bot.core.model.config import ServiceConfig
+
+PUBLIC_PREFIX = "public:"
+"""Recipient of a game's public copy on a channel: ``public:<game>``; the channel knows the place."""
+
+
+def public_recipient(slug: str) -> str:
+    return f"{PUBLIC_PREFIX}{slug}"
+
+
+@dataclass
+class Delivery:
+    """Writes outcomes as outbox rows for one transaction; see the module docstring."""
+
+    session: Session
+    config: ServiceConfig
+    now: datetime
+    sender: Sender | None = None
+    written: set[tuple[str, str, str]] = field(default_factory=set)
+
+    def send(self, outcome: Outcome) -> int:
+        """Queue ``outcome`` for every recipient its audience resolves to; returns how many rows were written."""
+        return self.send_all([outcome])
+
+    def send_all(self, outcomes: Sequence[Outcome]) -> int:
+        """:meth:`send` for each of ``outcomes``, in order; returns how many rows were written.
+
+        The addresses of every person the outcomes reach are read in one query
+        and the rows are written in one INSERT (a turn's report to a game of 8:
+        two statements, not one query per seat and one INSERT per row).
+        """
+        people = [self._people(outcome) for outcome in outcomes]
+        addresses = addresses_of(self.session, [pid for ids in people for pid in ids])
+        rows: list[Outgoing] = []
+        for outcome, ids in zip(outcomes, people, strict=True):
+            pairs = self._places(outcome) + [pair for pid in ids for pair in addresses.get(pid, ())]
+            rows += self._rows(outcome, pairs)
+        enqueue_many(self.session, rows, self.now, self.config.message_domain)
+        return len(rows)
+
+    def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]]) -> list[Outgoing]:
+        """The outbox rows of ``outcome`` to ``pairs``: none to an inline channel, none written twice."""
+        rows: list[Outgoing] = []
+        for channel, recipient in pairs:
+            if channel in self.config.inline_channels:
+                continue  # answered in the moment (Applied.reply); nothing would ever drain the row
+            if (channel, recipient, outcome.key) in self.written:
+                continue
+            self.written.add((channel, recipient, outcome.key))
+            rows.append(
+                Outgoing(
+                    channel, recipient, outcome.kind, outcome.message.template, outcome.message.data, outcome.key,
+                    outcome.context, outcome.game_id, outcome.turn_number, outcome.message.secret,
+                )
+            )  # fmt: skip
+        return rows
+
+    def recipients(self, outcome: Outcome) -> list[tuple[str, str]]:
+        """(channel, recipient) pairs for the outcome's audience."""
+        ids = self._people(outcome)
+        addresses = addresses_of(self.session, ids)
+        return self._places(outcome) + [pair for pid in ids for pair in addresses.get(pid, ())]
+
+    def _places(self, outcome: Outcome) -> list[tuple[str, str]]:
+        """The recipients of ``outcome`` that are not people: the sender, an address, public places, the host."""
+        audience = outcome.audience
+        match audience:
+            case ToSender():
+                return [] if self.sender is None else [(self.sender.channel, self.sender.address)]
+            case ToAddress():
+                return [(audience.channel, audience.address)]
+            case ToPublic():
+                game = self.session.get_one(Game, audience.game_id)
+                return [(channel, public_recipient(game.slug)) for channel in self.config.public_channels]
+            case ToHost():
+                return list(self.config.host_recipients)
+            case _:
+                return []
+
+    def _people(self, outcome: Outcome) -> list[int]:
+        """The players ``outcome`` reaches on every channel linked to them, in order."""
+        audience = outcome.audience
+        match audience:
+            case ToPlayer():
+                return [audience.player_id]
+            case ToGameMasters():
+                return game_master_ids(self.session, audience.game_id)
+            case ToPublic():
+                game = self.session.get_one(Game, audience.game_id)
+                return observer_ids(self.session, game.id) if game.observers_allowed else []
+            case _:
+                return []
+
+
+def addresses_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[tuple[str, str]]]:
+    """Every (channel, address) of each of ``player_ids``, oldest link first (:func:`bot.core.people.identities.reach`),
+    in one query; a player without identities (or no such player) is absent."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return {}
+    found: dict[int, list[tuple[str, str]]] = {}
+    rows = session.execute(
+        select(Identity.player_id, Identity.channel, Identity.address)
+        .where(Identity.player_id.in_(ids))
+        .order_by(Identity.id)
+    ).all()
+    for player_id, channel, address in rows:
+        found.setdefault(player_id, []).append((channel, address))
+    return found
+
+
+def game_master_ids(session: Session, game_id: int) -> list[int]:
+    """The ids of a game's game masters: its GM (``games.gm_player_id``) first, then its co-GMs
+    (from the batch's memo when :func:`bot.core.games.preload.remember` loaded them)."""
+    game = session.get_one(Game, game_id)
+    ids = [game.gm_player_id] if game.gm_player_id is not None else []
+    known: list[int] | None = memo_of(session).get((GAME_MASTERS, game_id))
+    if known is None:
+        known = list(session.scalars(select(GameMaster.player_id).where(GameMaster.game_id == game_id)).all())
+    return list(dict.fromkeys(ids + known))
+
+
+def observer_ids(session: Session, game_id: int) -> list[int]:
+    """The ids of who observes a game (its public reports, never a seat's private part); from the
+    batch's memo when :func:`bot.core.games.preload.remember` loaded them."""
+    known: list[int] | None = memo_of(session).get((OBSERVERS, game_id))
+    if known is not None:
+        return list(known)
+    return list(session.scalars(select(Observer.player_id).where(Observer.game_id == game_id)).all())
+
+
+def game_masters(session: Session, game_id: int) -> list[Player]:
+    """The game masters of a game: its GM (``games.gm_player_id``) first, then its co-GMs."""
+    players = [session.get(Player, pid) for pid in game_master_ids(session, game_id)]
+    return [p for p in players if p is not None]
+
+
+def observers(session: Session, game_id: int) -> list[Player]:
+    """Who observes a game (its public reports, never a seat's private part)."""
+    players = [session.get(Player, pid) for pid in observer_ids(session, game_id)]
+    return [p for p in players if p is not None]

@@ -1,0 +1,57 @@
+"""Where a game's public messages go on a channel (its Discord forum post): the ``public_places`` table.
+
+A channel's sender creates the public place on first use (a forum post
+named after the game) and records it here, so every later report of the
+game lands in the same place, across restarts.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from bot.core.games.stored import find_game
+from bot.store.db import unit_of_work
+from bot.store.models import PublicPlace
+
+
+def public_place(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
+    """The recorded public place of ``game_slug`` on ``channel`` (a Discord thread id), or None."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        if game is None:
+            return None
+        place = session.get(PublicPlace, (game.id, channel))
+        return None if place is None else place.place_id
+
+
+def record_public_place(sessions: sessionmaker[Session], game_slug: str, channel: str, place_id: str) -> None:
+    """Record ``place_id`` as the public place of ``game_slug`` on ``channel`` (raises for an unknown game)."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        if game is None:
+            raise ValueError(f"no game called {game_slug}")
+        place = session.get(PublicPlace, (game.id, channel))
+        if place is None:
+            session.add(PublicPlace(game_id=game.id, channel=channel, place_id=place_id))
+        else:
+            place.place_id = place_id
+
+
+def status_message(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
+    """The recorded status message of ``game_slug`` in its public place on ``channel`` (a message id), or None."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        if game is None:
+            return None
+        place = session.get(PublicPlace, (game.id, channel))
+        return None if place is None else place.status_id
+
+
+def record_status_message(sessions: sessionmaker[Session], game_slug: str, channel: str, message_id: str) -> None:
+    """Record ``message_id`` as the status message of ``game_slug`` on ``channel`` (its place must be recorded)."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        place = None if game is None else session.get(PublicPlace, (game.id, channel))
+        if place is None:
+            raise ValueError(f"game {game_slug} has no public place on {channel}")
+        place.status_id = message_id

@@ -1,0 +1,327 @@
+"""Rendering messages with jinja2: each channel's form of a template name + data.
+
+A *form* is a folder of templates one channel renders with: ``email``
+(78-column plain text), or another channel's own folder.
+:func:`render_message` renders ``templates/<form>/<template>.txt.j2``; a
+form's template may start with a ``Title: ...`` line (an email's subject, a
+forum post's title), returned apart.
+Templates say the core's reply codes with the global ``phrase(code, data)``,
+which takes the form's own ``templates/<form>/phrases.j2`` macro of that name
+when there is one, else the shared ``templates/common/phrases.j2`` one; the
+game's own part of a report is ``game_report(data)``.  An adapter may add
+filters of its own (Discord timestamps) to ``environment(form).filters``.
+
+Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
+
+* ``report``: the plain data of :attr:`adjudicator.api.Resolution.report`;
+* ``events``: the turn's events as lines of text;
+* ``seat``: the seat the copy is for (None for the public copy);
+* ``private``: that seat's private data (``Resolution.private[seat]``) or None.
+
+``templates/common/*.txt.j2`` wrap it with a header (game, turn, deadlines in
+UTC and the game's time zone, seed commitment or reveal) and a footer.
+Filters for columns, each measuring display columns
+(:mod:`bot.core.basics.display_width`: East Asian wide and fullwidth characters
+take two, combining marks none), so that tables line up whatever the names:
+``width`` (the columns a value takes), ``ljust(width)``, ``rjust(width)``, ``cell(width)``
+(right-aligned, ``-`` for zero when asked: ``cell(3, dash_zero=True)``),
+``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose (and
+Jinja's ``wordwrap``, redefined to measure columns),
+``pack(width, lead, indent, sep)`` for a list of short items on as few lines
+as fit (an item is never split), ``seat_labels(width)`` for a table's name
+column (names that fit, else numbered clipped names with a legend: every
+line of a mail fits in 78 columns, whatever the names), and
+``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import jinja2
+from jinja2 import meta
+from jinja2.filters import do_wordwrap
+
+from adjudicator.text import a_or_an
+from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
+from bot.core.basics.durations import format_moment
+from bot.resources import TEMPLATES_DIR
+
+
+def _ljust(value: object, width: int) -> str:
+    return pad_right(str(value), width)
+
+
+def _rjust(value: object, width: int) -> str:
+    return pad_left(str(value), width)
+
+
+def _cell(value: object, width: int, dash_zero: bool = False) -> str:
+    text = "-" if dash_zero and value in (0, None) else str(value)
+    return pad_left(text, width)
+
+
+def _width(value: object) -> int:
+    """Template filter ``width``: the columns a value takes (``names|map('width')|max`` sizes a name column)."""
+    return display_width(str(value))
+
+
+_WRAP_SPACES = frozenset("\t\n\x0b\x0c\r")
+"""The characters :func:`textwrap.wrap` turns into spaces (besides the space itself)."""
+
+
+def _wrap(value: object, width: int = 78, indent: str = "  ") -> str:
+    """Wrap a long line of prose at ``width`` columns, continuation lines indented (:func:`textwrap.wrap`).
+
+    Pure-ASCII text (nearly every line) is measured in characters, with
+    textwrap itself; other text in columns (:class:`bot.core.basics.display_width.WidthWrapper`:
+    a CJK character takes two, a combining mark none).
+    A line that already fits, with no whitespace for textwrap to change (no
+    tab, newline or other control space; not ending in a space of any kind), is its own result
+    and is returned as it is: most lines of a report fit, and textwrap's
+    splitting was a third of rendering one (9,000 report mails: 1.06 of 2.9 s
+    in a profile).  ``tests/core/test_wrap_filter.py`` checks the two agree.
+    """
+    text = str(value)
+    if not text.isascii():
+        if 0 < display_width(text) <= width and not text[-1].isspace() and _WRAP_SPACES.isdisjoint(text):
+            return text
+        return "\n".join(WidthWrapper(width, subsequent_indent=indent, break_on_hyphens=False).wrap(text)) or ""
+    if 0 < len(text) <= width and not text[-1].isspace() and _WRAP_SPACES.isdisjoint(text):
+        return text
+    return "\n".join(textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False)) or ""
+
+
+@jinja2.pass_environment
+def _wordwrap(
+    env: jinja2.Environment,
+    value: object,
+    width: int = 79,
+    break_long_words: bool = True,
+    wrapstring: str | None = None,
+    break_on_hyphens: bool = True,
+) -> str:
+    """Jinja's ``wordwrap`` measuring columns: each line of ``value`` wrapped at ``width``, joined by ``wrapstring``.
+
+    ASCII text goes to Jinja's own filter (the same result, its speed).
+    """
+    text = str(value)
+    if text.isascii():
+        return str(do_wordwrap(env, text, width, break_long_words, wrapstring, break_on_hyphens))
+    wrapper = WidthWrapper(
+        width, expand_tabs=False, replace_whitespace=False, break_long_words=break_long_words,
+        break_on_hyphens=break_on_hyphens,
+    )  # fmt: skip
+    joint = env.newline_sequence if wrapstring is None else wrapstring
+    return joint.join(joint.join(wrapper.wrap(line)) for line in text.splitlines())
+
+
+def _clip(value: object, width: int) -> str:
+    return clip(str(value), width)
+
+
+def _pack(items: object, width: int = 78, lead: str = "", indent: str = "  ", sep: str = ", ") -> str:
+    """``lead`` then the items joined by ``sep``, as many to a line as fit in ``width``; an item is never split.
+
+    Continuation lines start with ``indent``; an item longer than a line gets
+    a line of its own (the caller keeps items short enough to fit).
+    """
+    texts = (
+        [str(item) for item in items] if isinstance(items, Iterable) and not isinstance(items, str) else [str(items)]
+    )
+    lines: list[str] = []
+    line = lead
+    for i, text in enumerate(texts):
+        piece = text + (sep.rstrip() if i < len(texts) - 1 else "")
+        gap = "" if line in (lead, indent) else " " * (len(sep) - len(sep.rstrip()))
+        if line not in (lead, indent) and display_width(line + gap + piece) > width:
+            lines.append(line)
+            line, gap = indent, ""
+        line += gap + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SeatLabels:
+    """What a table shows for each seat in a column ``width`` wide, and the legend that names them.
+
+    When every name fits, a seat's label is its name and there is no legend.
+    Otherwise every seat is numbered in the order given (``" 3 Steve Ovett-~"``,
+    the number right-aligned) and the name clipped to the rest of the column;
+    :meth:`legend` then lists each number with the full name, so that a clipped
+    name is always recoverable, even when two names share their first letters.
+    """
+
+    labels: Mapping[str, str]
+    numbers: Mapping[str, int]
+    clipped: bool
+
+    def __getitem__(self, seat: str) -> str:
+        return self.labels[seat]
+
+    def legend(self, width: int = 78, heading: str = "Who is who:") -> str:
+        """``heading`` and ``n = full name`` for every seat in aligned columns of ``width``; "" when nothing was clipped.
+
+        Entries run left to right, then down (1 2 / 3 4 ...), as many to a line as fit.
+        """
+        if not self.clipped:
+            return ""
+        digits = len(str(len(self.numbers)))
+        entries = [f"{n:>{digits}} = {seat}" for seat, n in self.numbers.items()]
+        cell = max(display_width(entry) for entry in entries) + 3
+        per_line = max(1, (width - 2 + 3) // cell)
+        lines = [heading]
+        for start in range(0, len(entries), per_line):
+            row = entries[start : start + per_line]
+            lines.append("  " + "".join(pad_right(entry, cell) for entry in row[:-1]) + row[-1])
+        return "\n".join(lines)
+
+
+def _seat_labels(names: object, width: int) -> SeatLabels:
+    seats = list(dict.fromkeys(str(name) for name in names)) if isinstance(names, Iterable) else []
+    numbers = {seat: i + 1 for i, seat in enumerate(seats)}
+    if all(display_width(seat) <= width for seat in seats):
+        return SeatLabels({seat: seat for seat in seats}, numbers, False)
+    digits = len(str(len(seats)))
+    labels = {seat: _clip(f"{n:>{digits}} {seat}", width) for seat, n in numbers.items()}
+    return SeatLabels(labels, numbers, True)
+
+
+def _when(value: object, time_zone: str = "UTC") -> str:
+    """A stored moment (ISO text or datetime) in UTC and the game's zone, or a dash."""
+    if value is None or value == "":
+        return "-"
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return format_moment(moment, ZoneInfo(time_zone))
+
+
+@lru_cache(maxsize=16)
+def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
+    """The jinja2 environment of one form: strict undefineds, no autoescape (plain text)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(directory)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
+        seat_labels=_seat_labels, when=_when, width=_width, a_or_an=a_or_an,
+    )  # fmt: skip
+    catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
+
+    def phrase(code: str, data: Mapping[str, Any]) -> str:
+        for name in catalogues:
+            try:
+                module = env.get_template(name).module
+            except jinja2.TemplateNotFound:
+                continue
+            macro = getattr(module, code, None)
+            if macro is not None:
+                return str(macro(data)).strip("\n")
+        raise KeyError(f"no phrase {code!r} in {' or '.join(catalogues)}")
+
+    def game_report(data: Mapping[str, Any]) -> str:
+        return render_report_body(
+            str(data["kind"]), data["report"], data.get("events", ()), data.get("seat"), data.get("private")
+        )
+
+    env.globals.update(phrase=phrase, game_report=game_report)
+    return env
+
+
+def render(template: str, data: Mapping[str, Any], form: str = "common") -> str:
+    """Render ``template`` (a path under templates/) with ``data``; trailing spaces trimmed."""
+    text = environment(form).get_template(template).render(**data)
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A message in one channel's form: its title line (if the form has one) and its body."""
+
+    title: str | None
+    body: str
+
+
+def render_message(form: str, template: str, data: Mapping[str, Any]) -> Rendered:
+    """``templates/<form>/<template>.txt.j2`` with ``data``; a first line ``Title: ...`` is split off."""
+    text = render(f"{form}/{template}.txt.j2", data, form)
+    if text.startswith("Title:"):
+        first, _, rest = text.partition("\n")
+        return Rendered(first.removeprefix("Title:").strip(), rest.lstrip("\n"))
+    return Rendered(None, text)
+
+
+def render_report_body(
+    kind: str,
+    report: Mapping[str, Any],
+    events: Sequence[str] = (),
+    seat: str | None = None,
+    private: Mapping[str, Any] | None = None,
+) -> str:
+    """The game's own part of a turn report (``templates/<kind>/report.txt.j2``).
+
+    When the game's template uses neither ``seat`` nor ``private`` (the part is
+    the same in every copy of a turn's report: Golden Strider, Lautobus), it
+    is rendered once per report and kept (:data:`_SHARED_BODIES`), not once per
+    recipient.
+    """
+    template = f"{kind}/report.txt.j2"
+    data = {"report": report, "events": list(events), "seat": seat, "private": private}
+    if not _seat_independent(template):
+        return render(template, data)
+    try:
+        key = (template, json.dumps([report, data["events"]], sort_keys=True, separators=(",", ":")))
+    except (TypeError, ValueError):
+        return render(template, data)  # not plain JSON data (a caller's own objects): rendered as it is
+    return _SHARED_BODIES.get(key, lambda: render(template, {**data, "seat": None, "private": None}))
+
+
+@lru_cache(maxsize=64)
+def _seat_independent(template: str) -> bool:
+    """True when ``template`` reads neither ``seat`` nor ``private`` and pulls in no other template."""
+    env = environment()
+    if env.loader is None:
+        return False
+    tree = env.parse(env.loader.get_source(env, template)[0])
+    used = meta.find_undeclared_variables(tree)
+    return "seat" not in used and "private" not in used and not list(meta.find_referenced_templates(tree))
+
+
+class _Recent:
+    """A small thread-safe memo of the last ``size`` values (the sender builds mails in a worker thread)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._values: OrderedDict[tuple[str, str], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str], make: Callable[[], str]) -> str:
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = make()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self._size:
+                self._values.popitem(last=False)
+        return value
+
+
+_SHARED_BODIES = _Recent(32)
+"""The shared part of the last reports rendered, keyed by template and data (a turn's copies come together)."""

@@ -1,0 +1,78 @@
+"""Who a sender is: one player row per person, with one identity row per channel address.
+
+The core never interprets a channel name: an adapter hands over the address
+in its canonical form (the email adapter lower-cases addresses; Discord ids
+are kept as they are), and the pair (channel, address) finds the person.
+A person linked on two channels has two identities and one player, so their
+orders count for the same seat and every message reaches both.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import inspect, select
+from sqlalchemy.orm import Session
+
+from bot.core.basics.batch import forget, memo_of
+from bot.core.model.commands import Sender
+from bot.store.models import Game, Identity, Player, Seat
+
+
+def find_player(session: Session, sender: Sender) -> Player | None:
+    """The player behind ``sender``, or None on first contact (remembered for the transaction's
+    batch, :mod:`bot.core.basics.batch`, until an identity is linked)."""
+    memo = memo_of(session)
+    key = ("player", sender.channel, sender.address.strip())
+    known = memo.get(key)
+    if known is not None and inspect(known).persistent:  # not made in a unit rolled back since
+        return known  # type: ignore[no-any-return]
+    player = session.scalar(
+        select(Player)
+        .join(Identity, Identity.player_id == Player.id)
+        .where(Identity.channel == sender.channel, Identity.address == sender.address.strip())
+    )
+    if player is not None:
+        memo[key] = player
+    return player
+
+
+def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Player:
+    """The player behind ``sender``, created on first contact (no row is made twice)."""
+    player = find_player(session, sender)
+    if player is not None:
+        return player
+    address = sender.address.strip()
+    name = (sender.display_name or address.split("@")[0]).strip()[:40] or "player"
+    player = Player(display_name=name, created_at=now)
+    session.add(player)
+    session.flush()
+    session.add(Identity(player_id=player.id, channel=sender.channel, address=address, linked_at=now))
+    session.flush()
+    session.refresh(player, ["identities"])
+    return player
+
+
+def link_identity(session: Session, player: Player, channel: str, address: str, now: datetime) -> None:
+    """Add (channel, address) to ``player``; an address already linked to someone else is moved."""
+    forget(session, "player")
+    existing = session.scalar(select(Identity).where(Identity.channel == channel, Identity.address == address))
+    if existing is not None:
+        existing.player_id = player.id
+    else:
+        session.add(Identity(player_id=player.id, channel=channel, address=address, linked_at=now))
+    session.flush()
+    session.refresh(player, ["identities"])
+
+
+def reach(player: Player) -> list[tuple[str, str]]:
+    """Every (channel, address) that reaches ``player``, oldest link first."""
+    return [(identity.channel, identity.address) for identity in player.identities]
+
+
+def seat_of(game: Game, player: Player) -> Seat | None:
+    """The player's seat in ``game``, if any."""
+    for seat in game.seats:
+        if seat.player_id == player.id:
+            return seat
+    return None

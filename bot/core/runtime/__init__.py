@@ -1,0 +1,1 @@
+"""The runtime: the application service, the supervised workers, health and housekeeping."""

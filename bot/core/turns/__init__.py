@@ -1,0 +1,1 @@
+"""Turns: resolving a phase, the deadline schedule, absences, reminders, turn records, the shunt for failures."""

@@ -1,0 +1,39 @@
+"""Exporting a stored game as a game record (see :mod:`adjudicator.record`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from adjudicator.record import GameRecord, replay, sealed_record
+from bot.core.games.stored import ABANDONED, FINISHED
+from bot.core.turns.generations import live_records
+from bot.store.models import Game
+
+
+def export_record(session: Session, game: Game) -> dict[str, Any]:
+    """The record of a finished game, sealed with its commitment and result.
+
+    The seed is secret until the game is over, so only games that are over export: finished
+    by their rules, ended by a game master, or abandoned (ending a game reveals its seed as a
+    natural end does).  Each turn lists the orders that counted (canonical text); seats that
+    sent none are absent and get the no-moves-received rule on replay.  A game a game master
+    ended says so (``ended``), so a replay does not take it for a game cut short by mistake.
+    """
+    if game.status not in (FINISHED, ABANDONED):
+        raise ValueError(f"game {game.slug} is not over; its seed is still secret")
+    turns = live_records(session, game)
+    record = GameRecord(
+        game=game.kind,
+        options=dict(game.options),
+        seed=game.seed,
+        seats=tuple(seat.name for seat in game.seats),
+        turns=tuple(dict(turn.orders) for turn in turns),
+    )
+    played = replay(record)
+    document = sealed_record(record, played).to_json()
+    if game.status == ABANDONED or not played.finished:
+        document["ended"] = {"by": "game master", "abandoned": game.status == ABANDONED,
+                             "at": game.finished_at.isoformat() if game.finished_at else None}  # fmt: skip
+    return document
