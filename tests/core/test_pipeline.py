@@ -126,7 +126,7 @@ def test_a_wrong_seat_password_is_logged_with_the_game_as_a_field(sessions, capl
 
 def _codes_used_in_core() -> set[str]:
     codes: set[str] = set()
-    for path in (ROOT / "bot" / "core").glob("*.py"):
+    for path in (ROOT / "bot" / "core").rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
