@@ -1,6 +1,6 @@
 """Dragon Stripes (Alex Randolph, 1989): the :class:`~adjudicator.api.GameRules` implementation.
 
-Seed: ``shared/seeds/dragon-stripes.txt``; rulings D1-D12: ``shared/rules/RULINGS.md`` section 4.
+Rules: the Dragon Stripes seed; rulings D1-D12 (the rulings' section 4).
 A sequential game: each phase is one decision of the active player, a short
 take-over window after a hold, or the holder's choice between several takers.
 

@@ -1,6 +1,6 @@
 """The players' help text for Golden Strider: order syntax, rules in brief, report columns.
 
-Seed ``shared/seeds/golden-strider.txt``; rulings G1-G14 (``shared/rules/RULINGS.md`` section 1).
+Rules: the Golden Strider seed; rulings G1-G14 (the rulings' section 1).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The players' help text for L'autobus: order syntax and the rules as refereed.
 
-Seed ``shared/seeds/lautobus.txt``; rulings L1-L10 (``shared/rules/RULINGS.md`` section 5).
+Rules: the L'autobus seed; rulings L1-L10 (the rulings' section 5).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """L'autobus (Tony Reeves): the :class:`~adjudicator.api.GameRules` implementation.
 
-Seed: ``shared/seeds/lautobus.txt``; rulings L1-L10: ``shared/rules/RULINGS.md`` section 5.
+Rules: the L'autobus seed; rulings L1-L10 (the rulings' section 5).
 A simultaneous game: every turn each team that still has a cyclist with cards
 owes one card per such cyclist.
 """

@@ -1,6 +1,6 @@
 """Strike Gold: the :class:`~adjudicator.api.GameRules` implementation.
 
-Seed: ``shared/seeds/strike-gold.txt``; rulings S1-S11: ``shared/rules/RULINGS.md`` section 3.
+Rules: the Strike Gold seed; rulings S1-S11 (the rulings' section 3).
 
 Phases: each round opens with one simultaneous setup phase in which every seat owes its
 starting flips (2 cards in round 1, 1 later; it resolves once all have sent them).  Then

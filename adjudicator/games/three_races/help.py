@@ -1,6 +1,6 @@
 """The players' help text for the three-race game: order syntax and the rules as refereed.
 
-Seed ``shared/seeds/three-races.txt``; rulings P1-P8 (``shared/rules/RULINGS.md`` section 2).
+Rules: the three-race card game seed; rulings P1-P8 (the rulings' section 2).
 """
 
 from __future__ import annotations

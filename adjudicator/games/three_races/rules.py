@@ -1,6 +1,6 @@
 """The Alan Parr three-race card game: the :class:`~adjudicator.api.GameRules` implementation.
 
-Seed: ``shared/seeds/three-races.txt``; rulings P1-P8: ``shared/rules/RULINGS.md`` section 2.
+Rules: the three-race card game seed; rulings P1-P8 (the rulings' section 2).
 """
 
 from __future__ import annotations
