@@ -432,7 +432,12 @@ def _filename(part: Message) -> str | None:
 
 
 def _payload_size(part: Message) -> int:
-    payload = part.get_payload()
+    """The size of ``part``'s content in bytes, as sent (base64 counted decoded)."""
+    try:
+        payload = part.get_payload()
+    except (LookupError, UnicodeError):  # 8-bit bytes under a charset that cannot decode them (idna, ...)
+        decoded = part.get_payload(decode=True)
+        return len(decoded) if isinstance(decoded, bytes) else 0
     if isinstance(payload, list):
         return sum(_payload_size(p) for p in payload if isinstance(p, Message))
     if not isinstance(payload, str):

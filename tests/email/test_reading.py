@@ -201,3 +201,19 @@ def test_a_keyword_with_a_letter_that_folds_to_ascii_is_quoted_back_not_a_crash(
     reading = read_commands("", line)
     assert [type(command) for command in reading.commands] == [c.NotUnderstood]
     assert reading.commands[0].reason.startswith("write it as ")
+
+
+def test_an_attachment_in_a_charset_no_text_decodes_is_sized_not_fatal():
+    """8-bit bytes in a part whose charset is a codec that cannot replace errors (idna): the mail is
+    still read, the text part understood, the odd part counted as an attachment (found by the fuzz test)."""
+    raw = (
+        b"From: ann@example.org\r\nTo: referee@example.org\r\nSubject: STATUS demo\r\n"
+        b"Message-ID: <odd@example.org>\r\nMIME-Version: 1.0\r\n"
+        b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n'
+        b"--b\r\nContent-Type: text/plain\r\n\r\nSTATUS demo\r\n"
+        b'--b\r\nContent-Type: tex4/html; charset="idna"\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+        b"PGh0bWw+\x98\xa3P\xe03\r\n--b--\r\n"
+    )
+    mail = read_mail(raw, 1_000_000)
+    assert "STATUS demo" in mail.text
+    assert len(mail.attachments) == 1
