@@ -154,22 +154,22 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
         mail.pump()
     _print_public(drain, clock.now(), out)
     while True:
-        view = views.game(slug)
-        assert view is not None and view.state is not None
+        view = views.public_view(slug)
+        assert view is not None and view.shown is not None
         if view.phase is None:
             break
-        state = rules.load_state(view.state)
         batch: list[tuple[str, str, tuple[c.Command, ...]]] = []
         for seat in view.phase.owing:
             if rng.random() < MISS_CHANCE and view.phase.number > 0:
                 continue
-            text = rules.example_orders(state, seat, rng)
+            text = views.example_orders(slug, seat, rng)
+            assert text is not None
             batch.append((_address(seat), seat, (c.SubmitOrders(slug, text),)))
         refused = send(batch, "orders_accepted")
         if refused is not None:
             out(f"error: orders were refused:\n{refused}")
             return 1
-        after = views.game(slug)
+        after = views.public_view(slug)
         assert after is not None
         if after.phase is None or after.phase.number != view.phase.number:
             clock.advance(THINKING_TIME)  # resolved at once (a sequential move): the next player takes a while
