@@ -10,7 +10,6 @@ screen otherwise.  ``tests/core/test_views_hide_the_state.py`` checks it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -70,15 +69,6 @@ class GameViews:
     def game(self, slug: str) -> GameView | None:
         """The public view (:meth:`public_view`), for callers that want the phase and the status."""
         return self.public_view(slug)
-
-    def example_orders(self, slug: str, seat: str, rng: random.Random) -> str | None:
-        """What a simple computer player in ``seat`` would send now (the demo's players): the game's
-        own ``example_orders``, worked out here so that only the text leaves; None: no such game."""
-        with unit_of_work(self._sessions) as session:
-            game = find_game(session, slug)
-            if game is None or game.state is None:
-                return None
-            return rules_of(game).example_orders(state_for_reading(game), seat, rng)
 
     def _view(
         self, slug: str, seat: str | None, show: Callable[[GameRules[Any, Any], Any], dict[str, JSON]]

@@ -19,6 +19,7 @@ from bot.core.views import GameViews
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OrderSubmission, Seat, TurnRecord
 from tests.core.harness import SEATS, Harness
+from tests.support.stored import example_orders
 
 
 @pytest.fixture
@@ -229,7 +230,7 @@ def test_a_whole_game_finishes_reveals_its_seed_and_verifies(harness):
         if view.phase is None:
             break
         for seat in view.phase.owing:
-            harness.send(seat, c.SubmitOrders("gs1", views.example_orders("gs1", seat, rng)))
+            harness.send(seat, c.SubmitOrders("gs1", example_orders(harness.sessions, "gs1", seat, rng)))
         harness.pass_deadline()
     assert views.game("gs1").status == "finished"
     final = [m for m in harness.outbox("report") if "(final)" in m.subject]

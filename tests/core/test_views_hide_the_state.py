@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -65,7 +64,6 @@ def answers(views: GameViews) -> dict[str, Any]:
         "games": lambda: views.games(),
         "seat_of": lambda: views.seat_of(SLUG, sender),
         "is_game_master": lambda: views.is_game_master(SLUG, sender),
-        "example_orders": lambda: [views.example_orders(SLUG, seat, random.Random(1)) for seat in SEATS],
         "record": record,
     }
     public = {name for name in dir(GameViews) if not name.startswith("_")}

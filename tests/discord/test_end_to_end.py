@@ -29,6 +29,7 @@ from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord, Fault, Request
+from tests.support.stored import example_orders
 
 pytestmark = pytest.mark.integration
 
@@ -130,7 +131,7 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
         while (view := views.game("gs1")) is not None and view.phase is not None:
             for seat in view.phase.owing:
                 [reply, *_] = await world.command(seat, "orders", {"game": "gs1",
-                                                                   "text": views.example_orders("gs1", seat, rng)})  # fmt: skip
+                                                                   "text": example_orders(world.sessions, "gs1", seat, rng)})  # fmt: skip
                 assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
             assert await world.pass_deadline() == [("gs1", turns)]
             turns += 1

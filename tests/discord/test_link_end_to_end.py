@@ -36,6 +36,7 @@ from tests.discord.world import World, running_world
 from tests.email.pipeline import deliver, message
 from tests.support.fake_discord import FakeDiscord
 from tests.support.smtp_sink import Received, SmtpSink
+from tests.support.stored import example_orders
 
 pytestmark = pytest.mark.integration
 
@@ -132,7 +133,7 @@ async def test_linked_by_mail_and_discord_orders_from_either_count_and_both_get_
         view = views.game("gs1")
         assert view is not None and view.phase is not None
         rng = random.Random(3)
-        race = {seat: views.example_orders("gs1", seat, rng) or "" for seat in view.phase.owing}
+        race = {seat: example_orders(world.sessions, "gs1", seat, rng) for seat in view.phase.owing}
         for seat, orders in race.items():
             [reply, *_] = await world.command(seat, "orders", {"game": "gs1", "text": orders})
             assert "ORDERS ACCEPTED" in reply["content"], reply["content"]

@@ -56,6 +56,7 @@ from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage
 from tests.golden import assert_golden
 from tests.support.rendering import Row, rendered
+from tests.support.stored import example_orders
 
 HERE = Path(__file__).parent
 WIDTH = 78
@@ -171,7 +172,7 @@ def _play(sessions: sessionmaker[Session], kind: str, seats: list[str]) -> list[
         for seat in view.phase.owing:
             if seat == seats[-1] and view.phase.number % 3 == 1:
                 continue  # now and then nothing is received: the referee's own orders are reported
-            send(_address(seat), seat, c.SubmitOrders(SLUG, views.example_orders(SLUG, seat, rng) or ""))
+            send(_address(seat), seat, c.SubmitOrders(SLUG, example_orders(sessions, SLUG, seat, rng)))
         after = views.game(SLUG)
         assert after is not None
         if after.phase is None or after.phase.number != view.phase.number:
