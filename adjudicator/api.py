@@ -217,7 +217,16 @@ class GameRules(Protocol[StateT, OrdersT]):
         ...
 
     def public_state(self, state: StateT) -> dict[str, JSON]:
-        """JSON for ``replay --json``'s "state": nothing hidden from every player."""
+        """What every player may see (``replay --json``'s "state", a game's public screens):
+        nothing hidden from any player; each game's ``report.py``."""
+        ...
+
+    def seat_view(self, state: StateT, seat: str) -> dict[str, JSON]:
+        """What ``seat`` may see: every key of :meth:`public_state`, plus that seat's own
+        secrets (its hand, the card it alone has drawn, its standing orders) and what a
+        screen needs to offer its moves; never another seat's secret nor what is hidden
+        from every player (the deck).  Each game's ``report.py``.  Adapters get this and
+        :meth:`public_state`, never :meth:`dump_state`."""
         ...
 
     def dump_state(self, state: StateT) -> dict[str, JSON]:

@@ -25,9 +25,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from sqlalchemy.orm import Session, sessionmaker
+
 from adjudicator import registry
 from adjudicator.record import read_record, verify
 from bot.core.basics.clock import SimulatedClock
+from bot.core.games.stored import find_game, rules_of, state_for_reading
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.reply_limit import ReplyBudget
 from bot.core.messaging.delivery import PUBLIC_PREFIX
@@ -39,7 +42,7 @@ from bot.core.people.seat_secrets import load_secret_key
 from bot.core.runtime.service import Applied, GameService
 from bot.core.views import GameViews
 from bot.email.demo import MailPlayers
-from bot.store.db import make_engine, session_factory
+from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 
 RUNNER_NAMES = (
@@ -154,22 +157,21 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
         mail.pump()
     _print_public(drain, clock.now(), out)
     while True:
-        view = views.game(slug)
-        assert view is not None and view.state is not None
+        view = views.public_view(slug)
+        assert view is not None and view.shown is not None
         if view.phase is None:
             break
-        state = rules.load_state(view.state)
         batch: list[tuple[str, str, tuple[c.Command, ...]]] = []
         for seat in view.phase.owing:
             if rng.random() < MISS_CHANCE and view.phase.number > 0:
                 continue
-            text = rules.example_orders(state, seat, rng)
+            text = _example_orders(sessions, slug, seat, rng)
             batch.append((_address(seat), seat, (c.SubmitOrders(slug, text),)))
         refused = send(batch, "orders_accepted")
         if refused is not None:
             out(f"error: orders were refused:\n{refused}")
             return 1
-        after = views.game(slug)
+        after = views.public_view(slug)
         assert after is not None
         if after.phase is None or after.phase.number != view.phase.number:
             clock.advance(THINKING_TIME)  # resolved at once (a sequential move): the next player takes a while
@@ -221,6 +223,15 @@ def _refusal(applied: Applied) -> str:
         return ", ".join(applied.problems) or "refused"
     text = render("cli/problem.txt.j2", {"item": problems[0]}, "cli")
     return " ".join(text.split())
+
+
+def _example_orders(sessions: sessionmaker[Session], slug: str, seat: str, rng: random.Random) -> str:
+    """A computer player's orders: the game's own ``example_orders`` on the stored state.  The demo
+    plays every seat and may read the whole state; adapters get views (:mod:`bot.core.views`)."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, slug)
+        assert game is not None
+        return rules_of(game).example_orders(state_for_reading(game), seat, rng)
 
 
 def _names(kind: str, seats: int) -> list[str]:

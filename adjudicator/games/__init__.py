@@ -11,7 +11,8 @@ missing or when ``rules.py`` does not use it):
 ``orders.py``   the order types, parsing and canonical formatting; when the
                 parser would pass ~300 lines it continues in ``orders_*.py``
 ``resolve.py``  resolving a phase: the orders applied to the state
-``report.py``   the plain report data the game's template renders
+``report.py``   the plain report data the game's template renders, and the
+                views adapters get: ``public_state`` and ``seat_view``
 ``help.py``     the players' help (``HELP``, ``help_text()`` with options)
 ``computer.py`` the simple computer player behind ``example_orders`` (the
                 demo's players and the property tests)

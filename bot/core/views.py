@@ -1,15 +1,24 @@
-"""Read-only views of the store for adapters and the demo (no models leak out)."""
+"""Read-only views of the store for adapters and the demo (no models leak out).
+
+A game reaches an adapter only as a view (ARCHITECTURE "How a game plugs in"):
+:meth:`GameViews.public_view` (what everyone may see: the rules' ``public_state``)
+or :meth:`GameViews.seat_view` (what one seat may see: the rules' ``seat_view``).
+The stored state holds every secret (the deck order, face-down cards, another
+team's hand), so no method here returns it: a hidden card is one mistake from a
+screen otherwise.  ``tests/core/test_views_hide_the_state.py`` checks it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator.api import Phase
-from bot.core.games.stored import find_game, phase_of, rules_of
+from adjudicator.api import JSON, GameRules, Phase
+from bot.core.games.stored import find_game, phase_of, rules_of, state_for_reading
 from bot.core.messaging.delivery import game_masters
 from bot.core.model.commands import Sender
 from bot.core.people.identities import find_player, seat_of
@@ -20,14 +29,16 @@ from bot.store.models import Game
 
 @dataclass(frozen=True)
 class GameView:
-    """A snapshot of one game: its kind, status, open phase and engine state (JSON)."""
+    """A snapshot of one game as someone may see it: its kind, status, open phase and seats, and
+    ``shown``: the public state (``seat`` None) or ``seat``'s view (None before the game starts)."""
 
     slug: str
     kind: str
     status: str
     phase: Phase | None
-    state: dict[str, Any] | None
+    shown: dict[str, JSON] | None
     seats: tuple[str, ...]
+    seat: str | None = None
 
 
 @dataclass(frozen=True)
@@ -46,14 +57,31 @@ class GameViews:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
 
+    def public_view(self, slug: str) -> GameView | None:
+        """``slug`` as everyone may see it (``shown`` is the rules' ``public_state``), or None: no game."""
+        return self._view(slug, None, lambda rules, state: rules.public_state(state))
+
+    def seat_view(self, slug: str, seat: str) -> GameView | None:
+        """``slug`` as ``seat`` may see it (``shown`` is the rules' ``seat_view``: the public state and
+        that seat's own secrets), or None: no such game, or no such seat in it."""
+        return self._view(slug, seat, lambda rules, state: rules.seat_view(state, seat))
+
     def game(self, slug: str) -> GameView | None:
+        """The public view (:meth:`public_view`), for callers that want the phase and the status."""
+        return self.public_view(slug)
+
+    def _view(
+        self, slug: str, seat: str | None, show: Callable[[GameRules[Any, Any], Any], dict[str, JSON]]
+    ) -> GameView | None:
         with unit_of_work(self._sessions) as session:
             game = find_game(session, slug)
             if game is None:
                 return None
-            return GameView(
-                game.slug, game.kind, game.status, phase_of(game), game.state, tuple(s.name for s in game.seats)
-            )
+            seats = tuple(s.name for s in game.seats)
+            if seat is not None and seat not in seats:
+                return None
+            shown = None if game.state is None else show(rules_of(game), state_for_reading(game))
+            return GameView(game.slug, game.kind, game.status, phase_of(game), shown, seats, seat)
 
     def games(self, statuses: tuple[str, ...] | None = None) -> list[GameListing]:
         """Every game (or those whose status is in ``statuses``), by slug."""

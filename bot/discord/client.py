@@ -14,13 +14,17 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 from discord import app_commands
 
+from bot.discord.answers import Answers
 from bot.discord.render import NO_MENTIONS, plain
+
+if TYPE_CHECKING:  # the games' screens import this module: named for the type checker only
+    from bot.discord.games.registry import GameScreenSet
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +82,10 @@ class RefereeClient(discord.Client):
         self.guild_id = guild_id
         self.tree = RefereeTree(self)
         self.guild = discord.Object(guild_id)
-        self.decision_desk: Any = None
-        """What decision buttons report to (:class:`bot.discord.decisions.DecisionDesk`), set by the runtime."""
-        self.strike_gold_desk: Any = None
-        """What Strike Gold's buttons report to (:class:`bot.discord.strike_gold.StrikeGoldDesk`), set by the runtime."""
-        self.gm_answers: Any = None
-        """What ``/gm`` confirm buttons apply through (:class:`bot.discord.answers.Answers`), set by the runtime."""
+        self.game_screens: GameScreenSet | None = None
+        """Each game's screens, which its buttons report to (:meth:`use_game_screens`)."""
+        self.gm_answers: Answers | None = None
+        """What ``/gm`` confirm buttons apply through, set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
         """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
         self._templates: list[re.Pattern[str]] = []
@@ -119,6 +121,12 @@ class RefereeClient(discord.Client):
         if untaken:
             log.warning("interaction %s (%r) from %s: nothing takes it", interaction.id, custom_id, interaction.user.id)
             await tell_privately(interaction, NOT_IN_USE)
+
+    def use_game_screens(self, screens: GameScreenSet) -> None:
+        """Take every game's screens: their commands and items are added, their buttons find them here."""
+        self.game_screens = screens
+        self.install(screens.commands())
+        self.add_dynamic_items(*screens.items())
 
     def install(self, commands: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group]) -> None:
         """Add ``commands`` to the guild's tree (before login: they are synced in ``setup_hook``)."""

@@ -28,16 +28,11 @@ from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
-from bot.discord.decisions import DecisionButton, DecisionDesk
-from bot.discord.delivery import DiscordDelivery, after_each
+from bot.discord.delivery import DiscordDelivery
+from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
-from bot.discord.golden_strider import play_command
-from bot.discord.lautobus import riders_command
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
-from bot.discord.strike_gold import ITEMS as STRIKE_GOLD_ITEMS
-from bot.discord.strike_gold import StrikeGoldDesk
-from bot.discord.three_races import runners_command
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -80,21 +75,13 @@ class DiscordRuntime:
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)
-        self.client.install([
-            *player_commands(self.answers, views), play_command(self.answers, views),
-            runners_command(self.answers, views), riders_command(self.answers, views),
-            gm_group(self.answers, views, settings.discord_gm_role_id), link_command(self.answers),
-        ])  # fmt: skip
+        self.client.install(player_commands(self.answers, views))
+        self.client.use_game_screens(screens := GameScreenSet(self.answers, views))
+        self.client.install([gm_group(self.answers, views, settings.discord_gm_role_id), link_command(self.answers)])
         self.client.gm_answers = self.answers
         self.client.add_dynamic_items(GmConfirm, GmCancel)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
-        self.client.decision_desk = DecisionDesk(self.answers, views)
-        self.client.add_dynamic_items(DecisionButton)
-        self.client.strike_gold_desk = StrikeGoldDesk(self.answers, views)
-        self.client.add_dynamic_items(*STRIKE_GOLD_ITEMS)
-        self.delivery.after_public = after_each(
-            self.client.decision_desk.after_public, self.client.strike_gold_desk.after_public
-        )
+        self.delivery.after_public = screens.after_public_report
         self.ready = asyncio.Event()
 
     name = "discord"

@@ -21,7 +21,11 @@ COUNT_MESSAGES = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(COUNT_MESSAGES))
+def test_every_registered_game_has_its_seat_count_message_here():
+    assert sorted(COUNT_MESSAGES) == registry.kinds()
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
 def test_each_game_keeps_its_own_seat_count_message(kind: str):
     rules = registry.get_rules(kind)
     with pytest.raises(SetupError) as raised:

@@ -27,7 +27,7 @@ def packages() -> list[Path]:
 def test_every_registered_game_is_a_package_here_and_every_package_is_registered():
     registered = {Path(inspect.getfile(type(rules))).parent for rules in registry.all_rules()}
     assert registered == set(packages())
-    assert len(registered) == 5
+    assert len(registered) == len(registry.kinds())  # one package per kind
 
 
 @pytest.mark.parametrize("package", packages(), ids=lambda p: p.name)
@@ -63,6 +63,21 @@ def test_rules_hands_each_job_to_its_role_module(package: Path):
         t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)
     }
     assert "HELP" not in assigned, "the help text lives in help.py"
+
+
+@pytest.mark.parametrize("package", packages(), ids=lambda p: p.name)
+def test_the_views_live_in_report(package: Path):
+    """What adapters may see is decided in one place per game: ``report.py`` has ``public_state``
+    and ``seat_view`` (GameRules.seat_view), and ``rules.py`` only hands them on."""
+    report = ast.parse((package / "report.py").read_text(encoding="utf-8"))
+    functions = {node.name for node in report.body if isinstance(node, ast.FunctionDef)}
+    assert {"public_state", "seat_view"} <= functions, f"{package.name}/report.py lacks the views"
+    rules = ast.parse((package / "rules.py").read_text(encoding="utf-8"))
+    for node in ast.walk(rules):
+        if isinstance(node, ast.FunctionDef) and node.name in ("public_state", "seat_view"):
+            body = [n for n in node.body if not isinstance(n, ast.Expr)]
+            assert len(body) == 1 and isinstance(body[0], ast.Return), f"{package.name}: {node.name} is report's"
+            assert ast.unparse(body[0]).startswith(f"return report.{node.name}("), f"{package.name}: {node.name}"
 
 
 @pytest.mark.parametrize("package", packages(), ids=lambda p: p.name)

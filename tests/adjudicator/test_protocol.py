@@ -3,7 +3,8 @@
 Along whole games played with the games' own computer orders: phase numbers count
 the resolved phases; parse_orders accepts the computer's text and reads its own
 canonical text back to the same orders; no text makes parse_orders raise; the
-state survives dump/load; reports and public state are plain JSON.
+state survives dump/load; reports and public state are plain JSON; each seat's
+view is plain JSON holding the whole public state.
 """
 
 from __future__ import annotations
@@ -56,7 +57,12 @@ def test_whole_games_keep_the_protocol(kind):
         result = advance(rules, state, orders, rng_for(f"seed-{kind}", phase.number))
         json.dumps(result.report)
         json.dumps({seat: dict(data) for seat, data in result.private.items()})
-        json.dumps(rules.public_state(result.state))
+        public = rules.public_state(result.state)
+        json.dumps(public)
+        for seat in seats_for(rules):
+            view = json.loads(json.dumps(rules.seat_view(result.state, seat)))
+            assert view["seat"] == seat
+            assert {key: view[key] for key in public} == json.loads(json.dumps(public)), (kind, seat)
         dumped = rules.dump_state(result.state)
         assert rules.dump_state(rules.load_state(json.loads(json.dumps(dumped)))) == dumped
         state = result.state

@@ -19,6 +19,7 @@ from bot.core.views import GameViews
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OrderSubmission, Seat, TurnRecord
 from tests.core.harness import SEATS, Harness
+from tests.support.stored import example_orders
 
 
 @pytest.fixture
@@ -220,19 +221,16 @@ def test_help_and_list(harness):
 
 
 def test_a_whole_game_finishes_reveals_its_seed_and_verifies(harness):
-    from adjudicator import registry
 
     harness.golden_strider_game()
-    rules = registry.get_rules("golden-strider")
     views = GameViews(harness.sessions)
     rng = random.Random(5)
     for _ in range(200):
         view = views.game("gs1")
         if view.phase is None:
             break
-        state = rules.load_state(view.state)
         for seat in view.phase.owing:
-            harness.send(seat, c.SubmitOrders("gs1", rules.example_orders(state, seat, rng)))
+            harness.send(seat, c.SubmitOrders("gs1", example_orders(harness.sessions, "gs1", seat, rng)))
         harness.pass_deadline()
     assert views.game("gs1").status == "finished"
     final = [m for m in harness.outbox("report") if "(final)" in m.subject]

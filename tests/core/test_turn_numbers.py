@@ -20,7 +20,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import Game
 from tests.core.harness import SEATS, Harness
 
-KINDS = ("golden-strider", "three-races", "strike-gold", "dragon-stripes", "lautobus")
+KINDS = registry.kinds()
 GAME = "g1"
 
 

@@ -23,15 +23,12 @@ from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
-from bot.discord.decisions import DecisionButton, DecisionDesk
 from bot.discord.delivery import DiscordDelivery
+from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
-from bot.discord.golden_strider import play_command
-from bot.discord.lautobus import riders_command
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
-from bot.discord.three_races import runners_command
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 from tests.core.harness import SEATS, Harness
@@ -64,14 +61,12 @@ def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Ha
     delivery = DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id)
     answers = Answers(GameService(sessions), delivery, harness.clock)
     views = GameViews(sessions)
-    client.install([*player_commands(answers, views), play_command(answers, views),
-                    runners_command(answers, views), riders_command(answers, views),
-                    gm_group(answers, views, fake.gm_role_id), link_command(answers)])  # fmt: skip
+    client.install(player_commands(answers, views))
+    client.use_game_screens(GameScreenSet(answers, views))
+    client.install([gm_group(answers, views, fake.gm_role_id), link_command(answers)])
     client.gm_answers = answers
     client.add_dynamic_items(GmConfirm, GmCancel)
     client.interaction_hooks.append(answers.orders_by_modal)
-    client.decision_desk = DecisionDesk(answers, views)
-    client.add_dynamic_items(DecisionButton)
     return client
 
 

@@ -20,7 +20,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator import registry
 from bot.core.model import commands as c
 from bot.core.model.secret_values import REDACTED
 from bot.core.views import GameViews
@@ -30,6 +29,7 @@ from bot.store.models import OutboxMessage
 from tests.core.harness import SEATS
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord, Fault, Request
+from tests.support.stored import example_orders
 
 pytestmark = pytest.mark.integration
 
@@ -125,15 +125,13 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
             assert "JOINED gs1" in reply["content"] and reply["flags"] == 64
         started = await fake_discord.slash("gm", {"game": "gs1"}, gail, subcommand="start")
         assert "STARTED gs1" in (await fake_discord.wait_for_replies(started))[0]["content"]
-        rules = registry.get_rules("golden-strider")
         views = GameViews(world.sessions)
         rng = random.Random(5)
         turns = 0
         while (view := views.game("gs1")) is not None and view.phase is not None:
-            state = rules.load_state(view.state)
             for seat in view.phase.owing:
                 [reply, *_] = await world.command(seat, "orders", {"game": "gs1",
-                                                                   "text": rules.example_orders(state, seat, rng)})  # fmt: skip
+                                                                   "text": example_orders(world.sessions, "gs1", seat, rng)})  # fmt: skip
                 assert "ORDERS ACCEPTED" in reply["content"], reply["content"]
             assert await world.pass_deadline() == [("gs1", turns)]
             turns += 1

@@ -169,10 +169,9 @@ async def test_preview_changes_nothing_and_orders_for_a_seat_count(
         await resolve(world)
         assert facts(world).phase_number == 1
         assert "the GM entered orders for seat Ann -- by phone" in announced(world)
-        view = GameViews(world.sessions).game("gs1")
-        assert view is not None and view.state is not None
-        ann = next(r for r in view.state["runners"] if r["seat"] == "Ann")
-        assert sorted(value for value, _ in ann["hand"]) == [1, 5, 6, 8, 10]  # the GM's cards, not the default
+        view = GameViews(world.sessions).seat_view("gs1", "Ann")
+        assert view is not None and view.shown is not None
+        assert sorted(card["value"] for card in view.shown["hand"]) == [1, 5, 6, 8, 10]  # the GM's cards
 
 
 async def test_eject_and_rollback_after_confirmation(

@@ -19,7 +19,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator import registry
 from bot.core.intake.inbox import Inbox
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
@@ -37,6 +36,7 @@ from tests.discord.world import World, running_world
 from tests.email.pipeline import deliver, message
 from tests.support.fake_discord import FakeDiscord
 from tests.support.smtp_sink import Received, SmtpSink
+from tests.support.stored import example_orders
 
 pytestmark = pytest.mark.integration
 
@@ -130,11 +130,10 @@ async def test_linked_by_mail_and_discord_orders_from_either_count_and_both_get_
 
         # The first race turn on Discord, Ann included: no password on Discord.
         views = GameViews(world.sessions)
-        rules = registry.get_rules("golden-strider")
         view = views.game("gs1")
         assert view is not None and view.phase is not None
-        state, rng = rules.load_state(view.state), random.Random(3)
-        race = {seat: rules.example_orders(state, seat, rng) for seat in view.phase.owing}
+        rng = random.Random(3)
+        race = {seat: example_orders(world.sessions, "gs1", seat, rng) for seat in view.phase.owing}
         for seat, orders in race.items():
             [reply, *_] = await world.command(seat, "orders", {"game": "gs1", "text": orders})
             assert "ORDERS ACCEPTED" in reply["content"], reply["content"]

@@ -17,7 +17,6 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from adjudicator import registry
 from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.store.db import unit_of_work
@@ -26,6 +25,7 @@ from tests.core.harness import SEATS
 from tests.discord.test_end_to_end import start_game
 from tests.discord.world import World, running_world
 from tests.support.fake_discord import FakeDiscord, Fault, Request
+from tests.support.stored import example_orders
 
 pytestmark = pytest.mark.integration
 
@@ -93,9 +93,8 @@ async def test_the_status_is_pinned_at_the_start_and_edited_in_place_after_order
     async with running_world(fake_discord, sqlite_sessions, harness=harness) as again:  # the bot restarted
         before = edits_of(fake_discord, status)
         view = GameViews(again.sessions).game("gs1")
-        assert view is not None and view.state is not None
-        rules = registry.get_rules("golden-strider")
-        turn_1 = rules.example_orders(rules.load_state(view.state), "Ben", random.Random(1))
+        assert view is not None and view.shown is not None
+        turn_1 = example_orders(again.sessions, "gs1", "Ben", random.Random(1))
         [accepted, *_] = await again.command("Ben", "orders", {"game": "gs1", "text": turn_1})
         assert "ORDERS ACCEPTED" in accepted["content"], accepted["content"]
         await again.delivered()

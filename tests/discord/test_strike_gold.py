@@ -89,9 +89,9 @@ async def press(world: World, custom_id: str, message: dict[str, Any], who: str,
 
 def phase(world: World) -> tuple[int, str, str]:
     """(turn number, seat to move, stage) of the live game."""
-    view = GameViews(world.sessions).game("sg1")
-    assert view is not None and view.phase is not None and view.state is not None
-    return view.phase.number, view.phase.owing[0], str(view.state["stage"])
+    view = GameViews(world.sessions).public_view("sg1")
+    assert view is not None and view.phase is not None and view.shown is not None
+    return view.phase.number, view.phase.owing[0], str(view.shown["stage"])
 
 
 def card_shown(replies: list[dict[str, Any]]) -> dict[str, Any]:

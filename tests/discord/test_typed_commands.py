@@ -16,14 +16,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.model import commands as c
 from bot.core.views import GameViews
+from bot.discord.games.three_races import Team, next_cards
 from bot.discord.runtime import point_at
-from bot.discord.three_races import Team, next_cards
 from tests.core.harness import Harness
 from tests.discord.test_commands import Bench, bench_client
 from tests.support.fake_discord import AUTOCOMPLETE, SLASH, FakeDiscord
 
 TEAMS = ["Ann", "Ben", "Cat", "Dan"]
 RIDERS = ["Ann", "Ben", "Cat", "Dan", "Eve"]
+CARDS = tuple(range(1, 13))
 
 
 @pytest_asyncio.fixture
@@ -112,20 +113,19 @@ async def test_runners_offers_the_teams_own_cards_at_the_setup_and_at_each_deadl
     assert "ORDERS ACCEPTED" in text and "move 1: 25=10 55=6 85=12; move 2: 25=4 55=9" in text, text
     assert "no card for the 85 race" in text  # the parser's own note: rule 10 plays the lowest card left
     assert typed.harness.pass_deadline() == [("tr1", 1)]
-    state = GameViews(typed.harness.sessions).game("tr1").state  # type: ignore[union-attr]
-    ann_team = next(t for t in state["teams"] if t["seat"] == "Ann")  # type: ignore[index]
-    assert ann_team["spent"]["25"] == [4, 10] and ann_team["spent"]["55"] == [6, 9]
+    shown = GameViews(typed.harness.sessions).seat_view("tr1", "Ann").shown  # type: ignore[union-attr]
+    assert shown["spent"]["25"] == [4, 10] and shown["spent"]["55"] == [6, 9]  # type: ignore[index]
     assert await offered(typed, "runners", {"game": "tr1", "race25": ""}, "race25", ann) == ["2", "5"]
 
 
 def test_a_cycle_that_ends_inside_a_deadline_gives_the_cards_back() -> None:
-    team = Team(False, (4, 5, 6), {25: (1, 2, 3, 4)}, {25: frozenset({1, 2, 3})}, (25, 55, 85))
+    team = Team(False, (4, 5, 6), {25: (1, 2, 3, 4)}, {25: frozenset({1, 2, 3})}, (25, 55, 85), CARDS, 4, 4)
     assert next_cards(team, 25, [], []) == [4]
     assert next_cards(team, 25, [4], []) == [1, 2, 3, 4]  # move 4 ended the cycle
     assert next_cards(team, 25, [4, 4], []) == [1, 2, 3]
     assert next_cards(team, 25, [4, 4, 1], []) == []  # three moves, three cards
     assert next_cards(team, 25, [2], []) == []  # 2 was spent: nothing can follow it
-    finished = Team(False, (1, 2), {25: (1, 2, 3, 4)}, {}, (55, 85))
+    finished = Team(False, (1, 2), {25: (1, 2, 3, 4)}, {}, (55, 85), CARDS, 4, 4)
     assert next_cards(finished, 25, [], []) == []
 
 
@@ -168,8 +168,8 @@ async def test_riders_offers_each_riders_own_hand_and_no_special_on_turn_one(typ
     assert "WARNING: no card for rider 2" in text
     assert typed.harness.pass_deadline() == [("lb1", 0)]
 
-    state = GameViews(typed.harness.sessions).game("lb1").state  # type: ignore[union-attr]
-    hand = next(cy["cards"] for cy in state["cyclists"] if cy["team"] == "Ann" and cy["rider"] == 1)  # type: ignore[index]
+    shown = GameViews(typed.harness.sessions).public_view("lb1").shown  # type: ignore[union-attr]
+    hand = next(cy["cards"] for cy in shown["cyclists"] if cy["team"] == "Ann" and cy["rider"] == 1)  # type: ignore[index]
     offer = await offered(typed, "riders", {"game": "lb1", "rider1": ""}, "rider1", ann)
     assert offer == [str(card) for card in hand] and offer[-2:] == ["zero", "sprint"]  # specials from turn 2 on
     assert await offered(typed, "riders", {"game": "lb1", "rider1": "s"}, "rider1", ann) == ["sprint"]

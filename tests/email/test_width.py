@@ -41,6 +41,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
+from adjudicator.record import start_game
 from bot.core.basics.clock import SimulatedClock
 from bot.core.commands import hosting as host_commands
 from bot.core.messaging.outbox import PendingMessage
@@ -55,6 +56,7 @@ from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage
 from tests.golden import assert_golden
 from tests.support.rendering import Row, rendered
+from tests.support.stored import example_orders
 
 HERE = Path(__file__).parent
 WIDTH = 78
@@ -78,8 +80,17 @@ No word of a name is wider than the narrowest column of prose (37), so that
 the prose wraps at the same spaces as it does for its ASCII twin (a word
 wider than a line is cut, and a wide letter cannot be cut in two).
 """
-KINDS = ("golden-strider", "three-races", "strike-gold", "dragon-stripes", "lautobus")
-SIMULTANEOUS = ("golden-strider", "three-races", "lautobus")
+KINDS = registry.kinds()
+
+
+def _simultaneous(kind: str) -> bool:
+    """Whether ``kind`` waits for the deadline (every seat at once) rather than resolving a phase once it is in."""
+    rules = registry.get_rules(kind)
+    phase = rules.phase(start_game(rules, [f"S{i}" for i in range(rules.min_seats)], {}, "kind"))
+    return phase is not None and not phase.resolve_when_complete
+
+
+SIMULTANEOUS = tuple(kind for kind in KINDS if _simultaneous(kind))
 MAX_TURNS = 400
 ROLL_BACK_FROM = 4
 """The game master rolls back from this turn to the one before, once."""
@@ -123,7 +134,6 @@ def play(database: Path, kind: str, names: tuple[str, ...]) -> Game:
 
 
 def _play(sessions: sessionmaker[Session], kind: str, seats: list[str]) -> list[Row]:
-    rules = registry.get_rules(kind)
     clock = SimulatedClock(START)
     service = GameService(sessions, ServiceConfig(message_domain="example.com", game_masters=frozenset({GM})))
     views = GameViews(sessions)
@@ -152,18 +162,17 @@ def _play(sessions: sessionmaker[Session], kind: str, seats: list[str]) -> list[
     rolled_back = False
     for _ in range(MAX_TURNS):
         view = views.game(SLUG)
-        assert view is not None and view.state is not None
+        assert view is not None and view.shown is not None
         if view.phase is None:
             break
         if view.phase.number == ROLL_BACK_FROM and not rolled_back:  # its listing of the orders on file
             send(*gm, c.RollBack(SLUG, ROLL_BACK_FROM - 1, "the orders of a player were lost in the post " * 2))
             rolled_back = True
             continue
-        state = rules.load_state(view.state)
         for seat in view.phase.owing:
             if seat == seats[-1] and view.phase.number % 3 == 1:
                 continue  # now and then nothing is received: the referee's own orders are reported
-            send(_address(seat), seat, c.SubmitOrders(SLUG, rules.example_orders(state, seat, rng)))
+            send(_address(seat), seat, c.SubmitOrders(SLUG, example_orders(sessions, SLUG, seat, rng)))
         after = views.game(SLUG)
         assert after is not None
         if after.phase is None or after.phase.number != view.phase.number:

@@ -54,6 +54,7 @@ from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import message
 from tests.support.dovecot import PASSWORD, DovecotServer
 from tests.support.smtp_sink import Received, SmtpSink
+from tests.support.stored import stored_state
 
 ROOT = Path(__file__).resolve().parents[2]
 REFEREE = "referee@example.com"
@@ -276,9 +277,8 @@ class Club:
     def orders_for(self, seat: str) -> tuple[str, str]:
         """(what the player writes, its canonical form): the game's example player on the open turn."""
         rules = registry.get_rules(self.kind)
-        view = self.view()
-        assert view.state is not None
-        state = rules.load_state(view.state)
+        assert self.engine is not None
+        state = stored_state(session_factory(self.engine), self.game)
         text = rules.example_orders(state, seat, self.rng)
         parsed = rules.parse_orders(state, seat, text)
         assert parsed.accepted, (seat, text, parsed)

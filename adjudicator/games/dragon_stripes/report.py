@@ -95,3 +95,35 @@ def private(state: State) -> dict[str, dict[str, JSON]]:
             standing.append(offer_line(player.offer))
         result[player.seat] = {"standing": standing}
     return result
+
+
+def public_state(state: State) -> dict[str, JSON]:
+    """Everything public; not the deck order, not the standing orders."""
+    return {
+        "gems": {p.seat: p.gems for p in state.players},
+        "hoard": state.hoard,
+        "knight": state.knight,
+        "beside": state.beside,
+        "dangers": state.dangers,
+        "doubling": state.doubling,
+        "turn_owner": state.players[state.owner].seat,
+        "active": state.active_player.seat,
+        "step": state.step.value,
+        "cards_seen": [card.label for card in state.seen],
+        "cards_left": len(state.deck),
+        "finished": state.finished,
+    }
+
+
+def seat_view(state: State, seat: str) -> dict[str, JSON]:
+    """``seat``'s view: the public state, the seats in order, the seats that offered to take
+    over and wait for the holder's choice (public decisions, RULINGS 4.1; ruling D6), and
+    ``seat``'s own standing orders (a player's intentions, shown to that player only).
+    Never the deck order (RULINGS 4.1) nor another seat's standing orders."""
+    return {
+        **public_state(state),
+        "seat": seat,
+        "seats": [p.seat for p in state.players],
+        "takers": [state.players[i].seat for i in state.takers] if state.step is Step.CHOOSE else [],
+        **private(state)[seat],
+    }

@@ -179,21 +179,10 @@ class DragonStripes:
         )
 
     def public_state(self, state: State) -> dict[str, JSON]:
-        """Everything public; not the deck order, not the standing orders."""
-        return {
-            "gems": {p.seat: p.gems for p in state.players},
-            "hoard": state.hoard,
-            "knight": state.knight,
-            "beside": state.beside,
-            "dangers": state.dangers,
-            "doubling": state.doubling,
-            "turn_owner": state.players[state.owner].seat,
-            "active": state.active_player.seat,
-            "step": state.step.value,
-            "cards_seen": [card.label for card in state.seen],
-            "cards_left": len(state.deck),
-            "finished": state.finished,
-        }
+        return report.public_state(state)
+
+    def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
+        return report.seat_view(state, seat)
 
     def dump_state(self, state: State) -> dict[str, JSON]:
         return state_io.dump(state)

@@ -21,13 +21,12 @@ from adjudicator.api import (
     Standing,
 )
 from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
-from adjudicator.games.golden_strider import computer
+from adjudicator.games.golden_strider import computer, report
 from adjudicator.games.golden_strider import help as game_help
 from adjudicator.games.golden_strider import orders as order_syntax
 from adjudicator.games.golden_strider import state as state_io
 from adjudicator.games.golden_strider.options import OPTION_SPECS, Options
 from adjudicator.games.golden_strider.orders import PlayOrder, SetupOrder
-from adjudicator.games.golden_strider.report import round_report, setup_report
 from adjudicator.games.golden_strider.resolve import (
     default_play,
     keeps_seven_turn_rule,
@@ -110,10 +109,10 @@ class GoldenStrider:
         if state.turn == 0:
             setups = {seat: expect_orders(seat, orders, SetupOrder) for seat in phase.owing}
             new_state, events = resolve_setup(state, setups)
-            return Resolution(new_state, events, setup_report(new_state))
+            return Resolution(new_state, events, report.setup_report(new_state))
         plays = {seat: expect_orders(seat, orders, PlayOrder) for seat in phase.owing}
         new_state, lines, events = resolve_round(state, plays)
-        return Resolution(new_state, events, round_report(new_state, lines))
+        return Resolution(new_state, events, report.round_report(new_state, lines))
 
     def check_invariants(self, state: State) -> None:
         if state.turn == 0:
@@ -143,22 +142,10 @@ class GoldenStrider:
         return tuple(Standing(r.seat, places[r.seat], r.square) for r in order)
 
     def public_state(self, state: State) -> dict[str, JSON]:
-        places = positions({r.seat: r.square for r in state.runners})
-        return {
-            "round": state.round,
-            "race_length": state.options.race_length,
-            "steeplechase": state.options.steeplechase,
-            "runners": [
-                {
-                    "seat": r.seat,
-                    "square": r.square,
-                    "position": places[r.seat],
-                    "owed": r.owed,
-                    "hand": [c.label for c in r.hand],
-                }
-                for r in state.runners
-            ],
-        }
+        return report.public_state(state)
+
+    def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
+        return report.seat_view(state, seat)
 
     def dump_state(self, state: State) -> dict[str, JSON]:
         return state_io.dump(state)

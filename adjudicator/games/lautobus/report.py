@@ -12,7 +12,7 @@ import string
 from collections.abc import Mapping, Sequence
 
 from adjudicator.api import JSON
-from adjudicator.games.lautobus.cards import Card
+from adjudicator.games.lautobus.cards import Card, illegal_reason
 from adjudicator.games.lautobus.resolve import Bonus, TurnLine
 from adjudicator.games.lautobus.scoring import race_places, team_scores
 from adjudicator.games.lautobus.state import Cyclist, State
@@ -107,3 +107,46 @@ def _moved(before: State, lines: Sequence[TurnLine]) -> list[Cyclist]:
     """The cyclists where the turn's movement left them (before any finishing bonus)."""
     ends = {(line.team, line.rider): line.end for line in lines}
     return [Cyclist(c.team, c.rider, ends[c.key], ()) for c in before.cyclists]
+
+
+def public_state(state: State) -> dict[str, JSON]:
+    places = race_places(state.cyclists)
+    codes = team_codes(state.seats)
+    return {
+        "turn": state.turn,
+        "finished": state.finished,
+        "teams": [{"seat": seat, "code": codes[seat]} for seat in state.seats],
+        "cyclists": [
+            {
+                "team": c.team,
+                "rider": c.rider,
+                "space": c.space,
+                "place": places[c.key],
+                "cards": [card.to_json() for card in c.cards],
+            }
+            for c in state.cyclists
+        ],
+    }
+
+
+def seat_view(state: State, seat: str) -> dict[str, JSON]:
+    """``seat``'s view: the public state (hands are public, RULINGS 5.1: only each turn's
+    choice is secret) and its own riders' cards with those it may play now (ruling L8;
+    no special on the first turn, seed rule 10), for a screen's suggestions."""
+    return {
+        **public_state(state),
+        "seat": seat,
+        "riders": [
+            {
+                "rider": c.rider,
+                "cards": [card.to_json() for card in c.cards],
+                "playable": list(
+                    dict.fromkeys(
+                        card.label for card in c.cards if illegal_reason(c.cards, card, state.first_turn) is None
+                    )
+                ),
+            }
+            for c in state.cyclists
+            if c.team == seat
+        ],
+    }

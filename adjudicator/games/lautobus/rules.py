@@ -24,16 +24,16 @@ from adjudicator.api import (
     Standing,
 )
 from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
-from adjudicator.games.lautobus import computer
+from adjudicator.games.lautobus import computer, report
 from adjudicator.games.lautobus import help as game_help
 from adjudicator.games.lautobus import state as state_io
 from adjudicator.games.lautobus.cards import fallback_card, sort_hand, starting_hand
 from adjudicator.games.lautobus.layout import start_cyclists
 from adjudicator.games.lautobus.options import OPTION_SPECS, RIDERS, TEAMS, Options
 from adjudicator.games.lautobus.orders import Play, TeamOrders, format_orders, parse_team_orders
-from adjudicator.games.lautobus.report import team_codes, turn_report
+from adjudicator.games.lautobus.report import turn_report
 from adjudicator.games.lautobus.resolve import resolve_turn
-from adjudicator.games.lautobus.scoring import race_places, standings
+from adjudicator.games.lautobus.scoring import standings
 from adjudicator.games.lautobus.state import State
 
 
@@ -120,23 +120,10 @@ class Lautobus:
         return standings(state)
 
     def public_state(self, state: State) -> dict[str, JSON]:
-        places = race_places(state.cyclists)
-        codes = team_codes(state.seats)
-        return {
-            "turn": state.turn,
-            "finished": state.finished,
-            "teams": [{"seat": seat, "code": codes[seat]} for seat in state.seats],
-            "cyclists": [
-                {
-                    "team": c.team,
-                    "rider": c.rider,
-                    "space": c.space,
-                    "place": places[c.key],
-                    "cards": [card.to_json() for card in c.cards],
-                }
-                for c in state.cyclists
-            ],
-        }
+        return report.public_state(state)
+
+    def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
+        return report.seat_view(state, seat)
 
     def dump_state(self, state: State) -> dict[str, JSON]:
         return state_io.dump(state)

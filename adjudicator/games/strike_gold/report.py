@@ -7,6 +7,7 @@ count.  A card drawn alone is shown to its drawer through ``Resolution.private``
 from __future__ import annotations
 
 from adjudicator.api import JSON, Standing
+from adjudicator.games.strike_gold.cards import COLUMNS, ROWS, slot_name
 from adjudicator.games.strike_gold.grid import Grid, face_down_slots, public_rows
 from adjudicator.games.strike_gold.rounds import RoundResult, flips_due
 from adjudicator.games.strike_gold.state import Source, Stage, State
@@ -99,4 +100,40 @@ def build_report(
             if state.stage is Stage.OVER
             else []
         ),
+    }
+
+
+def public_state(state: State) -> dict[str, JSON]:
+    return {
+        "round": state.round,
+        "stage": state.stage.value,
+        "grids": {seat: public_rows(grid) for seat, grid in zip(state.seats, state.grids, strict=True)},
+        "discard_top": state.discard[-1] if state.discard else None,
+        "discard_size": len(state.discard),
+        "deck_size": len(state.deck),
+        "totals": dict(zip(state.seats, state.totals, strict=True)),
+        "columns_cleared": dict(zip(state.seats, state.columns_cleared, strict=True)),
+        "rows_cleared": dict(zip(state.seats, state.rows_cleared, strict=True)),
+        "round_scores": [dict(zip(state.seats, scores, strict=True)) for scores in state.history],
+        "out": state.seats[state.out] if state.out is not None else None,
+        "final_turns": [state.seats[i] for i in state.final_turns],
+        "pending": pending_json(state),
+        "next": next_up(state),
+    }
+
+
+def seat_view(state: State, seat: str) -> dict[str, JSON]:
+    """``seat``'s view: the public state, the slots' names in reading order, whether a card
+    taken from the discard pile must be kept (ruling S1), and the card ``seat`` drew alone,
+    which is its drawer's until placed or discarded (RULINGS 3.1).  No face-down value:
+    the owner does not know its own (RULINGS 3.1)."""
+    drawn = None
+    if state.pending is not None and state.seats[state.current] == seat:
+        drawn = {"value": state.pending.value, "source": state.pending.source.value}
+    return {
+        **public_state(state),
+        "seat": seat,
+        "slots": [[slot_name(r * COLUMNS + c) for c in range(COLUMNS)] for r in range(ROWS)],
+        "discard_pick_must_keep": state.options.discard_pick_must_keep,
+        "drawn": drawn,
     }

@@ -29,15 +29,15 @@ from adjudicator.api import (
     Standing,
 )
 from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
-from adjudicator.games.strike_gold import computer
+from adjudicator.games.strike_gold import computer, report
 from adjudicator.games.strike_gold import help as game_help
 from adjudicator.games.strike_gold import state as state_io
 from adjudicator.games.strike_gold.cards import SLOTS, full_deck
-from adjudicator.games.strike_gold.grid import cards, face_down_slots, public_rows
+from adjudicator.games.strike_gold.grid import cards, face_down_slots
 from adjudicator.games.strike_gold.options import OPTION_SPECS, Options
 from adjudicator.games.strike_gold.orders import Choice, DecisionOrder, Order, SetupOrder, TurnOrder, format_order
 from adjudicator.games.strike_gold.orders_parse import Context, read_order
-from adjudicator.games.strike_gold.report import build_report, next_up, pending_json
+from adjudicator.games.strike_gold.report import build_report
 from adjudicator.games.strike_gold.resolve import (
     default_action,
     default_turn,
@@ -133,13 +133,13 @@ class StrikeGold:
             move = resolve_turn(state, expect_orders(seat, orders, TurnOrder), rng)
         if move.drawn_alone is not None:
             private = {seat: {"drawn": move.drawn_alone.value, "source": move.drawn_alone.source.value}}
-            report = build_report(move.state, "draw", self.standings(move.state))
-            return Resolution(move.state, move.events, report, private)
+            data = build_report(move.state, "draw", self.standings(move.state))
+            return Resolution(move.state, move.events, data, private)
         if not move.round_over:
             return Resolution(move.state, move.events, build_report(move.state, "move", self.standings(move.state)))
         new, result, round_events = end_round(move.state, rng)
-        report = build_report(new, "round", self.standings(new), result)
-        return Resolution(new, (*move.events, *round_events), report)
+        data = build_report(new, "round", self.standings(new), result)
+        return Resolution(new, (*move.events, *round_events), data)
 
     def check_invariants(self, state: State) -> None:
         held = list(state.deck) + list(state.discard) + [c for g in state.grids for c in cards(g)]
@@ -172,22 +172,10 @@ class StrikeGold:
         return tuple(Standing(state.seats[i], 1 + sum(1 for k in keys if k < keys[i]), state.totals[i]) for i in order)
 
     def public_state(self, state: State) -> dict[str, JSON]:
-        return {
-            "round": state.round,
-            "stage": state.stage.value,
-            "grids": {seat: public_rows(grid) for seat, grid in zip(state.seats, state.grids, strict=True)},
-            "discard_top": state.discard[-1] if state.discard else None,
-            "discard_size": len(state.discard),
-            "deck_size": len(state.deck),
-            "totals": dict(zip(state.seats, state.totals, strict=True)),
-            "columns_cleared": dict(zip(state.seats, state.columns_cleared, strict=True)),
-            "rows_cleared": dict(zip(state.seats, state.rows_cleared, strict=True)),
-            "round_scores": [dict(zip(state.seats, scores, strict=True)) for scores in state.history],
-            "out": state.seats[state.out] if state.out is not None else None,
-            "final_turns": [state.seats[i] for i in state.final_turns],
-            "pending": pending_json(state),
-            "next": next_up(state),
-        }
+        return report.public_state(state)
+
+    def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
+        return report.seat_view(state, seat)
 
     def dump_state(self, state: State) -> dict[str, JSON]:
         return state_io.dump(state)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from adjudicator.api import JSON
+from adjudicator.games.three_races.plan import move_numbers
 from adjudicator.games.three_races.resolve import MoveLine, places
 from adjudicator.games.three_races.scoring import as_number, overall_places, points_text
-from adjudicator.games.three_races.state import CYCLE, RACES, READJUSTMENTS, Race, State
+from adjudicator.games.three_races.state import CARDS, CYCLE, HAND_SIZE, RACES, READJUSTMENTS, Race, State
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -162,4 +163,25 @@ def public_state(state: State) -> dict[str, JSON]:
             for race in state.races
         },
         "points": {seat: as_number(state.total(seat)) for seat in state.seats},
+    }
+
+
+def seat_view(state: State, seat: str) -> dict[str, JSON]:
+    """``seat``'s view: the public state and its own team's secret (RULINGS 2.1): each
+    runner's hand and the cards spent this cycle, the readjustments left; and what the
+    coming phase asks for (the setup's split, or the moves of the deadline).  Never
+    another team's cards."""
+    team = state.team(seat)
+    return {
+        **public_state(state),
+        "seat": seat,
+        "setup": state.turn == 0,
+        "cards": list(CARDS),
+        "hand_size": HAND_SIZE,
+        "cycle": CYCLE,
+        "moves": list(move_numbers(state)),
+        "running": list(state.running()),
+        "hands": {str(race): list(team.hands.get(race, ())) for race in RACES},
+        "spent": {str(race): sorted(team.spent.get(race, frozenset())) for race in RACES},
+        "readjustments_left": READJUSTMENTS - team.readjustments,
     }

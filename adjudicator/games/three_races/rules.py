@@ -142,6 +142,9 @@ class ThreeRaces:
     def public_state(self, state: State) -> dict[str, JSON]:
         return report.public_state(state)
 
+    def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
+        return report.seat_view(state, seat)
+
     def dump_state(self, state: State) -> dict[str, JSON]:
         return state_io.dump(state)
 

@@ -25,9 +25,9 @@ from adjudicator import registry
 from adjudicator.api import PhaseKind
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
-from tests.adjudicator.fuzz.grammar import lines_for
+from tests.adjudicator.fuzz.grammar import GRAMMARS, lines_for
 from tests.adjudicator.fuzz.mutate import near_valid
-from tests.adjudicator.fuzz.states import PHASE_KINDS, spots
+from tests.adjudicator.fuzz.states import GAMES, PHASE_KINDS, spots
 from tests.adjudicator.fuzz.strategies import Case, build_case, near_valid_orders
 
 EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "200"))
@@ -80,7 +80,12 @@ def test_a_case_reproduces_from_its_seed():
     assert first == again and first.text
 
 
-@pytest.mark.parametrize("kind", sorted(PHASE_KINDS))
+def test_every_registered_game_is_fuzzed():
+    """A new game in the registry needs its states, phase kinds and grammar here."""
+    assert sorted(PHASE_KINDS) == sorted(GAMES) == sorted(GRAMMARS) == registry.kinds()
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
 def test_the_states_cover_every_phase_kind_and_step(kind: str):
     """The pools are not empty, and hold the rarer steps (a draw alone, a holder's choice)."""
     steps = set()

@@ -30,14 +30,15 @@ def turn_over(game: str, turn: int) -> str:
 async def checked_click(
     interaction: discord.Interaction, views: GameViews, game: str, turn: int, seat: str
 ) -> GameView | None:
-    """Defer privately, then the live game if ``turn`` of ``game`` still waits for ``seat`` and the
-    user holds that seat; else None, once the user has been told why (privately)."""
+    """Defer privately, then the live game as ``seat`` sees it (its seat view) if ``turn`` of ``game``
+    still waits for ``seat`` and the user holds that seat; else None, once the user has been told why
+    (privately)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     own = await asyncio.to_thread(views.seat_of, game, sender_of(interaction.user))
     if own != seat:
         await interaction.followup.send(not_yours(seat), ephemeral=True, allowed_mentions=NO_MENTIONS)
         return None
-    view = await asyncio.to_thread(views.game, game)
+    view = await asyncio.to_thread(views.seat_view, game, seat)
     phase = view.phase if view is not None else None
     if view is None or phase is None or phase.number != turn or seat not in phase.owing:
         await interaction.followup.send(turn_over(game, turn), ephemeral=True, allowed_mentions=NO_MENTIONS)

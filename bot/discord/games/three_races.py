@@ -22,16 +22,19 @@ Options are validated here as well (cards 1 to 12, at most four to a hand
 or one per move, no card twice in a setup): Discord does not check the form
 of a string option, and nothing is applied when the check fails.
 
-The cards are read from the game's state as stored (the three-race game's
-state format, version 1: ``teams[].hands`` and ``teams[].spent`` by race,
-``moves``, ``races[].finished_at``); another version offers no suggestions
-and the command still works.
+The cards are read from the player's seat view (the three-race game's
+``report.seat_view``: the team's ``hands`` and ``spent`` by race, the
+``moves`` of the coming deadline, the races ``running``, the ``cards``, the
+``hand_size`` and the ``cycle``), never another team's; a view without them
+offers no suggestions and the command still works.  The races are the
+command's options (``race25``, ``race55``, ``race85``, seed preamble), and
+the form check before anything is read takes a card as 1 to 12 (seed rule 2).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,47 +46,48 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.client import tell_privately
+from bot.discord.games.screens import AppCommand, Screens
+from bot.discord.games.typed import games_of_kind, public_view, seated
 from bot.discord.render import NO_MENTIONS, plain
-from bot.discord.typed import game_view, games_of_kind, seated
 
 KIND = "three-races"
-STATE_VERSION = 1
 RACES = (25, 55, 85)
-CARDS = tuple(range(1, 13))
-HAND_SIZE = 4
-CYCLE = 4
-"""Seed rule 3: moves 1-4, 5-8, ... are cycles; at the end of each, every card comes back."""
+"""The command's options, one per race (``race25`` ...)."""
+CARDS = range(1, 13)
+"""The form check's cards (seed rule 2), before any view is read."""
 _NUMBER = re.compile(r"^\d{1,3}$")
 
 
 @dataclass(frozen=True)
 class Team:
-    """What the command needs of a team: the phase, its cards and the moves of the coming deadline."""
+    """What the command needs of a team: the phase, its cards and the moves of the coming deadline,
+    and the game's cards, hand size and cycle (seed rules 2 and 3: moves 1-4, 5-8, ... are cycles;
+    at the end of each, every card comes back)."""
 
     setup: bool
     moves: tuple[int, ...]
     hands: Mapping[int, tuple[int, ...]]
     spent: Mapping[int, frozenset[int]]
     running: tuple[int, ...]
+    cards: tuple[int, ...]
+    hand_size: int
+    cycle: int
 
 
-def team_of(view: GameView, seat: str) -> Team | None:
-    """``seat``'s cards in ``view`` (None when the state is not the three-race game's version 1)."""
-    state: dict[str, Any] = view.state or {}
-    if view.kind != KIND or state.get("version") != STATE_VERSION:
+def team_of(view: GameView) -> Team | None:
+    """The view's seat's cards (None for another game's view, the public view, or one without them)."""
+    shown: dict[str, Any] = view.shown or {}
+    if view.kind != KIND or view.seat is None or "hands" not in shown:
         return None
-    team = next((t for t in state.get("teams", []) if t.get("seat") == seat), None)
-    if team is None:
-        return None
-    options = state.get("options", {})
-    done = int(state.get("moves", 0))
-    last = min(done + int(options.get("moves_per_deadline", 2)), int(options.get("max_moves", 100)))
     return Team(
-        setup=int(state.get("turn", 0)) == 0,
-        moves=tuple(range(done + 1, last + 1)),
-        hands={int(r): tuple(int(x) for x in cards) for r, cards in team.get("hands", {}).items()},
-        spent={int(r): frozenset(int(x) for x in cards) for r, cards in team.get("spent", {}).items()},
-        running=tuple(int(r["length"]) for r in state.get("races", []) if r.get("finished_at") is None),
+        setup=bool(shown["setup"]),
+        moves=tuple(int(move) for move in shown["moves"]),
+        hands={int(r): tuple(int(x) for x in cards) for r, cards in shown["hands"].items()},
+        spent={int(r): frozenset(int(x) for x in cards) for r, cards in shown["spent"].items()},
+        running=tuple(int(race) for race in shown["running"]),
+        cards=tuple(int(card) for card in shown["cards"]),
+        hand_size=int(shown["hand_size"]),
+        cycle=int(shown["cycle"]),
     )
 
 
@@ -97,13 +101,13 @@ def read_cards(text: str | None) -> list[int] | str:
     return numbers
 
 
-def check_runners(given: Mapping[int, list[int]], setup: bool, moves: int) -> str | None:
+def check_runners(given: Mapping[int, list[int]], setup: bool, moves: int, hand_size: int) -> str | None:
     """Why the options cannot be orders for the phase, or None (form only; the game's parser does the rest)."""
     if not given:
         return "give the cards of at least one race."
     for race, cards in given.items():
-        if setup and len(cards) > HAND_SIZE:
-            return f"race{race} has {len(cards)} cards; each runner gets exactly four (seed rule 2)."
+        if setup and len(cards) > hand_size:
+            return f"race{race} has {len(cards)} cards; each runner gets exactly {_count(hand_size)} (seed rule 2)."
         if not setup and len(cards) > moves:
             plural = "move" if moves == 1 else "moves"
             return f"race{race} has {len(cards)} cards, but this deadline has {moves} {plural}: one card a move."
@@ -113,6 +117,11 @@ def check_runners(given: Mapping[int, list[int]], setup: bool, moves: int) -> st
         if twice:
             return f"card {twice[0]} is given twice; each of 1-12 goes to exactly one runner (seed rule 2)."
     return None
+
+
+def _count(number: int) -> str:
+    words = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+    return words[number] if 0 <= number < len(words) else str(number)
 
 
 def runners_text(given: Mapping[int, list[int]], setup: bool, first: int = 1) -> str:
@@ -137,9 +146,9 @@ def next_cards(team: Team, race: int, typed: list[int], others: list[int]) -> li
     moves 4, 8, ...).
     """
     if team.setup:
-        if len(typed) >= HAND_SIZE:
+        if len(typed) >= team.hand_size:
             return []
-        return [card for card in CARDS if card not in typed and card not in others]
+        return [card for card in team.cards if card not in typed and card not in others]
     if race not in team.running or len(typed) >= len(team.moves):
         return []
     hand = team.hands.get(race, ())
@@ -148,7 +157,7 @@ def next_cards(team: Team, race: int, typed: list[int], others: list[int]) -> li
         if card not in hand or card in spent:
             return []
         spent.add(card)
-        if move % CYCLE == 0:
+        if move % team.cycle == 0:
             spent.clear()
     return [card for card in hand if card not in spent]
 
@@ -161,7 +170,7 @@ def suggestions(team: Team, race: int, current: str, others: list[int]) -> list[
     following = next_cards(team, race, typed, others)
     prefix = " ".join(str(card) for card in typed)
     if not following:
-        whole = HAND_SIZE if team.setup else len(team.moves)
+        whole = team.hand_size if team.setup else len(team.moves)
         complete = len(typed) == whole and typed[-1] in next_cards(team, race, typed[:-1], others)
         return [app_commands.Choice(name=_described(team, prefix), value=prefix)] if complete else []
     values = [f"{prefix} {card}".strip() for card in following]
@@ -171,9 +180,18 @@ def suggestions(team: Team, race: int, current: str, others: list[int]) -> list[
 def _described(team: Team, value: str) -> str:
     cards = value.split()
     if team.setup:
-        left = HAND_SIZE - len(cards)
+        left = team.hand_size - len(cards)
         return f"{value}  ({left} more to choose)" if left else f"{value}  (the runner's four cards)"
     return f"{value}  (" + ", ".join(f"move {n}: {card}" for n, card in zip(team.moves, cards, strict=False)) + ")"
+
+
+class ThreeRacesScreens(Screens):
+    """The three-race game on Discord: ``/runners``."""
+
+    kind = KIND
+
+    def commands(self) -> Sequence[AppCommand]:
+        return (runners_command(self.answers, self.views),)
 
 
 def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[Any, ..., Any]:
@@ -185,7 +203,7 @@ def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[
     def cards_for(race: int) -> Any:
         async def cards(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
             player = await seated(views, interaction, KIND)
-            team = team_of(player.view, player.seat) if player is not None else None
+            team = team_of(player.view) if player is not None else None
             if team is None:
                 return []
             others = [
@@ -230,18 +248,21 @@ def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[
             return
         if not await answers.defer(interaction):  # the phase is read from the database: the 3 s rule
             return
-        view = await game_view(views, game)
-        state = (view.state or {}) if view is not None else {}
-        setup = int(state.get("turn", 0)) == 0
-        moves = int(state.get("options", {}).get("moves_per_deadline", 2))
-        problem = check_runners(given, setup, moves)
+        player = await seated(views, interaction, KIND)  # the seat view holds the public view too
+        view = player.view if player is not None else await public_view(views, game)
+        shown = (view.shown or {}) if view is not None else {}
+        team = team_of(view) if view is not None else None
+        setup = int(shown.get("deadline", 0)) == 0
+        moves = int(shown.get("moves_per_deadline", 2))
+        hand_size = team.hand_size if team is not None else len(CARDS) // len(RACES)
+        problem = check_runners(given, setup, moves, hand_size)
         if view is not None and view.kind != KIND:
             problem = f"{game} is not a three-race game."
         if problem is not None:
             await tell_privately(interaction, f"Not sent: {problem}")
             return
         await answers.apply(
-            interaction, c.SubmitOrders(game, runners_text(given, setup, int(state.get("moves", 0)) + 1))
+            interaction, c.SubmitOrders(game, runners_text(given, setup, int(shown.get("move", 0)) + 1))
         )
 
     return runners

@@ -25,13 +25,15 @@ orders.  Each custom id carries game, turn and seat
 :class:`discord.ui.DynamicItem` s, so a click reaches the bot by its id alone,
 after a restart too (persistent views), and a click from anyone but that
 seat's player, or on a turn that is over, is answered privately and changes
-nothing (:mod:`bot.discord.clicks`).
+nothing (:mod:`bot.discord.games.clicks`).  The prompt is made from the game's
+public view, the private reply from the seat view of the player to move.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,10 +44,11 @@ from bot.core.messaging.rendering import render
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
-from bot.discord.clicks import PostedPrompts, checked_click, turn_over
 from bot.discord.client import apologise
+from bot.discord.games.clicks import PostedPrompts, checked_click, turn_over
+from bot.discord.games.screens import Item, Screens, screens_of
+from bot.discord.games.strike_gold_hand import KIND, TURN, Hand, hand_of, mover_of, order_text
 from bot.discord.render import FORM, NO_MENTIONS, plain
-from bot.discord.strike_gold_hand import COLUMNS, KIND, TURN, Hand, hand_of, order_text
 
 _ID = r"^sg:(?P<game>[^:]+):(?P<turn>\d+):(?P<seat>[^:]+):"
 
@@ -67,22 +70,23 @@ class Prompt:
 
 
 def prompt_for(view: GameView) -> Prompt | None:
-    """The prompt for ``view``'s open phase, or None (not Strike Gold, not running, or not one player's move)."""
+    """The prompt for the public ``view``'s open phase, or None (not Strike Gold, not running, or not one player's move)."""
     phase = view.phase
     if view.kind != KIND or phase is None or view.status != RUNNING or len(phase.owing) != 1:
         return None
-    hand = hand_of(view, phase.owing[0])
-    if hand is None:
+    seat = phase.owing[0]
+    if mover_of(view) != seat:
         return None
-    seat = hand.seat
+    shown = view.shown or {}
+    discard_top = shown.get("discard_top")
     text = f"**{plain(view.slug)}**, turn {phase.number}: {plain(phase.title)}"
-    if hand.stage != TURN:
+    if shown.get("stage") != TURN:
         return Prompt(view.slug, phase.number, seat, text,
                       (("show", f"{seat}: see the card and decide", discord.ButtonStyle.primary),))  # fmt: skip
     buttons = [("draw", f"{seat}: draw", discord.ButtonStyle.primary)]
-    if hand.discard_top is not None:
-        text += f". Discard pile: {hand.discard_top} on top"
-        buttons.append(("take", f"{seat}: take the discard ({hand.discard_top})", discord.ButtonStyle.secondary))
+    if discard_top is not None:
+        text += f". Discard pile: {discard_top} on top"
+        buttons.append(("take", f"{seat}: take the discard ({discard_top})", discord.ButtonStyle.secondary))
     return Prompt(view.slug, phase.number, seat, text, tuple((a, label[:80], s) for a, label, s in buttons))
 
 
@@ -101,7 +105,7 @@ def chooser(hand: Hand) -> tuple[str, discord.ui.View] | None:
     view = discord.ui.View(timeout=None)
     for index, slot in enumerate(hand.grid):
         view.add_item(StrikeGoldButton(hand.game, hand.turn, hand.seat, f"keep-{slot.name}",
-                                       f"{slot.name}: {slot.shown}", row=index // COLUMNS, disabled=slot.cleared))  # fmt: skip
+                                       f"{slot.name}: {slot.shown}", row=index // hand.columns, disabled=slot.cleared))  # fmt: skip
     if hand.may_flip():
         view.add_item(StrikeGoldFlip(hand.game, hand.turn, hand.seat, [s.name for s in hand.grid if s.face_down]))
     if hand.may_discard():
@@ -110,7 +114,7 @@ def chooser(hand: Hand) -> tuple[str, discord.ui.View] | None:
     return text.strip(), view
 
 
-class StrikeGoldButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ID + r"(?P<action>draw|take|show|discard|keep-r[1-3]c[1-4])$"):  # fmt: skip
+class StrikeGoldButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=_ID + r"(?P<action>draw|take|show|discard|keep-r\d{1,2}c\d{1,2})$"):  # fmt: skip
     """A Strike Gold button; see the module docstring."""
 
     def __init__(self, game: str, turn: int, seat: str, action: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None, disabled: bool = False) -> None:  # fmt: skip
@@ -160,7 +164,7 @@ ITEMS = (StrikeGoldButton, StrikeGoldFlip)
 async def _dispatch(
     interaction: discord.Interaction, what: str, game: str, turn: int, seat: str, action: str, slot: str | None
 ) -> None:
-    desk: StrikeGoldDesk | None = getattr(interaction.client, "strike_gold_desk", None)
+    desk = screens_of(interaction.client, StrikeGoldScreens)
     if desk is None:
         await interaction.response.send_message(
             "The referee is not taking Strike Gold moves here.", ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -172,36 +176,41 @@ async def _dispatch(
         await apologise(interaction, f"Strike Gold control {what}", error)
 
 
-class StrikeGoldDesk:
-    """Checks a click against the live game, applies its order or shows the card, and posts the prompts."""
+class StrikeGoldScreens(Screens):
+    """Strike Gold on Discord: checks a click against the live game, applies its order or shows the
+    card, and posts the prompts."""
+
+    kind = KIND
 
     def __init__(self, answers: Answers, views: GameViews) -> None:
-        self._answers = answers
-        self._views = views
+        super().__init__(answers, views)
         self._prompts = PostedPrompts()
+
+    def items(self) -> Sequence[Item]:
+        return ITEMS
 
     async def clicked(
         self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str, slot: str | None = None
     ) -> None:
         """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else act on it."""
-        view = await checked_click(interaction, self._views, game, turn, seat)
+        view = await checked_click(interaction, self.views, game, turn, seat)
         if view is None:
             return
-        hand = hand_of(view, seat)
+        hand = hand_of(view)
         if action in ("take", "show"):
             if hand is None or (action == "take") != (hand.stage == TURN):
                 await interaction.followup.send(turn_over(game, turn), ephemeral=True, allowed_mentions=NO_MENTIONS)
                 return
             await self._show(interaction, hand)
             return
-        text = order_text(hand.stage, action, slot) if hand is not None else None
+        text = order_text(hand.stage, action, slot, hand.slot_names()) if hand is not None else None
         if text is None:
             await interaction.followup.send(turn_over(game, turn), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        await self._answers.apply(interaction, c.SubmitOrders(game, text))
+        await self.answers.apply(interaction, c.SubmitOrders(game, text))
         if action == "draw":  # the draw is resolved and recorded: now, and only now, the card is shown
-            after = await asyncio.to_thread(self._views.game, game)
-            drawn = hand_of(after, seat) if after is not None else None
+            after = await asyncio.to_thread(self.views.seat_view, game, seat)
+            drawn = hand_of(after) if after is not None else None
             if drawn is not None and drawn.stage != TURN:
                 await self._show(interaction, drawn)
 
@@ -215,13 +224,12 @@ class StrikeGoldDesk:
         text, view = made
         await interaction.followup.send(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    async def after_public(self, game: str, channel: discord.abc.Messageable) -> None:
-        """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
-        view = await asyncio.to_thread(self._views.game, game)
-        prompt = prompt_for(view) if view is not None else None
+    async def after_public_report(self, view: GameView, place: discord.abc.Messageable) -> None:
+        """Post the prompt for the game's open phase in its public place (once per phase)."""
+        prompt = prompt_for(view)
         if prompt is None or not self._prompts.due(prompt.game, prompt.turn):
             return
         buttons = discord.ui.View(timeout=None)
         for action, label, style in prompt.buttons:
             buttons.add_item(StrikeGoldButton(prompt.game, prompt.turn, prompt.seat, action, label, style, row=0))
-        await self._prompts.post(channel, prompt.game, prompt.turn, prompt.text, buttons)
+        await self._prompts.post(place, prompt.game, prompt.turn, prompt.text, buttons)

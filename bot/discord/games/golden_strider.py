@@ -3,21 +3,24 @@
 A round's order is one card, part of it banked (seed rule 5; the order
 syntax ``play 6/0 bank 2`` of the game's help).  ``card`` autocompletes over
 the cards the player holds, each with the last round it may be played in
-(seed rule 8: no card is held more than seven turns).  The command builds the
+(seed rule 8), both read from the player's seat view.  The command builds the
 same free text as an email would carry, so the game's own parser judges it.
 
 Options are validated here as well: discord.py sends ``Range`` to Discord as
 min/max but does not check it (Discord does, as min/max; a crafted payload skips it), so a client that
 ignores them must still get a clear refusal, and nothing is applied.
 
-The hand is read from the game's state as stored (Golden Strider's state
-format, version 1: ``runners[].hand`` as ``[value, turn]`` pairs); another
-version offers no suggestions and the command still works.
+The hand is the seat view's ``hand`` (Golden Strider's ``report.seat_view``:
+``card``, ``value``, ``play_by`` per card); a view without it offers no
+suggestions and the command still works.  The only number here is the
+``bank`` option's range, which Discord shows (cards are 0 to 10, seed rule 2;
+the game's parser checks the card itself).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,43 +31,31 @@ from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
+from bot.discord.games.screens import AppCommand, Screens
+from bot.discord.games.typed import games_of_kind, seated
 from bot.discord.render import NO_MENTIONS, plain
-from bot.discord.typed import games_of_kind, seated
 
 KIND = "golden-strider"
-STATE_VERSION = 1
-CARD_LIFETIME = 7
-"""Seed rule 8: a card must be played within seven turns of being received."""
 MAX_CARD = 10
-"""Seed rule 2: cards are 0 to 10."""
+"""The ``bank`` option's range as Discord shows it (seed rule 2: cards are 0 to 10)."""
 _CARD = re.compile(r"^\s*(\d{1,2})\s*/\s*(\d{1,4})\s*$")
 
 
 @dataclass(frozen=True)
 class HeldCard:
-    """A card in hand: its value and the turn it was received."""
+    """A card in hand: its label (value/turn received), value and the last round it may be played in."""
 
+    label: str
     value: int
-    turn: int
-
-    @property
-    def label(self) -> str:
-        return f"{self.value}/{self.turn}"
-
-    @property
-    def last_round(self) -> int:
-        return self.turn + CARD_LIFETIME
+    last_round: int
 
 
-def hand_of(view: GameView, seat: str) -> list[HeldCard]:
-    """The cards ``seat`` holds, oldest first ([] when the state is not Golden Strider's version 1)."""
-    state: dict[str, Any] = view.state or {}
-    if view.kind != KIND or state.get("version") != STATE_VERSION:
+def hand_of(view: GameView) -> list[HeldCard]:
+    """The cards of the view's seat, oldest first ([] for another game's view, or the public view)."""
+    shown: dict[str, Any] = view.shown or {}
+    if view.kind != KIND or view.seat is None:
         return []
-    for runner in state.get("runners", []):
-        if runner.get("seat") == seat:
-            return [HeldCard(int(value), int(turn)) for value, turn in runner.get("hand", [])]
-    return []
+    return [HeldCard(str(card["card"]), int(card["value"]), int(card["play_by"])) for card in shown.get("hand", [])]
 
 
 def check_play(card: str, bank: int) -> str | None:
@@ -87,6 +78,15 @@ def play_text(card: str, bank: int) -> str:
     return f"play {int(value)}/{int(turn)} bank {bank}"
 
 
+class GoldenStriderScreens(Screens):
+    """Golden Strider on Discord: ``/play``."""
+
+    kind = KIND
+
+    def commands(self) -> Sequence[AppCommand]:
+        return (play_command(self.answers, self.views),)
+
+
 def play_command(answers: Answers, views: GameViews) -> app_commands.Command[Any, ..., Any]:
     """``/play``, bound to ``answers`` (the core) and ``views`` (the player's hand)."""
 
@@ -97,7 +97,7 @@ def play_command(answers: Answers, views: GameViews) -> app_commands.Command[Any
         player = await seated(views, interaction, KIND)
         if player is None:
             return []
-        hand = hand_of(player.view, player.seat)
+        hand = hand_of(player.view)
         typed = current.strip()
         return [
             app_commands.Choice(name=f"{card.label}  (worth {card.value}; play by round {card.last_round})",

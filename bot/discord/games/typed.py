@@ -2,11 +2,11 @@
 
 A typed command belongs to one kind of game: its ``game`` option offers the
 running games of that kind, and its other options autocomplete from the
-state of the game named in the ``game`` option, for the seat of the member
-typing.  Each game's module (:mod:`bot.discord.golden_strider`,
-:mod:`bot.discord.three_races`, :mod:`bot.discord.lautobus`) reads its own
-state format from there, and builds the same free text an email would
-carry, so the game's own parser judges it.
+seat view of the game named in the ``game`` option (what the member's seat
+may see: the rules' ``seat_view``, never the stored state).  Each game's
+module (:mod:`bot.discord.games.golden_strider`, ``three_races``,
+``lautobus``) reads its own view from there, and builds the same free text
+an email would carry, so the game's own parser judges it.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.discord.conversion import sender_of
 
 @dataclass(frozen=True)
 class Seated:
-    """The game named in an interaction and the member's seat in it."""
+    """The game named in an interaction as the member's seat sees it (``view.shown`` is its seat view)."""
 
     view: GameView
     seat: str
@@ -41,20 +41,21 @@ async def games_of_kind(views: GameViews, kind: str, current: str) -> list[app_c
 
 
 async def seated(views: GameViews, interaction: discord.Interaction, kind: str) -> Seated | None:
-    """The game of the ``game`` option and the member's seat, or None (no such game of ``kind``, no seat)."""
+    """The game of the ``game`` option seen from the member's seat, or None (no such game of ``kind``, no seat)."""
     slug = str(getattr(interaction.namespace, "game", "") or "")
     if not slug:
         return None
-    view, seat = await asyncio.to_thread(_view_and_seat, views, slug, interaction.user)
-    if view is None or seat is None or view.kind != kind:
+    view = await asyncio.to_thread(_seat_view, views, slug, interaction.user)
+    if view is None or view.seat is None or view.kind != kind:
         return None
-    return Seated(view, seat)
+    return Seated(view, view.seat)
 
 
-async def game_view(views: GameViews, slug: str) -> GameView | None:
-    """The game ``slug`` as stored now (read in a worker thread)."""
-    return await asyncio.to_thread(views.game, slug)
+async def public_view(views: GameViews, slug: str) -> GameView | None:
+    """The game ``slug`` as everyone may see it now (read in a worker thread)."""
+    return await asyncio.to_thread(views.public_view, slug)
 
 
-def _view_and_seat(views: GameViews, slug: str, user: discord.abc.User) -> tuple[GameView | None, str | None]:
-    return views.game(slug), views.seat_of(slug, sender_of(user))
+def _seat_view(views: GameViews, slug: str, user: discord.abc.User) -> GameView | None:
+    seat = views.seat_of(slug, sender_of(user))
+    return None if seat is None else views.seat_view(slug, seat)

@@ -18,12 +18,18 @@ unchanged), and the buttons are a
 after a restart too (persistent views match a click by its custom id alone).  A click from
 anyone but that seat's player, or on a turn that is over, is answered
 privately and changes nothing.
+
+The prompt is made from the game's public view, and, when the holder chooses
+between takers, from the holder's seat view (Dragon Stripes'
+``report.seat_view``: ``seats`` in order and the waiting ``takers``, public
+decisions both); a click is checked against the clicker's seat view.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,12 +39,12 @@ from bot.core.games.stored import RUNNING
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
-from bot.discord.clicks import PostedPrompts, checked_click
 from bot.discord.client import apologise
+from bot.discord.games.clicks import PostedPrompts, checked_click
+from bot.discord.games.screens import Item, Screens, screens_of
 from bot.discord.render import NO_MENTIONS, plain
 
 KIND = "dragon-stripes"
-STATE_VERSION = 1
 ACTIONS = ("reveal", "hold", "take", "pass", "choose")
 CHOOSE = "choose"
 MAX_ROWS = 5
@@ -74,24 +80,24 @@ def custom_id(game: str, turn: int, seat: str, action: str) -> str:
 
 
 def takers_of(view: GameView) -> tuple[str, ...]:
-    """The seats that offered to take over and wait for the holder's choice, in seat order (state version 1)."""
-    state = view.state or {}
-    if state.get("version") != STATE_VERSION or state.get("step") != CHOOSE:
+    """The seats that offered to take over and wait for the holder's choice, in seat order (a seat view)."""
+    shown = view.shown or {}
+    if shown.get("step") != CHOOSE:
         return ()
-    players = state.get("players", [])
-    return tuple(str(players[i]["seat"]) for i in state.get("takers", []) if 0 <= i < len(players))
+    return tuple(str(seat) for seat in shown.get("takers", []))
 
 
 def chosen_seat(view: GameView, action: str) -> str | None:
     """The taker a ``choose<N>`` action names, if it is still one of the takers waiting for the holder."""
-    players = (view.state or {}).get("players", [])
+    seats = (view.shown or {}).get("seats", [])
     index = int(action.removeprefix(CHOOSE))
-    seat = str(players[index]["seat"]) if index < len(players) else None
+    seat = str(seats[index]) if index < len(seats) else None
     return seat if seat in takers_of(view) else None
 
 
-def prompt_for(view: GameView) -> Prompt | None:
-    """The prompt for ``view``'s open phase, or None (not Dragon Stripes, over, or nothing to press)."""
+def prompt_for(view: GameView, holder: GameView | None = None) -> Prompt | None:
+    """The prompt for the public ``view``'s open phase, or None (not Dragon Stripes, over, or nothing
+    to press); ``holder`` is the seat view of the one seat owing a decision, if one does."""
     phase = view.phase
     if view.kind != KIND or phase is None or view.status != RUNNING:
         return None
@@ -108,12 +114,12 @@ def prompt_for(view: GameView) -> Prompt | None:
             )
         )
         return Prompt(view.slug, phase.number, text, choices)
-    takers = takers_of(view)
-    if phase.kind.value == "decision" and len(phase.owing) == 1 and takers:
-        [holder] = phase.owing
-        seats = [p["seat"] for p in (view.state or {}).get("players", [])]
+    takers = takers_of(holder) if holder is not None and phase.owing[:1] == (holder.seat,) else ()
+    if phase.kind.value == "decision" and len(phase.owing) == 1 and takers and holder is not None:
+        [seat] = phase.owing
+        seats = [str(s) for s in (holder.shown or {}).get("seats", [])]
         return Prompt(view.slug, phase.number, text, tuple(
-            Choice(holder, f"{CHOOSE}{seats.index(taker)}", f"{holder}: choose {taker}"[:80],
+            Choice(seat, f"{CHOOSE}{seats.index(taker)}", f"{seat}: choose {taker}"[:80],
                    discord.ButtonStyle.primary, index // MAX_ROW_BUTTONS)
             for index, taker in enumerate(takers[: MAX_ROWS * MAX_ROW_BUTTONS])
         ))  # fmt: skip
@@ -143,7 +149,7 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         return cls(match["game"], int(match["turn"]), match["seat"], match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        desk: DecisionDesk | None = getattr(interaction.client, "decision_desk", None)
+        desk = screens_of(interaction.client, DragonStripesScreens)
         if desk is None:
             await interaction.response.send_message(
                 "The referee is not taking decisions here.", ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -155,17 +161,22 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
             await apologise(interaction, f"button {self.custom_id}", error)
 
 
-class DecisionDesk:
-    """Checks a click against the live game, applies it, and posts the prompts after public reports."""
+class DragonStripesScreens(Screens):
+    """Dragon Stripes on Discord: checks a click against the live game, applies it, and posts the
+    prompts after public reports."""
+
+    kind = KIND
 
     def __init__(self, answers: Answers, views: GameViews) -> None:
-        self._answers = answers
-        self._views = views
+        super().__init__(answers, views)
         self._prompts = PostedPrompts()
+
+    def items(self) -> Sequence[Item]:
+        return (DecisionButton,)
 
     async def clicked(self, interaction: discord.Interaction, game: str, turn: int, seat: str, action: str) -> None:
         """Refuse a click from anyone but ``seat``'s player or on a turn that is over; else apply it."""
-        view = await checked_click(interaction, self._views, game, turn, seat)
+        view = await checked_click(interaction, self.views, game, turn, seat)
         if view is None:
             return
         order = action
@@ -178,16 +189,17 @@ class DecisionDesk:
                 )  # fmt: skip
                 return
             order = f"choose {taker}"
-        await self._answers.apply(interaction, c.SubmitOrders(game, order))
+        await self.answers.apply(interaction, c.SubmitOrders(game, order))
 
-    async def after_public(self, game: str, channel: discord.abc.Messageable) -> None:
-        """Post the prompt for ``game``'s open phase in its public place (once per phase)."""
-        view = await asyncio.to_thread(self._views.game, game)
-        prompt = prompt_for(view) if view is not None else None
+    async def after_public_report(self, view: GameView, place: discord.abc.Messageable) -> None:
+        """Post the prompt for the game's open phase in its public place (once per phase)."""
+        owing = view.phase.owing if view.phase is not None else ()
+        holder = await asyncio.to_thread(self.views.seat_view, view.slug, owing[0]) if len(owing) == 1 else None
+        prompt = prompt_for(view, holder)
         if prompt is None or not self._prompts.due(prompt.game, prompt.turn):
             return
         buttons = discord.ui.View(timeout=None)
         for choice in prompt.choices:
             buttons.add_item(DecisionButton(prompt.game, prompt.turn, choice.seat, choice.action, choice.label,
                                             choice.style, choice.row))  # fmt: skip
-        await self._prompts.post(channel, prompt.game, prompt.turn, prompt.text, buttons)
+        await self._prompts.post(place, prompt.game, prompt.turn, prompt.text, buttons)

@@ -12,16 +12,18 @@ Options are validated here as well (a number 1 to 99, ``zero`` or
 ``sprint``): Discord does not check the form of a string option, and nothing
 is applied when the check fails.
 
-The hands are read from the game's state as stored (L'autobus's state
-format, version 1: ``cyclists[]`` with ``team``, ``rider`` and ``cards``,
-a card being its number or ``"zero"``/``"sprint"``); another version offers
-no suggestions and the command still works.
+The hands are read from the player's seat view (L'autobus's
+``report.seat_view``: ``riders[]`` with ``rider``, ``cards`` and the
+``playable`` cards, the game's own rule of what may be played now); a view
+without them offers no suggestions and the command still works.  The form
+check reads a card as the order syntax writes it (a number up to 99, the
+largest the game's parser reads, ``zero`` or ``sprint``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -32,33 +34,40 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.client import tell_privately
+from bot.discord.games.screens import AppCommand, Screens
+from bot.discord.games.typed import games_of_kind, public_view, seated
 from bot.discord.render import NO_MENTIONS, plain
-from bot.discord.typed import game_view, games_of_kind, seated
 
 KIND = "lautobus"
-STATE_VERSION = 1
 RIDERS = (1, 2, 3, 4, 5)
+"""The command's options ``rider1`` to ``rider5``: a team's riders (the seat view names those that hold cards)."""
 MAX_CARD = 99
 """The largest movement card the game's parser reads."""
 SPECIALS = ("zero", "sprint")
 _NUMBER = re.compile(r"^\d{1,2}$")
 
 
-def hands_of(view: GameView, seat: str) -> dict[int, tuple[str, ...]]:
-    """Rider -> the labels of its cards (``3``, ``zero``, ``sprint``), for ``seat``'s team ({} for another state)."""
-    state: dict[str, Any] = view.state or {}
-    if view.kind != KIND or state.get("version") != STATE_VERSION:
+def hands_of(view: GameView) -> dict[int, tuple[str, ...]]:
+    """Rider -> the labels of its cards (``3``, ``zero``, ``sprint``), for the view's seat ({} for another view)."""
+    return {rider: cards for rider, (cards, _) in _riders(view).items()}
+
+
+def playable_of(view: GameView) -> dict[int, tuple[str, ...]]:
+    """Rider -> the cards it may play now, each once, in hand order (the game's rule, from the seat view)."""
+    return {rider: playable for rider, (_, playable) in _riders(view).items()}
+
+
+def _riders(view: GameView) -> dict[int, tuple[tuple[str, ...], tuple[str, ...]]]:
+    shown: dict[str, Any] = view.shown or {}
+    if view.kind != KIND or view.seat is None:
         return {}
     return {
-        int(cyclist["rider"]): tuple(str(card) for card in cyclist.get("cards", []))
-        for cyclist in state.get("cyclists", [])
-        if cyclist.get("team") == seat
+        int(rider["rider"]): (
+            tuple(str(card) for card in rider.get("cards", [])),
+            tuple(str(card) for card in rider.get("playable", [])),
+        )
+        for rider in shown.get("riders", [])
     }
-
-
-def first_turn(view: GameView) -> bool:
-    """The next turn to resolve is race turn 1 (no special may be played, seed rule 10)."""
-    return int((view.state or {}).get("turn", 0)) == 0
 
 
 def read_card(text: str) -> str | None:
@@ -86,12 +95,6 @@ def riders_text(given: Mapping[int, str]) -> str:
     return ", ".join(f"{rider}: {read_card(given[rider])}" for rider in sorted(given))
 
 
-def playable(hand: tuple[str, ...], first: bool) -> list[str]:
-    """The cards of ``hand`` that may be played now, each once, in hand order."""
-    cards = [card for card in hand if not (first and card in SPECIALS)]
-    return list(dict.fromkeys(cards))
-
-
 def _described(card: str, hand: tuple[str, ...]) -> str:
     if card == "zero":
         return "zero  (no movement)"
@@ -100,6 +103,15 @@ def _described(card: str, hand: tuple[str, ...]) -> str:
             return "sprint  (your last card: it moves 1)"
         return "sprint  (all your other cards at once)"
     return f"{card}  (move {card})"
+
+
+class LautobusScreens(Screens):
+    """L'autobus on Discord: ``/riders``."""
+
+    kind = KIND
+
+    def commands(self) -> Sequence[AppCommand]:
+        return (riders_command(self.answers, self.views),)
 
 
 def riders_command(answers: Answers, views: GameViews) -> app_commands.Command[Any, ..., Any]:
@@ -113,11 +125,11 @@ def riders_command(answers: Answers, views: GameViews) -> app_commands.Command[A
             player = await seated(views, interaction, KIND)
             if player is None:
                 return []
-            hand = hands_of(player.view, player.seat).get(rider, ())
+            hand = hands_of(player.view).get(rider, ())
             typed = current.strip().lower()
             return [
                 app_commands.Choice(name=_described(card, hand), value=card)
-                for card in playable(hand, first_turn(player.view))
+                for card in playable_of(player.view).get(rider, ())
                 if card.startswith(typed)
             ][:MAX_CHOICES]
 
@@ -153,7 +165,7 @@ def riders_command(answers: Answers, views: GameViews) -> app_commands.Command[A
             return
         if not await answers.defer(interaction):  # the game's kind is read from the database: the 3 s rule
             return
-        view = await game_view(views, game)
+        view = await public_view(views, game)
         if view is not None and view.kind != KIND:
             await tell_privately(interaction, f"Not sent: {game} is not an L'autobus game.")
             return

@@ -1,14 +1,13 @@
 """What the Strike Gold player to move may see, and the order text each button sends.
 
-The hand is read from the game's state as stored (Strike Gold's state
-format, version 1: ``seats``, ``grids`` of ``[value, face_up]`` or null,
-``discard`` bottom first, ``stage``, ``current``, ``pending`` and
-``options``), like Golden Strider's ``/play`` reads its hands.  The stored
-state holds every secret, so :func:`hand_of` keeps only what the seat to move
-may see (RULINGS 3.1): its own face-up values, which of its slots are face
-down or cleared (never a face-down value), the discard pile's top card, and
-the card it has drawn alone, which is that seat's alone until it is placed
-or discarded.  Another version of the state offers no buttons; the game is
+The hand is read from the seat view of the player to move (Strike Gold's
+``report.seat_view``: ``grids`` by seat, rows of a value, null face down or
+``"x"`` cleared; the ``slots`` names; ``stage``; ``next``; ``discard_top``;
+``drawn``, the card that seat alone drew; ``discard_pick_must_keep``), and
+the prompt from the public view.  The engine decides what the seat may see
+(RULINGS 3.1): its own face-up values, which of its slots are face down or
+cleared (never a face-down value), the discard pile's top card, and the card
+it has drawn alone.  A view without them offers no buttons; the game is
 still played with ``/orders``.
 
 The buttons send the game's own canonical orders (see the game's help):
@@ -28,13 +27,9 @@ from typing import Any
 from bot.core.views import GameView
 
 KIND = "strike-gold"
-STATE_VERSION = 1
 TURN, DECIDE = "turn", "decide"
 """The stages in which one player owes a move: draw (or take), or decide on the card drawn alone."""
 DECK, DISCARD = "deck", "discard"
-ROWS, COLUMNS = 3, 4
-SLOT_NAMES = tuple(f"r{r}c{c}" for r in range(1, ROWS + 1) for c in range(1, COLUMNS + 1))
-"""The twelve slots in reading order (the game's own names)."""
 FACE_DOWN, CLEARED = "?", "x"
 
 
@@ -68,6 +63,7 @@ class Hand:
     source: str | None
     must_keep: bool
     """Ruling S1 (option ``discard_pick_must_keep``): a card taken from the discard pile must be kept."""
+    row_count: int
 
     @property
     def offered(self) -> tuple[int, str] | None:
@@ -92,52 +88,72 @@ class Hand:
         return self.may_let_go() and not any(s.face_down for s in self.grid)
 
     def rows(self) -> list[list[str]]:
-        return [[s.shown for s in self.grid[r * COLUMNS : (r + 1) * COLUMNS]] for r in range(ROWS)]
+        return [[s.shown for s in self.grid[r * self.columns : (r + 1) * self.columns]] for r in range(self.row_count)]
+
+    @property
+    def columns(self) -> int:
+        return len(self.grid) // self.row_count
+
+    def slot_names(self) -> tuple[str, ...]:
+        return tuple(slot.name for slot in self.grid)
 
 
-def hand_of(view: GameView, seat: str) -> Hand | None:
-    """``seat``'s hand when it is the player to move of a running Strike Gold game (state version 1), else None."""
-    state: dict[str, Any] = view.state or {}
+def mover_of(view: GameView) -> str | None:
+    """The seat to move of a running Strike Gold game's view (its turn or its decision), else None."""
+    shown: dict[str, Any] = view.shown or {}
+    upcoming = shown.get("next") or {}
+    if view.kind != KIND or view.phase is None or shown.get("stage") not in (TURN, DECIDE):
+        return None
+    seat = upcoming.get("seat")
+    return str(seat) if seat is not None else None
+
+
+def hand_of(view: GameView) -> Hand | None:
+    """The view's seat's hand when it is the player to move of a running Strike Gold game, else None
+    (the public view, another seat's view, or a view without the grids)."""
+    shown: dict[str, Any] = view.shown or {}
+    seat = view.seat
     phase = view.phase
-    if view.kind != KIND or state.get("version") != STATE_VERSION or phase is None:
+    if seat is None or phase is None or mover_of(view) != seat or "slots" not in shown:
         return None
-    stage = state.get("stage")
-    seats = list(state.get("seats", []))
-    if stage not in (TURN, DECIDE) or seat not in seats or seats.index(seat) != state.get("current"):
-        return None
-    grid = tuple(_slot(name, cell) for name, cell in zip(SLOT_NAMES, state["grids"][seats.index(seat)], strict=True))
-    discard = state.get("discard") or []
-    pending = state.get("pending") if stage == DECIDE else None
+    names = [name for row in shown["slots"] for name in row]
+    cells = [cell for row in shown["grids"][seat] for cell in row]
+    drawn = shown.get("drawn") if shown["stage"] == DECIDE else None
     return Hand(
         game=view.slug,
         turn=phase.number,
         seat=seat,
-        stage=stage,
-        grid=grid,
-        discard_top=int(discard[-1]) if discard else None,
-        card=int(pending["value"]) if pending else None,
-        source=str(pending["source"]) if pending else None,
-        must_keep=bool(state.get("options", {}).get("discard_pick_must_keep", True)),
+        stage=str(shown["stage"]),
+        grid=tuple(_slot(name, cell) for name, cell in zip(names, cells, strict=True)),
+        discard_top=_number(shown.get("discard_top")),
+        card=int(drawn["value"]) if drawn else None,
+        source=str(drawn["source"]) if drawn else None,
+        must_keep=bool(shown.get("discard_pick_must_keep", True)),
+        row_count=len(shown["slots"]),
     )
 
 
+def _number(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
 def _slot(name: str, cell: Any) -> Slot:
-    if cell is None:
+    if cell == CLEARED:
         return Slot(name, CLEARED)
-    value, face_up = cell
-    return Slot(name, str(int(value)) if face_up else FACE_DOWN)
+    return Slot(name, FACE_DOWN if cell is None else str(int(cell)))
 
 
-def order_text(stage: str, action: str, slot: str | None = None) -> str | None:
+def order_text(stage: str, action: str, slot: str | None = None, slots: tuple[str, ...] = ()) -> str | None:
     """The order a button sends in ``stage``, or None when the action sends none (``take``, ``show``).
 
-    ``action`` is ``draw``, ``keep`` (with ``slot``), ``flip`` (with ``slot``) or ``discard``; in the
-    TURN stage a keep, flip or discard is of the discard pile's top card, taken now.
+    ``action`` is ``draw``, ``keep`` (with ``slot``, one of ``slots``: the hand's), ``flip`` (with
+    ``slot``) or ``discard``; in the TURN stage a keep, flip or discard is of the discard pile's
+    top card, taken now.
     """
     taken = "draw discard, " if stage == TURN else ""
     if action == "draw":
         return "draw deck" if stage == TURN else None
-    if action in ("keep", "flip") and slot in SLOT_NAMES:
+    if action in ("keep", "flip") and slot in slots:
         return f"{taken}{action} {slot}"
     if action == "discard":
         return f"{taken}discard"
