@@ -131,6 +131,11 @@ class Channel(Generic[S]):
     log_quiet: tuple[str, ...] = ()
     """Loggers that write protocol traffic (message text, passwords) at DEBUG: held at INFO."""
 
+    @property
+    def package(self) -> str:
+        """The package it lives in (``bot.email``): the one whose ``channel.py`` declares its section."""
+        return self.settings.__module__.rpartition(".")[0]
+
     def settings_name(self, field_name: str) -> str:
         """The setting's name in files and errors (``discord_token``): the prefix and the field."""
         return f"{self.prefix}{field_name}"
