@@ -18,13 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from sqlalchemy.orm import Session, sessionmaker
-
-from bot.core.basics.clock import Clock
-from bot.core.runtime.service import GameService
-from bot.core.runtime.supervisor import Worker
-
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from bot.core.basics.clock import Clock
+    from bot.core.runtime.service import GameService
+    from bot.core.runtime.supervisor import Worker
     from bot.settings_core import IntakeSettings
 
 S = TypeVar("S")

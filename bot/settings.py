@@ -78,7 +78,7 @@ class Settings:
     store: StoreSettings = field(default_factory=StoreSettings)
     intake: IntakeSettings = field(default_factory=IntakeSettings)
     log: LogSettings = field(default_factory=LogSettings)
-    channels: Mapping[str, Any] = field(default_factory=_channel_sections)
+    channels: Mapping[str, Any] = field(default_factory=_channel_sections, hash=False)
     """Each channel's section, by the channel's name (read it with :meth:`of`)."""
 
     def of(self, channel: Channel[S]) -> S:

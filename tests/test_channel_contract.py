@@ -131,3 +131,26 @@ def test_its_workers_run_under_the_supervisor_and_a_reply_comes_back(line: Line,
         assert [row.recipient for row in line.delivered] == ["xyz", "abc"]
     finally:
         engine.dispose()
+
+
+def test_reading_the_list_and_the_settings_loads_no_channel_library() -> None:
+    """Every ``referee`` command reads the settings (so the list of channels): a channel.py imports its
+    adapter and libraries only when its workers or doctor checks are built."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, bot.cli, bot.channels, bot.settings; bot.settings.Settings.load(None, {}); "
+        "print(sorted(m for m in ('discord', 'imapclient', 'aiosmtplib', 'aiohttp', 'sqlalchemy') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+
+
+def test_each_channel_is_named_as_its_adapter_names_it() -> None:
+    from bot.discord import conversion
+    from bot.discord.channel import CHANNEL as DISCORD
+    from bot.email import sender
+    from bot.email.channel import CHANNEL as EMAIL
+
+    assert (EMAIL.name, DISCORD.name) == (sender.CHANNEL, conversion.CHANNEL)

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
-from bot.core.runtime.supervisor import Worker
-from bot.discord.conversion import CHANNEL as NAME
 from bot.settings_fields import secret, setting, url, whole
 
+if TYPE_CHECKING:
+    from bot.core.runtime.supervisor import Worker
+
 log = logging.getLogger(__name__)
+
+NAME = "discord"
+"""As the adapter's modules name it (bot.discord.conversion.CHANNEL)."""
 
 DISCORD_ID = whole(0, None, "a Discord id (a whole number; 0: none)")
 

@@ -15,34 +15,27 @@ import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-
-from sqlalchemy.orm import Session, sessionmaker
+from typing import TYPE_CHECKING
 
 from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
-from bot.core.basics.clock import Clock
-from bot.core.intake.inbox import Inbox
-from bot.core.intake.reply_limit import ReplyBudget
-from bot.core.intake.watermarks import Watermarks
-from bot.core.messaging.outbox import OutboxDrain
-from bot.core.runtime.service import GameService
-from bot.core.runtime.supervisor import Worker
-from bot.email.compose import MailIdentity
-from bot.email.imap import ImapConfig, ImapIntakeLoop
-from bot.email.intake import Intake
-from bot.email.mail_reader import MailReader, ReadingBudget
-from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport, maildir_intake_name
-from bot.email.prescreen import MailLimits
-from bot.email.processor import MailProcessor, ReplyLimit
-from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
-from bot.email.sender import CHANNEL as NAME
-from bot.email.sender import MailSender, Transport
-from bot.email.smtp import SmtpConfig, SmtpTransport
-from bot.email.understand import IntakePolicy
-from bot.settings_core import IntakeSettings
 from bot.settings_fields import EMAIL_ADDRESS, PORT, choice, email_address, lower_case, not_empty, secret, setting
 from bot.settings_fields import whole as whole_number
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from bot.core.basics.clock import Clock
+    from bot.core.runtime.service import GameService
+    from bot.core.runtime.supervisor import Worker
+    from bot.email.imap import ImapConfig
+    from bot.email.runner import IntakeLoop
+    from bot.email.sender import MailSender
+    from bot.settings_core import IntakeSettings
+
 log = logging.getLogger(__name__)
+
+NAME = "email"
+"""As the adapter's modules name it (bot.email.sender.CHANNEL, the form of bot.email.compose)."""
 
 SECURITY = choice("tls", "starttls", "none")
 
@@ -132,6 +125,8 @@ def missing(settings: EmailSettings) -> list[str]:
 
 def intake_names(settings: EmailSettings) -> tuple[str, ...]:
     """The watermark names of the configured intakes: each deadline waits for them."""
+    from bot.email.maildir import maildir_intake_name
+
     if settings.imap_host:
         return (_imap_config(settings).intake_name,)
     if settings.maildir_inbox:
@@ -140,6 +135,8 @@ def intake_names(settings: EmailSettings) -> tuple[str, ...]:
 
 
 def _imap_config(settings: EmailSettings) -> ImapConfig:
+    from bot.email.imap import ImapConfig
+
     if not settings.imap_user:
         raise ValueError("imap_host is set but imap_user is not")
     return ImapConfig(
@@ -152,6 +149,8 @@ def _imap_config(settings: EmailSettings) -> ImapConfig:
 
 def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
     """The intake and the sender the settings ask for (each may be absent: the other runs alone)."""
+    from bot.email.runner import EmailIntakeWorker, EmailSenderWorker  # the adapter, when it is run
+
     found: list[Worker] = []
     intake = _intake(settings, runtime.intake, runtime.sessions, runtime.service, runtime.clock)
     if intake is None:
@@ -169,6 +168,17 @@ def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
 def _intake(
     settings: EmailSettings, core: IntakeSettings, sessions: sessionmaker[Session], service: GameService, clock: Clock
 ) -> IntakeLoop | None:
+    from bot.core.intake.inbox import Inbox
+    from bot.core.intake.reply_limit import ReplyBudget
+    from bot.core.intake.watermarks import Watermarks
+    from bot.email.imap import ImapIntakeLoop
+    from bot.email.intake import Intake
+    from bot.email.mail_reader import MailReader, ReadingBudget
+    from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox
+    from bot.email.prescreen import MailLimits
+    from bot.email.processor import MailProcessor, ReplyLimit
+    from bot.email.understand import IntakePolicy
+
     policy = IntakePolicy(
         own_addresses=frozenset({settings.bot_address.lower()}),
         max_message_bytes=settings.email_max_message_kb * 1024,
@@ -194,6 +204,12 @@ def _intake(
 
 
 def _sender(settings: EmailSettings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
+    from bot.core.messaging.outbox import OutboxDrain
+    from bot.email.compose import MailIdentity
+    from bot.email.maildir import MaildirTransport
+    from bot.email.sender import MailSender, Transport
+    from bot.email.smtp import SmtpConfig, SmtpTransport
+
     transport: Transport
     connections = 1
     if settings.smtp_host:
