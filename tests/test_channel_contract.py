@@ -5,7 +5,8 @@ and nothing else: the settings read its section from the file and the
 environment, the doctor runs its checks, ``dummy:xyz`` is an address wherever
 a channel's address is taken, the core's configuration gives games a public
 place on it, and ``referee serve``'s wiring builds and runs its workers; a
-message sent on it is applied and its reply comes back on it.
+message sent on it is applied and its reply comes back on it, and a game its
+game master creates is announced in its public place.
 """
 
 from __future__ import annotations
@@ -129,6 +130,26 @@ def test_its_workers_run_under_the_supervisor_and_a_reply_comes_back(line: Line,
 
         asyncio.run(serve_a_while())
         assert [row.recipient for row in line.delivered] == ["xyz", "abc"]
+    finally:
+        engine.dispose()
+
+
+def test_a_game_master_on_it_creates_a_game_announced_in_its_public_place(line: Line, tmp_path: Path) -> None:
+    database = str(tmp_path / "referee.sqlite3")
+    upgrade(database)
+    engine = make_engine(database)
+    try:
+        settings = Settings().merged({
+            "database": database, "dummy_enabled": True, "dummy_token": "t", "dummy_public": True,
+            "game_masters": ["dummy:gail"],
+        })  # fmt: skip
+        found = workers(settings, session_factory(engine), SimulatedClock(datetime(2026, 5, 1, 12, tzinfo=UTC)))
+        line.inbound.extend([("1", "gail", (c.CreateGame("gs1", "golden-strider"),)),
+                             ("2", "ann", (c.JoinGame("gs1", "Ann"),))])  # fmt: skip
+        assert asyncio.run(supervisor.run_once(found))
+        assert [applied.results for applied in line.applied] == [("created",), ("joined",)]
+        sent = {(row.recipient, row.kind) for row in line.delivered}
+        assert sent == {("public:gs1", "report"), ("gail", "reply"), ("ann", "reply")}
     finally:
         engine.dispose()
 
