@@ -49,15 +49,15 @@ from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import LEASE, OutboxDrain
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.service import _is_due
+from bot.email.channel import EmailSettings
 from bot.email.compose import MailIdentity
 from bot.email.sender import MailSender
 from bot.email.smtp import SmtpConfig, SmtpTransport
-from bot.settings import Settings
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
 
 NOW = world.START + timedelta(hours=49)
-SMTP_CONNECTIONS = Settings().smtp_connections
+SMTP_CONNECTIONS = EmailSettings().smtp_connections
 """The sender's sessions unless ``connections=N`` says otherwise: ``referee serve``'s default."""
 READY = -1.0
 """``run ... ready``: print a ready line once set up (imports, engine), then start on a line from stdin."""

@@ -218,7 +218,7 @@ def _db_upgrade(args: argparse.Namespace) -> int:
     from bot.store.db import without_password
     from bot.store.migrate import current_revision, upgrade
 
-    target = args.db or _settings(args).database
+    target = args.db or _settings(args).store.database
     try:
         upgrade(target)
     except Exception as exc:  # alembic and the drivers raise many kinds; the message is what helps

@@ -19,8 +19,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from bot import channels
 from bot.core.model import commands as c
-from bot.settings import Settings, address_list
+from bot.email import channel as email
+from bot.settings import Settings
 
 DESCRIPTION = """\
 Run games as the host: you are a game master of every game on this machine.
@@ -63,11 +65,11 @@ class Refused(Exception):
 
 
 def _address(text: str) -> tuple[str, str]:
-    """``someone@club.org`` is an email address; ``discord:1234`` a Discord user id."""
-    channel, sep, rest = text.partition(":")
-    if sep and channel in ("discord", "email"):
-        return channel, rest.strip()
-    return "email", text.strip().lower()
+    """``someone@club.org`` is an email address; ``discord:1234`` a Discord user id (:func:`bot.channels.parse_address`)."""
+    try:
+        return channels.parse_address(text)
+    except ValueError as exc:
+        raise Refused(f"not an address: {exc}") from None
 
 
 def _options(items: list[str]) -> dict[str, Any]:
@@ -216,7 +218,7 @@ def _run(args: argparse.Namespace, settings: Settings, command: c.Command) -> in
     if (
         isinstance(command, c.CreateGame)
         and command.auth == "address"
-        and not address_list(settings.email_trusted_authserv_ids)
+        and not settings.of(email.CHANNEL).email_trusted_authserv_ids
     ):
         raise Refused(ADDRESS_AUTH_UNAVAILABLE)
     envelope = c.Envelope(

@@ -80,15 +80,15 @@ def _require_migrated(settings: Settings) -> None:
     from bot.store.db import sqlite_file, without_password
     from bot.store.migrate import is_up_to_date
 
-    file = sqlite_file(settings.database)
+    file = sqlite_file(settings.store.database)
     if file is not None and not file.exists():
         raise Refused(f"there is no SQLite database at {file}: run `referee db upgrade` to create it")
     try:
-        current = is_up_to_date(settings.database)
+        current = is_up_to_date(settings.store.database)
     except Exception as exc:  # the drivers raise many kinds; the message is what helps
-        raise Unavailable(f"cannot open the database {without_password(settings.database)}: {exc}") from None
+        raise Unavailable(f"cannot open the database {without_password(settings.store.database)}: {exc}") from None
     if not current:
-        shown = without_password(settings.database)
+        shown = without_password(settings.store.database)
         raise Refused(f"the database {shown} is not at the latest schema: run `referee db upgrade`")
 
 
@@ -107,7 +107,7 @@ class _Runtime:
 
         root = logging.getLogger()
         stack = ExitStack()
-        handler = configure(self.args.log_format or settings.log_format, settings.log_level, settings.secrets())
+        handler = configure(self.args.log_format or settings.log.format, settings.log.level, settings.secrets())
         stack.callback(root.removeHandler, handler)  # when serve returns (or the next settings replace it)
         try:
             sessions = stack.enter_context(open_store(settings))
@@ -136,7 +136,7 @@ class _Runtime:
         from bot.store.db import without_password
 
         where = self.args.config or "the environment"
-        log.info("settings re-read from %s: database %s", where, without_password(settings.database))
+        log.info("settings re-read from %s: database %s", where, without_password(settings.store.database))
         return found
 
 
@@ -198,7 +198,7 @@ def _backup(args: argparse.Namespace, settings_of: SettingsOf) -> int:
     from bot.store.backup import BackupRefused, backup
     from bot.store.db import without_password
 
-    target = args.db or settings_of(args).database
+    target = args.db or settings_of(args).store.database
     shown = without_password(target)
     try:
         size = backup(target, args.path)

@@ -1,12 +1,9 @@
 """Building the runtime from the settings (part of the composition root, used by ``bot.cli``).
 
 What runs is decided by the settings alone, each part a supervised worker
-(:mod:`bot.core.runtime.supervisor`), none depending on another:
-
-* the deadline worker always runs;
-* email intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
-* email sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none;
-* Discord: when ``discord_token`` is set (with ``discord_guild_id``; a forum channel gives games a public place).
+(:mod:`bot.core.runtime.supervisor`), none depending on another: the deadline
+worker always runs, and each channel of :data:`bot.channels.CHANNELS` builds
+the workers its section asks for (its ``channel.py`` says which).
 """
 
 from __future__ import annotations
@@ -17,16 +14,12 @@ import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from pathlib import Path
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot import heap
+from bot import channels, heap
+from bot.channel_contract import Runtime
 from bot.core.basics.clock import Clock, SystemClock
-from bot.core.intake.inbox import Inbox
-from bot.core.intake.reply_limit import ReplyBudget
-from bot.core.intake.watermarks import Watermarks
-from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model.config import ServiceConfig
 from bot.core.people.seat_secrets import load_secret_key
 from bot.core.runtime import supervisor
@@ -34,17 +27,6 @@ from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.housekeeping import Housekeeping
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Worker
-from bot.email.compose import MailIdentity
-from bot.email.imap import ImapConfig, ImapIntakeLoop
-from bot.email.intake import Intake
-from bot.email.mail_reader import MailReader, ReadingBudget
-from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport, maildir_intake_name
-from bot.email.prescreen import MailLimits
-from bot.email.processor import MailProcessor, ReplyLimit
-from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
-from bot.email.sender import MailSender, Transport
-from bot.email.smtp import SmtpConfig, SmtpTransport
-from bot.email.understand import IntakePolicy
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory
 
@@ -54,7 +36,7 @@ log = logging.getLogger(__name__)
 @contextmanager
 def open_store(settings: Settings) -> Iterator[sessionmaker[Session]]:
     """Sessions on the configured database (which must be migrated: ``referee db upgrade``)."""
-    engine = make_engine(settings.database)
+    engine = make_engine(settings.store.database)
     try:
         yield session_factory(engine)
     finally:
@@ -62,140 +44,68 @@ def open_store(settings: Settings) -> Iterator[sessionmaker[Session]]:
 
 
 def service_config(settings: Settings) -> ServiceConfig:
+    game, host, store = settings.game, settings.host, settings.store
     return ServiceConfig(
-        message_domain=settings.mail_domain,
-        default_turn_minutes=settings.turn_minutes,
-        default_offer_minutes=settings.offer_minutes,
-        default_decision_minutes=settings.decision_minutes,
-        default_time_zone=settings.time_zone,
+        message_domain=game.mail_domain,
+        default_turn_minutes=game.turn_minutes,
+        default_offer_minutes=game.offer_minutes,
+        default_decision_minutes=game.decision_minutes,
+        default_time_zone=game.time_zone,
         public_channels=public_channels(settings),
-        status_channels=public_channels(settings),  # Discord's post keeps a pinned status; email has none
-        host_recipients=tuple(("email", a.strip().lower()) for a in settings.host_addresses.split(",") if a.strip()),
-        game_masters=frozenset(a.strip().lower() for a in settings.game_masters.split(",") if a.strip()),
-        turn_max_attempts=settings.turn_max_attempts,
-        turn_retry_seconds=settings.turn_retry_seconds,
-        secret_key=load_secret_key(settings.secret_key, settings.secret_key_file, settings.database),
+        status_channels=status_channels(settings),
+        host_recipients=tuple(channels.parse_address(a) for a in host.host_addresses),
+        game_masters=frozenset(channels.parse_address(a)[1] for a in host.game_masters),
+        turn_max_attempts=game.turn_max_attempts,
+        turn_retry_seconds=game.turn_retry_seconds,
+        secret_key=load_secret_key(store.secret_key, store.secret_key_file, store.database),
         inline_channels=(CLI_CHANNEL,),
         intakes=intake_names(settings),
-        intake_wait_seconds=settings.intake_wait_seconds,
+        intake_wait_seconds=settings.intake.intake_wait_seconds,
     )
 
 
 def public_channels(settings: Settings) -> tuple[str, ...]:
-    """The channels with a public place for every game: Discord, when a forum channel is configured."""
-    return ("discord",) if settings.discord_token and settings.discord_forum_channel_id else ()
+    """The channels with a public place for every game (Discord, when a forum channel is configured)."""
+    return tuple(c.name for c in channels.CHANNELS if c.public_place(settings.of(c)))
+
+
+def status_channels(settings: Settings) -> tuple[str, ...]:
+    """The channels whose public place keeps a status board (Discord's post pins one; email has none)."""
+    return tuple(c.name for c in channels.CHANNELS if c.status_board(settings.of(c)))
 
 
 def intake_names(settings: Settings) -> tuple[str, ...]:
     """The watermark names of the configured intakes: each deadline waits for them."""
-    if settings.imap_host:
-        return (_imap_config(settings).intake_name,)
-    if settings.maildir_inbox:
-        return (maildir_intake_name(Path(settings.maildir_inbox)),)
-    return ()
-
-
-def _imap_config(settings: Settings) -> ImapConfig:
-    if not settings.imap_user:
-        raise ValueError("imap_host is set but imap_user is not")
-    return ImapConfig(
-        host=settings.imap_host, user=settings.imap_user, password=settings.imap_password,
-        port=settings.imap_port, security=settings.imap_security, folder=settings.imap_folder,
-        done_folder=settings.imap_done_folder, done_flag=settings.imap_done_flag, idle=settings.imap_idle,
-        poll_seconds=settings.intake_poll_seconds, ca_file=settings.imap_ca_file or None,
-    )  # fmt: skip
+    return tuple(name for c in channels.CHANNELS for name in c.intakes(settings.of(c)))
 
 
 CLI_CHANNEL = "cli"
 """The host's command line (bot.cli_gm): it prints its answers; nothing is queued for it."""
 
-PROTOCOL_LOGGERS = ("imapclient", "aiosmtplib", "mail.log")
-"""Loggers that write protocol traffic (message text, seat passwords included) at DEBUG level."""
+
+def protocol_loggers() -> tuple[str, ...]:
+    """Loggers that write protocol traffic (message text, seat passwords included) at DEBUG level."""
+    return tuple(name for c in channels.CHANNELS for name in c.log_quiet)
 
 
 def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | None = None) -> list[Worker]:
-    """Every worker the settings ask for: the deadline worker, and each configured channel's parts.
+    """Every worker the settings ask for: the deadline worker, and each channel's.
 
     The protocol loggers are held at INFO whatever the root level: at DEBUG they would log
     message text, and with it seat passwords (which must never reach a log).
     """
-    for name in PROTOCOL_LOGGERS:
+    for name in protocol_loggers():
         logging.getLogger(name).setLevel(logging.INFO)
     clock = clock or SystemClock()
     service = GameService(sessions, service_config(settings))
-    housekeeping = Housekeeping(sessions, timedelta(days=settings.inbound_raw_retention_days))
+    housekeeping = Housekeeping(sessions, timedelta(days=settings.intake.inbound_raw_retention_days))
     found: list[Worker] = [
-        DeadlineWorker(service, clock, timedelta(seconds=settings.deadline_check_seconds), housekeeping)
+        DeadlineWorker(service, clock, timedelta(seconds=settings.game.deadline_check_seconds), housekeeping)
     ]
-    intake = _intake(settings, sessions, service, clock)
-    if intake is None:
-        log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
-    else:
-        found.append(EmailIntakeWorker(intake))
-    sender = _sender(settings, sessions, clock)
-    if sender is None:
-        log.warning("no outgoing mail configured (smtp_host or maildir_outbox): mail waits in the outbox")
-    else:
-        found.append(EmailSenderWorker(sender))
-    if settings.discord_token:
-        from bot.discord.runtime import DiscordRuntime  # imported only when Discord is configured
-
-        found.append(DiscordRuntime(settings, sessions, service=service, clock=clock))
-    else:
-        log.info("no Discord token (REFEREE_DISCORD_TOKEN): Discord is not run")
+    runtime = Runtime(sessions, clock, service, settings.intake)
+    for channel in channels.CHANNELS:
+        found += channel.workers(settings.of(channel), runtime)
     return found
-
-
-def _intake(
-    settings: Settings, sessions: sessionmaker[Session], service: GameService, clock: Clock
-) -> IntakeLoop | None:
-    policy = IntakePolicy(
-        own_addresses=frozenset({settings.bot_address.lower()}),
-        max_message_bytes=settings.email_max_message_kb * 1024,
-        trusted_authserv_ids=frozenset(
-            part.strip().lower() for part in settings.email_trusted_authserv_ids.split(",") if part.strip()
-        ),
-    )
-    inbox = Inbox(sessions, settings.inbound_max_attempts, timedelta(seconds=settings.inbound_retry_seconds))
-    limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))
-    processor = MailProcessor(inbox, service, clock, policy, ReplyBudget(sessions), limit)
-    limits = MailLimits(
-        header_bytes=settings.email_max_header_kb * 1024, header_fields=settings.email_max_header_fields,
-        addresses=settings.email_max_addresses, multiparts=settings.email_max_multiparts,
-        nested_lines=settings.email_max_nested_lines,
-    )  # fmt: skip
-    budget = ReadingBudget(settings.email_read_seconds, settings.email_read_memory_mb)
-    reader = MailReader(policy, settings.email_reader_processes, limits, budget)
-    intake = Intake(processor, Watermarks(sessions), timedelta(seconds=settings.intake_settle_seconds), reader)
-    if settings.imap_host:
-        return ImapIntakeLoop(_imap_config(settings), intake)
-    if settings.maildir_inbox:
-        mailbox = MaildirMailbox(Path(settings.maildir_inbox), settings.maildir_done_folder)
-        return MaildirIntakeLoop(mailbox, intake, poll_seconds=settings.intake_poll_seconds)
-    return None
-
-
-def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
-    transport: Transport
-    connections = 1
-    if settings.smtp_host:
-        transport = SmtpTransport(
-            SmtpConfig(
-                host=settings.smtp_host, port=settings.smtp_port, security=settings.smtp_security,
-                user=settings.smtp_user, password=settings.smtp_password, envelope_from=settings.bot_address,
-                ca_file=settings.smtp_ca_file or None,
-            )
-        )  # fmt: skip
-        connections = settings.smtp_connections
-    elif settings.maildir_outbox:
-        transport = MaildirTransport(Path(settings.maildir_outbox))
-    else:
-        return None
-    identity = MailIdentity(settings.bot_address, settings.mail_from_name)
-    return MailSender(
-        OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds,
-        connections=connections,
-    )  # fmt: skip
 
 
 Reload = Callable[[], list[Worker]]

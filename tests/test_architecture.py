@@ -11,6 +11,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+CHANNEL_LIBRARIES = ("discord", "imapclient", "aiosmtplib")
+"""The channels' protocol libraries, which the core never imports."""
+
+
+def channel_packages() -> list[str]:
+    """Every channel's package (``bot.email``, ``bot.discord``, ...), from the one list of channels."""
+    from bot import channels
+
+    return [channel.package for channel in channels.CHANNELS]
 
 
 def imports_of(path: Path) -> set[str]:
@@ -47,14 +56,14 @@ def test_games_never_import_each_other():
 
 
 def test_core_never_imports_channels_or_their_libraries():
-    forbidden = ("bot.email", "bot.discord", "bot.cli", "discord", "imapclient", "aiosmtplib")
+    forbidden = (*channel_packages(), "bot.cli", *CHANNEL_LIBRARIES)
     for path in modules("bot.core"):
         for name in imports_of(path):
             assert not name.startswith(forbidden), f"{path.relative_to(ROOT)} imports {name}"
 
 
 def test_adapters_never_reach_into_the_store_or_game_internals():
-    for package in ("bot.email", "bot.discord"):
+    for package in channel_packages():
         for path in modules(package):
             for name in imports_of(path):
                 assert not name.startswith(("bot.store", "adjudicator.games")), (
@@ -62,7 +71,8 @@ def test_adapters_never_reach_into_the_store_or_game_internals():
                 )
 
 
-CHANNEL_WORDS = ("email", "e-mail", "discord", "imap", "smtp", "mailbox", "password <", "send help", "subject")
+CHANNEL_WORDS = ("e-mail", "imap", "smtp", "mailbox", "password <", "send help", "subject")
+"""Email's vocabulary, besides every channel's own name."""
 
 
 def _code_strings(path: Path) -> list[tuple[int, str]]:
@@ -94,12 +104,16 @@ def test_the_core_speaks_no_channel():
     core = ROOT / "bot" / "core"
     paths = sorted(core.rglob("*.py"))
     assert len(paths) > len(list(core.glob("*.py"))), "the walk reaches the core's subfolders"
+    from bot import channels
+
+    words = (*CHANNEL_WORDS, *(channel.name for channel in channels.CHANNELS))
+    assert {"email", "discord"} <= set(words)
     offences = []
     for path in paths:
         for line, text in _code_strings(path):
             lowered = text.lower()
             where = path.relative_to(core)
-            offences += [f"{where}:{line}: {text!r}" for word in CHANNEL_WORDS if word in lowered]
+            offences += [f"{where}:{line}: {text!r}" for word in words if word in lowered]
     assert offences == []
 
 
@@ -117,3 +131,30 @@ def test_the_core_is_a_map_of_folders():
     assert named == sorted([*folders, "views"])
     drawn = (core / "__init__.py").read_text()
     assert [f for f in folders if f"{f}/" not in drawn] == []
+
+
+def test_every_channel_package_is_in_the_list_and_declares_itself_in_channel_py():
+    """A package of bot/ with a channel.py is a channel: it is listed, and its CHANNEL is the list's entry."""
+    import importlib
+
+    from bot import channels
+
+    declared = sorted(f"bot.{p.parent.name}" for p in (ROOT / "bot").glob("*/channel.py"))
+    assert declared == sorted(channel_packages()), "list each channel once in bot/channels.py"
+    for channel in channels.CHANNELS:
+        assert importlib.import_module(f"{channel.package}.channel").CHANNEL is channel
+    names = [channel.name for channel in channels.CHANNELS]
+    assert len(set(names)) == len(names) and all(name.isalpha() and name.islower() for name in names)
+
+
+def test_the_import_contracts_name_every_channel():
+    """pyproject.toml cannot loop over the list of channels: this test holds its contracts to it."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    by_name = {contract["name"]: contract for contract in contracts}
+    packages = sorted(channel_packages())
+    assert sorted(by_name["channel adapters are independent of each other"]["modules"]) == packages
+    assert sorted(by_name["adapters use bot.core, never bot.store or game internals"]["source_modules"]) == packages
+    core = by_name["bot.core never imports channel adapters or their libraries"]["forbidden_modules"]
+    assert set(packages) | {"bot.cli", *CHANNEL_LIBRARIES} <= set(core)

@@ -26,6 +26,7 @@ from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Stage
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
+from bot.discord.channel import DiscordSettings
 from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
 from bot.discord.delivery import DiscordDelivery
@@ -33,7 +34,6 @@ from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
-from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -49,27 +49,27 @@ class DiscordRuntime:
 
     def __init__(
         self,
-        settings: Settings,
+        settings: DiscordSettings,
         sessions: sessionmaker[Session],
         *,
         service: GameService | None = None,
         clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
     ) -> None:
-        if not settings.discord_token:
+        if not settings.token:
             raise ValueError("Discord needs a bot token: set REFEREE_DISCORD_TOKEN")
-        if not settings.discord_guild_id:
+        if not settings.guild_id:
             raise ValueError("Discord needs the guild: set guild_id in [referee.discord]")
         self.settings = settings
         self.clock = clock or SystemClock()
-        self.service = service or GameService(sessions, ServiceConfig(message_domain=settings.mail_domain))
-        self.client = RefereeClient(settings.discord_guild_id, guild_ready_timeout=guild_ready_timeout)
+        self.service = service or GameService(sessions, ServiceConfig())
+        self.client = RefereeClient(settings.guild_id, guild_ready_timeout=guild_ready_timeout)
         self.delivery = DiscordDelivery(
             self.client,
             sessions,
             self.clock,
-            settings.discord_forum_channel_id,
-            interval=settings.discord_send_interval_seconds,
+            settings.forum_channel_id,
+            interval=settings.send_interval_seconds,
             channels=(CHANNEL,),
             service_config=self.service.config,
         )
@@ -77,7 +77,7 @@ class DiscordRuntime:
         views = GameViews(sessions)
         self.client.install(player_commands(self.answers, views))
         self.client.use_game_screens(screens := GameScreenSet(self.answers, views))
-        self.client.install([gm_group(self.answers, views, settings.discord_gm_role_id), link_command(self.answers)])
+        self.client.install([gm_group(self.answers, views, settings.gm_role_id), link_command(self.answers)])
         self.client.gm_answers = self.answers
         self.client.add_dynamic_items(GmConfirm, GmCancel)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
@@ -101,17 +101,17 @@ class DiscordRuntime:
         The supervisor (:mod:`bot.core.runtime.supervisor`) restarts it; the rest of the
         referee goes on meanwhile.
         """
-        point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
+        point_at(self.settings.api_base, self.settings.gateway_url)
         if self.client.is_closed():
             self.client.clear()  # a restart after a lost connection reuses the client
-        client_task = asyncio.create_task(self.client.start(self.settings.discord_token), name="discord-client")
+        client_task = asyncio.create_task(self.client.start(self.settings.token), name="discord-client")
         ready_task = asyncio.create_task(self.client.wait_until_ready())
         try:
             await asyncio.wait({client_task, ready_task}, return_when=asyncio.FIRST_COMPLETED)
             if client_task.done():
                 client_task.result()  # raises why the client stopped (a refused token, say)
                 raise RuntimeError("the Discord client stopped before it was ready")
-            log.info("Discord ready as %s in guild %s", self.client.user, self.settings.discord_guild_id)
+            log.info("Discord ready as %s in guild %s", self.client.user, self.settings.guild_id)
             self.ready.set()
             delivering = asyncio.Event()
             delivery_task = asyncio.create_task(self.delivery.run(delivering), name="discord-delivery")

@@ -122,7 +122,7 @@ def test_the_settings_reach_the_service_config(tmp_path):
     configured = Settings.load(None, {"REFEREE_SECRET_KEY": "e" * 32, "REFEREE_DATABASE": "postgresql://u@h/d"})
     assert service_config(configured).secret_key == b"e" * 32 and "e" * 32 not in repr(configured)
     with pytest.raises(ValueError, match="secret_key"):
-        service_config(replace(configured, secret_key=""))
+        service_config(replace(configured, store=replace(configured.store, secret_key="")))
 
 
 def _seat_rows(harness: Harness, slug: str = "gs1") -> dict[str, str]:

@@ -20,8 +20,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.runtime.deadline_worker import DeadlineWorker
+from bot.discord.channel import DiscordSettings
 from bot.discord.runtime import DiscordRuntime
-from bot.settings import Settings
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import Harness
@@ -101,14 +101,14 @@ async def running_world(
 ) -> AsyncIterator[World]:
     """The bot running against ``fake`` (pass the ``harness`` of an earlier run to restart it)."""
     harness = harness or discord_harness(sessions)
-    settings = Settings(
-        discord_token="fake-token",
-        discord_guild_id=fake.guild_id,
-        discord_forum_channel_id=fake.forum_channel_id,
-        discord_gm_role_id=fake.gm_role_id,
-        discord_api_base=fake.api_base,
-        discord_gateway_url=fake.gateway_url,
-        discord_send_interval_seconds=0.2,
+    settings = DiscordSettings(
+        token="fake-token",
+        guild_id=fake.guild_id,
+        forum_channel_id=fake.forum_channel_id,
+        gm_role_id=fake.gm_role_id,
+        api_base=fake.api_base,
+        gateway_url=fake.gateway_url,
+        send_interval_seconds=0.2,
     )
     runtime = DiscordRuntime(settings, sessions, service=harness.service, clock=harness.clock, guild_ready_timeout=0.05)
     stop = asyncio.Event()

@@ -15,6 +15,7 @@ import pytest
 from bot.cli import main
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.watermarks import Watermarks
+from bot.email.channel import CHANNEL
 from bot.email.maildir import deliver
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory
@@ -157,13 +158,15 @@ def test_settings_from_tables_and_the_environment(tmp_path):
         '[referee]\nbot_address = "ref@example.com"\n[referee.imap]\nhost = "imap.example.com"\nidle = false\n'
         '[referee.intake]\npoll_seconds = 1.5\n[referee.smtp]\nhost = "smtp.example.com"\nport = 465\nsecurity = "tls"\n'
     )
-    settings = Settings.load(config, {"REFEREE_IMAP_PASSWORD": "hunter2", "REFEREE_SMTP_PASSWORD": "sekrit"})
+    loaded = Settings.load(config, {"REFEREE_IMAP_PASSWORD": "hunter2", "REFEREE_SMTP_PASSWORD": "sekrit"})
+    settings = loaded.of(CHANNEL)
     assert (settings.imap_host, settings.imap_idle, settings.smtp_port, settings.smtp_security) == (
         "imap.example.com", False, 465, "tls",
     )  # fmt: skip
     assert settings.intake_poll_seconds == 1.5
-    assert settings.imap_password == "hunter2" and "hunter2" not in repr(settings) and "sekrit" not in repr(settings)
-    assert Settings.load(None, {"REFEREE_IMAP_IDLE": "yes"}).imap_idle is True
+    assert settings.imap_password == "hunter2" and "hunter2" not in repr(loaded) and "sekrit" not in repr(loaded)
+    assert settings.bot_address == "ref@example.com"
+    assert Settings.load(None, {"REFEREE_IMAP_IDLE": "yes"}).of(CHANNEL).imap_idle is True
     with pytest.raises(ValueError, match="imap_idle: expected true or false"):
         Settings.load(None, {"REFEREE_IMAP_IDLE": "maybe"})
     config.write_text("[referee.imap]\nhots = 'x'\n")
@@ -172,5 +175,5 @@ def test_settings_from_tables_and_the_environment(tmp_path):
 
 
 def test_the_example_configuration_is_valid():
-    settings = Settings.load(ROOT / "deploy" / "referee.toml.example", {})
+    settings = Settings.load(ROOT / "deploy" / "referee.toml.example", {}).of(CHANNEL)
     assert settings.imap_host and settings.smtp_host and not settings.imap_password

@@ -118,7 +118,7 @@ async def test_after_a_password_game_by_mail_the_database_and_its_log_hold_no_se
     )  # fmt: skip
     # A Discord member, as the Discord runtime applies their commands (the same key as the referee's).
     discord = GameService(sessions, ServiceConfig(
-        message_domain="example.com", secret_key=load_secret_key(settings.secret_key, settings.secret_key_file, path)
+        message_domain="example.com", secret_key=load_secret_key(settings.store.secret_key, settings.store.secret_key_file, path)
     ))  # fmt: skip
     member = c.Sender("discord", DISCORD_USER, "Ann on Discord")
     post = Post(dovecot, imap_user, smtp)

@@ -98,16 +98,16 @@ def test_hosting_tells_to_back_up_the_seat_secret_key_where_the_referee_makes_it
     from bot.settings import Settings
 
     example = Settings.load(DEPLOY / "referee.toml.example", {})
-    database = tmp_path / Path(example.database).name  # the example's database, here
-    load_secret_key("", example.secret_key_file, str(database))
+    database = tmp_path / Path(example.store.database).name  # the example's database, here
+    load_secret_key("", example.store.secret_key_file, str(database))
     (made,) = [p.name for p in tmp_path.iterdir()]
     backups = (DEPLOY / "HOSTING.md").read_text().split("## 8. Backups")[1].split("## 9.")[0]
     assert f"`{made}`" in backups and "REFEREE_SECRET_KEY" in backups, "section 8 names the key file"
-    assert f"{Path(example.database).parent}/{made}" in (DEPLOY / "HOSTING.md").read_text()
+    assert f"{Path(example.store.database).parent}/{made}" in (DEPLOY / "HOSTING.md").read_text()
 
 
 def test_the_invite_link_asks_for_exactly_the_permissions_the_doctor_checks():
-    from bot.doctor import PERMISSIONS
+    from bot.discord.doctor import PERMISSIONS
 
     text = (DEPLOY / "HOSTING.md").read_text()
     (asked,) = set(re.findall(r"permissions=(\d+)", text))

@@ -184,21 +184,21 @@ def test_the_game_masters_must_be_reachable_and_not_the_referee():
     from bot.doctor import game_master_check
     from bot.settings import Settings
 
-    mail_only = Settings(smtp_host="smtp.example.org", bot_address="referee@example.org")
+    mail_only = Settings().merged({"smtp_host": "smtp.example.org", "bot_address": "referee@example.org"})
     assert game_master_check(mail_only.merged({"game_masters": "gm@example.org"})).line() == (
         "ok   game masters: 1 named: gm@example.org"
     )
     discord_id = game_master_check(mail_only.merged({"game_masters": "gm@example.org, 123456789012345678"}))
     assert discord_id.ok and discord_id.warning
     assert "not reachable: 123456789012345678 (Discord user ids, but Discord is not configured)" in discord_id.line()
-    no_mail = game_master_check(Settings(game_masters="gm@example.org", discord_token="t" * 10))
+    no_mail = game_master_check(Settings().merged({"game_masters": "gm@example.org", "discord_token": "t" * 10}))
     assert no_mail.warning and "gm@example.org (addresses, but no outgoing mail is configured)" in no_mail.detail
     itself = game_master_check(mail_only.merged({"game_masters": "Referee@example.org"}))
     assert not itself.ok and "referee@example.org is the referee's own address" in itself.line()
 
 
 def test_a_password_in_clear_to_another_machine_is_a_warning():
-    from bot.doctor import in_clear_check
+    from bot.email.doctor import in_clear_check
 
     (warned,) = in_clear_check("IMAP", "imap.example.org", "none", logs_in=True)
     assert warned.ok and warned.warning
@@ -213,13 +213,13 @@ def test_a_password_in_clear_to_another_machine_is_a_warning():
 
 
 def test_the_doctor_says_when_no_sender_can_be_vouched_for():
-    from bot.doctor import sender_trust_check
-    from bot.settings import Settings
+    from bot.email.channel import EmailSettings
+    from bot.email.doctor import sender_trust_check
 
-    nobody = sender_trust_check(Settings())
+    nobody = sender_trust_check(EmailSettings())
     assert nobody.warning and "--auth address games cannot be created" in nobody.line()
     assert "fix: set email_trusted_authserv_ids" in nobody.line()
-    trusted = sender_trust_check(Settings(email_trusted_authserv_ids="mx.example.org, mx2.example.org"))
+    trusted = sender_trust_check(EmailSettings(email_trusted_authserv_ids=("mx.example.org", "mx2.example.org")))
     assert (
         trusted.line()
         == "ok   sender trust: Authentication-Results from mx.example.org, mx2.example.org vouch for senders"

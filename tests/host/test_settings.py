@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bot import channels
 from bot.cli import main
-from bot.settings import SECRETS, Settings, SettingsError, address_list, game_master_list
+from bot.discord.channel import CHANNEL as DISCORD
+from bot.email.channel import CHANNEL as EMAIL
+from bot.settings import Settings, SettingsError, secret_names
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [ROOT / "deploy" / "referee.toml.example", ROOT / "deploy" / "referee-postgresql.toml.example"]
@@ -74,18 +77,19 @@ def test_a_secret_is_never_echoed(tmp_path):
     assert "imap_password: expected a string (in quotes), got a value of 2 characters" in str(caught.value)
     assert secret not in str(caught.value)
     settings = Settings.load(None, {"REFEREE_IMAP_PASSWORD": secret, "REFEREE_DISCORD_TOKEN": secret})
-    assert settings.imap_password == secret and secret not in repr(settings) and secret not in str(settings)
-    assert {"imap_password", "smtp_password", "discord_token"} <= SECRETS  # every repr=False field
+    assert settings.of(EMAIL).imap_password == secret and secret not in repr(settings) and secret not in str(settings)
+    assert settings.of(DISCORD).token == secret
+    assert secret_names() == {"imap_password", "smtp_password", "discord_token", "secret_key"}  # every repr=False
 
 
 def test_a_secret_from_a_file_named_in_the_environment(tmp_path):
     (tmp_path / "token").write_text("s3cret-token\n")
     settings = Settings.load(None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "token")})
-    assert settings.discord_token == "s3cret-token"
+    assert settings.of(DISCORD).token == "s3cret-token"
     assert (
-        Settings.load(
-            None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "token"), "REFEREE_DISCORD_TOKEN": "env"}
-        ).discord_token
+        Settings.load(None, {"REFEREE_DISCORD_TOKEN_FILE": str(tmp_path / "token"), "REFEREE_DISCORD_TOKEN": "env"})
+        .of(DISCORD)
+        .token
         == "env"
     )
     with pytest.raises(SettingsError, match="discord_token: cannot read the file REFEREE_DISCORD_TOKEN_FILE names"):
@@ -98,7 +102,7 @@ def test_a_short_seat_secret_key_is_refused_at_load_without_showing_it():
     (problem,) = caught.value.problems
     assert problem.startswith("secret_key: expected at least 32 characters")
     assert "got a value of 13 characters (from REFEREE_SECRET_KEY)" in problem and "too-short-key" not in problem
-    assert Settings.load(None, {"REFEREE_SECRET_KEY": "k" * 32}).secret_key == "k" * 32
+    assert Settings.load(None, {"REFEREE_SECRET_KEY": "k" * 32}).store.secret_key == "k" * 32
 
 
 def test_a_server_database_needs_a_configured_seat_secret_key():
@@ -150,14 +154,23 @@ def documented_keys(path: Path) -> set[str]:
     return flatten(data.get("referee", data))
 
 
+def setting_names() -> set[str]:
+    """Every setting's name: the core's sections' and each channel's (prefix and field)."""
+    from bot.settings import CORE_SECTIONS
+
+    names = {f"{prefix}{f.name}" for kind, prefix in CORE_SECTIONS.values() for f in fields(kind)}
+    return names | {c.settings_name(f.name) for c in channels.CHANNELS for f in fields(c.settings)}
+
+
 def test_the_example_documents_every_setting():
     text = EXAMPLES[0].read_text()
     keys = documented_keys(EXAMPLES[0])
-    names = {f.name for f in fields(Settings)}
+    names = setting_names()
+    assert len(names) > 55 and {"imap_host", "discord_token", "turn_minutes", "log_format"} <= names
     assert keys <= names
-    undocumented = sorted(names - keys - SECRETS)
+    undocumented = sorted(names - keys - secret_names())
     assert undocumented == [], f"add these to {EXAMPLES[0].name}: {undocumented}"
-    for secret in sorted(SECRETS):
+    for secret in sorted(secret_names()):
         assert f"REFEREE_{secret.upper()}" in text, f"{EXAMPLES[0].name} must say where {secret} comes from"
         assert secret not in keys, "a secret is never written in the example"
 
@@ -165,7 +178,7 @@ def test_the_example_documents_every_setting():
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_the_examples_load(path):
     settings = Settings.load(path, {"REFEREE_SECRET_KEY": "k" * 64} if "postgresql" in path.name else {})
-    assert settings.imap_host and settings.smtp_host and settings.database
+    assert settings.of(EMAIL).imap_host and settings.of(EMAIL).smtp_host and settings.store.database
     assert settings.missing() == [
         "imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)",
         "smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD",
@@ -184,8 +197,8 @@ def test_the_examples_load(path):
 
 def test_the_postgresql_example_is_postgresql_with_json_logs():
     settings = Settings.load(EXAMPLES[1], {})
-    assert settings.database.startswith("postgresql+psycopg://") and settings.log_format == "json"
-    assert settings.discord_guild_id == 123456789012345678
+    assert settings.store.database.startswith("postgresql+psycopg://") and settings.log.format == "json"
+    assert settings.of(DISCORD).guild_id == 123456789012345678
 
 
 def test_config_may_follow_the_command_as_the_issue_writes_it(tmp_path, capsys):
@@ -216,7 +229,7 @@ def test_the_intake_limits_and_reading_budget_are_checked_together(tmp_path):
     assert "email_read_seconds: expected a number of seconds above 0" in text
     assert "email_read_memory_mb: expected a whole number of megabytes, at least 256, got 64" in text
     assert "did you mean email_max_addresses?" in text
-    defaults = Settings()
+    defaults = Settings().of(EMAIL)
     assert (defaults.email_max_addresses, defaults.email_read_seconds, defaults.email_read_memory_mb) == (
         1000,
         20,
@@ -228,11 +241,16 @@ def test_lists_are_toml_arrays_and_the_string_form_stays(tmp_path):
     config = tmp_path / "referee.toml"
     config.write_text('[referee]\ngame_masters = ["GM@club.org", "123456789"]\nhost_addresses = ["me@club.org"]\n')
     settings = Settings.load(config, {})
-    assert game_master_list(settings) == ["gm@club.org", "123456789"]
-    assert address_list(settings.host_addresses) == ["me@club.org"]
+    assert settings.host.game_masters == ("gm@club.org", "123456789")
+    assert settings.host.host_addresses == ("me@club.org",)
     config.write_text('[referee]\ngame_masters = "gm@club.org, 123456789"\n')
-    assert game_master_list(Settings.load(config, {})) == ["gm@club.org", "123456789"]
-    assert game_master_list(Settings.load(None, {"REFEREE_GAME_MASTERS": "a@x.org,b@y.org"})) == ["a@x.org", "b@y.org"]
+    assert Settings.load(config, {}).host.game_masters == ("gm@club.org", "123456789")
+    from_env = Settings.load(None, {"REFEREE_GAME_MASTERS": "a@x.org,b@y.org"})
+    assert from_env.host.game_masters == ("a@x.org", "b@y.org")
+    config.write_text('[referee.email]\ntrusted_authserv_ids = ["MX.example.org", "mx2.example.org"]\n')
+    assert Settings.load(config, {}).of(EMAIL).email_trusted_authserv_ids == ("mx.example.org", "mx2.example.org")
+    from_env = Settings.load(None, {"REFEREE_EMAIL_TRUSTED_AUTHSERV_IDS": "mx.example.org, mx2.example.org"})
+    assert from_env.of(EMAIL).email_trusted_authserv_ids == ("mx.example.org", "mx2.example.org")
     bad = problems_of('[referee]\ngame_masters = ["gm@club.org", 3]\n', tmp_path=tmp_path)
     assert bad[0].startswith('game_masters: expected a list of strings, e.g. ["a@example.org", "b@example.org"]')
     bad = problems_of('[referee]\ngame_masters = ["not an address"]\n', tmp_path=tmp_path)

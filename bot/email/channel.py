@@ -1,0 +1,261 @@
+"""The email channel, declared: its settings, its addresses, its doctor checks and its workers.
+
+What runs is decided by the settings alone, each part a supervised worker:
+
+* intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
+* sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none.
+
+Email has no public place for games.  Bare addresses (``ann@club.org``) are email's: it is the
+first channel of :data:`bot.channels.CHANNELS`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.settings_fields import EMAIL_ADDRESS, PORT, choice, email_address, lower_case, not_empty, secret, setting
+from bot.settings_fields import whole as whole_number
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from bot.core.basics.clock import Clock
+    from bot.core.runtime.service import GameService
+    from bot.core.runtime.supervisor import Worker
+    from bot.email.imap import ImapConfig
+    from bot.email.runner import IntakeLoop
+    from bot.email.sender import MailSender
+    from bot.settings_core import IntakeSettings
+
+log = logging.getLogger(__name__)
+
+NAME = "email"
+"""As the adapter's modules name it (bot.email.sender.CHANNEL, the form of bot.email.compose)."""
+
+SECURITY = choice("tls", "starttls", "none")
+
+
+@dataclass(frozen=True)
+class EmailSettings:
+    """The email channel's section; its settings' names are its fields' (``imap_host`` is ``[imap] host``)."""
+
+    # -- who the referee is ------------------------------------------------------
+    bot_address: str = setting("referee@referee.invalid", email_address)
+    """The address players write to; replies and reports come from it."""
+    mail_from_name: str = "Referee"
+
+    # -- intake: IMAP (when imap_host is set) or a Maildir -------------------------
+    imap_host: str = ""
+    imap_port: int = setting(0, PORT)
+    imap_security: str = setting("tls", SECURITY)
+    imap_user: str = ""
+    imap_password: str = secret()
+    imap_folder: str = setting("INBOX", not_empty)
+    imap_done_folder: str = "Processed"
+    imap_done_flag: str = "$RefereeDone"
+    imap_idle: bool = True
+    intake_poll_seconds: float = 60.0
+    imap_ca_file: str = ""
+    maildir_inbox: str = ""
+    maildir_done_folder: str = "Processed"
+
+    # -- sending: SMTP (when smtp_host is set) or a Maildir ------------------------
+    smtp_host: str = ""
+    smtp_port: int = setting(0, PORT)
+    smtp_security: str = setting("starttls", SECURITY)
+    smtp_user: str = ""
+    smtp_password: str = secret()
+    smtp_ca_file: str = ""
+    smtp_connections: int = setting(1, whole_number(1, 8, "a whole number from 1 to 8"))
+    """SMTP sessions a sending pass uses at once (1 to 8; one recipient's mail all on one, in order; a
+    kill -9 re-sends at most one mail per session)."""
+    maildir_outbox: str = ""
+    send_interval_seconds: float = 5.0
+
+    # -- policy --------------------------------------------------------------------
+    email_max_message_kb: int = 10 * 1024
+    email_reply_limit: int = 20
+    email_reply_window_minutes: int = 60
+    email_reader_processes: int = setting(
+        1, whole_number(0, 1, "0 (read mail in the intake's process) or 1 (in a process of its own)")
+    )
+    """Processes that read fetched mail beside the intake (bot.email.mail_reader): 1 reads the next
+    batch while the intake applies the one before (two cores or more); 0 reads inline."""
+    email_max_header_kb: int = 256
+    """A mail whose header block is longer is not read, only answered (bot.email.prescreen)."""
+    email_max_header_fields: int = 1000
+    """A mail with more header fields is not read, only answered."""
+    email_max_addresses: int = 1000
+    """A mail with more addresses in its address fields (To, Cc, ...) is not read, only answered."""
+    email_max_multiparts: int = 100
+    """A mail with more (nested) multipart containers is not read, only answered."""
+    email_max_nested_lines: int = 20_000_000
+    """A mail whose multipart containers times its lines is more is not read, only answered (the
+    parser checks each line against every boundary around it)."""
+    email_read_seconds: float = 20.0
+    """The longest one mail may take to read in the reader process; past it the mail is parked
+    unread and the reader goes on (bot.email.mail_reader; needs email_reader_processes = 1)."""
+    email_read_memory_mb: int = setting(1024, whole_number(256, None, "a whole number of megabytes, at least 256"))
+    """The reader process's address space; a mail that needs more is parked unread."""
+    email_trusted_authserv_ids: tuple[str, ...] = setting((), lower_case)
+    """Authserv-ids whose Authentication-Results vouch for a sender (bot.email.policy); empty: nobody
+    is vouched for, and games with address-only authentication cannot be created."""
+
+
+def _read_address(text: str) -> str | None:
+    return text.lower() if EMAIL_ADDRESS.match(text) else None
+
+
+def missing(settings: EmailSettings) -> list[str]:
+    found: list[str] = []
+    if settings.imap_host:
+        if not settings.imap_user:
+            found.append("imap_user: missing: imap_host is set, so the IMAP login name is needed")
+        if not settings.imap_password:
+            found.append("imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)")
+    if settings.smtp_host and settings.smtp_user and not settings.smtp_password:
+        found.append("smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD")
+    return found
+
+
+def intake_names(settings: EmailSettings) -> tuple[str, ...]:
+    """The watermark names of the configured intakes: each deadline waits for them."""
+    from bot.email.maildir import maildir_intake_name
+
+    if settings.imap_host:
+        return (_imap_config(settings).intake_name,)
+    if settings.maildir_inbox:
+        return (maildir_intake_name(Path(settings.maildir_inbox)),)
+    return ()
+
+
+def _imap_config(settings: EmailSettings) -> ImapConfig:
+    from bot.email.imap import ImapConfig
+
+    if not settings.imap_user:
+        raise ValueError("imap_host is set but imap_user is not")
+    return ImapConfig(
+        host=settings.imap_host, user=settings.imap_user, password=settings.imap_password,
+        port=settings.imap_port, security=settings.imap_security, folder=settings.imap_folder,
+        done_folder=settings.imap_done_folder, done_flag=settings.imap_done_flag, idle=settings.imap_idle,
+        poll_seconds=settings.intake_poll_seconds, ca_file=settings.imap_ca_file or None,
+    )  # fmt: skip
+
+
+def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
+    """The intake and the sender the settings ask for (each may be absent: the other runs alone)."""
+    from bot.email.runner import EmailIntakeWorker, EmailSenderWorker  # the adapter, when it is run
+
+    found: list[Worker] = []
+    intake = _intake(settings, runtime.intake, runtime.sessions, runtime.service, runtime.clock)
+    if intake is None:
+        log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
+    else:
+        found.append(EmailIntakeWorker(intake))
+    sender = _sender(settings, runtime.sessions, runtime.clock)
+    if sender is None:
+        log.warning("no outgoing mail configured (smtp_host or maildir_outbox): mail waits in the outbox")
+    else:
+        found.append(EmailSenderWorker(sender))
+    return found
+
+
+def _intake(
+    settings: EmailSettings, core: IntakeSettings, sessions: sessionmaker[Session], service: GameService, clock: Clock
+) -> IntakeLoop | None:
+    from bot.core.intake.inbox import Inbox
+    from bot.core.intake.reply_limit import ReplyBudget
+    from bot.core.intake.watermarks import Watermarks
+    from bot.email.imap import ImapIntakeLoop
+    from bot.email.intake import Intake
+    from bot.email.mail_reader import MailReader, ReadingBudget
+    from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox
+    from bot.email.prescreen import MailLimits
+    from bot.email.processor import MailProcessor, ReplyLimit
+    from bot.email.understand import IntakePolicy
+
+    policy = IntakePolicy(
+        own_addresses=frozenset({settings.bot_address.lower()}),
+        max_message_bytes=settings.email_max_message_kb * 1024,
+        trusted_authserv_ids=frozenset(settings.email_trusted_authserv_ids),
+    )
+    inbox = Inbox(sessions, core.inbound_max_attempts, timedelta(seconds=core.inbound_retry_seconds))
+    limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))
+    processor = MailProcessor(inbox, service, clock, policy, ReplyBudget(sessions), limit)
+    limits = MailLimits(
+        header_bytes=settings.email_max_header_kb * 1024, header_fields=settings.email_max_header_fields,
+        addresses=settings.email_max_addresses, multiparts=settings.email_max_multiparts,
+        nested_lines=settings.email_max_nested_lines,
+    )  # fmt: skip
+    budget = ReadingBudget(settings.email_read_seconds, settings.email_read_memory_mb)
+    reader = MailReader(policy, settings.email_reader_processes, limits, budget)
+    intake = Intake(processor, Watermarks(sessions), timedelta(seconds=core.intake_settle_seconds), reader)
+    if settings.imap_host:
+        return ImapIntakeLoop(_imap_config(settings), intake)
+    if settings.maildir_inbox:
+        mailbox = MaildirMailbox(Path(settings.maildir_inbox), settings.maildir_done_folder)
+        return MaildirIntakeLoop(mailbox, intake, poll_seconds=settings.intake_poll_seconds)
+    return None
+
+
+def _sender(settings: EmailSettings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
+    from bot.core.messaging.outbox import OutboxDrain
+    from bot.email.compose import MailIdentity
+    from bot.email.maildir import MaildirTransport
+    from bot.email.sender import MailSender, Transport
+    from bot.email.smtp import SmtpConfig, SmtpTransport
+
+    transport: Transport
+    connections = 1
+    if settings.smtp_host:
+        transport = SmtpTransport(
+            SmtpConfig(
+                host=settings.smtp_host, port=settings.smtp_port, security=settings.smtp_security,
+                user=settings.smtp_user, password=settings.smtp_password, envelope_from=settings.bot_address,
+                ca_file=settings.smtp_ca_file or None,
+            )
+        )  # fmt: skip
+        connections = settings.smtp_connections
+    elif settings.maildir_outbox:
+        transport = MaildirTransport(Path(settings.maildir_outbox))
+    else:
+        return None
+    identity = MailIdentity(settings.bot_address, settings.mail_from_name)
+    return MailSender(
+        OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds,
+        connections=connections,
+    )  # fmt: skip
+
+
+def doctor(settings: EmailSettings, context: DoctorContext) -> list[Check]:
+    from bot.email import doctor as checks  # the servers' libraries, imported when the doctor runs
+
+    return checks.run(settings, context)
+
+
+def unreachable(settings: EmailSettings) -> str:
+    """Why mail to an address cannot go out, or empty."""
+    return "" if settings.smtp_host or settings.maildir_outbox else "addresses, but no outgoing mail is configured"
+
+
+CHANNEL = Channel(
+    name=NAME,
+    label="Email",
+    settings=EmailSettings,
+    prefix="",
+    address=AddressSyntax(_read_address, "email addresses"),
+    workers=workers,
+    doctor=doctor,
+    missing=missing,
+    intakes=intake_names,
+    unreachable=unreachable,
+    reach_by="smtp_host (or maildir_outbox)",
+    own_address=lambda settings: settings.bot_address.lower(),
+    log_quiet=("imapclient", "aiosmtplib", "mail.log"),
+)
+"""Email, as :data:`bot.channels.CHANNELS` lists it."""

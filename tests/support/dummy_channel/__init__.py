@@ -1,0 +1,1 @@
+"""A channel made through the contract alone (tests/test_channel_contract.py): no file of bot/ names it."""

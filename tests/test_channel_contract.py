@@ -1,0 +1,177 @@
+"""A channel added through the contract alone: its channel.py and one entry of the list of channels.
+
+The dummy channel (tests/support/dummy_channel) is added to ``bot.channels.CHANNELS``
+and nothing else: the settings read its section from the file and the
+environment, the doctor runs its checks, ``dummy:xyz`` is an address wherever
+a channel's address is taken, the core's configuration gives games a public
+place on it, and ``referee serve``'s wiring builds and runs its workers; a
+message sent on it is applied and its reply comes back on it, and a game its
+game master creates is announced in its public place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot import channels
+from bot.core.basics.clock import SimulatedClock
+from bot.core.model import commands as c
+from bot.core.runtime import supervisor
+from bot.doctor import run_checks
+from bot.settings import Settings, SettingsError, secret_names
+from bot.store.db import make_engine, session_factory
+from bot.store.migrate import upgrade
+from bot.wiring import public_channels, service_config, status_channels, workers
+from tests.support.dummy_channel.channel import DummySettings, Line, dummy_channel
+
+
+@pytest.fixture
+def line(monkeypatch: pytest.MonkeyPatch) -> Line:
+    """A line of the dummy channel's own, its channel added to the list (the one change a channel needs)."""
+    line = Line()
+    monkeypatch.setattr(channels, "CHANNELS", (*channels.CHANNELS, dummy_channel(line)))
+    return line
+
+
+def dummy(settings: Settings) -> DummySettings:
+    section = settings.channels["dummy"]
+    assert isinstance(section, DummySettings)
+    return section
+
+
+def test_its_section_is_read_from_the_file_and_the_environment(line: Line, tmp_path: Path) -> None:
+    config = tmp_path / "referee.toml"
+    config.write_text("[referee.dummy]\nenabled = true\npoll_seconds = 0.5\n")
+    settings = Settings.load(config, {"REFEREE_DUMMY_TOKEN": "dummy-secret-42", "REFEREE_DUMMY_BATCH": "3"})
+    assert dummy(settings) == DummySettings(enabled=True, token="dummy-secret-42", poll_seconds=0.5, batch=3)
+    assert "dummy-secret-42" not in repr(settings) and "dummy-secret-42" in settings.secrets()
+    assert "dummy_token" in secret_names()
+    assert Settings.load(config, {}).missing() == ["dummy_token: missing: set REFEREE_DUMMY_TOKEN"]
+    assert dummy(Settings()) == DummySettings(), "its defaults, when nothing names it"
+
+    config.write_text("[referee.dummy]\nenabeld = true\nbatch = 0\n[referee.dumy]\nx = 1\n")
+    with pytest.raises(SettingsError) as caught:
+        Settings.load(config, {"REFEREE_DUMMY_TOKN": "dummy-secret-42"})
+    problems = "\n".join(caught.value.problems)
+    assert "dummy_enabeld: unknown setting (enabeld in [referee.dummy]); did you mean dummy_enabled?" in problems
+    assert "dummy_batch: expected a whole number from 1 to 100, got 0" in problems
+    assert "dumy: unknown setting ([referee.dumy]); did you mean dummy?" in problems
+    assert "REFEREE_DUMMY_TOKN: unknown setting; did you mean REFEREE_DUMMY_TOKEN?" in problems
+    assert "dummy-secret-42" not in problems
+
+
+def test_without_it_in_the_list_its_settings_are_unknown(tmp_path: Path) -> None:
+    config = tmp_path / "referee.toml"
+    config.write_text("[referee.dummy]\nenabled = true\n")
+    with pytest.raises(SettingsError, match=r"dummy: unknown setting \(\[referee.dummy\]\)"):
+        Settings.load(config, {})
+
+
+def test_the_doctor_runs_its_checks(line: Line, tmp_path: Path) -> None:
+    settings = Settings().merged({"database": str(tmp_path / "absent.sqlite3"), "dummy_enabled": True})
+    lines = [check.line() for check in run_checks(settings)]
+    assert "ok   dummy line: 0 waiting" in lines
+    assert "settings: dummy_token is missing" in "\n".join(lines)
+
+
+def test_its_addresses_are_taken_where_channel_addresses_are(line: Line) -> None:
+    assert channels.parse_address("dummy:Xyz") == ("dummy", "xyz")
+    assert channels.parse_address("ann@club.org") == ("email", "ann@club.org"), "the others' stay theirs"
+    with pytest.raises(ValueError, match="dummy names"):
+        channels.parse_address("dummy:x y")
+    settings = Settings().merged({"game_masters": ["dummy:xyz", "gm@club.org"], "host_addresses": "dummy:host"})
+    config = service_config(settings)
+    assert config.game_masters == {"xyz", "gm@club.org"}
+    assert config.host_recipients == (("dummy", "host"),)
+    with pytest.raises(SettingsError, match=r"email addresses \(or Discord user ids, dummy names\)"):
+        Settings().merged({"game_masters": ["dummy:x y"]})
+
+
+def test_its_public_place_is_the_games(line: Line) -> None:
+    assert public_channels(Settings().merged({"dummy_enabled": True})) == ()
+    public = Settings().merged({"dummy_enabled": True, "dummy_public": True})
+    assert public_channels(public) == ("dummy",) and service_config(public).public_channels == ("dummy",)
+    assert status_channels(public) == (), "it keeps no status board"
+
+
+def test_its_workers_run_under_the_supervisor_and_a_reply_comes_back(line: Line, tmp_path: Path) -> None:
+    database = str(tmp_path / "referee.sqlite3")
+    upgrade(database)
+    engine = make_engine(database)
+    try:
+        sessions = session_factory(engine)
+        settings = Settings().merged({"database": database, "dummy_enabled": True, "dummy_token": "t"})
+        clock = SimulatedClock(datetime(2026, 5, 1, 12, tzinfo=UTC))
+        assert [w.name for w in workers(Settings().merged({"database": database}), sessions, clock)] == ["deadlines"]
+        found = workers(settings, sessions, clock)
+        assert [w.name for w in found][-2:] == ["dummy-intake", "dummy-sender"]
+        line.inbound.append(("1", "xyz", (c.ShowHelp(),)))
+        assert asyncio.run(supervisor.run_once(found))
+        (reply,) = line.delivered
+        assert (reply.channel, reply.recipient, reply.kind) == ("dummy", "xyz", "reply")
+        assert line.applied[0].reply is not None and not line.inbound
+
+        line.inbound.append(("1", "xyz", (c.ShowHelp(),)))  # the same message again: applied once only
+        line.inbound.append(("2", "abc", (c.ShowHelp(),)))
+
+        async def serve_a_while() -> None:
+            stop = asyncio.Event()
+            task = asyncio.create_task(supervisor.serve(found, stop))
+            for _ in range(200):
+                if len(line.delivered) == 2:
+                    break
+                await asyncio.sleep(0.02)
+            stop.set()
+            await asyncio.wait_for(task, 5)
+
+        asyncio.run(serve_a_while())
+        assert [row.recipient for row in line.delivered] == ["xyz", "abc"]
+    finally:
+        engine.dispose()
+
+
+def test_a_game_master_on_it_creates_a_game_announced_in_its_public_place(line: Line, tmp_path: Path) -> None:
+    database = str(tmp_path / "referee.sqlite3")
+    upgrade(database)
+    engine = make_engine(database)
+    try:
+        settings = Settings().merged({
+            "database": database, "dummy_enabled": True, "dummy_token": "t", "dummy_public": True,
+            "game_masters": ["dummy:gail"],
+        })  # fmt: skip
+        found = workers(settings, session_factory(engine), SimulatedClock(datetime(2026, 5, 1, 12, tzinfo=UTC)))
+        line.inbound.extend([("1", "gail", (c.CreateGame("gs1", "golden-strider"),)),
+                             ("2", "ann", (c.JoinGame("gs1", "Ann"),))])  # fmt: skip
+        assert asyncio.run(supervisor.run_once(found))
+        assert [applied.results for applied in line.applied] == [("created",), ("joined",)]
+        sent = {(row.recipient, row.kind) for row in line.delivered}
+        assert sent == {("public:gs1", "report"), ("gail", "reply"), ("ann", "reply")}
+    finally:
+        engine.dispose()
+
+
+def test_reading_the_list_and_the_settings_loads_no_channel_library() -> None:
+    """Every ``referee`` command reads the settings (so the list of channels): a channel.py imports its
+    adapter and libraries only when its workers or doctor checks are built."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, bot.cli, bot.channels, bot.settings; bot.settings.Settings.load(None, {}); "
+        "print(sorted(m for m in ('discord', 'imapclient', 'aiosmtplib', 'aiohttp', 'sqlalchemy') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
+
+
+def test_each_channel_is_named_as_its_adapter_names_it() -> None:
+    from bot.discord import conversion
+    from bot.discord.channel import CHANNEL as DISCORD
+    from bot.email import sender
+    from bot.email.channel import CHANNEL as EMAIL
+
+    assert (EMAIL.name, DISCORD.name) == (sender.CHANNEL, conversion.CHANNEL)
