@@ -27,6 +27,7 @@ from bot.core.intake.inbox import Inbox
 from bot.core.intake.reply_limit import ReplyBudget
 from bot.core.intake.watermarks import Watermarks
 from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model.config import ServiceConfig
 from bot.core.people.seat_secrets import load_secret_key
 from bot.core.runtime import supervisor
@@ -122,6 +123,7 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
     for name in PROTOCOL_LOGGERS:
         logging.getLogger(name).setLevel(logging.INFO)
     clock = clock or SystemClock()
+    bell = OutboxBell().listen(sessions)  # the process's senders wake when this process commits their rows
     service = GameService(sessions, service_config(settings))
     housekeeping = Housekeeping(sessions, timedelta(days=settings.inbound_raw_retention_days))
     found: list[Worker] = [
@@ -132,7 +134,7 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
         log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
     else:
         found.append(EmailIntakeWorker(intake))
-    sender = _sender(settings, sessions, clock)
+    sender = _sender(settings, sessions, clock, bell)
     if sender is None:
         log.warning("no outgoing mail configured (smtp_host or maildir_outbox): mail waits in the outbox")
     else:
@@ -140,7 +142,7 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
     if settings.discord_token:
         from bot.discord.runtime import DiscordRuntime  # imported only when Discord is configured
 
-        found.append(DiscordRuntime(settings, sessions, service=service, clock=clock))
+        found.append(DiscordRuntime(settings, sessions, service=service, clock=clock, bell=bell))
     else:
         log.info("no Discord token (REFEREE_DISCORD_TOKEN): Discord is not run")
     return found
@@ -175,7 +177,7 @@ def _intake(
     return None
 
 
-def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
+def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock, bell: OutboxBell) -> MailSender | None:
     transport: Transport
     connections = 1
     if settings.smtp_host:
@@ -194,7 +196,7 @@ def _sender(settings: Settings, sessions: sessionmaker[Session], clock: Clock) -
     identity = MailIdentity(settings.bot_address, settings.mail_from_name)
     return MailSender(
         OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds,
-        connections=connections,
+        connections=connections, bell=bell,
     )  # fmt: skip
 
 

@@ -21,6 +21,7 @@ import yarl
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import Clock, SystemClock
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Stage
@@ -60,6 +61,7 @@ class DiscordRuntime:
         service: GameService | None = None,
         clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
+        bell: OutboxBell | None = None,
     ) -> None:
         if not settings.discord_token:
             raise ValueError("Discord needs a bot token: set REFEREE_DISCORD_TOKEN")
@@ -77,6 +79,7 @@ class DiscordRuntime:
             interval=settings.discord_send_interval_seconds,
             channels=(CHANNEL,),
             service_config=self.service.config,
+            bell=bell,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)

@@ -37,6 +37,7 @@ import aiosmtplib
 from aiosmtplib.protocol import normalize_message_line_endings
 from aiosmtplib.typing import SMTPStatus
 
+from bot.core.messaging.sender_loop import Unavailable
 from bot.email.compose import BuiltMail
 
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
@@ -44,7 +45,7 @@ _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
 returns unchanged (nothing to parse or quote), so ``MAIL FROM`` and ``RCPT TO`` can go without it."""
 
 
-class TransportUnavailable(Exception):
+class TransportUnavailable(Unavailable):
     """The mail server cannot take mail now; nothing was sent in this attempt."""
 
 

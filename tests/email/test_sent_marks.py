@@ -1,4 +1,4 @@
-"""The sender's marks overlap the next message's envelope, never its content (bot.email.sender._SentMarks).
+"""The sender's marks overlap the next message's envelope, never its content (bot.core.messaging.sent_marks).
 
 A row is marked sent (committed) before the next message's content is handed
 over, so a kill -9 re-sends one message at most; the mark commits while the
