@@ -18,8 +18,8 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 from sqlalchemy import func, select
 
-import bot.core.turns.resolution as turns
 import bot.core.runtime.intake_runner as intake_module
+import bot.core.turns.resolution as turns
 from bench import world
 from bot.core.basics.clock import SimulatedClock
 from bot.core.games.stored import rules_of
