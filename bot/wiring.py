@@ -35,16 +35,16 @@ from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.housekeeping import Housekeeping
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Worker
-from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
 from bot.email.mail_reader import MailReader, ReadingBudget
 from bot.email.maildir import MaildirIntakeLoop, MaildirMailbox, MaildirTransport, maildir_intake_name
 from bot.email.prescreen import MailLimits
 from bot.email.processor import MailProcessor, ReplyLimit
-from bot.email.runner import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
-from bot.email.sender import MailSender, Transport
+from bot.email.render import MailIdentity
+from bot.email.runtime import EmailIntakeWorker, EmailSenderWorker, IntakeLoop
 from bot.email.smtp import SmtpConfig, SmtpTransport
+from bot.email.transport import MailSender, Transport
 from bot.email.understand import IntakePolicy
 from bot.settings import Settings
 from bot.store.db import make_engine, session_factory

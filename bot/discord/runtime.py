@@ -30,7 +30,6 @@ from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
 from bot.discord.decisions import DecisionButton, DecisionDesk
-from bot.discord.delivery import DiscordDelivery, after_each
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.golden_strider import play_command
 from bot.discord.lautobus import riders_command
@@ -39,6 +38,7 @@ from bot.discord.player_commands import player_commands
 from bot.discord.strike_gold import ITEMS as STRIKE_GOLD_ITEMS
 from bot.discord.strike_gold import StrikeGoldDesk
 from bot.discord.three_races import runners_command
+from bot.discord.transport import DiscordDelivery, after_each
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -38,7 +38,7 @@ from aiosmtplib.protocol import normalize_message_line_endings
 from aiosmtplib.typing import SMTPStatus
 
 from bot.core.messaging.sender_loop import Unavailable
-from bot.email.compose import BuiltMail
+from bot.email.render import BuiltMail
 
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
 """An ASCII addr-spec with a dot-atom local part and a plain domain: what aiosmtplib's ``quote_address``
@@ -92,7 +92,7 @@ def _sender_of(message: EmailMessage) -> str:
 
 
 class SmtpTransport:
-    """Opens one SMTP session per sending pass (a :class:`bot.email.sender.Transport`)."""
+    """Opens one SMTP session per sending pass (a :class:`bot.email.transport.Transport`)."""
 
     def __init__(self, config: SmtpConfig) -> None:
         self.config = config

@@ -16,10 +16,10 @@ from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model import commands as c
-from bot.email.compose import MailIdentity, compose
 from bot.email.maildir import MaildirTransport
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity, compose
 from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
+from bot.email.transport import MailSender
 from tests.email.mailboxes import eventually
 from tests.email.world import GM, PASSWORDS, PLAYERS, REFEREE, SETUP_ORDERS, START, apply, outbox_rows, service_for
 from tests.support.smtp_sink import SmtpSink

@@ -21,8 +21,8 @@ from bot.core.messaging.outbox import Outgoing, enqueue
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.sender_loop import PassReport as SentReport
 from bot.discord.client import RefereeClient
-from bot.discord.delivery import DiscordDelivery
 from bot.discord.runtime import point_at
+from bot.discord.transport import DiscordDelivery
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import START, Harness

@@ -17,8 +17,8 @@ from typing import Protocol
 
 from bot.core.runtime.supervisor import Stage
 from bot.email.intake import Intake, IntakeResult
-from bot.email.sender import MailSender
 from bot.email.smtp import TransportUnavailable
+from bot.email.transport import MailSender
 
 log = logging.getLogger(__name__)
 

@@ -4,10 +4,10 @@ The loop itself (claim, lease, back-off, park, the bell, the sessions'
 order and marks) is the core's :class:`bot.core.messaging.sender_loop.SenderLoop`;
 this module brings what is email's own:
 
-* the pass's messages are built first (:func:`bot.email.compose.compose_bytes`,
+* the pass's messages are built first (:func:`bot.email.render.compose_bytes`,
   in a worker thread, one call), so a bug in building one stops the pass
   before anything is handed over (the rows are given back at once);
-* a message that cannot be built (:class:`bot.email.compose.UnsendableMessage`)
+* a message that cannot be built (:class:`bot.email.render.UnsendableMessage`)
   is :class:`~bot.core.messaging.sender_loop.Refused`;
 * each session is a connection of the configured :class:`Transport` (SMTP,
   a Maildir; ``smtp_connections``, 1 to 8, at once); a connection that can
@@ -43,7 +43,7 @@ from bot.core.basics.clock import Clock
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.sender_loop import MAX_CONNECTIONS, Outcome, PassReport, Refused, Retry, SenderLoop, Sent
-from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
+from bot.email.render import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected
 
 log = logging.getLogger(__name__)
