@@ -78,19 +78,11 @@ from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.places import public_place, record_public_place, record_status_message, status_message
 from bot.core.messaging.reachability import mark_reachable, mark_unreachable, unreachable_addresses
 from bot.core.messaging.rendering import render
-from bot.core.messaging.sender_loop import (
-    GIVEN_BACK,
-    Outcome,
-    PassReport,
-    Refused,
-    Retry,
-    SenderLoop,
-    Sent,
-    Unavailable,
-)
+from bot.core.messaging.sender_loop import GIVEN_BACK, PassReport, SenderLoop
 from bot.core.messaging.sender_loop import PARKED as LOOP_PARKED
 from bot.core.messaging.sender_loop import RETRY as LOOP_RETRY
 from bot.core.messaging.sender_loop import SENT as LOOP_SENT
+from bot.core.messaging.transport import Outcome, Refused, Retry, Sent, Unavailable
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import STATUS
 from bot.core.views import GameViews
@@ -432,7 +424,7 @@ class DiscordDelivery:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Deliver until ``stop`` is set (:meth:`bot.core.messaging.sender_loop.SenderLoop.run`)."""
-        await self.loop.run(stop, "the Discord delivery")
+        await self.loop.run(stop, "Discord")
 
     async def deliver_due(self) -> list[Delivered]:
         """One pass over every due row of this adapter's channels."""

@@ -37,7 +37,7 @@ import aiosmtplib
 from aiosmtplib.protocol import normalize_message_line_endings
 from aiosmtplib.typing import SMTPStatus
 
-from bot.core.messaging.sender_loop import Unavailable
+from bot.core.messaging.transport import Unavailable
 from bot.email.render import BuiltMail
 
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")

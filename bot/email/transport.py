@@ -42,7 +42,8 @@ from typing import Protocol, runtime_checkable
 from bot.core.basics.clock import Clock
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
 from bot.core.messaging.outbox_bell import OutboxBell
-from bot.core.messaging.sender_loop import MAX_CONNECTIONS, Outcome, PassReport, Refused, Retry, SenderLoop, Sent
+from bot.core.messaging.sender_loop import MAX_CONNECTIONS, PassReport, SenderLoop
+from bot.core.messaging.transport import Outcome, Refused, Retry, Sent
 from bot.email.render import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected
 
@@ -190,4 +191,4 @@ class MailSender:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Send until ``stop`` is set (:meth:`bot.core.messaging.sender_loop.SenderLoop.run`)."""
-        await self.loop.run(stop, "the mail sender")
+        await self.loop.run(stop, "mail server")

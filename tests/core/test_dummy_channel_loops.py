@@ -24,7 +24,8 @@ from bot.core.intake.inbox import DONE, PARKED, Inbox
 from bot.core.intake.understanding import Arrived, Inline, Skip
 from bot.core.messaging.outbox import OutboxDrain, Outgoing, PendingMessage, enqueue
 from bot.core.messaging.outbox_bell import OutboxBell
-from bot.core.messaging.sender_loop import Outcome, Refused, Retry, SenderLoop, Sent, Unavailable
+from bot.core.messaging.sender_loop import SenderLoop
+from bot.core.messaging.transport import Outcome, Refused, Retry, Sent, Unavailable
 from bot.core.model import commands as c
 from bot.core.model.outcomes import REPLY, REPORT
 from bot.core.runtime.intake_processor import Processor

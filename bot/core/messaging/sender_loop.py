@@ -1,10 +1,10 @@
 """The sender loop: a channel's outbox rows handed to its transport, settled, retried or parked.
 
 Every channel's sending half is this one loop; the channel brings only a
-:class:`Transport` that says what became of one row: :class:`Sent`,
-:class:`Retry` (for now; with a ``hold``, nothing of the channel goes out
-before the row's next attempt, or ``hold`` seconds) or :class:`Refused` (for
-good), or raises :class:`Unavailable` (the channel's server is away).
+transport (:mod:`bot.core.messaging.transport`) that says what became of one
+row: sent, to retry (for now; with a hold, nothing of the channel goes out
+before the row's next attempt, or the hold's seconds) or refused (for good),
+or raises ``Unavailable`` (the channel's server is away).
 
 A pass claims the due rows of the loop's channels (a lease:
 :meth:`bot.core.messaging.outbox.OutboxDrain.due`; another process skips
@@ -15,15 +15,15 @@ channel took is marked sent at once, committed before that session's next
 row's content is handed over (:mod:`bot.core.messaging.sent_marks`), so a
 process killed at any moment sends at most one row per session again, with
 the same Message-ID.  A transport may open the next row's envelope while the
-mark commits (:class:`Prepares`: nothing is delivered by it).
+mark commits (``Prepares``: nothing is delivered by it).
 
-* :class:`Retry`: a failed attempt (the outbox's exponential back-off);
+* ``Retry``: a failed attempt (the outbox's exponential back-off);
   without a hold the pass goes on, with one the pass stops there (the rows
   after it keep their order) and no row is sent before the hold ends.
-* :class:`Refused`: the row is parked with the reason, never retried.
+* ``Refused``: the row is parked with the reason, never retried.
 * An exception (a bug): logged, counted as a failed attempt and held like a
-  :class:`Retry`; the row is parked after ``max_attempts``.
-* :class:`Unavailable`: that session stops (the others finish their rows),
+  ``Retry``; the row is parked after ``max_attempts``.
+* ``Unavailable``: that session stops (the others finish their rows),
   the rows not sent are given back at once with no attempt counted, and the
   loop waits with exponential back-off (``retry_min`` doubling up to
   ``retry_max``) before the next pass.
@@ -44,96 +44,32 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Collection, Coroutine, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Collection, Coroutine, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from bot.core.basics.clock import Clock
 from bot.core.basics.log_fields import log_fields
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.sent_marks import MarkThread, SentMarks
+from bot.core.messaging.transport import (
+    Begins,
+    Follows,
+    Outcome,
+    Prepares,
+    Refused,
+    Retry,
+    Sent,
+    Transport,
+    Unavailable,
+)  # fmt: skip
 from bot.core.model.outcomes import STATUS
 
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS = 8
-
-
-@dataclass(frozen=True)
-class Sent:
-    """The channel took the row."""
-
-
-@dataclass(frozen=True)
-class Retry:
-    """Not taken for now: tried again after the outbox's back-off.
-
-    ``hold``: the channel as a whole is busy (a rate limit, a server error):
-    the pass stops at this row and nothing is sent for ``hold`` seconds, nor
-    before the row's next attempt.  None: only this row waits.
-    """
-
-    reason: str
-    hold: float | None = None
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Refused for good (no such recipient, no permission): parked with ``reason``, never retried."""
-
-    reason: str
-    code: int | None = None
-    """The channel's own code for the refusal, if it has one."""
-
-
-Outcome = Sent | Retry | Refused
-
-
-class Unavailable(Exception):
-    """The channel's server is away: the pass stops and its unsent rows are given back (no attempt counted)."""
-
-
-class Connection(Protocol):
-    """One session of a transport: sends rows one at a time."""
-
-    async def send(self, row: PendingMessage) -> Outcome: ...
-
-
-@runtime_checkable
-class Prepares(Protocol):
-    """A session that can get a row ready without delivering anything (SMTP's envelope).
-
-    ``prepare`` runs while the previous row's mark commits; an :data:`Outcome` it
-    returns settles the row without sending it (a recipient refused at once).
-    """
-
-    async def prepare(self, row: PendingMessage) -> Outcome | None: ...
-
-
-class Transport(Protocol):
-    """What a channel brings to the loop: sessions that send rows."""
-
-    def connect(self) -> AbstractAsyncContextManager[Connection]: ...
-
-
-@runtime_checkable
-class Begins(Protocol):
-    """A transport that works on a pass's rows before any is handed over (building the batch's messages).
-
-    What it raises is a bug: the pass stops, every row is given back, and the error is raised.
-    """
-
-    async def begin(self, rows: Sequence[PendingMessage]) -> None: ...
-
-
-@runtime_checkable
-class Follows(Protocol):
-    """A transport told of each row's settlement once it is committed (what the channel learns from it)."""
-
-    async def settled(self, row: PendingMessage, outcome: Outcome) -> None: ...
 
 
 SENT, RETRY, PARKED, GIVEN_BACK = "sent", "retry", "parked", "given back"
@@ -358,8 +294,10 @@ class SenderLoop:
             if not report.remaining:
                 return total
 
-    async def run(self, stop: asyncio.Event, name: str = "the sender") -> None:
-        """Send until ``stop`` is set, backing off while the channel is away (see the module docstring)."""
+    async def run(self, stop: asyncio.Event, server: str = "the channel's server") -> None:
+        """Send until ``stop`` is set, backing off while the channel is away (see the module docstring).
+
+        ``server`` names the channel's server in the log ("mail server unavailable ...")."""
         delay = self.retry_min
         doorbells = [self.bell.doorbell(channel) for channel in self.channels] if self.bell is not None else []
         try:
@@ -371,14 +309,14 @@ class SenderLoop:
                 try:
                     report = await self.send_due()
                     if report.unavailable is not None:
-                        log.warning("%s: unavailable (%s); retrying in %.1f s", name, report.unavailable, delay)
+                        log.warning("%s unavailable (%s); retrying in %.1f s", server, report.unavailable, delay)
                         wait, delay, on_ring = delay, min(delay * 2, self.retry_max), False
                     else:
                         delay = self.retry_min
                         if report.remaining:
                             wait = 0.0
                 except Exception:
-                    log.exception("%s failed; retrying in %.1f s", name, delay)
+                    log.exception("the sender (%s) failed; retrying in %.1f s", ", ".join(self.channels), delay)
                     wait, delay, on_ring = delay, min(delay * 2, self.retry_max), False
                 if wait:
                     rings = [self._wake.wait(), *(doorbell.wait(wait) for doorbell in doorbells)] if on_ring else []
