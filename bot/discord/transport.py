@@ -192,6 +192,10 @@ class DiscordTransport:
         yield self
 
     async def begin(self, rows: Sequence[PendingMessage]) -> None:
+        """Before a pass's first send: :meth:`load_unreachable`."""
+        await self.load_unreachable()
+
+    async def load_unreachable(self) -> None:
         """Who was unreachable before a restart, read once: a success there is news."""
         if not self._dms_loaded:
             self._dms_closed |= await asyncio.to_thread(unreachable_addresses, self._sessions, CHANNEL)
@@ -392,7 +396,7 @@ class DiscordDelivery:
         self.transport.after_public = after_public
         self.loop = SenderLoop(
             OutboxDrain(sessions), self.transport, clock, channels, bell=bell, interval=interval,
-            max_attempts=max_attempts,
+            max_attempts=max_attempts, retry_min=interval, retry_max=interval,  # a failed pass: tried again each interval
         )  # fmt: skip
         self.channels = self.loop.channels
 
@@ -428,10 +432,12 @@ class DiscordDelivery:
 
     async def deliver_due(self) -> list[Delivered]:
         """One pass over every due row of this adapter's channels."""
+        await self.transport.load_unreachable()
         return _delivered(await self.loop.send_due())
 
     async def deliver_to_user(self, user_id: int) -> list[Delivered]:
         """One pass over the due rows for one user's DMs (right after their command, to tell them of closed DMs)."""
+        await self.transport.load_unreachable()  # whether their DMs were closed before a restart
         return _delivered(await self.loop.send_due(set(user_recipients(user_id))))
 
 
