@@ -39,7 +39,6 @@ why automatic mail was only recorded.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
@@ -56,8 +55,6 @@ from bot.email.mail_reader import MailRead, ReadingFailed
 from bot.email.prescreen import NotRead
 from bot.email.redact import redact_mail
 from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
-
-log = logging.getLogger(__name__)
 
 __all__ = ["MailProcessor", "MailReplies", "PassResult", "ReplyLimit", "command_digest", "secrets_given"]
 

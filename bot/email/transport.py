@@ -32,7 +32,6 @@ this module brings what is email's own:
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -46,8 +45,6 @@ from bot.core.messaging.sender_loop import MAX_CONNECTIONS, PassReport, SenderLo
 from bot.core.messaging.transport import Outcome, Refused, Retry, Sent
 from bot.email.render import BuiltMail, MailIdentity, UnsendableMessage, compose_bytes
 from bot.email.smtp import MessageRejected
-
-log = logging.getLogger(__name__)
 
 CHANNEL = "email"
 __all__ = ["CHANNEL", "MAX_CONNECTIONS", "MailSender", "MailTransport", "SendResult"]
