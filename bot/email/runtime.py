@@ -7,22 +7,26 @@ any other channel's workers, and restarts one that fails without stopping the re
 
 from __future__ import annotations
 
+import logging
+
 from bot.core.runtime.channel_workers import IntakeLoop, IntakeWorker, SenderWorker
 from bot.email.transport import MailSender
 
 __all__ = ["EmailIntakeWorker", "EmailSenderWorker", "IntakeLoop"]
+
+log = logging.getLogger(__name__)
 
 
 class EmailIntakeWorker(IntakeWorker):
     """Reads the mailbox until stopped."""
 
     def __init__(self, intake: IntakeLoop) -> None:
-        super().__init__("email-intake", intake)
+        super().__init__("email-intake", intake, log)
 
 
 class EmailSenderWorker(SenderWorker):
     """Drains the outbox's email rows until stopped."""
 
     def __init__(self, sender: MailSender) -> None:
-        super().__init__("email-sender", sender.loop, "mail server")
+        super().__init__("email-sender", sender.loop, "mail server", log)
         self.sender = sender

@@ -41,9 +41,11 @@ class IntakeWorker:
 
     stage = Stage.INTAKE
 
-    def __init__(self, name: str, intake: IntakeLoop) -> None:
+    def __init__(self, name: str, intake: IntakeLoop, logger: logging.Logger = log) -> None:
         self.name = name
         self.intake = intake
+        self.log = logger
+        """Where its passes are logged (the channel's own logger, so a host finds them under its name)."""
 
     async def prepare(self) -> None:
         await self.run_once()
@@ -52,9 +54,9 @@ class IntakeWorker:
         try:
             result = await asyncio.to_thread(self.intake.run_once)
         except Exception as exc:
-            log.error("intake failed: %s: %s", type(exc).__name__, exc)
+            self.log.error("intake failed: %s: %s", type(exc).__name__, exc)
             return False
-        log.info(
+        self.log.info(
             "intake: %d stored, %d processed, %d failed, %d parked, %d acknowledged",
             result.stored, result.processed.done, result.processed.failed, result.processed.parked,
             result.acknowledged,
@@ -80,10 +82,12 @@ class SenderWorker:
 
     stage = Stage.SENDING
 
-    def __init__(self, name: str, loop: SenderLoop, server: str) -> None:
+    def __init__(self, name: str, loop: SenderLoop, server: str, logger: logging.Logger = log) -> None:
         self.name = name
         self.loop = loop
         self.server = server
+        self.log = logger
+        """Where its passes are logged (the channel's own logger)."""
 
     async def prepare(self) -> None:
         """Nothing to prepare."""
@@ -91,9 +95,9 @@ class SenderWorker:
     async def run_once(self) -> bool:
         report = await self.loop.drain_all()
         if report.unavailable is not None:
-            log.error("sender: %s unavailable: %s", self.server, report.unavailable)
+            self.log.error("sender: %s unavailable: %s", self.server, report.unavailable)
             return False
-        log.info("sender: %d sent, %d refused", report.sent, report.failed)
+        self.log.info("sender: %d sent, %d refused", report.sent, report.failed)
         return True
 
     async def run(self, stop: asyncio.Event) -> None:
