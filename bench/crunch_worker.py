@@ -40,8 +40,8 @@ from typing import Any
 from sqlalchemy import event, func, select
 
 import bot.core.turns.resolution as turns
-import bot.email.compose as compose_module
-import bot.email.sender as sender_module
+import bot.email.render as compose_module
+import bot.email.transport as sender_module
 from bench import world
 from bench.common import Timer, peak_rss_mb, report
 from bot import heap
@@ -50,9 +50,9 @@ from bot.core.messaging.outbox import LEASE, OutboxDrain
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.service import _is_due
 from bot.email.channel import EmailSettings
-from bot.email.compose import MailIdentity
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity
 from bot.email.smtp import SmtpConfig, SmtpTransport
+from bot.email.transport import MailSender
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
 
@@ -218,7 +218,7 @@ def _render_all(drain: OutboxDrain, sender: MailSender) -> int:
     """The sender's rendering of every waiting mail, without the sending: the rows claimed a batch
     at a time as the sender claims them (:meth:`OutboxDrain.due`: another process's claims are
     skipped, so two processes split the rows), each mail built as the sender builds it
-    (:func:`bot.email.sender.compose_bytes`, to the bytes it hands over), the claims held until
+    (:func:`bot.email.transport.compose_bytes`, to the bytes it hands over), the claims held until
     none is left (given back, they would be claimed and rendered again by a process still
     rendering); returns how many were rendered.  The sender takes them once their lease has run
     out (:func:`_let_the_claims_run_out`)."""

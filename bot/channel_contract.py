@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
     from bot.core.basics.clock import Clock
+    from bot.core.messaging.outbox_bell import OutboxBell
     from bot.core.runtime.service import GameService
     from bot.core.runtime.supervisor import Worker
     from bot.settings_core import IntakeSettings
@@ -74,6 +75,8 @@ class Runtime:
     service: GameService
     intake: IntakeSettings
     """The core's intake section: attempts, retries, the watermark's margin."""
+    bell: OutboxBell
+    """This process's outbox bell: a sender waits on it, so rows committed here are sent at once."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot import channels, heap
 from bot.channel_contract import Runtime
 from bot.core.basics.clock import Clock, SystemClock
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model.config import ServiceConfig
 from bot.core.people.seat_secrets import load_secret_key
 from bot.core.runtime import supervisor
@@ -97,12 +98,13 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
     for name in protocol_loggers():
         logging.getLogger(name).setLevel(logging.INFO)
     clock = clock or SystemClock()
+    bell = OutboxBell().listen(sessions)  # the process's senders wake when this process commits their rows
     service = GameService(sessions, service_config(settings))
     housekeeping = Housekeeping(sessions, timedelta(days=settings.intake.inbound_raw_retention_days))
     found: list[Worker] = [
         DeadlineWorker(service, clock, timedelta(seconds=settings.game.deadline_check_seconds), housekeeping)
     ]
-    runtime = Runtime(sessions, clock, service, settings.intake)
+    runtime = Runtime(sessions, clock, service, settings.intake, bell)
     for channel in channels.CHANNELS:
         found += channel.workers(settings.of(channel), runtime)
     return found

@@ -4,16 +4,19 @@ Each folder is one concept; a layer imports only the layers below it (the
 import-linter ``layers`` contract in ``pyproject.toml`` checks it in CI)::
 
     runtime/   service (apply an envelope, resolve due turns), supervisor,     views.py
-               deadline worker, housekeeping, health                          (what adapters read)
+               deadline worker, housekeeping, health, every channel's         (what adapters read)
+               intake runner and processor, the channel workers
        │
-    intake/    the raw inbox, intake watermarks, the reply limit
+    intake/    the raw inbox, intake watermarks, the reply limit, what a
+               channel's understanding gives (Understood | Skip)
        │
     commands/  pipeline (authorise, apply, audit), context, replies, the handlers
        │       (player, orders, hosting, game_admin, overrides, presence, linking)
     turns/     resolution, schedule, absences, reminder times and pass, turn
        │       generations, the game record, the shunt for failed resolutions
     messaging/ delivery (audience -> channels), outbox and its bell, rendering,
-       │       public places, status boards, reachability
+       │       public places, status boards, reachability, every channel's
+       │       sender loop and the transport contract (Sent | Retry | Refused)
     people/    identities, seat secrets, the brake on guessing
        │
     games/     stored games read back (rules, state, phase), orders on file, preloads
@@ -37,6 +40,10 @@ The flow of everything received, whatever the channel::
   transaction, idempotent by its source id, with exactly one reply.
 * ``runtime.supervisor.serve`` runs the deadline worker and each channel's
   workers side by side (``referee serve``); none belongs to a channel.
+* The durable loops are the core's: ``runtime.intake_runner`` (list, store raw
+  before acknowledging, understand, apply, settle, retry, park) and
+  ``messaging.sender_loop`` (claim, lease, back-off, park, the bell); a channel
+  brings a source, an understander and a transport.
 * Turn records are keyed (game, generation, turn): see ``turns.generations``.
 * A game's live status (phase, deadline, who has ordered) is one coalescing
   outbox row per game for the channels that keep it in one place

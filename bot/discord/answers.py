@@ -22,9 +22,9 @@ from bot.core.messaging.rendering import render
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
 from bot.discord.conversion import apply_envelope, envelope_for
-from bot.discord.delivery import DiscordDelivery
 from bot.discord.orders_modal import submitted_orders
 from bot.discord.render import NO_MENTIONS, discord_messages
+from bot.discord.transport import DiscordDelivery
 
 log = logging.getLogger(__name__)
 

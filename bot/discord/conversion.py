@@ -11,7 +11,7 @@ Each interaction is one envelope (ARCHITECTURE: the common command model):
 The envelope is applied by :func:`apply_envelope`, which turns the core's
 ``Applied`` into the text to answer.  Recipients of outbox rows on this
 channel (see :func:`target_of`) are the other half of the contract, kept
-here too so there is one place to adapt (with :mod:`bot.discord.delivery`).
+here too so there is one place to adapt (with :mod:`bot.discord.transport`).
 """
 
 from __future__ import annotations

@@ -28,12 +28,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
-import jinja2
 
 from bot.core.messaging.rendering import environment, render_message
 
 FORM = "discord"
-"""Discord's template folder (``templates/discord/``); a message it has no template for uses the email form."""
+"""Discord's template folder (``templates/discord/``)."""
+
+SHARED_FORM = "email"
+"""The form whose templates Discord borrows for the messages it has no words of its own for (plain text)."""
+BORROWED = frozenset({
+    "absence", "broadcast", "deadline_moved", "ejected", "ended", "gm_handed_over", "gm_help", "help",
+    "intakes_behind", "late_notice", "link_code", "linked", "orders_elsewhere", "orders_entered",
+    "password_locked", "paused", "prerendered", "resumed", "rolled_back", "seat_taken", "turn_parked",
+    "unlinked", "unreachable",
+})  # fmt: skip
+"""The templates Discord renders in :data:`SHARED_FORM`, on purpose: every other message has its own
+``templates/discord/`` template (``tests/discord/test_render.py`` checks that each of the shared form's
+templates is one or the other), so a new message is never shown in another channel's words unnoticed."""
 
 LIMIT = 2000
 _FENCE_OPEN = "```\n"
@@ -149,15 +160,12 @@ def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str,
     """The text of an outcome (template + data) in Discord's form, its title (if any) first.
 
     ``templates/discord/<template>.txt.j2`` when Discord says it its own way
-    (replies, reports: slash commands instead of mail commands), else the
-    plain-text form the email channel uses; the phrases of replies come from
+    (replies, reports: slash commands instead of mail commands); a template of
+    :data:`BORROWED` in the plain-text :data:`SHARED_FORM`; any other raises
+    ``jinja2.TemplateNotFound``.  The phrases of replies come from
     ``templates/discord/phrases.j2`` first.
     """
     values = {**data, "context": dict(context or {})}
-    for form in (FORM, "email"):
-        try:
-            rendered = render_message(form, template, values)
-        except jinja2.TemplateNotFound:
-            continue
-        return f"{rendered.title}\n\n{rendered.body}" if rendered.title else rendered.body
-    raise jinja2.TemplateNotFound(template)
+    form = SHARED_FORM if template in BORROWED else FORM
+    rendered = render_message(form, template, values)
+    return f"{rendered.title}\n\n{rendered.body}" if rendered.title else rendered.body

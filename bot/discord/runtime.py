@@ -21,6 +21,7 @@ import yarl
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import Clock, SystemClock
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Stage
@@ -29,11 +30,11 @@ from bot.discord.answers import Answers
 from bot.discord.channel import DiscordSettings
 from bot.discord.client import RefereeClient
 from bot.discord.conversion import CHANNEL
-from bot.discord.delivery import DiscordDelivery
 from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
+from bot.discord.transport import DiscordDelivery
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class DiscordRuntime:
         service: GameService | None = None,
         clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
+        bell: OutboxBell | None = None,
     ) -> None:
         if not settings.token:
             raise ValueError("Discord needs a bot token: set REFEREE_DISCORD_TOKEN")
@@ -72,6 +74,7 @@ class DiscordRuntime:
             interval=settings.send_interval_seconds,
             channels=(CHANNEL,),
             service_config=self.service.config,
+            bell=bell,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)

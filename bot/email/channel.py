@@ -25,17 +25,18 @@ if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
     from bot.core.basics.clock import Clock
+    from bot.core.messaging.outbox_bell import OutboxBell
     from bot.core.runtime.service import GameService
     from bot.core.runtime.supervisor import Worker
     from bot.email.imap import ImapConfig
-    from bot.email.runner import IntakeLoop
-    from bot.email.sender import MailSender
+    from bot.email.runtime import IntakeLoop
+    from bot.email.transport import MailSender
     from bot.settings_core import IntakeSettings
 
 log = logging.getLogger(__name__)
 
 NAME = "email"
-"""As the adapter's modules name it (bot.email.sender.CHANNEL, the form of bot.email.compose)."""
+"""As the adapter's modules name it (bot.email.transport.CHANNEL, the form of bot.email.render)."""
 
 SECURITY = choice("tls", "starttls", "none")
 
@@ -149,7 +150,7 @@ def _imap_config(settings: EmailSettings) -> ImapConfig:
 
 def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
     """The intake and the sender the settings ask for (each may be absent: the other runs alone)."""
-    from bot.email.runner import EmailIntakeWorker, EmailSenderWorker  # the adapter, when it is run
+    from bot.email.runtime import EmailIntakeWorker, EmailSenderWorker  # the adapter, when it is run
 
     found: list[Worker] = []
     intake = _intake(settings, runtime.intake, runtime.sessions, runtime.service, runtime.clock)
@@ -157,7 +158,7 @@ def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
         log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
     else:
         found.append(EmailIntakeWorker(intake))
-    sender = _sender(settings, runtime.sessions, runtime.clock)
+    sender = _sender(settings, runtime.sessions, runtime.clock, runtime.bell)
     if sender is None:
         log.warning("no outgoing mail configured (smtp_host or maildir_outbox): mail waits in the outbox")
     else:
@@ -203,12 +204,14 @@ def _intake(
     return None
 
 
-def _sender(settings: EmailSettings, sessions: sessionmaker[Session], clock: Clock) -> MailSender | None:
+def _sender(
+    settings: EmailSettings, sessions: sessionmaker[Session], clock: Clock, bell: OutboxBell
+) -> MailSender | None:
     from bot.core.messaging.outbox import OutboxDrain
-    from bot.email.compose import MailIdentity
     from bot.email.maildir import MaildirTransport
-    from bot.email.sender import MailSender, Transport
+    from bot.email.render import MailIdentity
     from bot.email.smtp import SmtpConfig, SmtpTransport
+    from bot.email.transport import MailSender, Transport
 
     transport: Transport
     connections = 1
@@ -228,7 +231,7 @@ def _sender(settings: EmailSettings, sessions: sessionmaker[Session], clock: Clo
     identity = MailIdentity(settings.bot_address, settings.mail_from_name)
     return MailSender(
         OutboxDrain(sessions), transport, clock, identity, interval=settings.send_interval_seconds,
-        connections=connections,
+        connections=connections, bell=bell,
     )  # fmt: skip
 
 

@@ -32,11 +32,11 @@ from bot.core.intake.reply_limit import ReplyBudget
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
-from bot.email.compose import MailIdentity
 from bot.email.intake import Intake
 from bot.email.maildir import MaildirMailbox, MaildirTransport, deliver
 from bot.email.processor import MailProcessor
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity
+from bot.email.transport import MailSender
 from bot.email.understand import IntakePolicy
 
 _PASSWORD = re.compile(r"Your seat password: (\S+)")

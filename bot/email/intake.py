@@ -1,164 +1,75 @@
-"""One intake pass over a mailbox: store what is new, process it, then acknowledge it.
+"""Email's intake: a mailbox is a source of the core's intake runner, read by the mail reader.
 
-The order is what makes the intake safe::
+The runner (:mod:`bot.core.runtime.intake_runner`) does what every channel's
+intake does: list what the source has not acknowledged, store each new
+message (raw, committed) before the server is told anything, understand and
+apply it, settle its inbox row, acknowledge, retry and park, and keep the
+watermark.  Email brings:
 
-    list unacknowledged messages
-      -> store each one not yet stored (raw bytes, committed)   <- before anything is told to the server
-      -> process every stored message that is due
-      -> acknowledge (move or flag) those whose row is done or parked: each batch's new
-         messages once the batch is committed, the others at the end of the pass
-
-    -> record the watermark: everything that arrived before T is stored and processed
-
-A crash before storing leaves the message on the server, unacknowledged; a
-crash after storing finds the row on the next pass (by its source key) and
-does not fetch it again; a crash after processing re-applies as a no-op; a
-crash after settling and before acknowledging only acknowledges late.  A
-second copy of a message (the same content digest, :func:`bot.email.mime.content_digest`,
-under another key) is acknowledged as soon as the first copy is settled, and
-never processed; a different mail that reuses an old Message-ID is a message
-of its own.
-
-**The time that counts** is when the mail reached the server: the
-IMAP ``INTERNALDATE`` (RFC 3501: "the internal date and time of the
-message on the server", which a delivering server sets when it saves the
-message), or the Maildir file's modification time (written by the delivery
-agent).  Not ``Date:`` (written by the sender's client: forgeable, often
-skewed) and not ``Received:`` (free text, one per hop).  A message whose
-arrival time is missing is dated when the bot stored it; one dated after
-that (a server clock ahead of the bot's) is clamped to it, so no message
-ever counts as arriving after it was read.
-
-**The watermark** (:mod:`bot.core.intake.watermarks`): after a pass has stored and
-processed everything it listed, it records ``T = floor(S) - settle``, where
-``S`` is the bot's clock when the pass began listing: any message visible
-then was listed; one that became visible later has an arrival time at or
-after ``floor(S) - settle`` as long as saving it took less than ``settle``
-(default 1 s) and the clocks of the bot and the server agree to within it
-(NTP).  The floor is there because INTERNALDATE has whole seconds: a message
-that arrives after ``S`` within the same second is dated ``floor(S)``.  The
-server's own clock cannot be read over IMAP, and the latest INTERNALDATE seen
-would not move while no mail arrives, so the pass start it is.  ``T`` is
-held back to the arrival of any stored message not yet processed (a failed
-one waiting for its retry), so "read" always means "applied".
-
-**No mail holds up the others.**  Reading a mail is bounded
-(:mod:`bot.email.mail_reader`: cheap limits before any parsing, then a time
-and memory budget in the reader process): a mail over them is stored with
-its arrival time, answered when its sender can be read cheaply, and parked
-for the host, and a parked row does not hold the watermark back.  So a
-hostile mail delays a pass by at most the budget, and every mail that
-reached the server before a deadline, behind it in the same batch or in the
-next pass, is applied before the watermark passes the deadline: an order
-that arrived in time is used for its turn.
-
-:class:`Mailbox` is what a mail store offers (IMAP in :mod:`bot.email.imap`,
-Maildir in :mod:`bot.email.maildir`).
+* its mailboxes (:class:`Mailbox`: IMAP in :mod:`bot.email.imap`, Maildir
+  in :mod:`bot.email.maildir`), whose messages are keyed durably and dated by
+  **the time they reached the server**: the IMAP ``INTERNALDATE`` (RFC 3501:
+  "the internal date and time of the message on the server", which a
+  delivering server sets when it saves the message), or the Maildir file's
+  modification time (written by the delivery agent).  Not ``Date:`` (written
+  by the sender's client: forgeable, often skewed) and not ``Received:``
+  (free text, one per hop).  INTERNALDATE has whole seconds, which the
+  watermark's floor allows for;
+* the mail reader (:mod:`bot.email.mail_reader`: cheap limits before any
+  parsing, then a time and memory budget in the reader process), which reads
+  each fetched batch while the one before it is applied; a mail over its
+  limits is stored with its arrival time, answered when its sender can be
+  read cheaply, and parked for the host (:mod:`bot.email.processor`);
+* a second copy of a mail is recognised by its content digest
+  (:func:`bot.email.mime.content_digest`) under another key.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Protocol
+from collections.abc import Sequence
+from datetime import timedelta
 
-from bot.core.basics.batch import Redo
-from bot.core.intake.inbox import DONE, PARKED, Incoming, Pending, Stored
+from bot.core.intake.understanding import Arrived, Read
 from bot.core.intake.watermarks import Watermarks
-from bot.email.mail_reader import MailRead, MailReader, ToRead
-from bot.email.processor import MailProcessor, PassResult, Reading
-from bot.email.understand import EMAIL
+from bot.core.runtime.intake_runner import IntakeResult, IntakeRunner, MessageRef, Source
+from bot.email.mail_reader import MailReader, ToRead
+from bot.email.processor import MailProcessor, core_read
 
-log = logging.getLogger(__name__)
+__all__ = ["Intake", "IntakeResult", "MailUnderstanding", "Mailbox", "MessageRef"]
 
-FETCH_BATCH = 500
-"""At most this many messages fetched in one command when the mailbox can batch (IMAP), and
-handled in one transaction.
-
-What a batch costs besides its messages (its look-ups, flush, commit) is spread over more of them
-(2,000 order mails, CPU of the intake's process: 200 a batch 0.32 ms a mail, 400 0.29 ms, 1,000
-0.26 ms); a batch holds SQLite's write lock while it is applied (about 0.3 ms a mail: 150 ms at
-500), which the sender's marks and the deadline worker wait for."""
-FIRST_FETCH_BATCH = 50
-"""A pass's first batch is this small, and each next one twice as large up to :data:`FETCH_BATCH`:
-nothing is applied before the first batch is read, so a small one starts the pipeline (fetch,
-read, apply) sooner, and the first replies go out sooner; twice, because a batch is read in about
-half the time the one before it takes to be applied, so the applying never waits for the reader."""
-FETCH_BATCH_BYTES = 4 * 1024 * 1024
-"""And at most about this many bytes in one batch (memory stays bounded)."""
+Mailbox = Source
+"""A mail store the intake reads (the core's :class:`~bot.core.runtime.intake_runner.Source`)."""
 
 
-@dataclass(frozen=True)
-class MessageRef:
-    """One message in a mailbox: its durable key, size, and arrival time at the server."""
+class MailUnderstanding:
+    """The mail reader as the core's :class:`~bot.core.intake.understanding.Understander`."""
 
-    key: str
-    size: int
-    arrived_at: datetime | None
-    handle: object
+    def __init__(self, reader: MailReader) -> None:
+        self.reader = reader
 
+    @staticmethod
+    def _to_read(items: Sequence[Arrived]) -> list[ToRead]:
+        return [ToRead(item.key, item.raw, item.received_at, item.cut) for item in items]
 
-class Mailbox(Protocol):
-    """A mail store the intake reads; every method may raise OSError when the store is gone.
+    def start(self, items: Sequence[Arrived]) -> None:
+        self.reader.start(self._to_read(items))
 
-    ``name`` names the intake for its watermark (``ServiceConfig.intakes`` lists the same names).
-    """
+    def result(self) -> list[Read]:
+        return [core_read(mail) for mail in self.reader.result()]
 
-    name: str
+    def read(self, items: Sequence[Arrived]) -> list[Read]:
+        return [core_read(mail) for mail in self.reader.read(self._to_read(items))]
 
-    def unacknowledged(self) -> Sequence[MessageRef]:
-        """The messages not yet acknowledged, oldest first."""
-        ...
-
-    def read(self, ref: MessageRef, max_bytes: int) -> bytes:
-        """The raw message (at most ``max_bytes``; a larger message is cut there)."""
-        ...
-
-    def acknowledge(self, refs: Sequence[MessageRef]) -> None:
-        """Move (or flag) the messages so they are not listed again."""
-        ...
+    def close(self) -> None:
+        self.reader.close()
 
 
-@dataclass(frozen=True)
-class IntakeResult:
-    stored: int = 0
-    duplicates: int = 0
-    processed: PassResult = field(default_factory=PassResult)
-    acknowledged: int = 0
+class Intake(IntakeRunner):
+    """The core's intake runner over mailboxes, reading with ``reader`` (inline by default).
 
-
-def whole_second(moment: datetime) -> datetime:
-    return moment.replace(microsecond=0)
-
-
-@dataclass
-class _PassState:
-    """What one pass has done so far (:meth:`Intake.run_once`)."""
-
-    owner: dict[str, str]
-    """Each message's key -> the key of the stored row that holds its content (a copy's is another's)."""
-    stored: int = 0
-    duplicates: int = 0
-    processed: PassResult = field(default_factory=PassResult)
-    done_now: set[str] = field(default_factory=set)
-    """Rows an optimistic batch settled: done (else the batch would have run again)."""
-    acknowledged: set[str] = field(default_factory=set)
-    """Messages acknowledged during the pass (written by the fetching thread)."""
-
-    def acknowledge(self, mailbox: Mailbox, refs: Sequence[MessageRef]) -> None:
-        mailbox.acknowledge(refs)
-        self.acknowledged.update(ref.key for ref in refs)
-
-
-class Intake:
-    """Runs passes of the protocol above over one mailbox.
-
-    ``watermarks`` (optional) records how far each pass read; ``settle`` is the margin of the
-    module docstring; ``reader`` reads the fetched mail (:mod:`bot.email.mail_reader`; inline
-    by default).
+    ``watermarks`` (optional) records how far each pass read; ``settle`` is the margin of
+    :mod:`bot.core.runtime.intake_runner`.  A message larger than the policy's
+    ``max_message_bytes`` is fetched only that far (and answered "too large").
     """
 
     def __init__(
@@ -168,181 +79,7 @@ class Intake:
         settle: timedelta = timedelta(seconds=1),
         reader: MailReader | None = None,
     ) -> None:
-        self.processor = processor
         self.reader = reader or MailReader(processor.policy)
         """Reads each fetched batch (inline unless it was given a process of its own)."""
-        self.inbox = processor.inbox
-        self.clock = processor.clock
-        self.watermarks = watermarks
-        self.settle = settle
-        self.read_until: dict[str, datetime] = {}
-        """How far each mailbox's last pass read (what :meth:`seconds_to_wait` looks past)."""
-        self.max_bytes = processor.policy.max_message_bytes
-        """A larger message is fetched only this far (and answered "too large")."""
-
-    def run_once(self, mailbox: Mailbox) -> IntakeResult:
-        started = self.clock.now()
-        refs = list(mailbox.unacknowledged())
-        known = self.inbox.statuses(ref.key for ref in refs)
-        state = _PassState({ref.key: ref.key for ref in refs if ref.key in known})
-        # Three stages at once: while a batch is stored and applied (this thread), the next is read
-        # (parsed, understood: bot.email.mail_reader, in a process of its own when configured) and
-        # the one after it fetched, on a thread of its own, which also acknowledges each batch's
-        # messages once their batch is committed (the mailbox is used by that thread alone until
-        # the loop ends).  A batch fetched is stored before an error fetching the next goes on.
-        batches = self._fetch(mailbox, [ref for ref in refs if ref.key not in state.owner])
-        acks: list[Future[None]] = []
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail-fetch") as fetcher:
-            current = next(batches, None)
-            if current is not None:
-                self.reader.start(self._to_read(current))
-            ahead = fetcher.submit(next, batches, None) if current is not None else None
-            while current is not None:
-                assert ahead is not None
-                try:
-                    following = ahead.result()
-                except Exception:
-                    self._store_batch(state, current, self.reader.result())
-                    raise
-                read = self.reader.result()
-                if following is not None:
-                    self.reader.start(self._to_read(following))
-                    ahead = fetcher.submit(next, batches, None)
-                done_at_once = self._store_batch(state, current, read)
-                if done_at_once:
-                    acks.append(fetcher.submit(state.acknowledge, mailbox, done_at_once))
-                current = following
-        for ack in acks:
-            ack.result()  # an acknowledgement that failed fails the pass (the next one repeats it)
-        # Earlier rows due again (a retry, a row the host requeued): read by the reader too, within its budget.
-        processed = state.processed + self.processor.process_pending(read=self._read_stored)
-        # A done row stays done (only new and failed rows are processed), so only the others are asked.
-        owner, done_now = state.owner, state.done_now
-        settled = self.inbox.statuses(key for key in owner.values() if key not in done_now)
-        settled.update(dict.fromkeys(done_now, DONE))
-        done = [
-            ref for ref in refs if ref.key not in state.acknowledged and settled.get(owner[ref.key]) in (DONE, PARKED)
-        ]
-        if done:
-            mailbox.acknowledge(done)
-        if self.watermarks is not None:
-            read_until = whole_second(started) - self.settle
-            self.read_until[mailbox.name] = read_until
-            unsettled = self.inbox.unsettled_since(EMAIL)
-            if unsettled is not None and unsettled < read_until:
-                # Held back by a message waiting for its retry: another pass cannot help before the
-                # retry is due, so the next wait is timed as if this pass had read everything.
-                read_until = unsettled
-            self.watermarks.record_pass(mailbox.name, read_until, self.clock.now())
-        return IntakeResult(state.stored, state.duplicates, processed, len(done) + len(state.acknowledged))
-
-    def _store_batch(
-        self, state: _PassState, chunk: list[tuple[MessageRef, bytes]], read: list[MailRead]
-    ) -> list[MessageRef]:
-        """One transaction a fetched batch: store every message, apply each, settle its row, commit
-        once (:mod:`bot.core.basics.batch`); first optimistic (one flush for the batch), and if a message
-        raises, again with a savepoint for each.  Returns the messages that may be acknowledged at
-        once: those stored new by an optimistic batch (committed, and settled done with it)."""
-        incoming = [self._incoming(ref, raw, mail) for (ref, raw), mail in zip(chunk, read, strict=True)]
-        readings = {mail.key: mail.reading for mail in read}
-        optimistic = True
-        try:
-            rows, result = self._store_and_process(incoming, readings, careful=False)
-        except Redo as redo:
-            log.info("a message of the batch failed (%s); the batch runs again, each message on its own", redo)
-            rows, result = self._store_and_process(incoming, readings, careful=True)
-            optimistic = False
-        state.processed += result
-        done_at_once: list[MessageRef] = []
-        for (ref, _raw), item, row in zip(chunk, incoming, rows, strict=True):
-            state.owner[item.source_key] = row.source_key
-            if not row.new:
-                state.duplicates += 1
-                log.info("%s is a copy of stored message %s; it will not be processed", item.source_key,
-                         row.source_key)  # fmt: skip
-                continue
-            state.stored += 1
-            if optimistic:
-                state.done_now.add(row.source_key)
-                done_at_once.append(ref)
-        return done_at_once
-
-    def _store_and_process(
-        self, incoming: list[Incoming], readings: Mapping[str, Reading], careful: bool
-    ) -> tuple[list[Stored], PassResult]:
-        """Store ``incoming`` and process what is new, in one batch (committed when this returns);
-        ``readings``: what reading each message gave, by source key."""
-        with self.inbox.batch(careful) as batch:
-            rows = self.inbox.store_many(batch, EMAIL, incoming)
-            fresh = [
-                Pending(row.id, row.source_key, EMAIL, item.raw, 0, item.received_at, item.server_size)
-                for item, row in zip(incoming, rows, strict=True)
-                if row.new
-            ]
-            return rows, self.processor.process_batch(batch, fresh, readings)
-
-    def _read_stored(self, items: Sequence[Pending]) -> dict[str, Reading]:
-        """Stored messages read by the mail reader (so within its budget), by source key."""
-        read = self.reader.read([ToRead(p.source_key, p.raw, p.received_at, p.server_size) for p in items])
-        return {mail.key: mail.reading for mail in read}
-
-    def _arrived(self, ref: MessageRef) -> datetime:
-        """The server's arrival time counts; missing: now; never later than now (module docstring)."""
-        now = self.clock.now()
-        return min(ref.arrived_at, now) if ref.arrived_at is not None else now
-
-    @staticmethod
-    def _cut(ref: MessageRef, raw: bytes) -> int | None:
-        """The server's size when the bytes read were cut shorter, else None."""
-        return ref.size if ref.size > len(raw) else None
-
-    def _to_read(self, chunk: list[tuple[MessageRef, bytes]]) -> list[ToRead]:
-        return [ToRead(ref.key, raw, self._arrived(ref), self._cut(ref, raw)) for ref, raw in chunk]
-
-    def _incoming(self, ref: MessageRef, raw: bytes, read: MailRead) -> Incoming:
-        return Incoming(ref.key, read.message_id, raw, self._arrived(ref), read.digest, self._cut(ref, raw))
-
-    def _fetch(self, mailbox: Mailbox, refs: list[MessageRef]) -> Iterator[list[tuple[MessageRef, bytes]]]:
-        """The messages' raw bytes, in order, in batches: of one command each when the mailbox can
-        (``read_many``, at most :data:`FETCH_BATCH` messages, the first :data:`FIRST_FETCH_BATCH`,
-        and :data:`FETCH_BATCH_BYTES` a batch), else read one by one."""
-        read_many = getattr(mailbox, "read_many", None)
-        batch: list[MessageRef] = []
-        size = 0
-        limit = min(FIRST_FETCH_BATCH, FETCH_BATCH)
-        for position, ref in enumerate(refs):
-            batch.append(ref)
-            size += min(ref.size, self.max_bytes)
-            if len(batch) >= limit or size >= FETCH_BATCH_BYTES or position == len(refs) - 1:
-                limit = min(limit * 2, FETCH_BATCH)
-                if read_many is None:
-                    yield [(item, mailbox.read(item, self.max_bytes)) for item in batch]
-                else:
-                    raws: Mapping[str, bytes] = read_many(batch, self.max_bytes)
-                    yield [(item, raws[item.key]) for item in batch]
-                batch, size = [], 0
-
-    def record_error(self, name: str, error: BaseException) -> None:
-        """A pass of ``name`` failed: say so on its watermark (which stays where it was)."""
-        if self.watermarks is None:
-            return
-        try:
-            self.watermarks.record_error(name, f"{type(error).__name__}: {error}", self.clock.now())
-        except Exception as exc:  # the database may be what failed
-            log.warning("could not record the intake error of %s: %s", name, exc)
-
-    def seconds_to_wait(self, longest: float, name: str | None = None) -> float:
-        """How long the intake ``name`` may wait before its next pass: at most ``longest``, and no
-        longer than until a pass would carry its watermark past the first deadline it has not
-        passed yet (so a turn waits for its mail about ``settle`` + 1 s, not a poll interval);
-        0 when such a pass is due now."""
-        if self.watermarks is None:
-            return longest
-        now = self.clock.now()
-        read = self.read_until.get(name) if name is not None else None
-        cursor = read - timedelta(microseconds=1) if read is not None else now - self.settle - timedelta(seconds=2)
-        deadline = self.processor.service.next_deadline(after=cursor)
-        if deadline is None:
-            return longest
-        ready = whole_second(deadline + self.settle) + timedelta(seconds=1, milliseconds=50)
-        return max(0.0, min(longest, (ready - now).total_seconds()))
+        max_bytes = processor.policy.max_message_bytes
+        super().__init__(processor, watermarks, settle, max_bytes, MailUnderstanding(self.reader))

@@ -30,8 +30,8 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
-from bot.email.compose import BuiltMail
 from bot.email.intake import Intake, IntakeResult, MessageRef
+from bot.email.render import BuiltMail
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,7 @@ class MaildirIntakeLoop:
 
 
 class MaildirTransport:
-    """Delivers outgoing mail into a Maildir; see the module docstring (a :class:`bot.email.sender.Transport`)."""
+    """Delivers outgoing mail into a Maildir; see the module docstring (a :class:`bot.email.transport.Transport`)."""
 
     def __init__(self, root: Path) -> None:
         self.root = make_maildir(root)

@@ -1,13 +1,16 @@
-"""Processing stored mail: understand it, apply it, settle its inbox row.
+"""Email's part in processing stored mail: how it is understood, the reply limit, forgetting secrets.
 
-Each step commits on its own, and each is safe to repeat: applying is
-idempotent by the envelope's source id (the inbox row's source key), so a
-crash after applying and before marking the row done only means the next pass
-applies it again as a no-op.  A message whose handling raises is marked
-failed, retried with back-off, and parked after the inbox's bounded number of
-attempts; nothing is dropped.  A message the mail reader gave up on (over its
-time or memory budget, :class:`bot.email.prescreen.NotRead`) is answered when
-its sender can be read cheaply and parked at once with its reason.
+Applying, settling the inbox row, retrying and parking are the core's
+(:class:`bot.core.runtime.intake_processor.Processor`); email plugs in:
+
+* its understanding (:func:`bot.email.understand.understand`, or the mail
+  reader's result, :mod:`bot.email.mail_reader`) as the core's readings: an
+  envelope, a :class:`~bot.core.intake.understanding.Skip` for automatic mail,
+  and a parked skip for a mail the reader gave up on (over its time or memory
+  budget, :class:`bot.email.prescreen.NotRead`), answered when its sender can
+  be read cheaply;
+* the stored mail without the passwords and codes it carried (:mod:`bot.email.redact`);
+* the reply limit below (:class:`MailReplies`).
 
 **The reply limit** stops mail loops and backscatter without muting a busy
 player.  Once the address has had ``ReplyLimit.replies`` replies within
@@ -36,29 +39,29 @@ why automatic mail was only recorded.
 
 from __future__ import annotations
 
-import hashlib
-import logging
-import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
-from bot.core.basics.batch import Batch, Redo
+from bot.core.basics.batch import Batch
 from bot.core.basics.clock import Clock
-from bot.core.basics.log_fields import game_named, log_fields
-from bot.core.intake.inbox import PARKED, Inbox, Pending
+from bot.core.intake.inbox import Inbox
 from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.intake.understanding import Arrived, Read, Reading, Skip, Understood
 from bot.core.model import commands as c
-from bot.core.runtime.service import Applied, GameService
+from bot.core.runtime.intake_processor import PassResult, Processor, command_digest, secrets_given
+from bot.core.runtime.service import GameService
+from bot.email.mail_reader import MailRead, ReadingFailed
 from bot.email.prescreen import NotRead
 from bot.email.redact import redact_mail
 from bot.email.understand import EMAIL, IntakePolicy, Understanding, understand
 
-log = logging.getLogger(__name__)
-
+__all__ = ["MailProcessor", "MailReplies", "PassResult", "ReplyLimit", "command_digest", "secrets_given"]
 
 ACTING = (c.SubmitOrders, c.JoinGame, c.Resign, c.CreateGame, c.StartGame)
 """Commands that change a game or are refused: answered beyond the limit for a vouched sender and a game that exists."""
+UNVOUCHED = "sender not vouched for"
+"""The reply limit's reason for a sender nobody vouches for (answered only when a password proves it)."""
 
 
 @dataclass(frozen=True)
@@ -72,190 +75,61 @@ class ReplyLimit:
     window: timedelta = timedelta(hours=1)
 
 
-Reading = Understanding | Exception | NotRead
-"""What reading a stored message gave: its understanding, the error reading it raised, or why the
-reader gave up on it (:mod:`bot.email.mail_reader`)."""
-ReadPending = Callable[[Sequence[Pending]], Mapping[str, Reading]]
-"""Reads stored messages (by source key) before their transaction opens (the intake's mail reader)."""
+def core_reading(reading: Understanding | ReadingFailed | NotRead | Exception) -> Reading:
+    """What email's reader gave, as the core's reading."""
+    if isinstance(reading, NotRead):
+        return Skip(reading.reason, reading.reply, park=True)
+    if isinstance(reading, Exception):
+        return reading
+    if reading.envelope is None:
+        return Skip(reading.skip or "")
+    return Understood(reading.envelope, reading.summary)
 
 
-@dataclass(frozen=True)
-class PassResult:
-    done: int = 0
-    failed: int = 0
-    parked: int = 0
-
-    def __add__(self, other: PassResult) -> PassResult:
-        return PassResult(self.done + other.done, self.failed + other.failed, self.parked + other.parked)
+def core_read(mail: MailRead) -> Read:
+    return Read(mail.key, core_reading(mail.reading), mail.message_id, mail.digest)
 
 
-class MailProcessor:
-    """Turns stored mail into applied envelopes; see the module docstring."""
+class InlineMailReading:
+    """Reads stored mail in this process, in the transaction (no budget: the intake's
+    :class:`bot.email.mail_reader.MailReader` reads it within one)."""
 
-    def __init__(
-        self,
-        inbox: Inbox,
-        service: GameService,
-        clock: Clock,
-        policy: IntakePolicy,
-        budget: ReplyBudget | None = None,
-        limit: ReplyLimit = ReplyLimit(),
-    ) -> None:
-        self.inbox = inbox
-        self.service = service
-        self.clock = clock
+    def __init__(self, policy: IntakePolicy) -> None:
         self.policy = policy
+        self._started: list[Read] = []
+
+    def read(self, items: Sequence[Arrived]) -> list[Read]:
+        read: list[Read] = []
+        for item in items:
+            reading: Reading
+            try:
+                reading = core_reading(understand(item.raw, item.key, item.received_at, self.policy, item.cut))
+            except Exception as exc:  # a bug in the reader: that message fails alone, in its unit
+                reading = exc
+            read.append(Read(item.key, reading))
+        return read
+
+    def start(self, items: Sequence[Arrived]) -> None:
+        self._started = self.read(items)
+
+    def result(self) -> list[Read]:
+        started, self._started = self._started, []
+        return started
+
+    def close(self) -> None:
+        """Nothing to let go of."""
+
+
+class MailReplies:
+    """The reply limit (the module docstring), as the core's :class:`~bot.core.runtime.intake_processor.ReplyPolicy`."""
+
+    def __init__(self, budget: ReplyBudget, limit: ReplyLimit, clock: Clock) -> None:
         self.budget = budget
         self.limit = limit
+        self.clock = clock
 
-    def process_pending(self, batch: int = 50, read: ReadPending | None = None) -> PassResult:
-        """Process every stored message that is due, oldest first, ``batch`` messages a transaction.
-
-        ``read``: how to read them (the intake's mail reader, within its budget), before their
-        transaction opens; only the messages read are processed in it.  Without it each message
-        is read in this process, in the transaction.
-        """
-        total = PassResult()
-        while True:
-            due = self.inbox.pending(self.clock.now(), EMAIL, batch if read is not None else 1)
-            if not due:
-                return total  # nothing due: no write transaction (no lock taken) for an idle pass
-            readings = read(due) if read is not None else None
-            with self.inbox.batch() as work:
-                pending = self.inbox.pending(self.clock.now(), EMAIL, batch, batch=work)
-                if readings is not None:
-                    pending = [item for item in pending if item.source_key in readings]
-                total += self.process_batch(work, pending, readings)
-            if len(pending) < batch:
-                return total
-
-    def process_batch(
-        self, batch: Batch, items: Sequence[Pending], read: Mapping[str, Reading] | None = None
-    ) -> PassResult:
-        """Process ``items`` in ``batch`` (committed with it), each message in its own unit.
-
-        Every message is read first, so the core can load what the batch will need in a few
-        queries (:meth:`bot.core.runtime.service.GameService.prepare`); a message that cannot be read
-        fails in its own unit, as any other error would.  ``read``: what reading gave for
-        messages read already (:mod:`bot.email.mail_reader`), by source key, not read again.
-        """
-        readings: list[Reading] = []
-        for item in items:
-            known = read.get(item.source_key) if read is not None else None
-            if known is not None:
-                readings.append(known)
-                continue
-            try:
-                readings.append(understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size))
-            except Exception as exc:  # a bug in the reader: that message fails below, in its unit
-                readings.append(exc)
-        envelopes = [r.envelope for r in readings if isinstance(r, Understanding) and r.envelope is not None]
-        self.service.prepare(batch, envelopes, [item.source_key for item in items])
-        total = PassResult()
-        for item, reading in zip(items, readings, strict=True):
-            total += self.process(item, batch, reading)
-        return total
-
-    def process(self, item: Pending, batch: Batch | None = None, reading: Reading | None = None) -> PassResult:
-        """Process one stored message and settle its row; never raises for a bad message.
-
-        With ``batch``, everything happens in the batch's transaction: the message's work in a
-        unit of its own, so a message that raises is rolled back alone and its row is marked
-        failed in the batch (the error of the database itself still ends the batch).
-        ``reading``: the message already read (or the error reading it raised).
-        """
-        if batch is None:
-            with self.inbox.batch() as work:
-                return self.process(item, work, reading)
-        with log_fields(message_id=item.source_key):  # every line logged for this mail names it
-            return self._settle(item, batch, reading)
-
-    def _settle(self, item: Pending, batch: Batch, reading: Reading | None) -> PassResult:
-        try:
-            with batch.unit():
-                if isinstance(reading, NotRead):
-                    return self._park(item, batch, reading)
-                if isinstance(reading, Exception):
-                    raise reading
-                if reading is None:
-                    reading = understand(item.raw, item.source_key, item.received_at, self.policy, item.server_size)
-                return self._process(item, batch, reading)
-        except Redo:
-            raise  # an optimistic batch: rolled back whole and run again carefully by the intake
-        except Exception as exc:
-            error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=20)}"
-            status = self.inbox.mark_failed(item.id, self.clock.now(), error, batch=batch)
-            if status == PARKED:
-                log.error(
-                    "inbox #%d (%s) parked after %d attempts: %s; inspect with `referee inbox list`, "
-                    "then `referee inbox requeue %d`",
-                    item.id, item.source_key, item.attempts + 1, exc, item.id,
-                )  # fmt: skip
-                return PassResult(parked=1)
-            log.warning("inbox #%d (%s) failed (attempt %d): %s", item.id, item.source_key, item.attempts + 1, exc)
-            return PassResult(failed=1)
-
-    def _park(self, item: Pending, batch: Batch, reading: NotRead) -> PassResult:
-        """A message the reader gave up on: answered when it can be (``reading.reply``), then parked
-        with its reason for the host (``referee inbox list``; ``referee inbox requeue`` reads it again)."""
-        outcome = "not read, not answered (its sender could not be read cheaply)"
-        sender = None
-        if reading.reply is not None:
-            envelope = reading.reply
-            quiet = self._quiet_reason(item.id, envelope, command_digest(envelope), batch)
-            if quiet is not None:
-                envelope = replace(envelope, automatic=True)
-            applied = self.service.apply(envelope, batch=batch)
-            outcome = "not read; " + self._outcome(envelope, applied, quiet)
-            sender = envelope.sender.address
-        log.warning(
-            "inbox #%d (%s) parked unread: %s (%s); inspect with `referee inbox list`",
-            item.id, item.source_key, reading.reason, outcome,
-        )  # fmt: skip
-        self.inbox.park(item.id, self.clock.now(), reading.reason, outcome, sender, batch=batch)
-        return PassResult(parked=1)
-
-    def _process(self, item: Pending, batch: Batch, understood: Understanding) -> PassResult:
-        envelope = understood.envelope
-        if envelope is None:
-            outcome = f"recorded, not answered: {understood.skip}"
-            log.info("inbox #%d (%s): %s", item.id, item.source_key, outcome)
-            self.inbox.mark_done(item.id, self.clock.now(), outcome, batch=batch)
-            self._forget_secrets(item, (), batch)
-            return PassResult(done=1)
-        message_id = envelope.reply_context.get("message_id")
-        with log_fields(
-            message_id=message_id or item.source_key, game=game_named(envelope.commands)
-        ):  # the mail's own Message-ID once read
-            return self._apply(item, batch, understood, envelope)
-
-    def _apply(self, item: Pending, batch: Batch, understood: Understanding, envelope: c.Envelope) -> PassResult:
-        digest = command_digest(envelope)
-        quiet = self._quiet_reason(item.id, envelope, digest, batch)
-        if quiet is not None:
-            envelope = self._quieted(envelope, quiet, batch)
-        applied = self.service.apply(envelope, batch=batch)
-        if applied.reply is not None:  # answered after all: its sender proved a seat with its password
-            quiet = None
-        outcome = self._outcome(envelope, applied, quiet)
-        log.log(
-            logging.WARNING if quiet else logging.INFO, "inbox #%d (%s) from %s [%s]: %s",
-            item.id, item.source_key, envelope.sender.address, understood.summary, outcome,
-        )  # fmt: skip
-        self.inbox.mark_done(item.id, self.clock.now(), outcome, envelope.sender.address, digest, batch=batch)
-        self._forget_secrets(item, secrets_given(envelope), batch)
-        return PassResult(done=1)
-
-    def _forget_secrets(self, item: Pending, secrets: Sequence[str], batch: Batch) -> None:
-        """Keep the mail without the passwords and codes it carried (:mod:`bot.email.redact`)."""
-        redacted = redact_mail(item.raw, secrets)
-        if redacted is not None:
-            self.inbox.redact(item.id, redacted, batch=batch)
-
-    def _quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
+    def quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
         """Why this message gets no reply under the reply limit (module docstring), or None."""
-        if self.budget is None:
-            return None
         vouched = envelope.trust in (c.Trust.VOUCHED, c.Trust.VERIFIED)
         if vouched and self._acts_on_a_game(envelope, batch):
             return None
@@ -272,7 +146,7 @@ class MailProcessor:
             return f"the same commands as the previous message, after {replies} replies within {self.limit.window}"
         return None
 
-    def _quieted(self, envelope: c.Envelope, quiet: str, batch: Batch) -> c.Envelope:
+    def quieted(self, envelope: c.Envelope, quiet: str, batch: Batch) -> c.Envelope:
         """The envelope as applied under the reply limit: never answered, except an unvouched sender's
         password-carrying commands for a game that exists, answered when the password proves them."""
         if quiet.startswith(UNVOUCHED) and envelope.password and self._acts_on_a_game(envelope, batch):
@@ -285,48 +159,23 @@ class MailProcessor:
         if any(isinstance(command, c.CreateGame) for command in acting):
             return True
         slugs = {command.game for command in acting if not isinstance(command, c.CreateGame)}
-        return self.budget is not None and bool(self.budget.existing_games(slugs, batch))
-
-    def _outcome(self, envelope: c.Envelope, applied: Applied, quiet: str | None) -> str:
-        """What applying did, in words for the log and ``referee inbox list`` (never message text)."""
-        if applied.duplicate:
-            return f"receipt {applied.receipt}: already applied"
-        accepted, problems, receipt = applied.accepted, applied.problems, applied.receipt
-        parts: list[str] = []
-        for command in envelope.commands:
-            if isinstance(command, c.SubmitOrders):
-                seats = [f"{seat} turn {turn}" for game, turn, seat in accepted if game == command.game]
-                reason = "" if seats else _refusal(problems)
-                parts.append(
-                    f"orders for {command.game} accepted ({', '.join(seats)})"
-                    if seats
-                    else f"orders for {command.game} refused" + (f" ({reason})" if reason else "")
-                )
-            elif not isinstance(command, c.NotUnderstood):
-                parts.append(type(command).__name__)
-        lines = sum(isinstance(command, c.NotUnderstood) for command in envelope.commands)
-        if lines:
-            parts.append(f"{lines} line{'' if lines == 1 else 's'} not understood")
-        text = f"receipt {receipt}: " + ("; ".join(parts) or "no command")
-        return f"{text}; not answered: {quiet}" if quiet else text
+        return bool(self.budget.existing_games(slugs, batch))
 
 
-UNVOUCHED = "sender not vouched for"
-"""The reply limit's reason for a sender nobody vouches for (answered only when a password proves it)."""
+class MailProcessor(Processor):
+    """The core's processor for the ``email`` channel, with email's understanding and policies."""
 
-
-def _refusal(problems: tuple[str, ...]) -> str:
-    """The core's reasons for refusing (its problem codes, never player text)."""
-    return ", ".join(dict.fromkeys(code for code in problems if code != "as_given"))
-
-
-def command_digest(envelope: c.Envelope) -> str:
-    """A digest of what ``envelope`` asks for, case and spacing ignored: equal for a repeated text."""
-    text = " | ".join(repr(command) for command in envelope.commands)
-    return hashlib.sha256(" ".join(text.lower().split()).encode()).hexdigest()
-
-
-def secrets_given(envelope: c.Envelope) -> list[str]:
-    """The secrets a mail gave: its password, the link codes it gave back."""
-    given = [command.code for command in envelope.commands if isinstance(command, c.ConfirmLink)]
-    return [envelope.password, *given] if envelope.password else given
+    def __init__(
+        self,
+        inbox: Inbox,
+        service: GameService,
+        clock: Clock,
+        policy: IntakePolicy,
+        budget: ReplyBudget | None = None,
+        limit: ReplyLimit = ReplyLimit(),
+    ) -> None:
+        replies = MailReplies(budget, limit, clock) if budget is not None else None
+        super().__init__(inbox, service, clock, EMAIL, InlineMailReading(policy), replies, redact_mail)
+        self.policy = policy
+        self.budget = budget
+        self.limit = limit

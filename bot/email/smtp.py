@@ -37,14 +37,15 @@ import aiosmtplib
 from aiosmtplib.protocol import normalize_message_line_endings
 from aiosmtplib.typing import SMTPStatus
 
-from bot.email.compose import BuiltMail
+from bot.core.messaging.transport import Unavailable
+from bot.email.render import BuiltMail
 
 _PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
 """An ASCII addr-spec with a dot-atom local part and a plain domain: what aiosmtplib's ``quote_address``
 returns unchanged (nothing to parse or quote), so ``MAIL FROM`` and ``RCPT TO`` can go without it."""
 
 
-class TransportUnavailable(Exception):
+class TransportUnavailable(Unavailable):
     """The mail server cannot take mail now; nothing was sent in this attempt."""
 
 
@@ -91,7 +92,7 @@ def _sender_of(message: EmailMessage) -> str:
 
 
 class SmtpTransport:
-    """Opens one SMTP session per sending pass (a :class:`bot.email.sender.Transport`)."""
+    """Opens one SMTP session per sending pass (a :class:`bot.email.transport.Transport`)."""
 
     def __init__(self, config: SmtpConfig) -> None:
         self.config = config

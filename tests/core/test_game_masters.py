@@ -571,7 +571,7 @@ def test_record_is_given_once_the_game_is_over_and_attached_by_mail(harness):
 
     from adjudicator.record import read_record, verify
     from bot.core.messaging.outbox import OutboxDrain
-    from bot.email.compose import MailIdentity, compose
+    from bot.email.render import MailIdentity, compose
 
     seated_game(harness)
     early = harness.send("Ann", c.ShowRecord("g1"))

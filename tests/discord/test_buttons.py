@@ -273,7 +273,7 @@ async def test_a_prompt_refused_for_good_leaves_its_report_sent_and_the_next_pro
     refused = Fault(prompt_post, 403, {"message": "Missing Permissions", "code": 50013}, times=1)
     fake_discord.faults.append(refused)
     async with running_world(fake_discord, sqlite_sessions) as world:
-        with caplog.at_level(logging.WARNING, logger="bot.discord.delivery"):
+        with caplog.at_level(logging.WARNING, logger="bot.discord.transport"):
             await start(world)
         assert refused.hits == 1  # the first prompt posted was refused; the next public row posts it again
         assert any("prompt of ds1 was refused for good" in r.getMessage() for r in caplog.records)

@@ -23,12 +23,12 @@ from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
-from bot.discord.delivery import DiscordDelivery
 from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.runtime import point_at
+from bot.discord.transport import DiscordDelivery
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 from tests.core.harness import SEATS, Harness

@@ -23,10 +23,10 @@ from bot.core.intake.inbox import Inbox
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
 from bot.core.views import GameViews
-from bot.email.compose import MailIdentity
 from bot.email.processor import MailProcessor
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity
 from bot.email.smtp import SmtpConfig, SmtpTransport
+from bot.email.transport import MailSender
 from bot.email.understand import IntakePolicy
 from bot.store.db import unit_of_work
 from bot.store.models import OrderSubmission, TurnRecord

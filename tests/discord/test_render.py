@@ -106,3 +106,23 @@ def test_the_phrases_that_speak_mail_are_said_the_discord_way() -> None:
     for text in (joined, created, nothing, helped, refused):
         assert not [word for word in MAIL_WORDS if word in text], text
         assert "Re: /join" in text
+
+
+def test_every_shared_template_is_either_discords_own_or_borrowed_on_purpose() -> None:
+    """Discord renders in the email form only the templates it names (bot.discord.render.BORROWED): a message
+    added in the email form alone is not shown on Discord in mail's words unnoticed."""
+    from pathlib import Path
+
+    import jinja2
+
+    from bot.discord.render import BORROWED, FORM, SHARED_FORM
+
+    templates = Path(__file__).resolve().parents[2] / "templates"
+
+    def names(form: str) -> set[str]:
+        return {path.name.removesuffix(".txt.j2") for path in (templates / form).glob("*.txt.j2")}
+
+    own, shared = names(FORM), names(SHARED_FORM)
+    assert shared - own == BORROWED, "each shared template is Discord's own or borrowed, and only these are"
+    with pytest.raises(jinja2.TemplateNotFound):
+        render_outcome("no_such_message", {})

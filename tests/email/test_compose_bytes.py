@@ -1,4 +1,4 @@
-"""``compose_bytes`` (what the sender sends) is byte for byte what ``compose`` serialises (bot/email/compose.py)."""
+"""``compose_bytes`` (what the sender sends) is byte for byte what ``compose`` serialises (bot/email/render.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bot.core.messaging.outbox import PendingMessage
-from bot.email.compose import MailIdentity, UnsendableMessage, compose, compose_bytes
+from bot.email.render import MailIdentity, UnsendableMessage, compose, compose_bytes
 from tests.email.world import outbox_rows
 
 NOW = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
@@ -49,7 +49,7 @@ def test_every_message_of_a_played_world_is_the_same_either_way(world):
 @example(subject_words=[], body="", name="", references=["<0@a.org>"] * 6)  # a long References fold once differed
 def test_generated_messages_are_the_same_either_way(subject_words, body, name, references):
     """Folding, non-ASCII headers and bodies, control characters: the fast path or the fallback, same bytes."""
-    import bot.email.compose as compose_module
+    import bot.email.render as compose_module
     from bot.core.messaging.rendering import Rendered
 
     rendered = Rendered(" ".join(subject_words), body)

@@ -24,9 +24,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.games.stored import find_game
 from bot.core.messaging.outbox import OutboxDrain
-from bot.email.compose import MailIdentity, compose
 from bot.email.mime import message_id_of
 from bot.email.redact import BODY_REMOVED
+from bot.email.render import MailIdentity, compose
 from bot.email.understand import understand
 from bot.store.db import unit_of_work
 from bot.store.models import InboundMessage

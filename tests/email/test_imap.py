@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+import bot.core.runtime.intake_runner as intake_module
 import bot.email.imap as imap_module
-import bot.email.intake as intake_module
 from bot.core.basics.clock import SimulatedClock
 from bot.core.intake.inbox import Inbox
 from bot.email.imap import ImapIntakeLoop, ImapMailbox

@@ -14,11 +14,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.cli import main
 from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model import commands as c
-from bot.email.compose import MailIdentity, compose
 from bot.email.maildir import MaildirTransport
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity, compose
 from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
+from bot.email.transport import MailSender
 from tests.email.mailboxes import eventually
 from tests.email.world import GM, PASSWORDS, PLAYERS, REFEREE, SETUP_ORDERS, START, apply, outbox_rows, service_for
 from tests.support.smtp_sink import SmtpSink
@@ -219,7 +220,8 @@ async def test_a_reply_committed_while_the_sender_waits_goes_out_at_once(world, 
     """The sender wakes when outbox rows are committed in this process (bot.core.messaging.outbox_bell), not at
     its next interval; here the interval is a minute and the reply is committed by another thread."""
     clock = SimulatedClock(START)
-    sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, interval=60)
+    bell = OutboxBell().listen(world)  # as the composition root makes it (bot.wiring)
+    sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, interval=60, bell=bell)
     stop = asyncio.Event()
     task = asyncio.create_task(sender.run(stop))
     try:
@@ -232,6 +234,7 @@ async def test_a_reply_committed_while_the_sender_waits_goes_out_at_once(world, 
     finally:
         stop.set()
         await asyncio.wait_for(task, 1)  # stopping does not wait the interval either
+        bell.stop_listening(world)
 
 
 async def test_on_two_sessions_one_recipients_mail_arrives_in_order_and_every_row_once(world, smtp, monkeypatch):

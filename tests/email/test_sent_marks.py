@@ -1,4 +1,4 @@
-"""The sender's marks overlap the next message's envelope, never its content (bot.email.sender._SentMarks).
+"""The sender's marks overlap the next message's envelope, never its content (bot.core.messaging.sent_marks).
 
 A row is marked sent (committed) before the next message's content is handed
 over, so a kill -9 re-sends one message at most; the mark commits while the
@@ -20,9 +20,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import OutboxDrain, SentMarker
-from bot.email.compose import BuiltMail, MailIdentity, UnsendableMessage
-from bot.email.sender import MailSender, OpensEnvelopes
+from bot.email.render import BuiltMail, MailIdentity, UnsendableMessage
 from bot.email.smtp import MessageRejected
+from bot.email.transport import MailSender, OpensEnvelopes
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.email.test_sending import order_everyone
@@ -164,7 +164,7 @@ async def test_a_recipient_refused_at_the_envelope_is_settled_and_the_others_mar
 async def test_a_message_that_cannot_be_built_is_parked_and_the_pass_goes_on(world, monkeypatch, connections):
     """A message that cannot be built is parked; an unexpected error building one (next test) stops the
     pass, and the rows not sent are free again at once (not held for the lease)."""
-    import bot.email.sender as sender_module
+    import bot.email.transport as sender_module
 
     clock = SimulatedClock(START)
     order_everyone(world, clock)
@@ -184,7 +184,7 @@ async def test_a_message_that_cannot_be_built_is_parked_and_the_pass_goes_on(wor
 
 
 async def test_an_error_building_a_message_stops_the_pass_and_gives_the_rest_back(world, monkeypatch, connections):
-    import bot.email.sender as sender_module
+    import bot.email.transport as sender_module
 
     clock = SimulatedClock(START)
     order_everyone(world, clock)

@@ -50,7 +50,7 @@ from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
-from bot.email.compose import MailIdentity, compose
+from bot.email.render import MailIdentity, compose
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage

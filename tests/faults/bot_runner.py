@@ -33,12 +33,12 @@ from bot.core.messaging.outbox import OutboxDrain, SentMarker
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.service import GameService, _is_due
 from bot.email import smtp
-from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake
 from bot.email.mail_reader import MailReader
 from bot.email.processor import MailProcessor, ReplyLimit
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity
+from bot.email.transport import MailSender
 from bot.email.understand import IntakePolicy
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game

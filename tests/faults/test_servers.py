@@ -18,21 +18,21 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 from sqlalchemy import func, select
 
+import bot.core.runtime.intake_runner as intake_module
 import bot.core.turns.resolution as turns
-import bot.email.intake as intake_module
 from bench import world
 from bot.core.basics.clock import SimulatedClock
 from bot.core.games.stored import rules_of
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.reply_limit import ReplyBudget
 from bot.core.messaging.outbox import OutboxDrain
-from bot.email.compose import MailIdentity
 from bot.email.imap import ImapConfig, ImapIntakeLoop, ImapMailbox
 from bot.email.intake import Intake
 from bot.email.mail_reader import MailReader
 from bot.email.processor import MailProcessor, ReplyLimit
-from bot.email.sender import MailSender
+from bot.email.render import MailIdentity
 from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
+from bot.email.transport import MailSender
 from bot.email.understand import IntakePolicy
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade

@@ -45,7 +45,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.cli import main
-from bot.discord.delivery import nonce_for, status_nonce
+from bot.discord.transport import nonce_for, status_nonce
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission, OutboxMessage, TurnRecord
 from tests.discord.test_serve import command

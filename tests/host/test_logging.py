@@ -88,7 +88,7 @@ def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
         [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     ).stderr  # fmt: skip
-    assert " INFO bot.email.runner: intake: 0 stored" in text and not text.lstrip().startswith("{")
+    assert " INFO bot.email.runtime: intake: 0 stored" in text and not text.lstrip().startswith("{")
 
 
 def test_serve_in_process_leaves_the_logging_as_it_found_it(maildir_config: Path):

@@ -184,7 +184,7 @@ def test_a_refused_command_is_not_a_workers_error(tmp_path: Path, maildir_config
     logging.getLogger().addHandler(handler)
     token = current_worker.set("email-intake")
     try:
-        logging.getLogger("bot.email.sender").warning("mail server unavailable; retrying")
+        logging.getLogger("bot.email.transport").warning("mail server unavailable; retrying")
         logging.getLogger("bot.core.commands.pipeline").warning("refused SetDeadline from email:ann@example.org (x)")
     finally:
         current_worker.reset(token)

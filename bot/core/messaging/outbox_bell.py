@@ -2,9 +2,11 @@
 
 :func:`bot.core.messaging.outbox.enqueue` and :func:`~bot.core.messaging.outbox.enqueue_many` note the
 channel in the session (:func:`note`); when that session's transaction commits
-(the outermost one: a savepoint released is not a commit), a SQLAlchemy
-``after_commit`` listener rings :data:`BELL` for those channels; a rollback forgets
-the note.  A sender waits on its :class:`Doorbell` with its interval as the
+(the outermost one: a savepoint released is not a commit), the ``after_commit``
+listener a bell put on that session factory (:meth:`OutboxBell.listen`) rings it for
+those channels; the end of the transaction (a commit or a rollback) forgets the
+note.  The bell is made by the composition root (:mod:`bot.wiring`) and handed to
+the senders that wait on it: there is no bell of the module.  A sender waits on its :class:`Doorbell` with its interval as the
 timeout, so a reply goes out as soon as it is committed, and rows written by
 another process (which rings nothing here) are still picked up within one interval.
 
@@ -23,7 +25,7 @@ from contextlib import suppress
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 _CHANNELS = "outbox_bell.channels"
 """``session.info`` key: the channels this transaction wrote outbox rows for."""
@@ -84,13 +86,32 @@ class OutboxBell:
         for doorbell in doorbells:
             doorbell._ring()
 
+    def listen(self, sessions: sessionmaker[Session]) -> OutboxBell:
+        """Ring when a session of ``sessions`` commits outbox rows (:func:`note`); returns the bell.
+
+        Listening twice on one factory is one listener; :meth:`stop_listening` takes it away.
+        """
+        if not event.contains(sessions, "after_commit", self._rang):
+            event.listen(sessions, "after_commit", self._rang)
+        if not event.contains(sessions, "after_transaction_end", _forget):
+            event.listen(sessions, "after_transaction_end", _forget)  # kept: other bells may listen too
+        return self
+
+    def stop_listening(self, sessions: sessionmaker[Session]) -> None:
+        """No more rings from ``sessions``'s commits."""
+        if event.contains(sessions, "after_commit", self._rang):
+            event.remove(sessions, "after_commit", self._rang)
+
+    def _rang(self, session: Session) -> None:
+        if session.in_nested_transaction():  # a savepoint released: the rows are not committed yet
+            return
+        channels: Any = session.info.get(_CHANNELS)
+        if channels:
+            self.ring(channels)
+
     def _leave(self, doorbell: Doorbell) -> None:
         with self._lock, suppress(ValueError):
             self._doorbells.remove(doorbell)
-
-
-BELL = OutboxBell()
-"""The process's bell: rung by every committed session that wrote outbox rows."""
 
 
 def note(session: Session, channel: str) -> None:
@@ -102,15 +123,7 @@ def note(session: Session, channel: str) -> None:
         channels.add(channel)
 
 
-@event.listens_for(Session, "after_commit")
-def _rang(session: Session) -> None:
-    if session.in_nested_transaction():  # a savepoint released: the rows are not committed yet
-        return
-    channels: Any = session.info.pop(_CHANNELS, None)
-    if channels:
-        BELL.ring(channels)
-
-
-@event.listens_for(Session, "after_rollback")
-def _forgotten(session: Session) -> None:
-    session.info.pop(_CHANNELS, None)
+def _forget(session: Session, transaction: SessionTransaction) -> None:
+    """The outermost transaction ended (after every bell's ``after_commit``): its note is done with."""
+    if transaction.parent is None:
+        session.info.pop(_CHANNELS, None)

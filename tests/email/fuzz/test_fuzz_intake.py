@@ -32,9 +32,9 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.messaging.outbox import OutboxDrain
-from bot.email.compose import MailIdentity, compose
 from bot.email.mime import message_id_of
 from bot.email.processor import PassResult, ReplyLimit
+from bot.email.render import MailIdentity, compose
 from bot.email.understand import understand
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage

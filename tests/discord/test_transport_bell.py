@@ -18,9 +18,11 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.messaging.outbox import Outgoing, enqueue
+from bot.core.messaging.outbox_bell import OutboxBell
+from bot.core.messaging.sender_loop import PassReport as SentReport
 from bot.discord.client import RefereeClient
-from bot.discord.delivery import DiscordDelivery
 from bot.discord.runtime import point_at
+from bot.discord.transport import DiscordDelivery
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import START, Harness
@@ -54,7 +56,9 @@ async def _delivery(fake: FakeDiscord, sessions: sessionmaker[Session]) -> Async
     client = RefereeClient(fake.guild_id, guild_ready_timeout=0.05)
     await client.login("fake-token")
     try:
-        yield DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id, interval=INTERVAL), ann
+        bell = OutboxBell().listen(sessions)  # as the composition root makes it (bot.wiring)
+        yield DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id, interval=INTERVAL, bell=bell), ann
+        bell.stop_listening(sessions)
     finally:
         await client.close()
 
@@ -86,18 +90,18 @@ async def test_a_wake_during_a_pass_is_kept_for_the_next_wait(
 ) -> None:
     async with _delivery(fake_discord, sqlite_sessions) as (delivery, ann):
         passes = 0
-        deliver_due = delivery.deliver_due
+        send_due = delivery.loop.send_due
 
-        async def one_pass() -> object:
+        async def one_pass() -> SentReport:
             nonlocal passes
             passes += 1
-            found = await deliver_due()
+            found = await send_due()
             if passes == 1:  # a row and its wake arrive while this pass runs, after it looked
                 await asyncio.to_thread(_write_silently, sqlite_sessions, ann["id"], START)
                 delivery.wake()
             return found
 
-        delivery.deliver_due = one_pass  # type: ignore[method-assign,assignment]
+        delivery.loop.send_due = one_pass  # type: ignore[method-assign,assignment]
         async with _running(delivery):
             await _delivered(fake_discord, ann["id"], 1, within=5.0)
         assert passes == 2

@@ -1,8 +1,9 @@
-"""Outbox rows -> Discord: the adapter's sending half, and its touchpoint with the core's outbox.
+"""Outbox rows -> Discord: the channel's transport for the core's sender loop.
 
-Rows of the outbox channel ``discord`` are claimed through
-:class:`bot.core.messaging.outbox.OutboxDrain` (a lease: another ``referee serve``
-process skips them), oldest first, and what a pass does not send is released:
+The loop (claim with a lease, back-off, park, the bell, coalescing a game's
+status rows, giving back what a pass did not send) is the core's
+:class:`bot.core.messaging.sender_loop.SenderLoop`; this module says how one
+row is sent to Discord and what became of it:
 
 * to ``user:<id>`` (or a bare id): a direct message;
 * to ``public:<slug>`` (the core's public copy of a game, written when
@@ -16,8 +17,8 @@ A game's live status (outbox kind ``status``, one coalescing row per game:
 :mod:`bot.core.messaging.status_board`) is not posted again at each change: it is one
 message in the game's post, posted and pinned the first time, its id
 recorded (:func:`bot.core.messaging.places.record_status_message`), and edited in
-place afterwards, across restarts; only the newest of several due status
-rows of a game is sent, the older ones are marked sent as superseded.
+place afterwards, across restarts (the loop sends only the newest of several
+due status rows of a game).
 
 Each other row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
 each with a nonce derived from the row's stable Message-ID and the block's
@@ -31,7 +32,8 @@ falls back on the nonces alone.
 
 Failures ("Delivery and limits"):
 
-* transient (5xx, a dropped connection, a timeout, 429): the row is marked
+* transient (5xx, a dropped connection, a timeout, 429): a
+  :class:`~bot.core.messaging.sender_loop.Retry` with a hold: the row is marked
   failed (exponential back-off in the outbox), the pass stops, and no row is
   sent before that row's next attempt (or a 429's ``retry_after``, or the
   ``Retry-After`` of one discord.py lets through; discord.py itself waits out
@@ -41,13 +43,15 @@ Failures ("Delivery and limits"):
   with the reason, never retried; a DM refused with 50007 is also reported to
   the core (:func:`bot.core.messaging.reachability.mark_unreachable`), which tells the
   player's game masters once, not at every refused DM;
-* anything else is a bug: logged, retried, parked after ``max_attempts``.
+* anything else is a bug: logged, retried, parked after ``max_attempts`` (by the loop);
+* the client is closed (``referee serve`` stopping): the row is given back
+  untouched (:class:`~bot.core.messaging.sender_loop.Unavailable`).
 
 A game's decision prompt (buttons) is posted right after the public row it
 follows, as part of that row's send; a prompt Discord refuses for good is
 logged and leaves the row sent (its report went out).
 
-Between passes the delivery waits ``interval`` seconds, or less: until rows
+Between passes the loop waits ``interval`` seconds, or less: until rows
 of its channels are committed in this process (the outbox's bell,
 :mod:`bot.core.messaging.outbox_bell`: a deadline's reports, a notice written by the
 email intake), an answer asks for a pass (:meth:`DiscordDelivery.wake`), or
@@ -59,9 +63,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import aiohttp
 import discord
@@ -69,10 +74,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import Clock
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
-from bot.core.messaging.outbox_bell import BELL, OutboxBell
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.places import public_place, record_public_place, record_status_message, status_message
 from bot.core.messaging.reachability import mark_reachable, mark_unreachable, unreachable_addresses
 from bot.core.messaging.rendering import render
+from bot.core.messaging.sender_loop import GIVEN_BACK, PassReport, SenderLoop
+from bot.core.messaging.sender_loop import PARKED as LOOP_PARKED
+from bot.core.messaging.sender_loop import RETRY as LOOP_RETRY
+from bot.core.messaging.sender_loop import SENT as LOOP_SENT
+from bot.core.messaging.transport import Outcome, Refused, Retry, Sent, Unavailable
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import STATUS
 from bot.core.views import GameViews
@@ -124,16 +134,6 @@ AfterPublic = Callable[[str, discord.abc.Messageable], Awaitable[None]]
 """Called after a public row is sent, with the game and its place (the decision prompts)."""
 
 
-def after_each(*hooks: AfterPublic) -> AfterPublic:
-    """One ``after_public`` calling each of ``hooks`` in turn (each game's prompts)."""
-
-    async def call(game: str, place: discord.abc.Messageable) -> None:
-        for hook in hooks:
-            await hook(game, place)
-
-    return call
-
-
 def nonce_for(message_id: str, index: int) -> str:
     """At most 25 characters (Discord's limit), the same on every retry of the same block."""
     return hashlib.sha256(f"{message_id}\x00{index}".encode()).hexdigest()[:25]
@@ -148,8 +148,8 @@ def status_nonce(slug: str, replaces: str | None = None) -> str:
     return nonce_for(f"status\x00{slug}\x00{replaces or ''}", 0)
 
 
-class DiscordDelivery:
-    """Sends due outbox rows to Discord; one pass at a time (see the module docstring)."""
+class DiscordTransport:
+    """Sends one outbox row to Discord (a :class:`bot.core.messaging.sender_loop.Transport`); see the module docstring."""
 
     def __init__(
         self,
@@ -157,161 +157,76 @@ class DiscordDelivery:
         sessions: sessionmaker[Session],
         clock: Clock,
         forum_channel_id: int,
-        *,
-        interval: float = 2.0,
-        max_attempts: int = 10,
-        channels: Iterable[str] = (CHANNEL,),
-        after_public: AfterPublic | None = None,
-        service_config: ServiceConfig | None = None,
-        bell: OutboxBell = BELL,
+        service_config: ServiceConfig,
+        news: Callable[[], None],
     ) -> None:
         self._client = client
-        self._bell = bell
         self._sessions = sessions
-        self._drain = OutboxDrain(sessions)
         self._views = GameViews(sessions)
         self._clock = clock
         self._forum_channel_id = forum_channel_id
-        self.interval = interval
-        self.max_attempts = max_attempts
-        self.channels = tuple(channels)
-        self.after_public = after_public
+        self._config = service_config
+        """For the notices the core writes when a DM is refused (the Message-ID domain, the public places)."""
+        self._news = news
+        """Asks the loop for another pass (the GMs' notice of a closed DM was just written)."""
+        self.after_public: AfterPublic | None = None
         """Called after each public row is sent, with the game and its place (the decision prompts)."""
-        self._lock = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self.held_until: datetime | None = None
-        """No send before this (the next attempt of a row that failed for a transient reason)."""
         self._dms_closed: set[str] = set()
         self._dms_loaded = False
         self._blocks_sent: dict[int, int] = {}
         """Per outbox row still being delivered: how many of its blocks Discord took (see :meth:`_send`)."""
-        self._config = service_config or ServiceConfig()
-        """For the notices the core writes when a DM is refused (the Message-ID domain, the public places)."""
 
-    def dms_closed(self, user_id: int) -> bool:
-        """Whether the last DM tried for this user was refused with 50007 (their DMs are closed)."""
-        return str(user_id) in self._dms_closed
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[DiscordTransport]:
+        """Discord has no session to open: the client is the connection."""
+        yield self
 
-    def wake(self) -> None:
-        """Ask for a pass now (something was just queued)."""
-        self._wake.set()
+    async def begin(self, rows: Sequence[PendingMessage]) -> None:
+        """Before a pass's first send: :meth:`load_unreachable`."""
+        await self.load_unreachable()
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Deliver until ``stop`` is set: a pass every ``interval``, or sooner when rows of its channels
-        are committed in this process, or when woken (see the module docstring)."""
-        doorbells = [self._bell.doorbell(channel) for channel in self.channels]
-        try:
-            while not stop.is_set():
-                self._wake.clear()  # before the pass: a wake or a ring from now on ends the wait below
-                for doorbell in doorbells:
-                    doorbell.clear()
-                try:
-                    await self.deliver_due()
-                except Exception:
-                    log.exception("a Discord delivery pass failed; trying again in %.1f s", self.interval)
-                waits: list[asyncio.Future[bool]] = [
-                    asyncio.ensure_future(self._wake.wait()),
-                    asyncio.ensure_future(stop.wait()),
-                ]
-                waits += [asyncio.ensure_future(doorbell.wait(self.interval)) for doorbell in doorbells]
-                try:
-                    await asyncio.wait(waits, timeout=self.interval, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    for waiting in waits:
-                        waiting.cancel()
-        finally:
-            for doorbell in doorbells:
-                doorbell.close()
+    async def load_unreachable(self) -> None:
+        """Who was unreachable before a restart, read once: a success there is news."""
+        if not self._dms_loaded:
+            self._dms_closed |= await asyncio.to_thread(unreachable_addresses, self._sessions, CHANNEL)
+            self._dms_loaded = True
 
-    async def deliver_due(self) -> list[Delivered]:
-        """One pass over every due row of this adapter's channels."""
-        return await self._pass(None)
-
-    async def deliver_to_user(self, user_id: int) -> list[Delivered]:
-        """One pass over the due rows for one user's DMs (right after their command, to tell them of closed DMs)."""
-        return await self._pass(set(user_recipients(user_id)))
-
-    async def _pass(self, recipients: set[str] | None) -> list[Delivered]:
-        async with self._lock:
-            now = self._clock.now()
-            if self.held_until is not None and now < self.held_until:
-                return []
-            self.held_until = None
-            rows: list[PendingMessage] = []
-            for channel in self.channels:
-                rows.extend(await asyncio.to_thread(self._drain.due, channel, now))
-            rows.sort(key=lambda row: row.id)
-            if not self._dms_loaded:  # who was unreachable before a restart: a success there is news
-                self._dms_closed |= await asyncio.to_thread(unreachable_addresses, self._sessions, CHANNEL)
-                self._dms_loaded = True
-            if recipients is not None:
-                others = [r.id for r in rows if r.recipient not in recipients]
-                rows = [r for r in rows if r.recipient in recipients]
-                if others:  # claimed with the user's rows: given back at once for the next full pass
-                    await asyncio.to_thread(self._drain.release, others)
-            done: list[Delivered] = []
-            newest = {row.recipient: row.id for row in rows if row.kind == STATUS}
-            try:
-                for row in rows:
-                    if row.kind == STATUS and newest[row.recipient] != row.id:
-                        # A newer state of the same game's status is in this pass: this one is superseded.
-                        await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
-                        done.append(Delivered(row.id, row.recipient, SENT, "superseded"))
-                        continue
-                    outcome = await self._deliver(row)
-                    done.append(outcome)
-                    if outcome.status == RETRY:
-                        break  # Discord is away or busy: keep the order, try again later
-            finally:
-                unsent = [row.id for row in rows[len(done) :]]
-                if unsent:  # the rows claimed after a failure (or a cancelled pass) are given back
-                    await asyncio.to_thread(self._drain.release, unsent)
-            return done
-
-    async def _deliver(self, row: PendingMessage) -> Delivered:
+    async def send(self, row: PendingMessage) -> Outcome:
         if self._client.is_closed():
             # Stopping (an answer still running after the client closed): no failed attempt; the row is
             # given back, due at once for the next run.
-            await asyncio.to_thread(self._drain.release, [row.id])
-            return Delivered(row.id, row.recipient, RETRY, "the Discord client is closed")
+            raise Unavailable("the Discord client is closed")
         try:
             await self._send(row)
         except _Refused as refused:
-            self._blocks_sent.pop(row.id, None)
-            await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), str(refused))
-            if refused.code == DMS_CLOSED:
-                user = target_of(row.channel, row.recipient).key
-                self._dms_closed.add(user)
-                await asyncio.to_thread(
-                    mark_unreachable, self._sessions, self._config, CHANNEL, user, str(refused), self._clock.now()
-                )
-                self.wake()  # the GMs' notice, if this was news
-            log.warning("outbox row %d to %s parked: %s", row.id, row.recipient, refused)
-            return Delivered(row.id, row.recipient, PARKED, str(refused), refused.code)
+            log.warning("outbox row %d to %s refused: %s", row.id, row.recipient, refused)
+            return Refused(str(refused), refused.code)
         except _Transient as transient:
-            now = self._clock.now()
-            when = await asyncio.to_thread(self._drain.mark_failed, row.id, now, str(transient))
-            self.held_until = max(when, now + timedelta(seconds=transient.hold))
-            log.warning("outbox row %d to %s not sent (%s); next try at %s", row.id, row.recipient, transient, when)
-            return Delivered(row.id, row.recipient, RETRY, str(transient))
-        except Exception as error:
-            reason = f"{type(error).__name__}: {error}"
-            if row.attempts + 1 >= self.max_attempts:
-                self._blocks_sent.pop(row.id, None)
-                await asyncio.to_thread(self._drain.park, row.id, self._clock.now(), reason)
-                log.exception("outbox row %d parked after %d attempts", row.id, row.attempts + 1)
-                return Delivered(row.id, row.recipient, PARKED, reason)
-            now = self._clock.now()
-            self.held_until = await asyncio.to_thread(self._drain.mark_failed, row.id, now, reason)
-            log.exception("outbox row %d to %s failed", row.id, row.recipient)
-            return Delivered(row.id, row.recipient, RETRY, reason)
-        await asyncio.to_thread(self._drain.mark_sent, row.id, self._clock.now())
+            return Retry(str(transient), hold=transient.hold)
+        return Sent()
+
+    async def settled(self, row: PendingMessage, outcome: Outcome) -> None:
+        """What a settled row teaches: a DM refused with 50007 (the core tells the GMs once), a DM that
+        went through again after one (the player is reachable again)."""
+        if isinstance(outcome, Retry):
+            return
         self._blocks_sent.pop(row.id, None)
         target = target_of(row.channel, row.recipient)
+        if isinstance(outcome, Refused):
+            if outcome.code == DMS_CLOSED:
+                self._dms_closed.add(target.key)
+                await asyncio.to_thread(
+                    mark_unreachable, self._sessions, self._config, CHANNEL, target.key, outcome.reason,
+                    self._clock.now(),
+                )  # fmt: skip
+                self._news()  # the GMs' notice, if this was news
+            return
         if target.kind == "user" and target.key in self._dms_closed:
             self._dms_closed.discard(target.key)
             await asyncio.to_thread(mark_reachable, self._sessions, CHANNEL, target.key)
-        return Delivered(row.id, row.recipient, SENT)
+
+    def dms_closed(self, user_id: int) -> bool:
+        return str(user_id) in self._dms_closed
 
     async def _send(self, row: PendingMessage) -> None:
         try:
@@ -446,3 +361,76 @@ def _classify(error: discord.HTTPException) -> Exception:
         return _Transient(f"HTTP {error.status}: {error.text or 'server error'}")
     reason = PERMANENT_CODES.get(error.code) or error.text or "refused"
     return _Refused(f"HTTP {error.status} code {error.code}: {reason}", error.code)
+
+
+class DiscordDelivery:
+    """The core's sender loop over the outbox's Discord rows with a :class:`DiscordTransport`."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        sessions: sessionmaker[Session],
+        clock: Clock,
+        forum_channel_id: int,
+        *,
+        interval: float = 2.0,
+        max_attempts: int = 10,
+        channels: Iterable[str] = (CHANNEL,),
+        after_public: AfterPublic | None = None,
+        service_config: ServiceConfig | None = None,
+        bell: OutboxBell | None = None,
+    ) -> None:
+        self.transport = DiscordTransport(
+            client, sessions, clock, forum_channel_id, service_config or ServiceConfig(), self.wake
+        )
+        self.transport.after_public = after_public
+        self.loop = SenderLoop(
+            OutboxDrain(sessions), self.transport, clock, channels, bell=bell, interval=interval,
+            max_attempts=max_attempts, retry_min=interval, retry_max=interval,  # a failed pass: tried again each interval
+        )  # fmt: skip
+        self.channels = self.loop.channels
+
+    @property
+    def after_public(self) -> AfterPublic | None:
+        """Called after each public row is sent, with the game and its place (the decision prompts)."""
+        return self.transport.after_public
+
+    @after_public.setter
+    def after_public(self, hook: AfterPublic | None) -> None:
+        self.transport.after_public = hook
+
+    @property
+    def held_until(self) -> datetime | None:
+        """No send before this (the next attempt of a row that failed for a transient reason)."""
+        return self.loop.held_until
+
+    @property
+    def interval(self) -> float:
+        return self.loop.interval
+
+    def dms_closed(self, user_id: int) -> bool:
+        """Whether the last DM tried for this user was refused with 50007 (their DMs are closed)."""
+        return self.transport.dms_closed(user_id)
+
+    def wake(self) -> None:
+        """Ask for a pass now (something was just queued)."""
+        self.loop.wake()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Deliver until ``stop`` is set (:meth:`bot.core.messaging.sender_loop.SenderLoop.run`)."""
+        await self.loop.run(stop, "Discord")
+
+    async def deliver_due(self) -> list[Delivered]:
+        """One pass over every due row of this adapter's channels."""
+        await self.transport.load_unreachable()
+        return _delivered(await self.loop.send_due())
+
+    async def deliver_to_user(self, user_id: int) -> list[Delivered]:
+        """One pass over the due rows for one user's DMs (right after their command, to tell them of closed DMs)."""
+        await self.transport.load_unreachable()  # whether their DMs were closed before a restart
+        return _delivered(await self.loop.send_due(set(user_recipients(user_id))))
+
+
+def _delivered(report: PassReport) -> list[Delivered]:
+    status = {LOOP_SENT: SENT, LOOP_RETRY: RETRY, GIVEN_BACK: RETRY, LOOP_PARKED: PARKED}
+    return [Delivered(s.row.id, s.row.recipient, status[s.status], s.reason, s.code) for s in report.settled]

@@ -14,8 +14,8 @@ from datetime import timedelta
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.discord.client import RefereeClient
-from bot.discord.delivery import RETRY, SENT, DiscordDelivery
 from bot.discord.runtime import point_at
+from bot.discord.transport import RETRY, SENT, DiscordDelivery
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import START, Harness
