@@ -54,7 +54,20 @@ from bot.discord.render import NO_MENTIONS, plain
 log = logging.getLogger(__name__)
 
 CUSTOM_ID_LIMIT = 100
-DESTRUCTIVE = ("process", "rollback", "eject", "replace")
+DESTRUCTIVE = tuple(kind.declaration.subcommand for kind in (c.ProcessNow, c.RollBack, c.EjectPlayer, c.ReplacePlayer))
+"""The subcommands that first ask to confirm (their names are their commands' declared ones)."""
+DESCRIPTION_LIMIT = 100
+
+
+def described(kind: type[c.Declared]) -> str:
+    """A subcommand's description: its command's declared summary, capitalised (and "asks to confirm")."""
+    declared = kind.declaration
+    text = declared.summary[:1].upper() + declared.summary[1:]
+    if declared.subcommand in DESTRUCTIVE:
+        text += " (asks to confirm)"
+    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "\u2026"
+
+
 _OPTION = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*$")
 
 
@@ -115,7 +128,7 @@ def command_from_confirm(verb: str, rest: str) -> c.Command:
 
 class GmConfirm(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"^gm:(?P<verb>process|rollback|eject|replace):(?P<user>\d+):(?P<rest>.+)$",
+    template=rf"^gm:(?P<verb>{'|'.join(DESTRUCTIVE)}):(?P<user>\d+):(?P<rest>.+)$",
 ):
     """The confirm button of a destructive ``/gm`` command; see the module docstring."""
 
@@ -150,7 +163,7 @@ class GmConfirm(
 
 class GmCancel(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"^gmcancel:(?P<user>\d+):(?P<verb>process|rollback|eject|replace):(?P<game>[^:]+)$",
+    template=rf"^gmcancel:(?P<user>\d+):(?P<verb>{'|'.join(DESTRUCTIVE)}):(?P<game>[^:]+)$",
 ):
     """The cancel button beside a destructive command's confirm; see the module docstring."""
 
@@ -244,7 +257,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         names = [s for s in (view.seats if view else ()) if current.strip().lower() in s.lower()]
         return [app_commands.Choice(name=s, value=s) for s in names[:MAX_CHOICES]]
 
-    @group.command(name="create", description="Create a game, open for joining")
+    @group.command(name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame))
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
                            options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
@@ -259,73 +272,76 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats,
                                                   schedule=schedule or ""))  # fmt: skip
 
-    @group.command(name="start", description="Close joining and start the game")
+    @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
     @app_commands.autocomplete(game=listed)
     async def start(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.StartGame(game))
 
-    @group.command(name="deadline", description="Set the deadline: an ISO time (game's zone) or +2d 3h")
+    @group.command(name=c.SetDeadline.declaration.subcommand, description=described(c.SetDeadline))
     @app_commands.autocomplete(game=playing)
     async def deadline(interaction: discord.Interaction, game: str, when: str, reason: str) -> None:
         await run(interaction, game, c.SetDeadline(game, deadline_spec(when), reason))
 
-    @group.command(name="extend", description="Move the deadline later by a duration (2d 3h)")
+    @group.command(
+        name=c.SetDeadline.declaration.forms[1].verb.lower(),
+        description="Move the deadline later by a duration (2d 3h)",
+    )
     @app_commands.autocomplete(game=playing)
     async def extend(interaction: discord.Interaction, game: str, by: str, reason: str) -> None:
         await run(interaction, game, c.SetDeadline(game, deadline_spec("+" + by.strip().lstrip("+")), reason))
 
-    @group.command(name="pause", description="Stop the clock (optionally until a time)")
+    @group.command(name=c.PauseGame.declaration.subcommand, description=described(c.PauseGame))
     @app_commands.autocomplete(game=playing)
     async def pause(interaction: discord.Interaction, game: str, reason: str, until: str | None = None) -> None:
         await run(interaction, game, c.PauseGame(game, reason, until))
 
-    @group.command(name="resume", description="Start the clock again, with a new deadline")
+    @group.command(name=c.ResumeGame.declaration.subcommand, description=described(c.ResumeGame))
     @app_commands.autocomplete(game=playing)
     async def resume(interaction: discord.Interaction, game: str, reason: str, deadline: str | None = None) -> None:
         await run(interaction, game, c.ResumeGame(game, reason, deadline_spec(deadline) if deadline else None))
 
-    @group.command(name="process", description="Resolve the open turn now (asks to confirm)")
+    @group.command(name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow))
     @app_commands.describe(turn="The turn to resolve, as the reports number it")
     @app_commands.autocomplete(game=playing)
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
         await confirm(interaction, game, "process", f"Process turn {turn} of {game} now.",
                       confirm_id("process", interaction.user.id, game, str(turn), reason))  # fmt: skip
 
-    @group.command(name="preview", description="Resolve the open turn privately; nothing changes")
+    @group.command(name=c.PreviewTurn.declaration.subcommand, description=described(c.PreviewTurn))
     @app_commands.autocomplete(game=playing)
     async def preview(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.PreviewTurn(game))
 
-    @group.command(name="orders", description="Enter or change the orders of a seat")
+    @group.command(name=c.EnterOrders.declaration.subcommand, description=described(c.EnterOrders))
     @app_commands.autocomplete(game=playing, seat=seats)
     async def orders(interaction: discord.Interaction, game: str, seat: str, text: str, reason: str) -> None:
         await run(interaction, game, c.EnterOrders(game, seat, text, reason))
 
-    @group.command(name="replace", description="Give a seat to another member (asks to confirm)")
+    @group.command(name=c.ReplacePlayer.declaration.subcommand, description=described(c.ReplacePlayer))
     @app_commands.autocomplete(game=listed, seat=seats)
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
         await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
                       confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
 
-    @group.command(name="eject", description="Take a seat from its player (asks to confirm)")
+    @group.command(name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer))
     @app_commands.autocomplete(game=listed, seat=seats)
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
         await confirm(interaction, game, "eject", f"Eject the player of {seat} from {game}.",
                       confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
 
-    @group.command(name="rollback", description="Go back to the start of an earlier turn (asks to confirm)")
+    @group.command(name=c.RollBack.declaration.subcommand, description=described(c.RollBack))
     @app_commands.autocomplete(game=any_game)
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str) -> None:
         await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}.",
                       confirm_id("rollback", interaction.user.id, game, str(to_turn), reason))  # fmt: skip
 
-    @group.command(name="broadcast", description="A message to every player, the observers and the post")
+    @group.command(name=c.Broadcast.declaration.subcommand, description=described(c.Broadcast))
     @app_commands.autocomplete(game=listed)
     async def broadcast(interaction: discord.Interaction, game: str, text: str) -> None:
         await run(interaction, game, c.Broadcast(game, text))
 
-    @group.command(name="log", description="The game's audit log")
+    @group.command(name=c.ShowLog.declaration.subcommand, description=described(c.ShowLog))
     @app_commands.autocomplete(game=any_game)
     async def log_(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.ShowLog(game))
