@@ -33,9 +33,11 @@ from anyone else is refused privately.  The buttons are
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import re
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
@@ -43,6 +45,7 @@ from discord import app_commands
 
 from adjudicator import registry
 from bot.core.model import commands as c
+from bot.core.model.declaration import declared, field_types, is_number
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
@@ -346,4 +349,45 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
     async def log_(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.ShowLog(game))
 
+    for kind in declared():  # a game master's command with no subcommand above: made from its declared syntax
+        declared_here = kind.declaration
+        if (declared_here.permission in (c.Permission.GAME_MASTER, c.Permission.CREATOR) and declared_here.forms
+                and kind not in NOT_ON_DISCORD and group.get_command(declared_here.subcommand) is None):  # fmt: skip
+            group.add_command(declared_subcommand(kind, run, any_game))
     return group
+
+
+NOT_ON_DISCORD: tuple[type[c.Declared], ...] = (c.SetJoining, c.EndGame, c.SetOption, c.AddGameMaster)
+"""Game masters' commands given by mail and ``referee gm`` only."""
+
+Run = Callable[[discord.Interaction, str | None, c.Command], Awaitable[None]]
+Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+def declared_subcommand(kind: type[c.Declared], run: Run, games: Suggest) -> app_commands.Command[Any, ..., None]:
+    """``/gm <name>`` for ``kind``, from its first declared form: an option per ``<field>`` (a number where
+    the field is an ``int``; ``[WORD <field>]`` optional) and ``reason`` when the command has one."""
+    types = field_types(kind)
+    arguments = kind.declaration.forms[0].arguments
+    wanted = [(name, int if is_number(types.get(name, "")) else str, optional) for _, name, optional in arguments]
+    if "reason" in types:
+        wanted.append(("reason", str, False))
+    kind_of = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [inspect.Parameter("interaction", kind_of, annotation=discord.Interaction)]
+    parameters += [inspect.Parameter(name, kind_of, annotation=annotation) for name, annotation, optional in wanted
+                   if not optional]  # fmt: skip
+    parameters += [inspect.Parameter(name, kind_of, annotation=annotation | None, default=None)
+                   for name, annotation, optional in wanted if optional]  # fmt: skip
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        given = {name: value for name, value in values.items() if value is not None}
+        await run(interaction, given.get("game"), kind(**given))  # type: ignore[arg-type]
+
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = f"gm_{kind.declaration.subcommand}"  # not taken for a method
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=kind.declaration.subcommand, description=described(kind), callback=callback
+    )
+    if "game" in types:
+        command.autocomplete("game")(games)
+    return command

@@ -3,8 +3,9 @@
 The tests' ``NOTE <game> [TURN <turn>] <text>`` (tests/core/new_command/) is
 added the way a real command is (its class subclasses ``Declared``, its
 handler is registered with ``@handles``) and nothing else is edited: mail
-reads it, ``referee gm note`` runs it, HELP GM lists it, a refusal names it,
-the audit log keeps it and the next report announces it.  Each of these fails
+reads it, ``referee gm note`` runs it, Discord's ``/gm note`` is made for it,
+HELP GM lists it, a refusal names it, the audit log keeps it and the next
+report announces it.  Each of these fails
 if a new command still needed an edit elsewhere (a verb list, a usage table,
 a help listing, a label table, an announced list, a dispatch ``match``).
 
@@ -170,3 +171,25 @@ def test_referee_gm_runs_the_new_command(tmp_path, capsys, note):
 def test_the_command_is_gone_with_its_test():
     assert "NoteInLog" not in {kind.__name__ for kind in declaration.declared()}
     assert "NoteInLog" not in {kind.__name__ for kind in registry.handled()}
+
+
+async def test_discord_gm_has_the_new_command(note):
+    from bot.discord.gm_commands import declared_subcommand, gm_group
+
+    group = gm_group(None, None, 0)  # type: ignore[arg-type]  # only built here: nothing is answered
+    made = group.get_command("note")
+    assert made is not None and made.description == "Write a note in the game's log"
+    assert [(p.name, p.required) for p in made.parameters] == [  # type: ignore[union-attr]
+        ("game", True), ("text", True), ("reason", True), ("turn", False),
+    ]  # fmt: skip
+    applied: list[tuple[str | None, c.Command]] = []
+
+    async def run(interaction: Any, game: str | None, command: c.Command) -> None:
+        applied.append((game, command))
+
+    async def games(interaction: Any, current: str) -> list[Any]:
+        return []
+
+    command = declared_subcommand(note, run, games)
+    await command.callback(None, game="gs1", text="the river flooded", reason="for the record", turn=None)  # type: ignore[call-arg]
+    assert applied == [("gs1", note("gs1", "the river flooded", "for the record"))]
