@@ -1,5 +1,9 @@
 """The game master's mail vocabulary: the words an njudge GM would guess.
 
+The words, the usage a mistyped line is answered with and whether a reason is
+needed come from each command's declaration (:mod:`bot.core.model.declaration`);
+mail keeps only how it reads a form's arguments where it reads them its own
+way (:data:`_READINGS`), and reads any other form from its declared syntax.
 One command a line, case-insensitively, like the players' vocabulary in
 :mod:`bot.email.reading` (which calls :func:`parse` before its own patterns);
 ``templates/email/gm_help.txt.j2`` is what ``HELP GM`` mails back::

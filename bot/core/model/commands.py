@@ -8,8 +8,13 @@ back untouched with the reply.  The core applies an envelope in one
 transaction (:meth:`bot.core.runtime.service.GameService.apply`) and answers with
 outcomes as template name + plain data (:mod:`bot.core.model.outcomes`).
 
-Every command declares who may run it (:class:`Permission`); one pipeline
-step checks it for every channel alike (:mod:`bot.core.commands.pipeline`).
+Every command declares, in one place on its class (``declaration``, see
+:mod:`bot.core.model.declaration`), who may run it (:class:`Permission`), how
+a refusal names it, whether the next report announces it, how it is written
+and its help; one pipeline step checks the permission for every channel alike
+(:mod:`bot.core.commands.pipeline`), and the channels read the rest.  A new
+command is its class here (and in :data:`Command`), its handler
+(:func:`bot.core.commands.registry.handles`), its phrases and its test.
 
 Orders stay raw text here; the game's own parser reads them in the core.
 User mistakes are not exceptions: a line the adapter could not read becomes
@@ -24,11 +29,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.core.model.declaration import Declaration, Declared, Form, Permission
-
-__all__ = ["Declaration", "Declared", "Form", "Permission"]
-
-P = Permission
+from bot.core.model.declaration import Declaration as Declaration
+from bot.core.model.declaration import Declared as Declared
+from bot.core.model.declaration import Form as Form
+from bot.core.model.declaration import Permission as Permission
 
 
 class Trust(enum.Enum):
@@ -64,7 +68,7 @@ class Sender:
 class ShowHelp(Declared):
     """``HELP [game]``: the command vocabulary, or one game's rules and order syntax."""
 
-    declaration = Declaration("HELP", P.ANYONE)
+    declaration = Declaration("HELP", Permission.ANYONE)
 
     game: str | None = None
 
@@ -73,14 +77,14 @@ class ShowHelp(Declared):
 class ListGames(Declared):
     """``LIST``: the games open to join or running."""
 
-    declaration = Declaration("LIST", P.ANYONE)
+    declaration = Declaration("LIST", Permission.ANYONE)
 
 
 @dataclass(frozen=True)
 class JoinGame(Declared):
     """``JOIN <game> [AS <name>]``: take a seat; the reply carries the seat's secret."""
 
-    declaration = Declaration("JOIN", P.ANYONE)
+    declaration = Declaration("JOIN", Permission.ANYONE)
 
     game: str
     name: str | None = None
@@ -93,7 +97,7 @@ class SubmitOrders(Declared):
     A later submission for the same turn replaces the earlier one (last set wins).
     """
 
-    declaration = Declaration("ORDERS", P.SEAT)
+    declaration = Declaration("ORDERS", Permission.SEAT)
 
     game: str
     text: str
@@ -104,7 +108,7 @@ class ShowStatus(Declared):
     """``STATUS <game>``: the phase, deadline, who has ordered, and the last report."""
 
     declaration = Declaration(
-        "STATUS", P.ANYONE, summary="phase, turn, deadline, who owes orders and who has sent them"
+        "STATUS", Permission.ANYONE, summary="phase, turn, deadline, who owes orders and who has sent them"
     )
 
     game: str
@@ -114,7 +118,7 @@ class ShowStatus(Declared):
 class ShowRecord(Declared):
     """``RECORD <game>``: a finished game's sealed record (the file ``referee verify`` reads)."""
 
-    declaration = Declaration("RECORD", P.ANYONE)
+    declaration = Declaration("RECORD", Permission.ANYONE)
 
     game: str
 
@@ -123,7 +127,7 @@ class ShowRecord(Declared):
 class Resign(Declared):
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
 
-    declaration = Declaration("RESIGN", P.SEAT)
+    declaration = Declaration("RESIGN", Permission.SEAT)
 
     game: str
 
@@ -133,7 +137,7 @@ class CreateGame(Declared):
     """Host/GM: create a game of ``kind`` named ``game`` (open for joining)."""
 
     declaration = Declaration(
-        "CREATE", P.CREATOR, summary="create a game, open for joining (you run it, or the game masters you name)",
+        "CREATE", Permission.CREATOR, summary="create a game, open for joining (you run it, or the game masters you name)",
         forms=(Form("CREATE <game> <kind>", help=(
             "CREATE <game> <kind>      then its settings, one a line (all optional):",
             "  SEATS n  or  MAX n        exactly n seats, or open joining up to n",
@@ -190,7 +194,7 @@ class SetJoining(Declared):
     """GM: open or close joining before the start."""
 
     declaration = Declaration(
-        "JOINING", P.GAME_MASTER, summary="open or close joining",
+        "JOINING", Permission.GAME_MASTER, summary="open or close joining",
         forms=(Form("OPEN <game>", "OPEN <game> (opens joining)", help=("OPEN <game>, CLOSE <game> open or close joining",)),
                Form("CLOSE <game>", "CLOSE <game> (closes joining)")),
     )  # fmt: skip
@@ -205,7 +209,7 @@ class StartGame(Declared):
     """GM: close joining and start the game (its first phase and deadline)."""
 
     declaration = Declaration(
-        "START", P.GAME_MASTER, summary="close joining and start the game (refused until its seats are filled)",
+        "START", Permission.GAME_MASTER, summary="close joining and start the game (refused until its seats are filled)",
         forms=(Form("START <game>", help=("START <game>              start (refused until the seats are filled)",)),),
     )  # fmt: skip
 
@@ -220,7 +224,7 @@ class SetDeadline(Declared):
     """GM: set the deadline of the open turn: ``when`` is an ISO time (game's zone) or ``+2d3h`` from the deadline."""
 
     declaration = Declaration(
-        "DEADLINE", P.GAME_MASTER, announced=True,
+        "DEADLINE", Permission.GAME_MASTER, announced=True,
         summary="set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
         forms=(Form("SET DEADLINE <game> <when>", help=("SET DEADLINE <game> <when>                  REASON needed",)),
                Form("EXTEND <game> <duration>", "EXTEND <game> <duration> (e.g. EXTEND g1 1d), with a REASON line below",
@@ -237,7 +241,7 @@ class PauseGame(Declared):
     """GM: stop the clock (optionally until a time: then the game resumes with a new deadline)."""
 
     declaration = Declaration(
-        "PAUSE", P.GAME_MASTER, announced=True, summary="stop the clock (optionally until a time)",
+        "PAUSE", Permission.GAME_MASTER, announced=True, summary="stop the clock (optionally until a time)",
         forms=(Form("PAUSE <game> [UNTIL <until>]", "PAUSE <game> or PAUSE <game> UNTIL <when>, with a REASON line below",
                     help=("PAUSE <game> [UNTIL <when>]                 REASON needed",)),),
     )  # fmt: skip
@@ -252,7 +256,7 @@ class ResumeGame(Declared):
     """GM: start the clock again, with a new deadline (default: the game's schedule from now)."""
 
     declaration = Declaration(
-        "RESUME", P.GAME_MASTER, announced=True, summary="start the clock again, with a new deadline",
+        "RESUME", Permission.GAME_MASTER, announced=True, summary="start the clock again, with a new deadline",
         forms=(Form("RESUME <game> [DEADLINE <deadline>]", "RESUME <game> or RESUME <game> DEADLINE <when>, with a REASON line below",
                     help=("RESUME <game> [DEADLINE <when>]             REASON needed",)),),
     )  # fmt: skip
@@ -267,7 +271,7 @@ class ProcessNow(Declared):
     """GM: resolve turn ``turn`` now; refused once that turn is resolved (a repeat can never process two)."""
 
     declaration = Declaration(
-        "PROCESS", P.GAME_MASTER, announced=True, summary="resolve the open turn now (name it: a repeat cannot process two)",
+        "PROCESS", Permission.GAME_MASTER, announced=True, summary="resolve the open turn now (name it: a repeat cannot process two)",
         forms=(Form("PROCESS <game> TURN <turn>", "PROCESS <game> TURN <n> (the open turn, as STATUS shows it), with a REASON line below",
                     help=("PROCESS <game> TURN <n>   resolve turn n now (as STATUS numbers it);",
                           "                          refused once it is resolved    REASON needed")),),
@@ -283,7 +287,7 @@ class PreviewTurn(Declared):
     """GM: resolve the open turn privately with the orders so far; the GM sees the report, nothing changes."""
 
     declaration = Declaration(
-        "PREVIEW", P.GAME_MASTER, summary="resolve the open turn privately; change nothing",
+        "PREVIEW", Permission.GAME_MASTER, summary="resolve the open turn privately; change nothing",
         forms=(Form("PREVIEW <game>", help=("PREVIEW <game>            the open turn resolved privately; no change",)),),
     )  # fmt: skip
 
@@ -295,7 +299,7 @@ class EnterOrders(Declared):
     """GM: enter or change the orders of a seat (its player gets a copy)."""
 
     declaration = Declaration(
-        "ORDERS FOR", P.GAME_MASTER, announced=True, name="orders",
+        "ORDERS FOR", Permission.GAME_MASTER, announced=True, name="orders",
         summary="enter or change a seat's orders (its player gets a copy)",
         forms=(Form("ORDERS <game> FOR <seat>", "", also=("GAME",), help=(
             "ORDERS <game> FOR <seat>  then the seat's orders; the player gets a copy",
@@ -313,7 +317,7 @@ class ReplacePlayer(Declared):
     """GM: give a seat to someone else (``channel``/``address``): a fresh secret, the seat's private state."""
 
     declaration = Declaration(
-        "REPLACE", P.GAME_MASTER, announced=True,
+        "REPLACE", Permission.GAME_MASTER, announced=True,
         summary="give a seat to a substitute (a fresh secret, the seat's last report)",
         forms=(Form("REPLACE <game> <seat> WITH <address> [EXTEND <extend>]",
                     "REPLACE <game> <seat> WITH <address> [EXTEND <duration>], with a REASON line below",
@@ -334,7 +338,7 @@ class EjectPlayer(Declared):
     """GM: take a seat from its player; it gets the no-moves-received rule until replaced."""
 
     declaration = Declaration(
-        "EJECT", P.GAME_MASTER, announced=True, summary="take a seat from its player",
+        "EJECT", Permission.GAME_MASTER, announced=True, summary="take a seat from its player",
         forms=(Form("EJECT <game> <seat>", "EJECT <game> <seat>, with a REASON line below",
                     help=("EJECT <game> <seat>       the seat gets no-moves-received   REASON needed",)),),
     )  # fmt: skip
@@ -349,7 +353,7 @@ class RollBack(Declared):
     """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline."""
 
     declaration = Declaration(
-        "ROLLBACK", P.GAME_MASTER, announced=True, summary="go back to the start of turn N (its orders stay on file)",
+        "ROLLBACK", Permission.GAME_MASTER, announced=True, summary="go back to the start of turn N (its orders stay on file)",
         forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
                     "ROLLBACK <game> TO <n> [DEADLINE <when>], with a REASON line below", also=("ROLL BACK",),
                     help=("ROLLBACK <game> TO <n> [DEADLINE <when>]  back to turn n  REASON needed",)),),
@@ -366,7 +370,7 @@ class Broadcast(Declared):
     """GM: a message to every seat, the observers and the game's public place."""
 
     declaration = Declaration(
-        "BROADCAST", P.GAME_MASTER, summary="a message to every seat, the observers and the public place",
+        "BROADCAST", Permission.GAME_MASTER, summary="a message to every seat, the observers and the public place",
         forms=(Form("BROADCAST <game>", "BROADCAST <game>, then the message on the lines below",
                     help=("BROADCAST <game>          then the message, up to the next command line",)),),
     )  # fmt: skip
@@ -380,7 +384,7 @@ class SetOption(Declared):
     """GM: change a game option before the start (``value`` as JSON, or a word)."""
 
     declaration = Declaration(
-        "OPTION", P.GAME_MASTER, announced=True, summary="change an option before the start",
+        "OPTION", Permission.GAME_MASTER, announced=True, summary="change an option before the start",
         forms=(Form("SET OPTION <game> <name> <value>",
                     help=("SET OPTION <game> <name> <value>  before the start        REASON needed",)),),
     )  # fmt: skip
@@ -396,7 +400,7 @@ class EndGame(Declared):
     """GM: end the game now (``abandon``: without a result), for a reason."""
 
     declaration = Declaration(
-        "END", P.GAME_MASTER, announced=True, summary="end the game now, or abandon it without a result",
+        "END", Permission.GAME_MASTER, announced=True, summary="end the game now, or abandon it without a result",
         forms=(Form("END <game>", "END <game> (ends the game, with a REASON line below)",
                     help=("END <game>                end the game now               REASON needed",)),
                Form("ABANDON <game>", "ABANDON <game>, with a REASON line below",
@@ -413,7 +417,7 @@ class AddGameMaster(Declared):
     """GM: add a co-GM (``hand_over``: make them the GM and step back)."""
 
     declaration = Declaration(
-        "ADD GM", P.GAME_MASTER, announced=True, summary="add a co-GM, or hand the game over to them",
+        "ADD GM", Permission.GAME_MASTER, announced=True, summary="add a co-GM, or hand the game over to them",
         forms=(Form("ADD GM <game> <address>", "ADD GM <game> <address>, with a REASON line below", also=("ADD CO-GM", "ADD COGM"),
                     help=("ADD GM <game> <address>   a co-GM                        REASON needed",)),
                Form("HANDOVER <game> <address>", "HANDOVER <game> <address>, with a REASON line below", also=("HAND OVER",),
@@ -432,7 +436,7 @@ class ShowLog(Declared):
     """GM: the game's audit log."""
 
     declaration = Declaration(
-        "LOG", P.GAME_MASTER, summary="the game's audit log",
+        "LOG", Permission.GAME_MASTER, summary="the game's audit log",
         forms=(Form("LOG <game>", help=("LOG <game>                the game's audit log",)),),
     )  # fmt: skip
 
@@ -447,7 +451,7 @@ class WaitForDeadline(Declared):
     """``SET WAIT`` / ``SET NOWAIT``: this turn, do not process early (njudge's SET WAIT)."""
 
     declaration = Declaration(
-        "WAIT", P.SEAT,
+        "WAIT", Permission.SEAT,
         forms=(Form("SET WAIT <game>", "SET WAIT <game> or SET NOWAIT <game>"),
                Form("SET NOWAIT <game>", "", also=("SET NO WAIT",))),
     )  # fmt: skip
@@ -461,7 +465,7 @@ class Observe(Declared):
     """``OBSERVE <game>``: get the public reports without a seat (``stop``: no longer)."""
 
     declaration = Declaration(
-        "OBSERVE", P.ANYONE,
+        "OBSERVE", Permission.ANYONE,
         forms=(Form("OBSERVE <game>"), Form("STOP OBSERVING <game>", also=("UNOBSERVE",))),
     )  # fmt: skip
 
@@ -474,7 +478,7 @@ class DeclareAbsence(Declared):
     """``ABSENT <game> <from> <to>``: days away; a deadline inside them moves to their end, within a limit."""
 
     declaration = Declaration(
-        "ABSENT", P.SEAT,
+        "ABSENT", Permission.SEAT,
         forms=(Form("ABSENT <game> <first> <last>", "ABSENT <game> <from> <to> (dates such as 2026-07-01 2026-07-14)"),),
     )  # fmt: skip
 
@@ -496,7 +500,7 @@ class RequestLink(Declared):
     proves the other side.
     """
 
-    declaration = Declaration("LINK", P.ANYONE)
+    declaration = Declaration("LINK", Permission.ANYONE)
 
     channel: str
     address: str
@@ -506,7 +510,7 @@ class RequestLink(Declared):
 class ConfirmLink(Declared):
     """The code sent by :class:`RequestLink`, given back by the same sender: the two addresses become one person."""
 
-    declaration = Declaration("LINK CODE", P.ANYONE)
+    declaration = Declaration("LINK CODE", Permission.ANYONE)
 
     code: str
 
@@ -520,7 +524,7 @@ class UnlinkIdentity(Declared):
     """
 
     declaration = Declaration(
-        "UNLINK", P.HOST, summary="separate an address from the person it is linked to (it keeps no seat)"
+        "UNLINK", Permission.HOST, summary="separate an address from the person it is linked to (it keeps no seat)"
     )
 
     channel: str
@@ -532,7 +536,7 @@ class UnlinkIdentity(Declared):
 class NotUnderstood(Declared):
     """A line the adapter could not read as a command, quoted back in the reply."""
 
-    declaration = Declaration("NOT UNDERSTOOD", P.ANYONE)
+    declaration = Declaration("NOT UNDERSTOOD", Permission.ANYONE)
 
     line: str
     reason: str
