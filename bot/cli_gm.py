@@ -21,6 +21,7 @@ from typing import Any
 
 from bot import channels
 from bot.core.model import commands as c
+from bot.core.model.declaration import declared, field_types, is_number
 from bot.email import channel as email
 from bot.settings import Settings
 
@@ -93,20 +94,27 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     )  # fmt: skip
     gm_sub = gm.add_subparsers(required=True, metavar="ACTION")
 
-    def add(name: str, help_text: str, build: Callable[[argparse.Namespace], c.Command], *, listing: bool = False,
+    def add(kind: type[c.Declared], build: Callable[[argparse.Namespace], c.Command], *, listing: bool = False,
             example: str = "") -> argparse.ArgumentParser:  # fmt: skip
-        parser = gm_sub.add_parser(name, help=help_text, description=f"{help_text}.\n\nExample: {example}" if example
-                                   else help_text, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+        """The subcommand of ``kind``: its name and help from the command's declaration."""
+        declared = kind.declaration
+        help_text = declared.summary
+        parser = gm_sub.add_parser(declared.subcommand, help=help_text, description=f"{help_text}.\n\nExample: "
+                                   f"{example}" if example else help_text,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
         if listing:
             parser.add_argument("--json", action="store_true", help="one JSON document")
-        parser.set_defaults(run=lambda args: _run(args, settings_of(args), build(args)))
+        parser.set_defaults(build=build, run=lambda args: _run(args, settings_of(args), build(args)))
         assert isinstance(parser, argparse.ArgumentParser)
+        added.add(kind)
         return parser
+
+    added: set[type[c.Declared]] = set()
 
     def reason(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--reason", required=True, help="why (written to the log and told to the players)")
 
-    create = add("create", "create a game (you, or the --gm addresses, run it)", lambda a: c.CreateGame(
+    create = add(c.CreateGame, lambda a: c.CreateGame(
         a.game, a.kind, _options(a.option), a.time_zone, 0, False, a.auth, seats=a.seats, max_seats=a.max_seats,
         schedule=a.schedule or "", min_gap=a.min_gap, early_delay=a.early, grace=a.grace, reminders=a.reminders,
         join="invited" if a.invite else "anyone", invited=tuple(a.invite), observers=not a.no_observers,
@@ -132,82 +140,109 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     create.add_argument("--absence-limit", type=int, default=14, metavar="DAYS", help="per player (0: none)")
     create.add_argument("--gm", action="append", default=[], metavar="ADDRESS", help="the GM (then co-GMs)")
 
-    add("start", "start a game (refused until its seats are filled)", lambda a: c.StartGame(a.game),
+    add(c.StartGame, lambda a: c.StartGame(a.game),
         example="referee gm start spring26").add_argument("game")  # fmt: skip
-    add("status", "phase, turn, deadline, who owes orders and who has sent them", lambda a: c.ShowStatus(a.game),
+    add(c.ShowStatus, lambda a: c.ShowStatus(a.game),
         listing=True).add_argument("game")  # fmt: skip
 
-    deadline = add("deadline", "set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
-                   lambda a: c.SetDeadline(a.game, a.when, a.reason), example="referee gm deadline g1 +1d --reason x")  # fmt: skip
+    deadline = add(c.SetDeadline, lambda a: c.SetDeadline(a.game, a.when, a.reason), example="referee gm deadline g1 +1d --reason x")  # fmt: skip
     deadline.add_argument("game")
     deadline.add_argument("when")
     reason(deadline)
-    pause = add("pause", "stop the clock", lambda a: c.PauseGame(a.game, a.reason, a.until))
+    pause = add(c.PauseGame, lambda a: c.PauseGame(a.game, a.reason, a.until))
     pause.add_argument("game")
     pause.add_argument("--until", metavar="WHEN", help="ISO time, or +2d from now")
     reason(pause)
-    resume = add("resume", "start the clock again", lambda a: c.ResumeGame(a.game, a.reason, a.deadline))
+    resume = add(c.ResumeGame, lambda a: c.ResumeGame(a.game, a.reason, a.deadline))
     resume.add_argument("game")
     resume.add_argument("--deadline", metavar="WHEN", help="ISO time, or +2h from now (default: the schedule from now)")
     reason(resume)
-    process = add("process", "resolve the open turn now (name it: a repeat cannot process two)",
-                  lambda a: c.ProcessNow(a.game, a.turn, a.reason), example="referee gm process g1 --turn 4 --reason x")  # fmt: skip
+    process = add(c.ProcessNow, lambda a: c.ProcessNow(a.game, a.turn, a.reason), example="referee gm process g1 --turn 4 --reason x")  # fmt: skip
     process.add_argument("game")
     process.add_argument("--turn", type=int, required=True, metavar="N")
     reason(process)
-    add("preview", "resolve the open turn privately; change nothing", lambda a: c.PreviewTurn(a.game)).add_argument(
+    add(c.PreviewTurn, lambda a: c.PreviewTurn(a.game)).add_argument(
         "game")  # fmt: skip
-    orders = add("orders", "enter or change a seat's orders (its player gets a copy)",
-                 lambda a: c.EnterOrders(a.game, a.seat, a.text, a.reason))  # fmt: skip
+    orders = add(c.EnterOrders, lambda a: c.EnterOrders(a.game, a.seat, a.text, a.reason))  # fmt: skip
     orders.add_argument("game")
     orders.add_argument("seat")
     orders.add_argument("text")
     reason(orders)
-    replace = add("replace", "give a seat to a substitute (a fresh secret, the seat's last report)",
-                  lambda a: c.ReplacePlayer(a.game, a.seat, *_address(a.address), a.reason, a.extend))  # fmt: skip
+    replace = add(c.ReplacePlayer, lambda a: c.ReplacePlayer(a.game, a.seat, *_address(a.address), a.reason, a.extend))  # fmt: skip
     replace.add_argument("game")
     replace.add_argument("seat")
     replace.add_argument("address", help="an email address, or discord:<user id>")
     replace.add_argument("--extend", metavar="WHEN", help="also move the deadline (+2d from it, or an ISO time)")
     reason(replace)
-    unlink = add("unlink", "separate an address from the person it is linked to (it keeps no seat)",
-                 lambda a: c.UnlinkIdentity(*_address(a.address), a.reason))  # fmt: skip
+    unlink = add(c.UnlinkIdentity, lambda a: c.UnlinkIdentity(*_address(a.address), a.reason))  # fmt: skip
     unlink.add_argument("address", help="an email address, or discord:<user id>")
     reason(unlink)
-    eject = add("eject", "take a seat from its player", lambda a: c.EjectPlayer(a.game, a.seat, a.reason))
+    eject = add(c.EjectPlayer, lambda a: c.EjectPlayer(a.game, a.seat, a.reason))
     eject.add_argument("game")
     eject.add_argument("seat")
     reason(eject)
-    rollback = add("rollback", "go back to the start of turn N (its orders stay on file)",
-                   lambda a: c.RollBack(a.game, a.to_turn, a.reason, a.deadline))  # fmt: skip
+    rollback = add(c.RollBack, lambda a: c.RollBack(a.game, a.to_turn, a.reason, a.deadline))  # fmt: skip
     rollback.add_argument("game")
     rollback.add_argument("--to-turn", type=int, required=True, metavar="N")
     rollback.add_argument("--deadline", metavar="WHEN", help="ISO time, or +2d from now")
     reason(rollback)
-    broadcast = add("broadcast", "a message to every seat and the public place", lambda a: c.Broadcast(a.game, a.text))
+    broadcast = add(c.Broadcast, lambda a: c.Broadcast(a.game, a.text))
     broadcast.add_argument("game")
     broadcast.add_argument("text")
-    add("log", "the game's audit log", lambda a: c.ShowLog(a.game), listing=True).add_argument("game")
-    joining = add("joining", "open or close joining", lambda a: c.SetJoining(a.game, a.state == "open", a.reason))
+    add(c.ShowLog, lambda a: c.ShowLog(a.game), listing=True).add_argument("game")
+    joining = add(c.SetJoining, lambda a: c.SetJoining(a.game, a.state == "open", a.reason))
     joining.add_argument("game")
     joining.add_argument("state", choices=("open", "close"))
     joining.add_argument("--reason", default="")
-    end = add("end", "end the game now (--abandon: without a result)", lambda a: c.EndGame(a.game, a.reason, a.abandon))
+    end = add(c.EndGame, lambda a: c.EndGame(a.game, a.reason, a.abandon))
     end.add_argument("game")
     end.add_argument("--abandon", action="store_true")
     reason(end)
-    option = add("option", "change an option before the start", lambda a: c.SetOption(a.game, a.name, a.value,
+    option = add(c.SetOption, lambda a: c.SetOption(a.game, a.name, a.value,
                  a.reason))  # fmt: skip
     option.add_argument("game")
     option.add_argument("name")
     option.add_argument("value")
     reason(option)
-    add_gm = add("add-gm", "add a co-GM (--hand-over: make them the GM)", lambda a: c.AddGameMaster(
+    add_gm = add(c.AddGameMaster, lambda a: c.AddGameMaster(
         a.game, *_address(a.address), a.reason, a.hand_over))  # fmt: skip
     add_gm.add_argument("game")
     add_gm.add_argument("address")
     add_gm.add_argument("--hand-over", action="store_true")
     reason(add_gm)
+    for kind in declared():  # a command with no subcommand of its own above: read from its declared syntax
+        if kind not in added and kind.declaration.permission in RUN_BY_GAME_MASTERS and kind.declaration.forms:
+            _declared_subcommand(add(kind, _declared_build(kind)), kind)
+
+
+RUN_BY_GAME_MASTERS = (c.Permission.GAME_MASTER, c.Permission.CREATOR, c.Permission.HOST)
+
+
+def _declared_subcommand(parser: argparse.ArgumentParser, kind: type[c.Declared]) -> None:
+    """Arguments from the command's first declared form: ``<field>`` positional, ``[WORD <field>]`` an
+    option ``--word``, a number where the field is an ``int``; ``--reason`` when the command has a reason."""
+    types = field_types(kind)
+    for keyword, name, optional in kind.declaration.forms[0].arguments:
+        convert = int if is_number(types.get(name, "")) else str
+        if optional:
+            flag = "--" + "-".join((keyword or name).lower().split())
+            parser.add_argument(flag, dest=name, type=convert, metavar=name.upper())
+        else:
+            parser.add_argument(name, type=convert)
+    if "reason" in types:
+        parser.add_argument("--reason", required=True, help="why (written to the log and told to the players)")
+
+
+def _declared_build(kind: type[c.Declared]) -> Callable[[argparse.Namespace], c.Command]:
+    names = [name for _, name, _ in kind.declaration.forms[0].arguments]
+
+    def build(args: argparse.Namespace) -> c.Command:
+        values = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+        if hasattr(args, "reason"):
+            values["reason"] = args.reason
+        return kind(**values)  # type: ignore[return-value]
+
+    return build
 
 
 def _run(args: argparse.Namespace, settings: Settings, command: c.Command) -> int:

@@ -33,9 +33,11 @@ from anyone else is refused privately.  The buttons are
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import re
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import discord
@@ -43,6 +45,7 @@ from discord import app_commands
 
 from adjudicator import registry
 from bot.core.model import commands as c
+from bot.core.model.declaration import declared, field_types, is_number
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
@@ -54,7 +57,20 @@ from bot.discord.render import NO_MENTIONS, plain
 log = logging.getLogger(__name__)
 
 CUSTOM_ID_LIMIT = 100
-DESTRUCTIVE = ("process", "rollback", "eject", "replace")
+DESTRUCTIVE = tuple(kind.declaration.subcommand for kind in (c.ProcessNow, c.RollBack, c.EjectPlayer, c.ReplacePlayer))
+"""The subcommands that first ask to confirm (their names are their commands' declared ones)."""
+DESCRIPTION_LIMIT = 100
+
+
+def described(kind: type[c.Declared]) -> str:
+    """A subcommand's description: its command's declared summary, capitalised (and "asks to confirm")."""
+    declared = kind.declaration
+    text = declared.summary[:1].upper() + declared.summary[1:]
+    if declared.subcommand in DESTRUCTIVE:
+        text += " (asks to confirm)"
+    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "\u2026"
+
+
 _OPTION = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*$")
 
 
@@ -115,7 +131,7 @@ def command_from_confirm(verb: str, rest: str) -> c.Command:
 
 class GmConfirm(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"^gm:(?P<verb>process|rollback|eject|replace):(?P<user>\d+):(?P<rest>.+)$",
+    template=rf"^gm:(?P<verb>{'|'.join(DESTRUCTIVE)}):(?P<user>\d+):(?P<rest>.+)$",
 ):
     """The confirm button of a destructive ``/gm`` command; see the module docstring."""
 
@@ -150,7 +166,7 @@ class GmConfirm(
 
 class GmCancel(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"^gmcancel:(?P<user>\d+):(?P<verb>process|rollback|eject|replace):(?P<game>[^:]+)$",
+    template=rf"^gmcancel:(?P<user>\d+):(?P<verb>{'|'.join(DESTRUCTIVE)}):(?P<game>[^:]+)$",
 ):
     """The cancel button beside a destructive command's confirm; see the module docstring."""
 
@@ -244,7 +260,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         names = [s for s in (view.seats if view else ()) if current.strip().lower() in s.lower()]
         return [app_commands.Choice(name=s, value=s) for s in names[:MAX_CHOICES]]
 
-    @group.command(name="create", description="Create a game, open for joining")
+    @group.command(name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame))
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
                            options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
@@ -259,75 +275,119 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats,
                                                   schedule=schedule or ""))  # fmt: skip
 
-    @group.command(name="start", description="Close joining and start the game")
+    @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
     @app_commands.autocomplete(game=listed)
     async def start(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.StartGame(game))
 
-    @group.command(name="deadline", description="Set the deadline: an ISO time (game's zone) or +2d 3h")
+    @group.command(name=c.SetDeadline.declaration.subcommand, description=described(c.SetDeadline))
     @app_commands.autocomplete(game=playing)
     async def deadline(interaction: discord.Interaction, game: str, when: str, reason: str) -> None:
         await run(interaction, game, c.SetDeadline(game, deadline_spec(when), reason))
 
-    @group.command(name="extend", description="Move the deadline later by a duration (2d 3h)")
+    @group.command(
+        name=c.SetDeadline.declaration.forms[1].verb.lower(),
+        description="Move the deadline later by a duration (2d 3h)",
+    )
     @app_commands.autocomplete(game=playing)
     async def extend(interaction: discord.Interaction, game: str, by: str, reason: str) -> None:
         await run(interaction, game, c.SetDeadline(game, deadline_spec("+" + by.strip().lstrip("+")), reason))
 
-    @group.command(name="pause", description="Stop the clock (optionally until a time)")
+    @group.command(name=c.PauseGame.declaration.subcommand, description=described(c.PauseGame))
     @app_commands.autocomplete(game=playing)
     async def pause(interaction: discord.Interaction, game: str, reason: str, until: str | None = None) -> None:
         await run(interaction, game, c.PauseGame(game, reason, until))
 
-    @group.command(name="resume", description="Start the clock again, with a new deadline")
+    @group.command(name=c.ResumeGame.declaration.subcommand, description=described(c.ResumeGame))
     @app_commands.autocomplete(game=playing)
     async def resume(interaction: discord.Interaction, game: str, reason: str, deadline: str | None = None) -> None:
         await run(interaction, game, c.ResumeGame(game, reason, deadline_spec(deadline) if deadline else None))
 
-    @group.command(name="process", description="Resolve the open turn now (asks to confirm)")
+    @group.command(name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow))
     @app_commands.describe(turn="The turn to resolve, as the reports number it")
     @app_commands.autocomplete(game=playing)
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
         await confirm(interaction, game, "process", f"Process turn {turn} of {game} now.",
                       confirm_id("process", interaction.user.id, game, str(turn), reason))  # fmt: skip
 
-    @group.command(name="preview", description="Resolve the open turn privately; nothing changes")
+    @group.command(name=c.PreviewTurn.declaration.subcommand, description=described(c.PreviewTurn))
     @app_commands.autocomplete(game=playing)
     async def preview(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.PreviewTurn(game))
 
-    @group.command(name="orders", description="Enter or change the orders of a seat")
+    @group.command(name=c.EnterOrders.declaration.subcommand, description=described(c.EnterOrders))
     @app_commands.autocomplete(game=playing, seat=seats)
     async def orders(interaction: discord.Interaction, game: str, seat: str, text: str, reason: str) -> None:
         await run(interaction, game, c.EnterOrders(game, seat, text, reason))
 
-    @group.command(name="replace", description="Give a seat to another member (asks to confirm)")
+    @group.command(name=c.ReplacePlayer.declaration.subcommand, description=described(c.ReplacePlayer))
     @app_commands.autocomplete(game=listed, seat=seats)
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
         await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
                       confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
 
-    @group.command(name="eject", description="Take a seat from its player (asks to confirm)")
+    @group.command(name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer))
     @app_commands.autocomplete(game=listed, seat=seats)
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
         await confirm(interaction, game, "eject", f"Eject the player of {seat} from {game}.",
                       confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
 
-    @group.command(name="rollback", description="Go back to the start of an earlier turn (asks to confirm)")
+    @group.command(name=c.RollBack.declaration.subcommand, description=described(c.RollBack))
     @app_commands.autocomplete(game=any_game)
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str) -> None:
         await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}.",
                       confirm_id("rollback", interaction.user.id, game, str(to_turn), reason))  # fmt: skip
 
-    @group.command(name="broadcast", description="A message to every player, the observers and the post")
+    @group.command(name=c.Broadcast.declaration.subcommand, description=described(c.Broadcast))
     @app_commands.autocomplete(game=listed)
     async def broadcast(interaction: discord.Interaction, game: str, text: str) -> None:
         await run(interaction, game, c.Broadcast(game, text))
 
-    @group.command(name="log", description="The game's audit log")
+    @group.command(name=c.ShowLog.declaration.subcommand, description=described(c.ShowLog))
     @app_commands.autocomplete(game=any_game)
     async def log_(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, game, c.ShowLog(game))
 
+    for kind in declared():  # a game master's command with no subcommand above: made from its declared syntax
+        declared_here = kind.declaration
+        if (declared_here.permission in (c.Permission.GAME_MASTER, c.Permission.CREATOR) and declared_here.forms
+                and kind not in NOT_ON_DISCORD and group.get_command(declared_here.subcommand) is None):  # fmt: skip
+            group.add_command(declared_subcommand(kind, run, any_game))
     return group
+
+
+NOT_ON_DISCORD: tuple[type[c.Declared], ...] = (c.SetJoining, c.EndGame, c.SetOption, c.AddGameMaster)
+"""Game masters' commands given by mail and ``referee gm`` only."""
+
+Run = Callable[[discord.Interaction, str | None, c.Command], Awaitable[None]]
+Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+def declared_subcommand(kind: type[c.Declared], run: Run, games: Suggest) -> app_commands.Command[Any, ..., None]:
+    """``/gm <name>`` for ``kind``, from its first declared form: an option per ``<field>`` (a number where
+    the field is an ``int``; ``[WORD <field>]`` optional) and ``reason`` when the command has one."""
+    types = field_types(kind)
+    arguments = kind.declaration.forms[0].arguments
+    wanted = [(name, int if is_number(types.get(name, "")) else str, optional) for _, name, optional in arguments]
+    if "reason" in types:
+        wanted.append(("reason", str, False))
+    kind_of = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    parameters = [inspect.Parameter("interaction", kind_of, annotation=discord.Interaction)]
+    parameters += [inspect.Parameter(name, kind_of, annotation=annotation) for name, annotation, optional in wanted
+                   if not optional]  # fmt: skip
+    parameters += [inspect.Parameter(name, kind_of, annotation=annotation | None, default=None)
+                   for name, annotation, optional in wanted if optional]  # fmt: skip
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        given = {name: value for name, value in values.items() if value is not None}
+        await run(interaction, given.get("game"), kind(**given))  # type: ignore[arg-type]
+
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__name__ = callback.__qualname__ = f"gm_{kind.declaration.subcommand}"  # not taken for a method
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name=kind.declaration.subcommand, description=described(kind), callback=callback
+    )
+    if "game" in types:
+        command.autocomplete("game")(games)
+    return command

@@ -1,5 +1,9 @@
 """The game master's mail vocabulary: the words an njudge GM would guess.
 
+The words, the usage a mistyped line is answered with and whether a reason is
+needed come from each command's declaration (:mod:`bot.core.model.declaration`);
+mail keeps only how it reads a form's arguments where it reads them its own
+way (:data:`_READINGS`), and reads any other form from its declared syntax.
 One command a line, case-insensitively, like the players' vocabulary in
 :mod:`bot.email.reading` (which calls :func:`parse` before its own patterns);
 ``templates/email/gm_help.txt.j2`` is what ``HELP GM`` mails back::
@@ -40,10 +44,12 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from bot.core.model import commands as c
+from bot.core.model.declaration import declared, field_types, is_number
 
 _G = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
 _ADDRESS = r"<?([^\s<>]+?)>?"
@@ -70,18 +76,26 @@ def _value(text: str) -> Any:
 
 
 @dataclass(frozen=True)
+class _Reading:
+    """How mail reads one form of a command (:class:`bot.core.model.commands.Form`): the pattern of its
+    arguments after the verb, and the command they make.  ``block``: ``text`` (the lines below are its
+    text), ``settings`` (CREATE) or empty."""
+
+    arguments: str
+    build: Builder
+    block: str = ""
+    hint: str | None = None
+    """What a mistyped line is told to write, where mail says it its own way (None: the declared hint)."""
+
+
+@dataclass(frozen=True)
 class _Form:
     name: str
     pattern: re.Pattern[str]
     build: Builder
     reason: str = "needed"
-    """``needed``, ``optional`` or ``none``."""
+    """``needed``, ``optional`` or ``none``: from the command's ``reason`` field (none, with a default, without)."""
     block: str = ""
-    """``text`` (the lines below are its text), ``settings`` (CREATE) or empty."""
-
-
-def _form(name: str, pattern: str, build: Builder, reason: str = "needed", block: str = "") -> _Form:
-    return _Form(name, re.compile(pattern, re.IGNORECASE), build, reason, block)
 
 
 def _extend(game: str, duration: str, reason: str) -> c.Command:
@@ -94,84 +108,159 @@ def _later(text: str) -> str:
     return text if text.startswith("+") or re.match(r"\d{4}-\d{2}-\d{2}", text) else "+" + text
 
 
-_FORMS: tuple[_Form, ...] = (
-    _form("create", rf"^CREATE\s+{_G}\s+([A-Za-z][\w-]*)(?:\s+(.*))?$",
-          lambda g, r: c.CreateGame(g[0].lower(), g[1].lower()), "none", "settings"),
-    _form("start", rf"^START\s+{_G}$", lambda g, r: c.StartGame(g[0].lower()), "none"),
-    _form("deadline", rf"^SET\s+DEADLINE\s+{_G}\s+(\S.*)$", lambda g, r: c.SetDeadline(g[0].lower(), g[1], r)),
-    _form("extend", rf"^EXTEND\s+{_G}\s+(?:BY\s+)?(\+?\S+)$", lambda g, r: _extend(g[0].lower(), g[1], r)),
-    _form("pause", rf"^PAUSE\s+{_G}(?:\s+UNTIL\s+(\S.*))?$", lambda g, r: c.PauseGame(g[0].lower(), r, g[1])),
-    _form("resume", rf"^RESUME\s+{_G}(?:\s+DEADLINE\s+(\S.*))?$", lambda g, r: c.ResumeGame(g[0].lower(), r, g[1])),
-    _form("process", rf"^PROCESS\s+{_G}\s+TURN\s+(\d{{1,6}})$",
-          lambda g, r: c.ProcessNow(g[0].lower(), int(g[1]), r)),
-    _form("preview", rf"^PREVIEW\s+{_G}$", lambda g, r: c.PreviewTurn(g[0].lower()), "none"),
-    _form("orders for", rf"^(?:ORDERS|GAME)\s+{_G}\s+FOR\s+(.+?)(?:\s*:\s*(.*))?$",
-          lambda g, r: c.EnterOrders(g[0].lower(), g[1].strip(), "", r), "needed", "text"),
-    _form("replace", rf"^REPLACE\s+{_G}\s+(.+?)\s+WITH\s+{_ADDRESS}(?:\s+EXTEND\s+(\S+))?$",
-          lambda g, r: c.ReplacePlayer(g[0].lower(), g[1].strip(), *address(g[2]), r,
-                                       None if g[3] is None else _later(g[3]))),
-    _form("eject", rf"^EJECT\s+{_G}\s+(\S.*)$", lambda g, r: c.EjectPlayer(g[0].lower(), g[1].strip(), r)),
-    _form("rollback", rf"^ROLL\s*BACK\s+{_G}\s+TO(?:\s+TURN)?\s+(\d{{1,6}})(?:\s+DEADLINE\s+(\S.*))?$",
-          lambda g, r: c.RollBack(g[0].lower(), int(g[1]), r, g[2])),
-    _form("broadcast", rf"^BROADCAST\s+{_G}(?:\s*:\s*(.*))?$", lambda g, r: c.Broadcast(g[0].lower(), ""),
-          "none", "text"),
-    _form("option", rf"^SET\s+OPTION\s+{_G}\s+([A-Za-z][\w-]*)(?:\s*=\s*|\s+)(\S.*)$",
-          lambda g, r: c.SetOption(g[0].lower(), g[1], g[2].strip(), r)),
-    _form("open", rf"^OPEN\s+{_G}$", lambda g, r: c.SetJoining(g[0].lower(), True, r), "optional"),
-    _form("close", rf"^CLOSE\s+{_G}$", lambda g, r: c.SetJoining(g[0].lower(), False, r), "optional"),
-    _form("end", rf"^END\s+{_G}$", lambda g, r: c.EndGame(g[0].lower(), r)),
-    _form("abandon", rf"^ABANDON\s+{_G}$", lambda g, r: c.EndGame(g[0].lower(), r, abandon=True)),
-    _form("add gm", rf"^ADD\s+(?:GM|CO-?GM)\s+{_G}\s+{_ADDRESS}$",
-          lambda g, r: c.AddGameMaster(g[0].lower(), *address(g[1]), r)),
-    _form("handover", rf"^HAND\s*OVER\s+{_G}(?:\s+TO)?\s+{_ADDRESS}$",
-          lambda g, r: c.AddGameMaster(g[0].lower(), *address(g[1]), r, hand_over=True)),
-    _form("log", rf"^LOG\s+{_G}$", lambda g, r: c.ShowLog(g[0].lower()), "none"),
-    _form("wait", rf"^SET\s+WAIT\s+{_G}$", lambda g, r: c.WaitForDeadline(g[0].lower(), True), "none"),
-    _form("nowait", rf"^SET\s+NO\s*WAIT\s+{_G}$", lambda g, r: c.WaitForDeadline(g[0].lower(), False), "none"),
-    _form("observe", rf"^OBSERVE\s+{_G}$", lambda g, r: c.Observe(g[0].lower()), "none"),
-    _form("unobserve", rf"^(?:STOP\s+OBSERVING|UNOBSERVE)\s+{_G}$", lambda g, r: c.Observe(g[0].lower(), True),
-          "none"),
-    _form("absent", rf"^ABSENT\s+{_G}\s+(?:FROM\s+)?(\S+)\s+(?:TO\s+|UNTIL\s+)?(\S+)$",
-          lambda g, r: c.DeclareAbsence(g[0].lower(), g[1], g[2]), "none"),
-)  # fmt: skip
+_READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
+    c.CreateGame: (_Reading(rf"\s+{_G}\s+([A-Za-z][\w-]*)(?:\s+(.*))?$",
+                            lambda g, r: c.CreateGame(g[0].lower(), g[1].lower()), "settings",
+                            "CREATE <game> <kind>, then settings one a line (SEATS 4, SCHEDULE 48h ...; send HELP GM)"),),
+    c.SetJoining: (_Reading(rf"\s+{_G}$", lambda g, r: c.SetJoining(g[0].lower(), True, r)),
+                   _Reading(rf"\s+{_G}$", lambda g, r: c.SetJoining(g[0].lower(), False, r))),
+    c.SetDeadline: (_Reading(rf"\s+{_G}\s+(\S.*)$", lambda g, r: c.SetDeadline(g[0].lower(), g[1], r)),
+                    _Reading(rf"\s+{_G}\s+(?:BY\s+)?(\+?\S+)$", lambda g, r: _extend(g[0].lower(), g[1], r))),
+    c.PauseGame: (_Reading(rf"\s+{_G}(?:\s+UNTIL\s+(\S.*))?$", lambda g, r: c.PauseGame(g[0].lower(), r, g[1])),),
+    c.ResumeGame: (_Reading(rf"\s+{_G}(?:\s+DEADLINE\s+(\S.*))?$",
+                            lambda g, r: c.ResumeGame(g[0].lower(), r, g[1])),),
+    c.ProcessNow: (_Reading(rf"\s+{_G}\s+TURN\s+(\d{{1,6}})$", lambda g, r: c.ProcessNow(g[0].lower(), int(g[1]), r)),),
+    c.EnterOrders: (_Reading(rf"\s+{_G}\s+FOR\s+(.+?)(?:\s*:\s*(.*))?$",
+                             lambda g, r: c.EnterOrders(g[0].lower(), g[1].strip(), "", r), "text"),),
+    c.ReplacePlayer: (_Reading(rf"\s+{_G}\s+(.+?)\s+WITH\s+{_ADDRESS}(?:\s+EXTEND\s+(\S+))?$",
+                               lambda g, r: c.ReplacePlayer(g[0].lower(), g[1].strip(), *address(g[2]), r,
+                                                            None if g[3] is None else _later(g[3]))),),
+    c.EjectPlayer: (_Reading(rf"\s+{_G}\s+(\S.*)$", lambda g, r: c.EjectPlayer(g[0].lower(), g[1].strip(), r)),),
+    c.RollBack: (_Reading(rf"\s+{_G}\s+TO(?:\s+TURN)?\s+(\d{{1,6}})(?:\s+DEADLINE\s+(\S.*))?$",
+                          lambda g, r: c.RollBack(g[0].lower(), int(g[1]), r, g[2])),),
+    c.Broadcast: (_Reading(rf"\s+{_G}(?:\s*:\s*(.*))?$", lambda g, r: c.Broadcast(g[0].lower(), ""), "text"),),
+    c.SetOption: (_Reading(rf"\s+{_G}\s+([A-Za-z][\w-]*)(?:\s*=\s*|\s+)(\S.*)$",
+                           lambda g, r: c.SetOption(g[0].lower(), g[1], g[2].strip(), r)),),
+    c.EndGame: (_Reading(rf"\s+{_G}$", lambda g, r: c.EndGame(g[0].lower(), r)),
+                _Reading(rf"\s+{_G}$", lambda g, r: c.EndGame(g[0].lower(), r, abandon=True))),
+    c.AddGameMaster: (_Reading(rf"\s+{_G}\s+{_ADDRESS}$", lambda g, r: c.AddGameMaster(g[0].lower(), *address(g[1]), r)),
+                      _Reading(rf"\s+{_G}(?:\s+TO)?\s+{_ADDRESS}$",
+                               lambda g, r: c.AddGameMaster(g[0].lower(), *address(g[1]), r, hand_over=True))),
+    c.WaitForDeadline: (_Reading(rf"\s+{_G}$", lambda g, r: c.WaitForDeadline(g[0].lower(), True)),
+                        _Reading(rf"\s+{_G}$", lambda g, r: c.WaitForDeadline(g[0].lower(), False))),
+    c.Observe: (_Reading(rf"\s+{_G}$", lambda g, r: c.Observe(g[0].lower())),
+                _Reading(rf"\s+{_G}$", lambda g, r: c.Observe(g[0].lower(), True))),
+    c.DeclareAbsence: (_Reading(rf"\s+{_G}\s+(?:FROM\s+)?(\S+)\s+(?:TO\s+|UNTIL\s+)?(\S+)$",
+                                lambda g, r: c.DeclareAbsence(g[0].lower(), g[1], g[2])),),
+}  # fmt: skip
+"""The mail's own reading of the forms whose arguments mail reads its own way (``BY``, ``FOR ... :``, a block
+of lines below); a form not here is read from its declared syntax (:func:`_declared_reading`)."""
 
-KEYWORD = re.compile(
-    r"^(CREATE|START|SET|EXTEND|PAUSE|RESUME|PROCESS|PREVIEW|REPLACE|EJECT|ROLL\s*BACK|BROADCAST|OPEN|CLOSE|"
-    r"END|ABANDON|ADD|HAND\s*OVER|LOG|OBSERVE|STOP|UNOBSERVE|ABSENT)\b",
-    re.IGNORECASE,
-)
+PLAYER_WORDS = frozenset({"ORDERS", "GAME"})
+"""First words that begin a player's orders: a line starting with one that is no GM command is the player's."""
+READER_WORDS = {"END": ", or END alone to stop reading"}
+"""What the mail reader itself gives a first word (END stops reading)."""
+
+
+def _verb_pattern(verbs: Iterable[str]) -> str:
+    return "(?:" + "|".join(r"\s+".join(re.escape(word) for word in verb.split()) for verb in verbs) + ")"
+
+
+def _reason_rule(kind: type[c.Declared]) -> str:
+    """``needed`` when the command has a ``reason`` field without a default, ``optional`` with one, else ``none``."""
+    found: dict[str, Field[Any]] = {f.name: f for f in fields(kind)} if is_dataclass(kind) else {}
+    if "reason" not in found:
+        return "none"
+    return "needed" if found["reason"].default is MISSING else "optional"
+
+
+def _declared_reading(kind: type[c.Declared], form: c.Form) -> _Reading:
+    """A form read from its declared syntax: ``<game>`` is a game's name, a field typed ``int`` a number,
+    ``[WORD <field>]`` optional, the last argument takes the rest of the line."""
+    types = field_types(kind)
+    arguments = form.arguments
+    parts = []
+    for index, (keyword, name, optional) in enumerate(arguments):
+        lead = r"\s+" + r"\s+".join(re.escape(word) for word in keyword.split()) if keyword else ""
+        if name == "game":
+            value = _G
+        elif is_number(types.get(name, "")):
+            value = r"(\d{1,6})"
+        else:
+            value = r"(\S.*?)" if index == len(arguments) - 1 and not optional else r"(\S+)"
+        parts.append(f"(?:{lead}\\s+{value})?" if optional else f"{lead}\\s+{value}")
+    names = [name for _, name, _ in arguments]
+    takes_reason = _reason_rule(kind) != "none"
+
+    def build(groups: tuple[Any, ...], reason: str) -> c.Command:
+        values: dict[str, Any] = {}
+        for name, value in zip(names, groups, strict=True):
+            if value is None:
+                continue
+            values[name] = (
+                value.lower() if name == "game" else int(value) if is_number(types.get(name, "")) else value.strip()
+            )
+        if takes_reason:
+            values["reason"] = reason
+        return kind(**values)  # type: ignore[return-value]
+
+    return _Reading("".join(parts) + "$", build)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The GM words of every declared command, as mail reads them (made from the declarations)."""
+
+    forms: tuple[_Form, ...]
+    starts: Starts
+    keyword: re.Pattern[str]
+    """The first word of a GM (or player presence) command: a line starting with it that is no command is
+    mistyped."""
+    usage: dict[str, str]
+
+
+@lru_cache(maxsize=4)
+def _vocabulary_of(kinds: tuple[type[c.Declared], ...]) -> Vocabulary:
+    forms: list[_Form] = []
+    keywords: dict[str, str] = {}
+    hints: dict[str, list[str]] = {}
+    for kind in kinds:
+        declared = kind.declaration
+        own = _READINGS.get(kind)
+        if own is not None and len(own) != len(declared.forms):
+            raise ValueError(f"{kind.__name__}: {len(own)} mail readings for {len(declared.forms)} forms")
+        for index, form in enumerate(declared.forms):
+            read = own[index] if own is not None else _declared_reading(kind, form)
+            pattern = re.compile("^" + _verb_pattern(form.verbs) + read.arguments, re.IGNORECASE)
+            name = declared.label if index == 0 else form.verb
+            forms.append(_Form(name.lower(), pattern, read.build, _reason_rule(kind), read.block))
+            hint = form.shown_hint if read.hint is None else read.hint
+            if not hint:
+                continue
+            for verb in form.verbs:
+                words = verb.split()
+                joined = len(words) > 1 and "".join(words) in form.verbs
+                key = "".join(words) if joined else words[0]
+                keywords[key] = r"\s*".join(map(re.escape, words)) if joined else re.escape(words[0])
+                if hint not in hints.setdefault(key, []):
+                    hints[key].append(hint)
+    usage = {key: ", ".join(shown) + READER_WORDS.get(key, "") for key, shown in hints.items()
+             if key not in PLAYER_WORDS}  # fmt: skip
+    alternatives = sorted((keywords[key] for key in usage), key=len, reverse=True)
+    keyword = re.compile(r"^(" + "|".join(alternatives) + r")\b", re.IGNORECASE)
+    return Vocabulary(tuple(forms), Starts(form.pattern.pattern for form in forms), keyword, usage)
+
+
+def vocabulary() -> Vocabulary:
+    """The vocabulary of the commands declared now (a command defined later, a test's, is in it)."""
+    return _vocabulary_of(declared())
+
+
+class _Keyword:
+    """:data:`KEYWORD`: matches with the current vocabulary's keyword pattern."""
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return vocabulary().keyword.match(text)
+
+
+KEYWORD = _Keyword()
 """The first word of a GM (or player presence) command: a line starting with it that is no command is mistyped."""
-USAGE = {
-    "CREATE": "CREATE <game> <kind>, then settings one a line (SEATS 4, SCHEDULE 48h ...; send HELP GM)",
-    "START": "START <game>",
-    "SET": "SET DEADLINE <game> <when>, SET OPTION <game> <name> <value>, SET WAIT <game> or SET NOWAIT <game>",
-    "EXTEND": "EXTEND <game> <duration> (e.g. EXTEND g1 1d), with a REASON line below",
-    "PAUSE": "PAUSE <game> or PAUSE <game> UNTIL <when>, with a REASON line below",
-    "RESUME": "RESUME <game> or RESUME <game> DEADLINE <when>, with a REASON line below",
-    "PROCESS": "PROCESS <game> TURN <n> (the open turn, as STATUS shows it), with a REASON line below",
-    "PREVIEW": "PREVIEW <game>",
-    "REPLACE": "REPLACE <game> <seat> WITH <address> [EXTEND <duration>], with a REASON line below",
-    "EJECT": "EJECT <game> <seat>, with a REASON line below",
-    "ROLLBACK": "ROLLBACK <game> TO <n> [DEADLINE <when>], with a REASON line below",
-    "BROADCAST": "BROADCAST <game>, then the message on the lines below",
-    "OPEN": "OPEN <game> (opens joining)",
-    "CLOSE": "CLOSE <game> (closes joining)",
-    "END": "END <game> (ends the game, with a REASON line below), or END alone to stop reading",
-    "ABANDON": "ABANDON <game>, with a REASON line below",
-    "ADD": "ADD GM <game> <address>, with a REASON line below",
-    "HANDOVER": "HANDOVER <game> <address>, with a REASON line below",
-    "LOG": "LOG <game>",
-    "OBSERVE": "OBSERVE <game>",
-    "STOP": "STOP OBSERVING <game>",
-    "UNOBSERVE": "STOP OBSERVING <game>",
-    "ABSENT": "ABSENT <game> <from> <to> (dates such as 2026-07-01 2026-07-14)",
-}
 
 
 def usage(word: str) -> str:
     """How a command starting with ``word`` (see :data:`KEYWORD`) is written."""
     # NFKC: IGNORECASE lets a Kelvin sign stand for K and a long s for S ("ROLLBAC\u212a" is ROLLBACK)
-    return USAGE["".join(unicodedata.normalize("NFKC", word).upper().split())]
+    return vocabulary().usage["".join(unicodedata.normalize("NFKC", word).upper().split())]
 
 
 # ---- CREATE settings ---------------------------------------------------------------------------
@@ -385,14 +474,11 @@ def _alternatives(group: str) -> list[str]:
     raise ValueError(f"unclosed group: {group}")
 
 
-_FORM_STARTS = Starts(form.pattern.pattern for form in _FORMS)
-"""Which GM forms can match a line (see :class:`Starts`)."""
-
-
 def parse(line: str) -> GmItem | None:
     """The GM command a whole line is (see the module docstring), or None."""
     text = line.strip().rstrip(".;!?,").rstrip()
-    forms = [_FORMS[index] for index in _FORM_STARTS.which(text)]  # also for a prefix of it (without REASON)
+    known = vocabulary()
+    forms = [known.forms[index] for index in known.starts.which(text)]  # also for a prefix of it (without REASON)
     if not forms:
         return None
     candidates: list[tuple[str, str | None]] = [(text, None)]

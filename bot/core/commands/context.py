@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,8 @@ class Authorised:
 
 
 class CommandContext:
-    """Shared by the handlers: the session, the envelope, the reply being built, delivery, the config."""
+    """Shared by the handlers: the session, the envelope, the reply being built, delivery, the config, and
+    (per command) what the pipeline's authorisation granted."""
 
     def __init__(
         self, session: Session, envelope: c.Envelope, reply: ReplyBuilder, config: ServiceConfig, delivery: Delivery
@@ -41,6 +43,14 @@ class CommandContext:
         self.config = config
         self.delivery = delivery
         self.now = envelope.received_at
+        self.granted = Authorised()
+        """What the pipeline's authorisation established for the command being handled."""
+
+    def granting(self, granted: Authorised) -> CommandContext:
+        """The same context for one command, with what its authorisation established (``granted``)."""
+        context = copy.copy(self)
+        context.granted = granted
+        return context
 
     def game_named(self, slug: str, command_line: str) -> Game | None:
         """The game called ``slug``, or None after telling the sender which games exist."""

@@ -12,8 +12,9 @@ from adjudicator.options import resolve_options
 from adjudicator.record import start_game
 from adjudicator.rng import commitment
 from bot.core.basics.durations import format_duration
-from bot.core.commands.context import Authorised, CommandContext
+from bot.core.commands.context import CommandContext
 from bot.core.commands.new_game_settings import read_settings
+from bot.core.commands.registry import DONE, REFUSED, Result, handles
 from bot.core.games.stored import FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
@@ -27,125 +28,128 @@ from bot.store.models import Game, GameMaster
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
-class HostCommands(CommandContext):
-    """CREATE and START (by the game master)."""
+@handles(c.CreateGame)
+def create(ctx: CommandContext, command: c.CreateGame) -> Result:
+    line = f"CREATE {command.game} {command.kind}"
+    slug = normalise_slug(command.game)
+    if not _SLUG.match(slug):
+        ctx.reply.problem(line, "bad_game_name", game=command.game)
+        return REFUSED
+    if find_game(ctx.session, slug) is not None:
+        ctx.reply.problem(line, "game_exists", game=slug)
+        return REFUSED
+    try:
+        rules = registry.get_rules(command.kind)
+        options = resolve_options(rules.options(), command.options)
+        settings = read_settings(command, rules.min_seats, rules.max_seats, ctx.config.default_time_zone)
+    except (registry.UnknownGame, GameError, ValueError) as exc:
+        ctx.reply.problem(line, "bad_game_settings", reason=str(exc))
+        return REFUSED
+    seed = secrets.token_hex(16)
+    gm = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    turn_minutes = command.turn_minutes or ctx.config.default_turn_minutes
+    gm_secret = new_secret()
+    game = Game(
+        slug=slug, kind=rules.kind, options=options, seed=seed, commitment=commitment(seed), status=FORMING,
+        time_zone=settings.zone.key, turn_minutes=turn_minutes,
+        offer_minutes=min(turn_minutes, ctx.config.default_offer_minutes),
+        decision_minutes=min(turn_minutes, ctx.config.default_decision_minutes),
+        early_processing=settings.early_delay is not None, auth_mode=command.auth, deadline_at=None,
+        phase_number=0, state=None, gm_player_id=gm.id, created_at=ctx.now, generation=0, turn_failures=0,
+        schedule=settings.schedule, min_gap_minutes=settings.min_gap_minutes,
+        early_delay_minutes=settings.early_delay or 0, grace_minutes=settings.grace_minutes,
+        reminders=settings.reminders, max_seats=command.max_seats, target_seats=command.seats,
+        joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
+        observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
+        gm_secret_hash=hash_secret(gm_secret, ctx.config.secret_key),
+    )  # fmt: skip
+    ctx.session.add(game)
+    ctx.session.flush()
+    _name_game_masters(ctx, game, command, gm_secret)
+    by_mail = _host_by_mail(ctx, game) if ctx.envelope.as_host and not command.game_masters else None
+    ctx.reply.game_tag = slug
+    shown = settings.schedule or format_duration(timedelta(minutes=turn_minutes))
+    ctx.reply.add(
+        "created", game=slug, title=rules.title, gm_secret=Secret(gm_secret), schedule=shown, time_zone=game.time_zone,
+        seats=command.seats, max_seats=command.max_seats or rules.max_seats, host_by_mail=by_mail,
+    )  # fmt: skip
+    ctx.delivery.send(
+        Outcome(ToPublic(game.id), Message("created", {"game": slug, "title": rules.title}), REPORT,
+                f"created:{slug}", game.id)
+    )  # fmt: skip
+    return DONE
 
-    def create(self, command: c.CreateGame) -> None:
-        line = f"CREATE {command.game} {command.kind}"
-        slug = normalise_slug(command.game)
-        if not _SLUG.match(slug):
-            self.reply.problem(line, "bad_game_name", game=command.game)
-            return
-        if find_game(self.session, slug) is not None:
-            self.reply.problem(line, "game_exists", game=slug)
-            return
-        try:
-            rules = registry.get_rules(command.kind)
-            options = resolve_options(rules.options(), command.options)
-            settings = read_settings(command, rules.min_seats, rules.max_seats, self.config.default_time_zone)
-        except (registry.UnknownGame, GameError, ValueError) as exc:
-            self.reply.problem(line, "bad_game_settings", reason=str(exc))
-            return
-        seed = secrets.token_hex(16)
-        gm = find_or_create_player(self.session, self.envelope.sender, self.now)
-        turn_minutes = command.turn_minutes or self.config.default_turn_minutes
-        gm_secret = new_secret()
-        game = Game(
-            slug=slug, kind=rules.kind, options=options, seed=seed, commitment=commitment(seed), status=FORMING,
-            time_zone=settings.zone.key, turn_minutes=turn_minutes,
-            offer_minutes=min(turn_minutes, self.config.default_offer_minutes),
-            decision_minutes=min(turn_minutes, self.config.default_decision_minutes),
-            early_processing=settings.early_delay is not None, auth_mode=command.auth, deadline_at=None,
-            phase_number=0, state=None, gm_player_id=gm.id, created_at=self.now, generation=0, turn_failures=0,
-            schedule=settings.schedule, min_gap_minutes=settings.min_gap_minutes,
-            early_delay_minutes=settings.early_delay or 0, grace_minutes=settings.grace_minutes,
-            reminders=settings.reminders, max_seats=command.max_seats, target_seats=command.seats,
-            joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
-            observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
-            gm_secret_hash=hash_secret(gm_secret, self.config.secret_key),
-        )  # fmt: skip
-        self.session.add(game)
-        self.session.flush()
-        self._name_game_masters(game, command, gm_secret)
-        by_mail = self._host_by_mail(game) if self.envelope.as_host and not command.game_masters else None
-        self.reply.game_tag = slug
-        shown = settings.schedule or format_duration(timedelta(minutes=turn_minutes))
-        self.reply.add(
-            "created", game=slug, title=rules.title, gm_secret=Secret(gm_secret), schedule=shown, time_zone=game.time_zone,
-            seats=command.seats, max_seats=command.max_seats or rules.max_seats, host_by_mail=by_mail,
-        )  # fmt: skip
-        self.delivery.send(
-            Outcome(ToPublic(game.id), Message("created", {"game": slug, "title": rules.title}), REPORT,
-                    f"created:{slug}", game.id)
-        )  # fmt: skip
 
-    def _name_game_masters(self, game: Game, command: c.CreateGame, gm_secret: str) -> None:
-        """The GMs named at creation: the first runs the game, the others are co-GMs; each gets the GM password."""
-        for number, (channel, address) in enumerate(command.game_masters):
-            player = find_or_create_player(self.session, c.Sender(channel, address.strip()), self.now)
-            if number == 0:
-                game.gm_player_id = player.id
-            elif self.session.get(GameMaster, (game.id, player.id)) is None:
-                self.session.add(GameMaster(game_id=game.id, player_id=player.id))
-            message = Message("gm_named", {"game": game.slug, "title": rules_of(game).title, "gm_secret": Secret(gm_secret),
-                                           "co_gm": number > 0})  # fmt: skip
-            self.delivery.send(
-                Outcome(ToPlayer(player.id), message, NOTICE, f"gm-named:{game.slug}:{address}", game.id)
-            )
-        self.session.flush()
+def _name_game_masters(ctx: CommandContext, game: Game, command: c.CreateGame, gm_secret: str) -> None:
+    """The GMs named at creation: the first runs the game, the others are co-GMs; each gets the GM password."""
+    for number, (channel, address) in enumerate(command.game_masters):
+        player = find_or_create_player(ctx.session, c.Sender(channel, address.strip()), ctx.now)
+        if number == 0:
+            game.gm_player_id = player.id
+        elif ctx.session.get(GameMaster, (game.id, player.id)) is None:
+            ctx.session.add(GameMaster(game_id=game.id, player_id=player.id))
+        message = Message("gm_named", {"game": game.slug, "title": rules_of(game).title, "gm_secret": Secret(gm_secret),
+                                       "co_gm": number > 0})  # fmt: skip
+        ctx.delivery.send(Outcome(ToPlayer(player.id), message, NOTICE, f"gm-named:{game.slug}:{address}", game.id))
+    ctx.session.flush()
 
-    def _host_by_mail(self, game: Game) -> list[str]:
-        """A game the host runs (created on the command line, no --gm): the host's own addresses
-        (``host_addresses``) are its game masters by mail, with the GM password; returns them."""
-        addresses = []
-        for channel, address in self.config.host_recipients:
-            player = find_or_create_player(self.session, c.Sender(channel, address), self.now)
-            if player.id != game.gm_player_id and self.session.get(GameMaster, (game.id, player.id)) is None:
-                self.session.add(GameMaster(game_id=game.id, player_id=player.id))
-            addresses.append(address)
-        self.session.flush()
-        return addresses
 
-    def start(self, command: c.StartGame, granted: Authorised) -> None:
-        game = granted.game
-        assert game is not None  # Permission.GAME_MASTER
-        line = f"START {game.slug}"
-        if game.status != FORMING:
-            self.reply.problem(line, "already_started", game=game.slug, status=game.status)
-            return
-        rules = rules_of(game)
-        if game.target_seats is not None and len(game.seats) < game.target_seats:
-            self.reply.problem(line, "seats_not_filled", game=game.slug, seats=len(game.seats),
-                               target=game.target_seats)  # fmt: skip
-            return
-        try:
-            state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)
-        except GameError as exc:
-            self.reply.problem(line, "cannot_start", game=game.slug, reason=str(exc))
-            return
-        phase = rules.phase(state)
-        assert phase is not None
-        game.state = rules.dump_state(state)
-        game.status = RUNNING
-        game.deadline_at = next_deadline(self.session, game, phase, self.now, first=True)
-        skip_reminders_at_opening(self.session, game, self.now)
-        self._announce_start(game, phase.title)
-        self.reply.add(
-            "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),
-            time_zone=game.time_zone,
-        )  # fmt: skip
+def _host_by_mail(ctx: CommandContext, game: Game) -> list[str]:
+    """A game the host runs (created on the command line, no --gm): the host's own addresses
+    (``host_addresses``) are its game masters by mail, with the GM password; returns them."""
+    addresses = []
+    for channel, address in ctx.config.host_recipients:
+        player = find_or_create_player(ctx.session, c.Sender(channel, address), ctx.now)
+        if player.id != game.gm_player_id and ctx.session.get(GameMaster, (game.id, player.id)) is None:
+            ctx.session.add(GameMaster(game_id=game.id, player_id=player.id))
+        addresses.append(address)
+    ctx.session.flush()
+    return addresses
 
-    def _announce_start(self, game: Game, phase_title: str) -> None:
-        """Every seat, the GM (seated or not) and the public place are told the game has started."""
-        rules = rules_of(game)
-        data = {
-            "game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats], "phase": phase_title,
-            "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
-            "commitment": game.commitment, "options": dict(game.options),
-        }  # fmt: skip
-        message = Message("started", data)
-        key = f"start:{game.slug}:{game.generation}"
-        self.delivery.send(Outcome(ToPublic(game.id), message, REPORT, key, game.id))
-        for seat in game.seats:
-            self.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), message, REPORT, key, game.id))
-        self.delivery.send(Outcome(ToGameMasters(game.id), message, REPORT, key, game.id))
+
+@handles(c.StartGame)
+def start(ctx: CommandContext, command: c.StartGame) -> Result:
+    game = ctx.granted.game
+    assert game is not None  # Permission.GAME_MASTER
+    line = f"START {game.slug}"
+    if game.status != FORMING:
+        ctx.reply.problem(line, "already_started", game=game.slug, status=game.status)
+        return REFUSED
+    rules = rules_of(game)
+    if game.target_seats is not None and len(game.seats) < game.target_seats:
+        ctx.reply.problem(line, "seats_not_filled", game=game.slug, seats=len(game.seats),
+                           target=game.target_seats)  # fmt: skip
+        return REFUSED
+    try:
+        state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)
+    except GameError as exc:
+        ctx.reply.problem(line, "cannot_start", game=game.slug, reason=str(exc))
+        return REFUSED
+    phase = rules.phase(state)
+    assert phase is not None
+    game.state = rules.dump_state(state)
+    game.status = RUNNING
+    game.deadline_at = next_deadline(ctx.session, game, phase, ctx.now, first=True)
+    skip_reminders_at_opening(ctx.session, game, ctx.now)
+    _announce_start(ctx, game, phase.title)
+    ctx.reply.add(
+        "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),
+        time_zone=game.time_zone,
+    )  # fmt: skip
+    return DONE
+
+
+def _announce_start(ctx: CommandContext, game: Game, phase_title: str) -> None:
+    """Every seat, the GM (seated or not) and the public place are told the game has started."""
+    rules = rules_of(game)
+    data = {
+        "game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats], "phase": phase_title,
+        "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
+        "commitment": game.commitment, "options": dict(game.options),
+    }  # fmt: skip
+    message = Message("started", data)
+    key = f"start:{game.slug}:{game.generation}"
+    ctx.delivery.send(Outcome(ToPublic(game.id), message, REPORT, key, game.id))
+    for seat in game.seats:
+        ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), message, REPORT, key, game.id))
+    ctx.delivery.send(Outcome(ToGameMasters(game.id), message, REPORT, key, game.id))

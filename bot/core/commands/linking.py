@@ -33,6 +33,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from bot.core.commands.context import CommandContext
+from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToAddress, ToPlayer
 from bot.core.model.secret_values import Secret
@@ -66,140 +67,146 @@ def normalise_code(code: str) -> str:
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
-class LinkCommands(CommandContext):
-    """LINK (ask for a code), LINK CODE (give it back), and the host's UNLINK."""
+@handles(c.RequestLink)
+def request(ctx: CommandContext, command: c.RequestLink) -> Result:
+    sender = ctx.envelope.sender
+    channel, address = command.channel.strip(), command.address.strip()
+    line = f"LINK {channel} {address}"
+    if ctx.envelope.trust is not c.Trust.VERIFIED:
+        ctx.reply.problem(line, "link_needs_sign_in", channel=channel)
+        return REFUSED
+    if not channel or not address or len(address) > MAX_ADDRESS or any(ch.isspace() for ch in address):
+        ctx.reply.problem(line, "link_bad_address", channel=channel, address=address)
+        return REFUSED
+    if channel == sender.channel:
+        ctx.reply.problem(line, "link_same_channel", channel=channel)
+        return REFUSED
+    player = find_or_create_player(ctx.session, sender, ctx.now)
+    other = find_player(ctx.session, c.Sender(channel, address))
+    if other is not None and other.id == player.id:
+        ctx.reply.add("link_already", channel=channel, address=address)
+        return SHOWN
+    if other is not None and not _may_merge(ctx, line, player, other, channel, address):
+        return REFUSED
+    pending = ctx.session.get(PendingLink, player.id)
+    if pending is not None and pending.expires_at <= ctx.now:
+        ctx.session.delete(pending)
+        ctx.session.flush()
+        pending = None
+    if pending is not None and pending.codes_sent >= MAX_CODES:
+        ctx.reply.problem(line, "link_too_many_codes", expires=pending.expires_at.isoformat(),
+                           count=MAX_CODES)  # fmt: skip
+        return REFUSED
+    next_code_at = take_code_from_quota(ctx.session, channel, address, ctx.now)
+    if next_code_at is not None:
+        ctx.reply.problem(line, "link_address_too_many_codes", channel=channel, address=address,
+                           count=CODES_PER_ADDRESS, after=next_code_at.isoformat())  # fmt: skip
+        return REFUSED
+    code = new_code()
+    code_hash = hash_secret(normalise_code(code), ctx.config.secret_key)
+    if pending is None:
+        pending = PendingLink(player_id=player.id, requested_at=ctx.now, expires_at=ctx.now + LIFETIME,
+                              codes_sent=0)  # fmt: skip
+        ctx.session.add(pending)
+    pending.channel, pending.address, pending.code_hash = channel, address, code_hash
+    pending.attempts = 0
+    pending.codes_sent += 1
+    data = {
+        "code": Secret(code), "from_channel": sender.channel, "from_name": sender.display_name or player.display_name,
+        "channel": channel, "address": address, "expires": pending.expires_at.isoformat(), "tries": MAX_TRIES,
+    }  # fmt: skip
+    ctx.delivery.send(
+        Outcome(ToAddress(channel, address), Message("link_code", data), NOTICE, f"link:{ctx.envelope.source_id}")
+    )
+    ctx.reply.add("link_sent", channel=channel, address=address, expires=data["expires"], tries=MAX_TRIES)
+    return DONE
 
-    def request(self, command: c.RequestLink) -> None:
-        sender = self.envelope.sender
-        channel, address = command.channel.strip(), command.address.strip()
-        line = f"LINK {channel} {address}"
-        if self.envelope.trust is not c.Trust.VERIFIED:
-            self.reply.problem(line, "link_needs_sign_in", channel=channel)
-            return
-        if not channel or not address or len(address) > MAX_ADDRESS or any(ch.isspace() for ch in address):
-            self.reply.problem(line, "link_bad_address", channel=channel, address=address)
-            return
-        if channel == sender.channel:
-            self.reply.problem(line, "link_same_channel", channel=channel)
-            return
-        player = find_or_create_player(self.session, sender, self.now)
-        other = find_player(self.session, c.Sender(channel, address))
-        if other is not None and other.id == player.id:
-            self.reply.add("link_already", channel=channel, address=address)
-            return
-        if other is not None and not self._may_merge(line, player, other, channel, address):
-            return
-        pending = self.session.get(PendingLink, player.id)
-        if pending is not None and pending.expires_at <= self.now:
-            self.session.delete(pending)
-            self.session.flush()
-            pending = None
-        if pending is not None and pending.codes_sent >= MAX_CODES:
-            self.reply.problem(line, "link_too_many_codes", expires=pending.expires_at.isoformat(),
-                               count=MAX_CODES)  # fmt: skip
-            return
-        next_code_at = take_code_from_quota(self.session, channel, address, self.now)
-        if next_code_at is not None:
-            self.reply.problem(line, "link_address_too_many_codes", channel=channel, address=address,
-                               count=CODES_PER_ADDRESS, after=next_code_at.isoformat())  # fmt: skip
-            return
-        code = new_code()
-        code_hash = hash_secret(normalise_code(code), self.config.secret_key)
-        if pending is None:
-            pending = PendingLink(player_id=player.id, requested_at=self.now, expires_at=self.now + LIFETIME,
-                                  codes_sent=0)  # fmt: skip
-            self.session.add(pending)
-        pending.channel, pending.address, pending.code_hash = channel, address, code_hash
-        pending.attempts = 0
-        pending.codes_sent += 1
-        data = {
-            "code": Secret(code), "from_channel": sender.channel, "from_name": sender.display_name or player.display_name,
-            "channel": channel, "address": address, "expires": pending.expires_at.isoformat(), "tries": MAX_TRIES,
-        }  # fmt: skip
-        self.delivery.send(
-            Outcome(ToAddress(channel, address), Message("link_code", data), NOTICE, f"link:{self.envelope.source_id}")
-        )
-        self.reply.add("link_sent", channel=channel, address=address, expires=data["expires"], tries=MAX_TRIES)
 
-    def confirm(self, command: c.ConfirmLink) -> None:
-        line = "LINK CODE ..."
-        if self.envelope.trust is not c.Trust.VERIFIED:
-            self.reply.problem(line, "link_code_elsewhere")  # the code proves this address; the asking side must too
-            return
-        player = find_player(self.session, self.envelope.sender)
-        pending = None if player is None else self.session.get(PendingLink, player.id)
-        if player is None or pending is None:
-            self.reply.problem(line, "link_none")
-            return
-        if pending.expires_at <= self.now:
-            self.session.delete(pending)
-            self.reply.problem(line, "link_expired", channel=pending.channel, address=pending.address)
-            return
-        if not check_secret(normalise_code(command.code), pending.code_hash, self.config.secret_key):
-            pending.attempts += 1
-            if pending.attempts >= MAX_TRIES:
-                self.session.delete(pending)
-                self.reply.problem(line, "link_too_many_tries", channel=pending.channel, address=pending.address,
-                                   tries=MAX_TRIES)  # fmt: skip
-            else:
-                self.reply.problem(line, "link_wrong_code", tries_left=MAX_TRIES - pending.attempts)
-            return
-        channel, address = pending.channel, pending.address
-        self.session.delete(pending)
-        self.session.flush()
-        other = find_player(self.session, c.Sender(channel, address))
-        if other is not None and other.id != player.id:
-            if not self._may_merge(line, player, other, channel, address):
-                return
-            merge_players(self.session, player, other)
-        elif other is None:
-            self.session.add(Identity(player_id=player.id, channel=channel, address=address, linked_at=self.now))
-        self.session.flush()
-        self.session.refresh(player, ["identities"])
-        games = sorted(seat.game.slug for seat in self.session.scalars(select(Seat).where(Seat.player_id == player.id)))
-        data = {"channel": channel, "address": address, "games": games,
-                "channels": sorted({identity.channel for identity in player.identities})}  # fmt: skip
-        self.reply.add("linked", **data)
-        self.delivery.send(
-            Outcome(ToAddress(channel, address), Message("linked", {**data, "from_channel": self.envelope.sender.channel}),
-                    NOTICE, f"linked:{self.envelope.source_id}")
-        )  # fmt: skip
+@handles(c.ConfirmLink)
+def confirm(ctx: CommandContext, command: c.ConfirmLink) -> Result:
+    line = "LINK CODE ..."
+    if ctx.envelope.trust is not c.Trust.VERIFIED:
+        ctx.reply.problem(line, "link_code_elsewhere")  # the code proves this address; the asking side must too
+        return REFUSED
+    player = find_player(ctx.session, ctx.envelope.sender)
+    pending = None if player is None else ctx.session.get(PendingLink, player.id)
+    if player is None or pending is None:
+        ctx.reply.problem(line, "link_none")
+        return REFUSED
+    if pending.expires_at <= ctx.now:
+        ctx.session.delete(pending)
+        ctx.reply.problem(line, "link_expired", channel=pending.channel, address=pending.address)
+        return REFUSED
+    if not check_secret(normalise_code(command.code), pending.code_hash, ctx.config.secret_key):
+        pending.attempts += 1
+        if pending.attempts >= MAX_TRIES:
+            ctx.session.delete(pending)
+            ctx.reply.problem(line, "link_too_many_tries", channel=pending.channel, address=pending.address,
+                               tries=MAX_TRIES)  # fmt: skip
+        else:
+            ctx.reply.problem(line, "link_wrong_code", tries_left=MAX_TRIES - pending.attempts)
+        return REFUSED
+    channel, address = pending.channel, pending.address
+    ctx.session.delete(pending)
+    ctx.session.flush()
+    other = find_player(ctx.session, c.Sender(channel, address))
+    if other is not None and other.id != player.id:
+        if not _may_merge(ctx, line, player, other, channel, address):
+            return REFUSED
+        merge_players(ctx.session, player, other)
+    elif other is None:
+        ctx.session.add(Identity(player_id=player.id, channel=channel, address=address, linked_at=ctx.now))
+    ctx.session.flush()
+    ctx.session.refresh(player, ["identities"])
+    games = sorted(seat.game.slug for seat in ctx.session.scalars(select(Seat).where(Seat.player_id == player.id)))
+    data = {"channel": channel, "address": address, "games": games,
+            "channels": sorted({identity.channel for identity in player.identities})}  # fmt: skip
+    ctx.reply.add("linked", **data)
+    ctx.delivery.send(
+        Outcome(ToAddress(channel, address), Message("linked", {**data, "from_channel": ctx.envelope.sender.channel}),
+                NOTICE, f"linked:{ctx.envelope.source_id}")
+    )  # fmt: skip
+    return DONE
 
-    def unlink(self, command: c.UnlinkIdentity) -> None:
-        """The host separates an address from its person (the way out of ``link_taken``); both sides are told."""
-        channel, address = command.channel.strip(), command.address.strip()
-        line = f"UNLINK {channel} {address}"
-        identity = self.session.scalar(select(Identity).where(Identity.channel == channel, Identity.address == address))
-        if identity is None:
-            self.reply.problem(line, "link_unknown_address", channel=channel, address=address)
-            return
-        person = identity.player
-        if len(person.identities) == 1:
-            self.reply.problem(line, "link_alone", channel=channel, address=address)
-            return
-        alone = Player(display_name=person.display_name, created_at=self.now)
-        self.session.add(alone)
-        self.session.flush()
-        identity.player_id = alone.id
-        self.session.flush()
-        self.session.refresh(person, ["identities"])
-        data = {"channel": channel, "address": address, "reason": command.reason,
-                "kept": [f"{i.address} ({i.channel})" for i in person.identities]}  # fmt: skip
-        self.reply.add("unlinked", **data)
-        key = f"unlinked:{self.envelope.source_id}"
-        self.delivery.send(Outcome(ToAddress(channel, address), Message("unlinked", data), NOTICE, key))
-        self.delivery.send(Outcome(ToPlayer(person.id), Message("unlinked", data), NOTICE, key))
 
-    def _may_merge(self, line: str, player: Player, other: Player, channel: str, address: str) -> bool:
-        """Whether ``other`` (who holds the target address alone) can become ``player``; else say why not."""
-        if len(other.identities) > 1:
-            self.reply.problem(line, "link_taken", channel=channel, address=address)
-            return False
-        clashes = seats_in_common(self.session, player, other)
-        if clashes:
-            self.reply.problem(line, "link_seat_clash", channel=channel, address=address, games=clashes)
-            return False
-        return True
+@handles(c.UnlinkIdentity)
+def unlink(ctx: CommandContext, command: c.UnlinkIdentity) -> Result:
+    """The host separates an address from its person (the way out of ``link_taken``); both sides are told."""
+    channel, address = command.channel.strip(), command.address.strip()
+    line = f"UNLINK {channel} {address}"
+    identity = ctx.session.scalar(select(Identity).where(Identity.channel == channel, Identity.address == address))
+    if identity is None:
+        ctx.reply.problem(line, "link_unknown_address", channel=channel, address=address)
+        return REFUSED
+    person = identity.player
+    if len(person.identities) == 1:
+        ctx.reply.problem(line, "link_alone", channel=channel, address=address)
+        return REFUSED
+    alone = Player(display_name=person.display_name, created_at=ctx.now)
+    ctx.session.add(alone)
+    ctx.session.flush()
+    identity.player_id = alone.id
+    ctx.session.flush()
+    ctx.session.refresh(person, ["identities"])
+    data = {"channel": channel, "address": address, "reason": command.reason,
+            "kept": [f"{i.address} ({i.channel})" for i in person.identities]}  # fmt: skip
+    ctx.reply.add("unlinked", **data)
+    key = f"unlinked:{ctx.envelope.source_id}"
+    ctx.delivery.send(Outcome(ToAddress(channel, address), Message("unlinked", data), NOTICE, key))
+    ctx.delivery.send(Outcome(ToPlayer(person.id), Message("unlinked", data), NOTICE, key))
+    return DONE
+
+
+def _may_merge(ctx: CommandContext, line: str, player: Player, other: Player, channel: str, address: str) -> bool:
+    """Whether ``other`` (who holds the target address alone) can become ``player``; else say why not."""
+    if len(other.identities) > 1:
+        ctx.reply.problem(line, "link_taken", channel=channel, address=address)
+        return False
+    clashes = seats_in_common(ctx.session, player, other)
+    if clashes:
+        ctx.reply.problem(line, "link_seat_clash", channel=channel, address=address, games=clashes)
+        return False
+    return True
 
 
 def take_code_from_quota(session: Session, channel: str, address: str, now: datetime) -> datetime | None:

@@ -18,6 +18,7 @@ from datetime import timedelta
 from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.early_notice import tell_early_resolution
 from bot.core.commands.linking import copy_to_other_channels
+from bot.core.commands.registry import Result, handles
 from bot.core.games.filed_orders import file_orders
 from bot.core.games.stored import (
     PAUSED,
@@ -47,123 +48,120 @@ def opened_before(arrived_at_second: int, opened_at_second: int) -> bool:
     return arrived_at_second < opened_at_second
 
 
-class OrderCommands(CommandContext):
-    """ORDERS / GAME for an authenticated seat."""
+@handles(c.SubmitOrders)
+def submit(ctx: CommandContext, command: c.SubmitOrders) -> Result:
+    """File the orders (or say why not): done when they were accepted, even with some lines refused (then
+    the player is told so in the same reply; the owner of a seat opened from elsewhere hears it was done)."""
+    accepted = _submit(ctx, command, ctx.granted)
+    return Result(accepted, accepted)
 
-    def submit(self, command: c.SubmitOrders, granted: Authorised) -> None:
-        """File the orders (or say why not); when they came with the password from elsewhere, tell the owner."""
-        accepted = self._submit(command, granted)
-        if granted.elsewhere:
-            self.tell_owner(granted, f"ORDERS {command.game}", accepted)
 
-    def _submit(self, command: c.SubmitOrders, granted: Authorised) -> bool:
-        game, seat = granted.game, granted.seat
-        assert game is not None and seat is not None  # Permission.SEAT
-        line = f"ORDERS {game.slug}"
-        if game.status not in (RUNNING, PAUSED):
-            self.reply.problem(line, "takes_no_orders", game=game.slug, status=game.status)
-            return False
-        in_grace = game.grace_until is not None and self.now <= game.grace_until
-        if game.deadline_at is not None and self.now > game.deadline_at and not in_grace:
-            self.reply.problem(line, "too_late", game=game.slug, deadline=game.deadline_at.isoformat(),
-                               time_zone=game.time_zone)  # fmt: skip
-            return False
-        rules = rules_of(game)
-        state = state_for_reading(game)  # only read here; resolving loads its own copy
-        phase = rules.phase(state)
-        opened = phase_opened_at(self.session, game, phase.number) if phase is not None else None
-        if (
-            phase is not None
-            and opened is not None
-            and opened_before(int(self.now.timestamp()), int(opened.timestamp()))
-        ):
-            self.reply.problem(line, "before_turn", game=game.slug, turn=phase.number, opened=opened.isoformat(),
-                               time_zone=game.time_zone)  # fmt: skip
-            return False
-        if phase is None or seat.name not in phase.owing:
-            self.reply.problem(
-                line, "owes_nothing", game=game.slug, seat=seat.name, phase=phase.title if phase else None,
-                owing=list(phase.owing) if phase else [],
-            )  # fmt: skip
-            return False
-        parsed = rules.parse_orders(state, seat.name, command.text)
-        for error in parsed.errors:
-            self.reply.problem(error.line or line, "order_error", message=error.message)
-        on_file = current_orders(self.session, game, phase.number)
-        kept = on_file.get(seat.name)
-        if parsed.orders is None:
-            self.reply.add("orders_refused", game=game.slug, phase=phase.title,
-                           kept=kept.canonical_text if kept else None)  # fmt: skip
-            return False
-        file_orders(self.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
-                    self.envelope.source_id, self.now, on_file)  # fmt: skip
-        accepted = {
-            "game": game.slug, "phase": phase.title, "turn": phase.number, "seat": seat.name,
-            "orders": parsed.canonical.splitlines(), "notes": list(parsed.notes),
-            "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
-        }  # fmt: skip
-        self.reply.add("orders_accepted", **accepted)
-        copy = {**accepted, "receipt": self.reply.receipt, "from_channel": self.envelope.sender.channel}
-        copy_to_other_channels(self, seat.player, Message("orders_copy", copy), f"copy:{self.envelope.source_id}",
-                               game.id)  # fmt: skip
-        self._resolve_if_complete(game, phase.number, phase.owing, phase.resolve_when_complete, set(on_file))
-        return True
-
-    def _resolve_if_complete(
-        self, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool, ordered: set[str]
-    ) -> None:
-        """Every owing seat has ordered: resolve now, or plan the early resolution, or wait for the deadline.
-
-        A sequential game's move resolves at once.  A game with early
-        processing resolves ``early_delay_minutes`` after the last order
-        (orders may still change meanwhile), unless a seat asked it to wait
-        for the deadline (SET WAIT).  A turn in its grace period resolves as
-        soon as the late orders are in.  ``ordered``: the seats with orders on
-        file for ``turn``.
-        """
-        if game.status != RUNNING or not set(owing) <= ordered:
-            return
-        waiting = any(seat.wait_turn == turn for seat in game.seats)
-        at_once = when_complete or game.grace_until is not None
-        if not at_once:
-            if not game.early_processing or waiting:
-                return
-            if game.early_delay_minutes > 0:
-                # The delay runs from the moment the last seat's orders came in; a change inside it keeps the time.
-                if game.resolve_at is None:
-                    game.resolve_at = self.now + timedelta(minutes=game.early_delay_minutes)
-                    tell_early_resolution(self, game, turn, game.resolve_at)
-                self.reply.add("early_planned", game=game.slug, turn=turn, at=game.resolve_at.isoformat(),
-                               time_zone=game.time_zone)  # fmt: skip
-                return
-        try:
-            with self.session.begin_nested():
-                record = resolve_current_turn(self.session, game, self.now, self.config, self.delivery)
-        except Exception:
-            # The orders stand; the turn goes to the deadline worker's shunt (retried, then parked).
-            log.exception(
-                "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn,
-                extra={"game": game.slug, "turn": turn},
-            )  # fmt: skip
-            self.session.expire(game)
-            game.resolve_at = self.now
-            self.reply.add("turn_deferred", game=game.slug, turn=turn)
-            return
-        self.reply.add("turn_resolved", game=game.slug, turn=record.turn_number)
-
-    def tell_owner(self, granted: Authorised, line: str, done: bool) -> None:
-        """A seat's password came from an address that is not its player's: the player is told what it did.
-
-        ``line`` names the command (``ORDERS gs1``); ``done``: whether it was
-        carried out (orders accepted) or refused.
-        """
-        game, seat = granted.game, granted.seat
-        assert game is not None and seat is not None
-        self.delivery.send(
-            Outcome(
-                ToPlayer(seat.player_id, seat.name),
-                Message("orders_elsewhere", {"game": game.slug, "seat": seat.name, "command": line, "done": done,
-                                             "sender": self.envelope.sender.address, "receipt": self.reply.receipt}),
-                NOTICE, f"notice:{self.envelope.source_id}:{seat.name}", game.id,
-            )
+def _submit(ctx: CommandContext, command: c.SubmitOrders, granted: Authorised) -> bool:
+    game, seat = granted.game, granted.seat
+    assert game is not None and seat is not None  # Permission.SEAT
+    line = f"ORDERS {game.slug}"
+    if game.status not in (RUNNING, PAUSED):
+        ctx.reply.problem(line, "takes_no_orders", game=game.slug, status=game.status)
+        return False
+    in_grace = game.grace_until is not None and ctx.now <= game.grace_until
+    if game.deadline_at is not None and ctx.now > game.deadline_at and not in_grace:
+        ctx.reply.problem(line, "too_late", game=game.slug, deadline=game.deadline_at.isoformat(),
+                           time_zone=game.time_zone)  # fmt: skip
+        return False
+    rules = rules_of(game)
+    state = state_for_reading(game)  # only read here; resolving loads its own copy
+    phase = rules.phase(state)
+    opened = phase_opened_at(ctx.session, game, phase.number) if phase is not None else None
+    if phase is not None and opened is not None and opened_before(int(ctx.now.timestamp()), int(opened.timestamp())):
+        ctx.reply.problem(line, "before_turn", game=game.slug, turn=phase.number, opened=opened.isoformat(),
+                           time_zone=game.time_zone)  # fmt: skip
+        return False
+    if phase is None or seat.name not in phase.owing:
+        ctx.reply.problem(
+            line, "owes_nothing", game=game.slug, seat=seat.name, phase=phase.title if phase else None,
+            owing=list(phase.owing) if phase else [],
         )  # fmt: skip
+        return False
+    parsed = rules.parse_orders(state, seat.name, command.text)
+    for error in parsed.errors:
+        ctx.reply.problem(error.line or line, "order_error", message=error.message)
+    on_file = current_orders(ctx.session, game, phase.number)
+    kept = on_file.get(seat.name)
+    if parsed.orders is None:
+        ctx.reply.add("orders_refused", game=game.slug, phase=phase.title,
+                       kept=kept.canonical_text if kept else None)  # fmt: skip
+        return False
+    file_orders(ctx.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
+                ctx.envelope.source_id, ctx.now, on_file)  # fmt: skip
+    accepted = {
+        "game": game.slug, "phase": phase.title, "turn": phase.number, "seat": seat.name,
+        "orders": parsed.canonical.splitlines(), "notes": list(parsed.notes),
+        "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
+    }  # fmt: skip
+    ctx.reply.add("orders_accepted", **accepted)
+    copy = {**accepted, "receipt": ctx.reply.receipt, "from_channel": ctx.envelope.sender.channel}
+    copy_to_other_channels(ctx, seat.player, Message("orders_copy", copy), f"copy:{ctx.envelope.source_id}",
+                           game.id)  # fmt: skip
+    _resolve_if_complete(ctx, game, phase.number, phase.owing, phase.resolve_when_complete, set(on_file))
+    return True
+
+
+def _resolve_if_complete(
+    ctx: CommandContext, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool, ordered: set[str]
+) -> None:
+    """Every owing seat has ordered: resolve now, or plan the early resolution, or wait for the deadline.
+
+    A sequential game's move resolves at once.  A game with early
+    processing resolves ``early_delay_minutes`` after the last order
+    (orders may still change meanwhile), unless a seat asked it to wait
+    for the deadline (SET WAIT).  A turn in its grace period resolves as
+    soon as the late orders are in.  ``ordered``: the seats with orders on
+    file for ``turn``.
+    """
+    if game.status != RUNNING or not set(owing) <= ordered:
+        return
+    waiting = any(seat.wait_turn == turn for seat in game.seats)
+    at_once = when_complete or game.grace_until is not None
+    if not at_once:
+        if not game.early_processing or waiting:
+            return
+        if game.early_delay_minutes > 0:
+            # The delay runs from the moment the last seat's orders came in; a change inside it keeps the time.
+            if game.resolve_at is None:
+                game.resolve_at = ctx.now + timedelta(minutes=game.early_delay_minutes)
+                tell_early_resolution(ctx, game, turn, game.resolve_at)
+            ctx.reply.add("early_planned", game=game.slug, turn=turn, at=game.resolve_at.isoformat(),
+                           time_zone=game.time_zone)  # fmt: skip
+            return
+    try:
+        with ctx.session.begin_nested():
+            record = resolve_current_turn(ctx.session, game, ctx.now, ctx.config, ctx.delivery)
+    except Exception:
+        # The orders stand; the turn goes to the deadline worker's shunt (retried, then parked).
+        log.exception(
+            "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn,
+            extra={"game": game.slug, "turn": turn},
+        )  # fmt: skip
+        ctx.session.expire(game)
+        game.resolve_at = ctx.now
+        ctx.reply.add("turn_deferred", game=game.slug, turn=turn)
+        return
+    ctx.reply.add("turn_resolved", game=game.slug, turn=record.turn_number)
+
+
+def tell_owner(ctx: CommandContext, granted: Authorised, line: str, done: bool) -> None:
+    """A seat's password came from an address that is not its player's: the player is told what it did.
+
+    ``line`` names the command (``ORDERS gs1``); ``done``: whether it was
+    carried out (orders accepted) or refused.
+    """
+    game, seat = granted.game, granted.seat
+    assert game is not None and seat is not None
+    ctx.delivery.send(
+        Outcome(
+            ToPlayer(seat.player_id, seat.name),
+            Message("orders_elsewhere", {"game": game.slug, "seat": seat.name, "command": line, "done": done,
+                                         "sender": ctx.envelope.sender.address, "receipt": ctx.reply.receipt}),
+            NOTICE, f"notice:{ctx.envelope.source_id}:{seat.name}", game.id,
+        )
+    )  # fmt: skip

@@ -13,11 +13,13 @@ For each command of an envelope, inside the envelope's transaction:
    never enough on its own: it needs the matching secret, and where there is
    none the refusal says the sender was not verified, and why.
    A refusal is a problem in the reply and a warning in the log, never an exception.
-2. **apply** with the command's handler (:func:`_apply`: a ``match`` that mypy
-   checks for exhaustiveness, so a command without a handler fails the type check).
+2. **apply** with the command's one handler (:mod:`bot.core.commands.registry`:
+   the package refuses to load when a command of the model has none), which
+   returns a :class:`~bot.core.commands.registry.Result`.
 3. **audit** every command run with a game master's or the host's authority
-   that changed something: who, from which channel, when, the command and its
-   reason (``audit_log``; ``referee gm log``).
+   that the result says was done: who, from which channel, when, the command
+   and its reason (``audit_log``; ``referee gm log``).  A seat opened by its
+   password from another address: its player is told what was done or refused.
 """
 
 from __future__ import annotations
@@ -27,14 +29,9 @@ from dataclasses import asdict
 from typing import Any, assert_never
 
 from bot.core.commands.context import Authorised, CommandContext
-from bot.core.commands.game_admin import GameAdmin
-from bot.core.commands.hosting import HostCommands
-from bot.core.commands.linking import LinkCommands
-from bot.core.commands.orders import OrderCommands
-from bot.core.commands.overrides import Overrides
+from bot.core.commands.orders import tell_owner
 from bot.core.commands.password_checks import gm_password_proven, seat_by_password
-from bot.core.commands.player import PlayerCommands
-from bot.core.commands.presence import PresenceCommands
+from bot.core.commands.registry import Result, handler_for
 from bot.core.games.stored import find_game
 from bot.core.messaging.delivery import game_masters
 from bot.core.model import commands as c
@@ -53,37 +50,24 @@ def handle_command(ctx: CommandContext, command: c.Command) -> None:
     granted = authorise(ctx, command)
     if granted is None:
         return
-    problems_before, items_before = len(ctx.reply.problems), len(ctx.reply.items)
-    _apply(ctx, command, granted)
-    if granted.elsewhere and not isinstance(command, c.SubmitOrders):  # orders tell the owner themselves
-        done = len(ctx.reply.problems) == problems_before
-        OrderCommands(ctx.session, ctx.envelope, ctx.reply, ctx.config, ctx.delivery).tell_owner(
-            granted, label(command), done
-        )
-    if command.permission in AUDITED and len(ctx.reply.problems) == problems_before:
+    items_before = len(ctx.reply.items)
+    result: Result = handler_for(type(command))(ctx.granting(granted), command)
+    if granted.elsewhere:
+        tell_owner(ctx, granted, label(command), result.done)
+    if command.declaration.permission in AUDITED and result.done:
         _audit(ctx, command, granted, ctx.reply.items[items_before:])
 
 
-def label(command: c.Command) -> str:
-    """How a refusal names the command: its name and game (``ORDERS gs1``)."""
-    name = type(command).__name__
-    words = {
-        "SubmitOrders": "ORDERS", "JoinGame": "JOIN", "ShowStatus": "STATUS", "ShowRecord": "RECORD", "Resign": "RESIGN",
-        "CreateGame": "CREATE", "StartGame": "START", "ShowHelp": "HELP", "ListGames": "LIST",
-        "SetJoining": "JOINING", "EndGame": "END", "SetDeadline": "DEADLINE", "PauseGame": "PAUSE",
-        "ResumeGame": "RESUME", "ProcessNow": "PROCESS", "PreviewTurn": "PREVIEW", "EnterOrders": "ORDERS FOR",
-        "ReplacePlayer": "REPLACE", "EjectPlayer": "EJECT", "RollBack": "ROLLBACK", "Broadcast": "BROADCAST",
-        "SetOption": "OPTION", "AddGameMaster": "ADD GM", "ShowLog": "LOG", "WaitForDeadline": "WAIT",
-        "Observe": "OBSERVE", "DeclareAbsence": "ABSENT", "RequestLink": "LINK", "ConfirmLink": "LINK CODE",
-        "UnlinkIdentity": "UNLINK",
-    }  # fmt: skip
+def label(command: c.Declared) -> str:
+    """How a refusal names the command: its declared label and its game (``ORDERS gs1``)."""
     game = getattr(command, "game", None)
-    return f"{words.get(name, name)} {game}" if game else words.get(name, name)
+    words = command.declaration.label
+    return f"{words} {game}" if game else words
 
 
 def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
     """What the command may act on, or None after the refusal was put in the reply and the log."""
-    permission = command.permission
+    permission = command.declaration.permission
     if permission is c.Permission.ANYONE:
         return Authorised()
     line = label(command)
@@ -172,75 +156,6 @@ def _authenticated_seat(ctx: CommandContext, game: Game, line: str) -> tuple[Sea
         ctx.reply.problem(line, "needs_password", game=game.slug, reason=_unverified(game, envelope))
         return None
     return own, False
-
-
-def _apply(ctx: CommandContext, command: c.Command, granted: Authorised) -> None:
-    args = (ctx.session, ctx.envelope, ctx.reply, ctx.config, ctx.delivery)
-    match command:
-        case c.ShowHelp():
-            PlayerCommands(*args).show_help(command)
-        case c.ListGames():
-            PlayerCommands(*args).list_games()
-        case c.JoinGame():
-            PlayerCommands(*args).join(command)
-        case c.ShowStatus():
-            PlayerCommands(*args).status(command)
-        case c.ShowRecord():
-            PlayerCommands(*args).record(command)
-        case c.Resign():
-            PlayerCommands(*args).resign(command, granted)
-        case c.SubmitOrders():
-            OrderCommands(*args).submit(command, granted)
-        case c.CreateGame():
-            HostCommands(*args).create(command)
-        case c.StartGame():
-            HostCommands(*args).start(command, granted)
-        case c.SetJoining():
-            GameAdmin(*args).set_joining(command, granted)
-        case c.EndGame():
-            GameAdmin(*args).end(command, granted)
-        case c.SetOption():
-            GameAdmin(*args).set_option(command, granted)
-        case c.AddGameMaster():
-            GameAdmin(*args).add_game_master(command, granted)
-        case c.Broadcast():
-            GameAdmin(*args).broadcast(command, granted)
-        case c.ShowLog():
-            GameAdmin(*args).show_log(command, granted)
-        case c.SetDeadline():
-            Overrides(*args).set_deadline(command, granted)
-        case c.PauseGame():
-            Overrides(*args).pause(command, granted)
-        case c.ResumeGame():
-            Overrides(*args).resume(command, granted)
-        case c.ProcessNow():
-            Overrides(*args).process(command, granted)
-        case c.PreviewTurn():
-            Overrides(*args).preview(command, granted)
-        case c.EnterOrders():
-            Overrides(*args).enter_orders(command, granted)
-        case c.ReplacePlayer():
-            Overrides(*args).replace(command, granted)
-        case c.EjectPlayer():
-            Overrides(*args).eject(command, granted)
-        case c.RollBack():
-            Overrides(*args).rollback(command, granted)
-        case c.WaitForDeadline():
-            PresenceCommands(*args).wait(command, granted)
-        case c.Observe():
-            PresenceCommands(*args).observe(command)
-        case c.DeclareAbsence():
-            PresenceCommands(*args).declare_absence(command, granted)
-        case c.RequestLink():
-            LinkCommands(*args).request(command)
-        case c.ConfirmLink():
-            LinkCommands(*args).confirm(command)
-        case c.UnlinkIdentity():
-            LinkCommands(*args).unlink(command)
-        case c.NotUnderstood():
-            ctx.reply.problem(command.line, "as_given", reason=command.reason)
-        case _:
-            assert_never(command)
 
 
 def _audit(ctx: CommandContext, command: c.Command, granted: Authorised, outcome: list[dict[str, Any]]) -> None:

@@ -8,8 +8,13 @@ back untouched with the reply.  The core applies an envelope in one
 transaction (:meth:`bot.core.runtime.service.GameService.apply`) and answers with
 outcomes as template name + plain data (:mod:`bot.core.model.outcomes`).
 
-Every command declares who may run it (:class:`Permission`); one pipeline
-step checks it for every channel alike (:mod:`bot.core.commands.pipeline`).
+Every command declares, in one place on its class (``declaration``, see
+:mod:`bot.core.model.declaration`), who may run it (:class:`Permission`), how
+a refusal names it, whether the next report announces it, how it is written
+and its help; one pipeline step checks the permission for every channel alike
+(:mod:`bot.core.commands.pipeline`), and the channels read the rest.  A new
+command is its class here (and in :data:`Command`), its handler
+(:func:`bot.core.commands.registry.handles`), its phrases and its test.
 
 Orders stay raw text here; the game's own parser reads them in the core.
 User mistakes are not exceptions: a line the adapter could not read becomes
@@ -22,7 +27,12 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
+
+from bot.core.model.declaration import Declaration as Declaration
+from bot.core.model.declaration import Declared as Declared
+from bot.core.model.declaration import Form as Form
+from bot.core.model.declaration import Permission as Permission
 
 
 class Trust(enum.Enum):
@@ -45,20 +55,6 @@ class Trust(enum.Enum):
     CLAIMED = "claimed"
 
 
-class Permission(enum.Enum):
-    """Who may run a command (checked by :func:`bot.core.commands.pipeline.authorise`)."""
-
-    ANYONE = "anyone"
-    SEAT = "seat"
-    """A seat of the named game, authenticated by identity and trust, or by the seat password."""
-    GAME_MASTER = "game master"
-    """A game master of the named game (or the host)."""
-    CREATOR = "creator"
-    """Someone the host allows to create games (``game_masters``), VERIFIED or VOUCHED, or the host."""
-    HOST = "host"
-    """The host only (the command line)."""
-
-
 @dataclass(frozen=True)
 class Sender:
     """Who sent an envelope: the adapter's channel label and the canonical address on it."""
@@ -69,76 +65,98 @@ class Sender:
 
 
 @dataclass(frozen=True)
-class ShowHelp:
+class ShowHelp(Declared):
     """``HELP [game]``: the command vocabulary, or one game's rules and order syntax."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("HELP", Permission.ANYONE)
 
     game: str | None = None
 
 
 @dataclass(frozen=True)
-class ListGames:
+class ListGames(Declared):
     """``LIST``: the games open to join or running."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("LIST", Permission.ANYONE)
 
 
 @dataclass(frozen=True)
-class JoinGame:
+class JoinGame(Declared):
     """``JOIN <game> [AS <name>]``: take a seat; the reply carries the seat's secret."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("JOIN", Permission.ANYONE)
 
     game: str
     name: str | None = None
 
 
 @dataclass(frozen=True)
-class SubmitOrders:
+class SubmitOrders(Declared):
     """``GAME <game>`` / ``ORDERS <game>`` followed by order lines in the game's own syntax.
 
     A later submission for the same turn replaces the earlier one (last set wins).
     """
 
-    permission: ClassVar[Permission] = Permission.SEAT
+    declaration = Declaration("ORDERS", Permission.SEAT)
 
     game: str
     text: str
 
 
 @dataclass(frozen=True)
-class ShowStatus:
+class ShowStatus(Declared):
     """``STATUS <game>``: the phase, deadline, who has ordered, and the last report."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration(
+        "STATUS", Permission.ANYONE, summary="phase, turn, deadline, who owes orders and who has sent them"
+    )
 
     game: str
 
 
 @dataclass(frozen=True)
-class ShowRecord:
+class ShowRecord(Declared):
     """``RECORD <game>``: a finished game's sealed record (the file ``referee verify`` reads)."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("RECORD", Permission.ANYONE)
 
     game: str
 
 
 @dataclass(frozen=True)
-class Resign:
+class Resign(Declared):
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
 
-    permission: ClassVar[Permission] = Permission.SEAT
+    declaration = Declaration("RESIGN", Permission.SEAT)
 
     game: str
 
 
 @dataclass(frozen=True)
-class CreateGame:
+class CreateGame(Declared):
     """Host/GM: create a game of ``kind`` named ``game`` (open for joining)."""
 
-    permission: ClassVar[Permission] = Permission.CREATOR
+    declaration = Declaration(
+        "CREATE", Permission.CREATOR, summary="create a game, open for joining (you run it, or the game masters you name)",
+        forms=(Form("CREATE <game> <kind>", help=(
+            "CREATE <game> <kind>      then its settings, one a line (all optional):",
+            "  SEATS n  or  MAX n        exactly n seats, or open joining up to n",
+            "  ZONE Europe/London        the game's time zone (default UTC)",
+            "  SCHEDULE 48h              or: every 3 days at 18:00, mon,thu at 20:00",
+            "                            (every day at 20:00, started at 08:00: the",
+            "                            first deadline is that day's 20:00)",
+            "  GAP 12h                   least time from a report to a deadline",
+            "  EARLY 30m                 process early, 30m after the last orders",
+            "  GRACE 2h                  wait this long for late orders",
+            "  REMINDERS 24h,1h          before each deadline (or none)",
+            "  AUTH password             or: address (orders count from the address)",
+            "  OPTION name=value         a game option (HELP <kind> lists them)",
+            "  INVITE a@x.org b@y.org    only these may join",
+            "  OBSERVERS no              closed to observers",
+            "  ABSENCE 14                days of absence per player (0: none)",
+            "  GM other@club.org         someone else runs it (then co-GMs)",
+        )),),
+    )  # fmt: skip
 
     game: str
     kind: str
@@ -172,10 +190,28 @@ class CreateGame:
 
 
 @dataclass(frozen=True)
-class StartGame:
+class SetJoining(Declared):
+    """GM: open or close joining before the start."""
+
+    declaration = Declaration(
+        "JOINING", Permission.GAME_MASTER, summary="open or close joining",
+        forms=(Form("OPEN <game>", "OPEN <game> (opens joining)", help=("OPEN <game>, CLOSE <game> open or close joining",)),
+               Form("CLOSE <game>", "CLOSE <game> (closes joining)")),
+    )  # fmt: skip
+
+    game: str
+    open: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class StartGame(Declared):
     """GM: close joining and start the game (its first phase and deadline)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "START", Permission.GAME_MASTER, summary="close joining and start the game (refused until its seats are filled)",
+        forms=(Form("START <game>", help=("START <game>              start (refused until the seats are filled)",)),),
+    )  # fmt: skip
 
     game: str
 
@@ -184,32 +220,16 @@ class StartGame:
 
 
 @dataclass(frozen=True)
-class SetJoining:
-    """GM: open or close joining before the start."""
-
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
-
-    game: str
-    open: bool
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class EndGame:
-    """GM: end the game now (``abandon``: without a result), for a reason."""
-
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
-
-    game: str
-    reason: str
-    abandon: bool = False
-
-
-@dataclass(frozen=True)
-class SetDeadline:
+class SetDeadline(Declared):
     """GM: set the deadline of the open turn: ``when`` is an ISO time (game's zone) or ``+2d3h`` from the deadline."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "DEADLINE", Permission.GAME_MASTER, announced=True,
+        summary="set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
+        forms=(Form("SET DEADLINE <game> <when>", help=("SET DEADLINE <game> <when>                  REASON needed",)),
+               Form("EXTEND <game> <duration>", "EXTEND <game> <duration> (e.g. EXTEND g1 1d), with a REASON line below",
+                    help=("EXTEND <game> <duration>  e.g. EXTEND g1 1d REASON needed",))),
+    )  # fmt: skip
 
     game: str
     when: str
@@ -217,10 +237,14 @@ class SetDeadline:
 
 
 @dataclass(frozen=True)
-class PauseGame:
+class PauseGame(Declared):
     """GM: stop the clock (optionally until a time: then the game resumes with a new deadline)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "PAUSE", Permission.GAME_MASTER, announced=True, summary="stop the clock (optionally until a time)",
+        forms=(Form("PAUSE <game> [UNTIL <until>]", "PAUSE <game> or PAUSE <game> UNTIL <when>, with a REASON line below",
+                    help=("PAUSE <game> [UNTIL <when>]                 REASON needed",)),),
+    )  # fmt: skip
 
     game: str
     reason: str
@@ -228,10 +252,14 @@ class PauseGame:
 
 
 @dataclass(frozen=True)
-class ResumeGame:
+class ResumeGame(Declared):
     """GM: start the clock again, with a new deadline (default: the game's schedule from now)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "RESUME", Permission.GAME_MASTER, announced=True, summary="start the clock again, with a new deadline",
+        forms=(Form("RESUME <game> [DEADLINE <deadline>]", "RESUME <game> or RESUME <game> DEADLINE <when>, with a REASON line below",
+                    help=("RESUME <game> [DEADLINE <when>]             REASON needed",)),),
+    )  # fmt: skip
 
     game: str
     reason: str
@@ -239,10 +267,15 @@ class ResumeGame:
 
 
 @dataclass(frozen=True)
-class ProcessNow:
+class ProcessNow(Declared):
     """GM: resolve turn ``turn`` now; refused once that turn is resolved (a repeat can never process two)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "PROCESS", Permission.GAME_MASTER, announced=True, summary="resolve the open turn now (name it: a repeat cannot process two)",
+        forms=(Form("PROCESS <game> TURN <turn>", "PROCESS <game> TURN <n> (the open turn, as STATUS shows it), with a REASON line below",
+                    help=("PROCESS <game> TURN <n>   resolve turn n now (as STATUS numbers it);",
+                          "                          refused once it is resolved    REASON needed")),),
+    )  # fmt: skip
 
     game: str
     turn: int
@@ -250,19 +283,28 @@ class ProcessNow:
 
 
 @dataclass(frozen=True)
-class PreviewTurn:
+class PreviewTurn(Declared):
     """GM: resolve the open turn privately with the orders so far; the GM sees the report, nothing changes."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "PREVIEW", Permission.GAME_MASTER, summary="resolve the open turn privately; change nothing",
+        forms=(Form("PREVIEW <game>", help=("PREVIEW <game>            the open turn resolved privately; no change",)),),
+    )  # fmt: skip
 
     game: str
 
 
 @dataclass(frozen=True)
-class EnterOrders:
+class EnterOrders(Declared):
     """GM: enter or change the orders of a seat (its player gets a copy)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "ORDERS FOR", Permission.GAME_MASTER, announced=True, name="orders",
+        summary="enter or change a seat's orders (its player gets a copy)",
+        forms=(Form("ORDERS <game> FOR <seat>", "", also=("GAME",), help=(
+            "ORDERS <game> FOR <seat>  then the seat's orders; the player gets a copy",
+            "                                                         REASON needed")),),
+    )  # fmt: skip
 
     game: str
     seat: str
@@ -271,10 +313,16 @@ class EnterOrders:
 
 
 @dataclass(frozen=True)
-class ReplacePlayer:
+class ReplacePlayer(Declared):
     """GM: give a seat to someone else (``channel``/``address``): a fresh secret, the seat's private state."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "REPLACE", Permission.GAME_MASTER, announced=True,
+        summary="give a seat to a substitute (a fresh secret, the seat's last report)",
+        forms=(Form("REPLACE <game> <seat> WITH <address> [EXTEND <extend>]",
+                    "REPLACE <game> <seat> WITH <address> [EXTEND <duration>], with a REASON line below",
+                    help=("REPLACE <game> <seat> WITH <address> [EXTEND <duration>] REASON needed",)),),
+    )  # fmt: skip
 
     game: str
     seat: str
@@ -286,10 +334,14 @@ class ReplacePlayer:
 
 
 @dataclass(frozen=True)
-class EjectPlayer:
+class EjectPlayer(Declared):
     """GM: take a seat from its player; it gets the no-moves-received rule until replaced."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "EJECT", Permission.GAME_MASTER, announced=True, summary="take a seat from its player",
+        forms=(Form("EJECT <game> <seat>", "EJECT <game> <seat>, with a REASON line below",
+                    help=("EJECT <game> <seat>       the seat gets no-moves-received   REASON needed",)),),
+    )  # fmt: skip
 
     game: str
     seat: str
@@ -297,10 +349,15 @@ class EjectPlayer:
 
 
 @dataclass(frozen=True)
-class RollBack:
+class RollBack(Declared):
     """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "ROLLBACK", Permission.GAME_MASTER, announced=True, summary="go back to the start of turn N (its orders stay on file)",
+        forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
+                    "ROLLBACK <game> TO <n> [DEADLINE <when>], with a REASON line below", also=("ROLL BACK",),
+                    help=("ROLLBACK <game> TO <n> [DEADLINE <when>]  back to turn n  REASON needed",)),),
+    )  # fmt: skip
 
     game: str
     to_turn: int
@@ -309,20 +366,28 @@ class RollBack:
 
 
 @dataclass(frozen=True)
-class Broadcast:
+class Broadcast(Declared):
     """GM: a message to every seat, the observers and the game's public place."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "BROADCAST", Permission.GAME_MASTER, summary="a message to every seat, the observers and the public place",
+        forms=(Form("BROADCAST <game>", "BROADCAST <game>, then the message on the lines below",
+                    help=("BROADCAST <game>          then the message, up to the next command line",)),),
+    )  # fmt: skip
 
     game: str
     text: str
 
 
 @dataclass(frozen=True)
-class SetOption:
+class SetOption(Declared):
     """GM: change a game option before the start (``value`` as JSON, or a word)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "OPTION", Permission.GAME_MASTER, announced=True, summary="change an option before the start",
+        forms=(Form("SET OPTION <game> <name> <value>",
+                    help=("SET OPTION <game> <name> <value>  before the start        REASON needed",)),),
+    )  # fmt: skip
 
     game: str
     name: str
@@ -331,10 +396,33 @@ class SetOption:
 
 
 @dataclass(frozen=True)
-class AddGameMaster:
+class EndGame(Declared):
+    """GM: end the game now (``abandon``: without a result), for a reason."""
+
+    declaration = Declaration(
+        "END", Permission.GAME_MASTER, announced=True, summary="end the game now, or abandon it without a result",
+        forms=(Form("END <game>", "END <game> (ends the game, with a REASON line below)",
+                    help=("END <game>                end the game now               REASON needed",)),
+               Form("ABANDON <game>", "ABANDON <game>, with a REASON line below",
+                    help=("ABANDON <game>            end it without a result        REASON needed",))),
+    )  # fmt: skip
+
+    game: str
+    reason: str
+    abandon: bool = False
+
+
+@dataclass(frozen=True)
+class AddGameMaster(Declared):
     """GM: add a co-GM (``hand_over``: make them the GM and step back)."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "ADD GM", Permission.GAME_MASTER, announced=True, summary="add a co-GM, or hand the game over to them",
+        forms=(Form("ADD GM <game> <address>", "ADD GM <game> <address>, with a REASON line below", also=("ADD CO-GM", "ADD COGM"),
+                    help=("ADD GM <game> <address>   a co-GM                        REASON needed",)),
+               Form("HANDOVER <game> <address>", "HANDOVER <game> <address>, with a REASON line below", also=("HAND OVER",),
+                    help=("HANDOVER <game> <address> make them the GM; you step back REASON needed",))),
+    )  # fmt: skip
 
     game: str
     channel: str
@@ -344,10 +432,13 @@ class AddGameMaster:
 
 
 @dataclass(frozen=True)
-class ShowLog:
+class ShowLog(Declared):
     """GM: the game's audit log."""
 
-    permission: ClassVar[Permission] = Permission.GAME_MASTER
+    declaration = Declaration(
+        "LOG", Permission.GAME_MASTER, summary="the game's audit log",
+        forms=(Form("LOG <game>", help=("LOG <game>                the game's audit log",)),),
+    )  # fmt: skip
 
     game: str
 
@@ -356,30 +447,40 @@ class ShowLog:
 
 
 @dataclass(frozen=True)
-class WaitForDeadline:
+class WaitForDeadline(Declared):
     """``SET WAIT`` / ``SET NOWAIT``: this turn, do not process early (njudge's SET WAIT)."""
 
-    permission: ClassVar[Permission] = Permission.SEAT
+    declaration = Declaration(
+        "WAIT", Permission.SEAT,
+        forms=(Form("SET WAIT <game>", "SET WAIT <game> or SET NOWAIT <game>"),
+               Form("SET NOWAIT <game>", "", also=("SET NO WAIT",))),
+    )  # fmt: skip
 
     game: str
     wait: bool = True
 
 
 @dataclass(frozen=True)
-class Observe:
+class Observe(Declared):
     """``OBSERVE <game>``: get the public reports without a seat (``stop``: no longer)."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration(
+        "OBSERVE", Permission.ANYONE,
+        forms=(Form("OBSERVE <game>"), Form("STOP OBSERVING <game>", also=("UNOBSERVE",))),
+    )  # fmt: skip
 
     game: str
     stop: bool = False
 
 
 @dataclass(frozen=True)
-class DeclareAbsence:
+class DeclareAbsence(Declared):
     """``ABSENT <game> <from> <to>``: days away; a deadline inside them moves to their end, within a limit."""
 
-    permission: ClassVar[Permission] = Permission.SEAT
+    declaration = Declaration(
+        "ABSENT", Permission.SEAT,
+        forms=(Form("ABSENT <game> <first> <last>", "ABSENT <game> <from> <to> (dates such as 2026-07-01 2026-07-14)"),),
+    )  # fmt: skip
 
     game: str
     first: str
@@ -390,7 +491,7 @@ class DeclareAbsence:
 
 
 @dataclass(frozen=True)
-class RequestLink:
+class RequestLink(Declared):
     """Link another channel's address to the sender: a code is sent there, to be given back (:class:`ConfirmLink`).
 
     ``channel`` and ``address`` are the target's, in the target channel's
@@ -399,30 +500,32 @@ class RequestLink:
     proves the other side.
     """
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("LINK", Permission.ANYONE)
 
     channel: str
     address: str
 
 
 @dataclass(frozen=True)
-class ConfirmLink:
+class ConfirmLink(Declared):
     """The code sent by :class:`RequestLink`, given back by the same sender: the two addresses become one person."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("LINK CODE", Permission.ANYONE)
 
     code: str
 
 
 @dataclass(frozen=True)
-class UnlinkIdentity:
+class UnlinkIdentity(Declared):
     """Host: separate (channel, address) from the person it is linked to; it becomes a player with no seat.
 
     What a player refused with ``link_taken`` is told to ask for.  The seats stay
     with the person's other addresses.
     """
 
-    permission: ClassVar[Permission] = Permission.HOST
+    declaration = Declaration(
+        "UNLINK", Permission.HOST, summary="separate an address from the person it is linked to (it keeps no seat)"
+    )
 
     channel: str
     address: str
@@ -430,10 +533,10 @@ class UnlinkIdentity:
 
 
 @dataclass(frozen=True)
-class NotUnderstood:
+class NotUnderstood(Declared):
     """A line the adapter could not read as a command, quoted back in the reply."""
 
-    permission: ClassVar[Permission] = Permission.ANYONE
+    declaration = Declaration("NOT UNDERSTOOD", Permission.ANYONE)
 
     line: str
     reason: str

@@ -29,6 +29,7 @@ from bot.core.basics.batch import memo_of
 from bot.core.games.preload import absences_of, remember
 from bot.core.games.stored import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.messaging.delivery import Delivery
+from bot.core.model.declaration import announced
 from bot.core.model.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.turns.absences import Absence, postpone_deadline
 from bot.core.turns.schedule import first_deadline, parse_schedule
@@ -166,7 +167,7 @@ def remember_for_resolving(session: Session, games: Sequence[Game]) -> None:
         AuditEntry.game_id == game_id if moment is None else (AuditEntry.game_id == game_id) & (AuditEntry.at > moment)
         for game_id, moment in since.items()
     ]
-    query = select(AuditEntry).where(AuditEntry.action.in_(ANNOUNCED), or_(*wanted)).order_by(AuditEntry.id)
+    query = select(AuditEntry).where(AuditEntry.action.in_(announced()), or_(*wanted)).order_by(AuditEntry.id)
     for entry in session.scalars(query):
         if entry.game_id is not None:
             found[entry.game_id].append(entry)
@@ -184,7 +185,7 @@ def gm_actions_since(session: Session, game: Game, since: datetime | None) -> li
     """The game masters' overrides since ``since`` (all of them when None), for the next report to announce."""
     entries: list[AuditEntry] | None = memo_of(session).get((GM_ACTIONS, game.id, since))
     if entries is None:
-        query = select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(ANNOUNCED))
+        query = select(AuditEntry).where(AuditEntry.game_id == game.id, AuditEntry.action.in_(announced()))
         if since is not None:
             query = query.where(AuditEntry.at > since)
         entries = list(session.scalars(query.order_by(AuditEntry.id)).all())
@@ -214,13 +215,6 @@ def _outcome(entry: AuditEntry) -> dict[str, Any]:
     if not isinstance(arguments, dict):
         return {}
     return {k: v for k, v in arguments.items() if k in ("seat", "to_turn", "turn", "name", "hand_over", "abandon")}
-
-
-ANNOUNCED = (
-    "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
-    "RollBack", "SetOption", "EndGame", "AddGameMaster",
-)  # fmt: skip
-"""Overrides that every player hears of in the game's next report (GM issue: "announced in the next message")."""
 
 
 def report_outcomes(

@@ -1,0 +1,169 @@
+"""What a command declares about itself, in one place: its words, who may run it, whether it is announced.
+
+Every command of the common model (:mod:`bot.core.model.commands`) is a frozen
+dataclass that subclasses :class:`Declared` and sets one class attribute,
+``declaration``, a :class:`Declaration`:
+
+* ``label``: how a refusal names it (``DEADLINE gs1``), and the name of its
+  ``referee gm`` and Discord ``/gm`` subcommand unless ``name`` says otherwise;
+* ``permission``: who may run it (checked by :func:`bot.core.commands.pipeline.authorise`);
+* ``announced``: every player hears of it in the game's next report (the GM
+  issue: "announced in the next message"; :func:`bot.core.turns.resolution.gm_actions_since`);
+* ``forms``: how it is written, one :class:`Form` per spelling a person types
+  (``SET DEADLINE <game> <when>``, ``EXTEND <game> <duration>``), each with the
+  hint a mistyped line is answered with and its lines in ``HELP GM``;
+* ``summary``: one line saying what it does (``referee gm --help``, ``/gm``).
+
+The channels read these (the mail vocabulary, ``referee gm``, ``/gm``, HELP);
+none repeats them.  Defining the class registers it (:func:`declared`, in the
+order the classes are defined, which is the order HELP lists them in).  Its
+handler is registered apart, in the commands layer
+(:func:`bot.core.commands.registry.handles`).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any, ClassVar
+
+
+class Permission(enum.Enum):
+    """Who may run a command (checked by :func:`bot.core.commands.pipeline.authorise`)."""
+
+    ANYONE = "anyone"
+    SEAT = "seat"
+    """A seat of the named game, authenticated by identity and trust, or by the seat password."""
+    GAME_MASTER = "game master"
+    """A game master of the named game (or the host)."""
+    CREATOR = "creator"
+    """Someone the host allows to create games (``game_masters``), VERIFIED or VOUCHED, or the host."""
+    HOST = "host"
+    """The host only (the command line)."""
+
+
+GAME_MASTERS = (Permission.GAME_MASTER, Permission.CREATOR)
+"""The permissions of the commands ``HELP GM`` lists."""
+
+_PLACEHOLDER = re.compile(r"<([a-z_]+)>")
+
+
+@dataclass(frozen=True)
+class Form:
+    """One way a command is written: ``syntax`` is its verb in capitals, then ``<field>`` for each
+    argument (a field of the command's dataclass), and ``[WORD <field>]`` for an optional one.
+
+    ``also``: other spellings of the verb (``ROLL BACK`` for ``ROLLBACK``).  ``hint``: what a
+    mistyped line starting with the verb is told to write (None: the syntax; empty: nothing, another
+    form's hint covers it).  ``help``: its lines in ``HELP GM`` (aligned as they are shown).
+    """
+
+    syntax: str
+    hint: str | None = None
+    help: tuple[str, ...] = ()
+    also: tuple[str, ...] = ()
+
+    @property
+    def verb(self) -> str:
+        """The capital words before the first argument: ``SET DEADLINE``."""
+        words = []
+        for word in self.syntax.split():
+            if not word.isupper() or word.startswith(("<", "[")):
+                break
+            words.append(word)
+        return " ".join(words)
+
+    @property
+    def verbs(self) -> tuple[str, ...]:
+        return (self.verb, *self.also)
+
+    @property
+    def arguments(self) -> tuple[tuple[str, str, bool], ...]:
+        """After the verb: (keyword before it, field, optional) for each ``<field>`` of the syntax."""
+        rest = self.syntax[len(self.verb) :].split()
+        found: list[tuple[str, str, bool]] = []
+        keyword: list[str] = []
+        optional = False
+        for word in rest:
+            optional = optional or word.startswith("[")
+            bare = word.strip("[]")
+            field = _PLACEHOLDER.fullmatch(bare)
+            if field is None:
+                keyword.append(bare)
+                continue
+            found.append((" ".join(keyword), field.group(1), optional))
+            keyword = []
+            optional = optional and not word.endswith("]")
+        return tuple(found)
+
+    @property
+    def shown_hint(self) -> str:
+        return self.syntax if self.hint is None else self.hint
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What one command declares: see the module docstring."""
+
+    label: str
+    permission: Permission
+    announced: bool = False
+    forms: tuple[Form, ...] = ()
+    summary: str = ""
+    name: str = ""
+    """Its ``referee gm`` / ``/gm`` subcommand; empty: the label in lower case, spaces as dashes."""
+
+    @property
+    def subcommand(self) -> str:
+        return self.name or "-".join(self.label.lower().split())
+
+    def help_lines(self) -> tuple[str, ...]:
+        return tuple(line for form in self.forms for line in form.help)
+
+
+def field_types(kind: type[Declared]) -> dict[str, str]:
+    """The command's fields and their annotations, as written (``int | None``)."""
+    return {f.name: str(f.type) for f in fields(kind)} if is_dataclass(kind) else {}
+
+
+def is_number(annotation: str) -> bool:
+    """Whether a field annotated ``annotation`` holds a whole number (``int``, ``int | None``)."""
+    return "int" in annotation.replace(" ", "").split("|")
+
+
+_DECLARED: list[type[Declared]] = []
+
+
+class Declared:
+    """A command: a frozen dataclass that sets ``declaration``; defining it registers it (:func:`declared`)."""
+
+    declaration: ClassVar[Declaration]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "declaration" not in cls.__dict__:
+            raise TypeError(f"{cls.__name__} declares nothing: set declaration = Declaration(...)")
+        if any(known.__name__ == cls.__name__ for known in _DECLARED):
+            raise TypeError(f"a command called {cls.__name__} is declared already (the audit log keeps the name)")
+        _DECLARED.append(cls)
+
+
+def declared() -> tuple[type[Declared], ...]:
+    """Every command type, in the order defined (the order HELP lists them in)."""
+    return tuple(_DECLARED)
+
+
+def declaration_of(command: Declared | type[Declared]) -> Declaration:
+    return command.declaration
+
+
+def announced() -> tuple[str, ...]:
+    """The names of the commands every player hears of in the next report (as the audit log keeps them)."""
+    return tuple(kind.__name__ for kind in _DECLARED if kind.declaration.announced)
+
+
+def game_master_help() -> tuple[str, ...]:
+    """``HELP GM``'s list of commands: each game master's command's help lines, in order."""
+    return tuple(line for kind in _DECLARED if kind.declaration.permission in GAME_MASTERS
+                 for line in kind.declaration.help_lines())  # fmt: skip

@@ -1,0 +1,75 @@
+"""Every command declares itself and has exactly one handler (bot/core/commands/registry.py).
+
+This is what mypy's exhaustive ``match`` in the pipeline used to guarantee;
+the package checks it again each time it is imported
+(:func:`bot.core.commands.registry.check_complete`).
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass
+
+import pytest
+
+from bot.core.commands import registry
+from bot.core.commands.context import CommandContext
+from bot.core.commands.registry import REFUSED, Result, check_complete, handled, handles
+from bot.core.model import commands as c
+from bot.core.model import declaration
+
+
+def test_every_command_of_the_union_has_a_declaration_and_exactly_one_handler():
+    union = typing.get_args(c.Command)
+    assert len(union) > 30
+    table = handled()
+    for kind in union:
+        assert issubclass(kind, c.Declared), kind
+        assert isinstance(kind.declaration, c.Declaration), kind
+        assert isinstance(kind.declaration.permission, c.Permission), kind
+        assert kind in table, f"{kind.__name__} has no handler (@handles({kind.__name__}))"
+    assert set(table) == set(union), "a handler for a type that is not a command of the model"
+    assert set(declaration.declared()) == set(union), "a declared command that is not in the Command union"
+
+
+def test_a_second_handler_for_a_command_is_refused():
+    with pytest.raises(TypeError, match="SetDeadline has a handler already"):
+
+        @handles(c.SetDeadline)
+        def again(ctx: CommandContext, command: c.SetDeadline) -> Result:
+            return REFUSED
+
+
+def test_a_command_without_a_handler_stops_the_import(monkeypatch):
+    monkeypatch.setattr(declaration, "_DECLARED", list(declaration.declared()))
+    monkeypatch.setattr(registry, "_HANDLERS", dict(handled()))
+
+    @dataclass(frozen=True)
+    class Forgotten(c.Declared):
+        declaration = c.Declaration("FORGOTTEN", c.Permission.GAME_MASTER)
+
+        game: str
+
+    with pytest.raises(TypeError, match=r"commands without a handler .*: Forgotten"):
+        check_complete((*typing.get_args(c.Command), Forgotten))
+
+    @handles(Forgotten)
+    def forgotten(ctx: CommandContext, command: Forgotten) -> Result:
+        return REFUSED
+
+    check_complete((*typing.get_args(c.Command), Forgotten))
+
+
+def test_a_class_that_declares_nothing_is_refused(monkeypatch):
+    monkeypatch.setattr(declaration, "_DECLARED", list(declaration.declared()))
+    with pytest.raises(TypeError, match="declares nothing"):
+
+        class Silent(c.Declared):
+            pass
+
+
+def test_what_the_reports_announce_comes_from_the_declarations():
+    assert declaration.announced() == (
+        "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
+        "RollBack", "SetOption", "EndGame", "AddGameMaster",
+    )  # fmt: skip
