@@ -19,7 +19,6 @@ import pytest
 
 from bot import channels
 from bot.core.basics.clock import SimulatedClock
-from bot.core.model import commands as c
 from bot.core.runtime import supervisor
 from bot.doctor import run_checks
 from bot.settings import Settings, SettingsError, secret_names
@@ -109,14 +108,14 @@ def test_its_workers_run_under_the_supervisor_and_a_reply_comes_back(line: Line,
         assert [w.name for w in workers(Settings().merged({"database": database}), sessions, clock)] == ["deadlines"]
         found = workers(settings, sessions, clock)
         assert [w.name for w in found][-2:] == ["dummy-intake", "dummy-sender"]
-        line.inbound.append(("1", "xyz", (c.ShowHelp(),)))
+        line.inbound.append(("1", "xyz", "HELP"))
         assert asyncio.run(supervisor.run_once(found))
         (reply,) = line.delivered
         assert (reply.channel, reply.recipient, reply.kind) == ("dummy", "xyz", "reply")
-        assert line.applied[0].reply is not None and not line.inbound
+        assert line.acknowledged == {"1"}, "stored, then acknowledged"
 
-        line.inbound.append(("1", "xyz", (c.ShowHelp(),)))  # the same message again: applied once only
-        line.inbound.append(("2", "abc", (c.ShowHelp(),)))
+        line.acknowledged.clear()  # the line forgot: the same message is listed again, and applied once only
+        line.inbound.append(("2", "abc", "HELP"))
 
         async def serve_a_while() -> None:
             stop = asyncio.Event()
@@ -144,10 +143,11 @@ def test_a_game_master_on_it_creates_a_game_announced_in_its_public_place(line: 
             "game_masters": ["dummy:gail"],
         })  # fmt: skip
         found = workers(settings, session_factory(engine), SimulatedClock(datetime(2026, 5, 1, 12, tzinfo=UTC)))
-        line.inbound.extend([("1", "gail", (c.CreateGame("gs1", "golden-strider"),)),
-                             ("2", "ann", (c.JoinGame("gs1", "Ann"),))])  # fmt: skip
+        line.inbound.extend([("1", "gail", "CREATE gs1 golden-strider"), ("2", "ann", "JOIN gs1 Ann")])
         assert asyncio.run(supervisor.run_once(found))
-        assert [applied.results for applied in line.applied] == [("created",), ("joined",)]
+        replies = {row.recipient: row.data for row in line.delivered if row.kind == "reply"}
+        assert replies["gail"]["items"][0]["code"] == "created", replies["gail"]
+        assert replies["ann"]["items"][0]["code"] == "joined", replies["ann"]
         sent = {(row.recipient, row.kind) for row in line.delivered}
         assert sent == {("public:gs1", "report"), ("gail", "reply"), ("ann", "reply")}
     finally:

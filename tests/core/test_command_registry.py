@@ -1,7 +1,7 @@
 """Every command declares itself and has exactly one handler (bot/core/commands/registry.py).
 
 This is what mypy's exhaustive ``match`` in the pipeline used to guarantee;
-the package checks it again each time it is imported
+the pipeline checks it again each time it is imported
 (:func:`bot.core.commands.registry.check_complete`).
 """
 

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict
-from typing import Any, assert_never
+from typing import Any, assert_never, get_args
 
+from bot.core.commands import game_admin, hosting, linking, orders, overrides, player, presence
 from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.orders import tell_owner
 from bot.core.commands.password_checks import gm_password_proven, seat_by_password
-from bot.core.commands.registry import Result, handler_for
+from bot.core.commands.registry import Result, check_complete, handler_for
 from bot.core.games.stored import find_game
 from bot.core.messaging.delivery import game_masters
 from bot.core.model import commands as c
@@ -39,6 +40,10 @@ from bot.core.people.identities import find_or_create_player, find_player, seat_
 from bot.store.models import AuditEntry, Game, Seat
 
 log = logging.getLogger(__name__)
+
+FAMILIES = (player, orders, hosting, game_admin, overrides, presence, linking)
+"""The modules of handlers, one per family of commands (importing them registers their handlers)."""
+check_complete(get_args(c.Command))
 
 AUDITED = (c.Permission.GAME_MASTER, c.Permission.CREATOR, c.Permission.HOST)
 UNKEPT = frozenset({"gm_secret", "secret", "seed", "orders", "standings", "items"})

@@ -2,7 +2,7 @@
 
 A handler is ``def handle(ctx: CommandContext, cmd: c.SetDeadline) -> Result``,
 registered with ``@handles(c.SetDeadline)`` in its family's module (player,
-orders, hosting, game_admin, overrides, presence, linking); the package
+orders, hosting, game_admin, overrides, presence, linking); the pipeline
 imports them all and :func:`check_complete` refuses to start when a command of
 the model has no handler (what mypy's exhaustive ``match`` used to guarantee).
 ``ctx.granted`` is what the pipeline's authorisation established (the game,

@@ -1,25 +1,35 @@
 """The dummy channel, declared as every channel is (bot/channel_contract.py): one ``channel.py``.
 
 Its "network" is a :class:`Line` in memory: the test puts what people send in
-``line.inbound`` and reads what the referee sent in ``line.delivered``.  Its
-two workers have the shape of every channel's: an intake that turns what
-arrived into envelopes and applies them through the GameService, and a sender
-that drains its outbox rows through the outbox API.  (When the core owns the
-intake runner and the sender loop, these two become a source and a transport.)
+``line.inbound`` (one line of text each: ``HELP``, ``CREATE <game> <kind>``,
+``JOIN <game> <seat>``) and reads what the referee sent in ``line.delivered``.
+It brings only what the contract asks of a channel: a source (list, read,
+acknowledge), an understanding (``understand(raw) -> Envelope | Skip``) and a
+transport (``send(row) -> Sent``); the durable loops around them (store before
+acknowledging, apply, settle, retry, park; claim, lease, back-off, mark sent)
+are the core's intake runner and sender loop, run as the core's channel workers.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import threading
 from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import timedelta
 
 from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.core.intake.inbox import Inbox
+from bot.core.intake.understanding import Arrived, Inline, Skip
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
+from bot.core.messaging.sender_loop import SenderLoop
+from bot.core.messaging.transport import Outcome, Sent
 from bot.core.model import commands as c
-from bot.core.runtime.supervisor import Stage, Worker
+from bot.core.runtime.channel_workers import IntakeWorker, SenderWorker
+from bot.core.runtime.intake_processor import Processor
+from bot.core.runtime.intake_runner import IntakeResult, IntakeRunner, MessageRef
+from bot.core.runtime.supervisor import Worker
 from bot.settings_fields import secret, setting, whole
 
 NAME = "dummy"
@@ -39,66 +49,85 @@ class DummySettings:
 
 @dataclass
 class Line:
-    """The dummy network: (source id, address, commands) in, outbox rows out."""
+    """The dummy network: (message id, address, text) in, outbox rows out."""
 
-    inbound: deque[tuple[str, str, tuple[c.Command, ...]]] = field(default_factory=deque)
+    inbound: deque[tuple[str, str, str]] = field(default_factory=deque)
     delivered: list[PendingMessage] = field(default_factory=list)
-    applied: list[Any] = field(default_factory=list)
+    acknowledged: set[str] = field(default_factory=set)
 
 
-class DummyIntake:
-    """Applies what arrived on the line, one envelope per message (the source id is the idempotency key)."""
+class LineSource:
+    """The line as a source: what arrived and is not acknowledged yet (the core stores it before acknowledging)."""
 
-    stage = Stage.INTAKE
+    name = f"{NAME}-intake"
 
-    def __init__(self, settings: DummySettings, runtime: Runtime, line: Line) -> None:
-        self.name = f"{NAME}-intake"
-        self.settings, self.runtime, self.line = settings, runtime, line
+    def __init__(self, line: Line, runtime: Runtime) -> None:
+        self.line, self.runtime = line, runtime
 
-    async def prepare(self) -> None:
-        await self.run_once()
+    def unacknowledged(self) -> Sequence[MessageRef]:
+        now = self.runtime.clock.now()
+        return [
+            MessageRef(key, len(text), now, None)
+            for key, _, text in self.line.inbound
+            if key not in self.line.acknowledged
+        ]
 
-    async def run_once(self) -> bool:
-        for _ in range(min(self.settings.batch, len(self.line.inbound))):
-            source_id, address, commands = self.line.inbound.popleft()
-            sender = c.Sender(NAME, address, address)
-            now = self.runtime.clock.now()  # the line authenticates its users, as Discord does
-            envelope = c.Envelope(sender, commands, f"{NAME}:{source_id}", now, trust=c.Trust.VERIFIED)
-            self.line.applied.append(self.runtime.service.apply(envelope))
-        return True
+    def read(self, ref: MessageRef, max_bytes: int) -> bytes:
+        address, text = next((a, t) for key, a, t in self.line.inbound if key == ref.key)
+        return f"{address}\n{text}".encode()[:max_bytes]
 
-    async def run(self, stop: asyncio.Event) -> None:
-        await _every(self, stop)
-
-
-class DummySender:
-    """Delivers this channel's outbox rows onto the line and marks them sent."""
-
-    stage = Stage.SENDING
-
-    def __init__(self, settings: DummySettings, runtime: Runtime, line: Line) -> None:
-        self.name = f"{NAME}-sender"
-        self.settings, self.line = settings, line
-        self.clock, self.drain = runtime.clock, OutboxDrain(runtime.sessions)
-
-    async def prepare(self) -> None:
-        """Nothing to read."""
-
-    async def run_once(self) -> bool:
-        for row in self.drain.due(NAME, self.clock.now(), limit=self.settings.batch):
-            self.line.delivered.append(row)
-            self.drain.mark_sent(row.id, self.clock.now())
-        return True
-
-    async def run(self, stop: asyncio.Event) -> None:
-        await _every(self, stop)
+    def acknowledge(self, refs: Sequence[MessageRef]) -> None:
+        self.line.acknowledged.update(ref.key for ref in refs)
 
 
-async def _every(worker: DummyIntake | DummySender, stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        await worker.run_once()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), worker.settings.poll_seconds)
+def understand(item: Arrived) -> c.Envelope | Skip:
+    """``<address>\\n<text>``: HELP, CREATE <game> <kind>, JOIN <game> <seat>; anything else is not understood."""
+    address, _, text = item.raw.decode().partition("\n")
+    words = text.split()
+    if not words:
+        return Skip("an empty message")
+    verb, args = words[0].upper(), words[1:]
+    command: c.Command
+    if verb == "HELP":
+        command = c.ShowHelp()
+    elif verb == "CREATE" and len(args) == 2:
+        command = c.CreateGame(args[0], args[1])
+    elif verb == "JOIN" and len(args) == 2:
+        command = c.JoinGame(args[0], args[1])
+    else:
+        command = c.NotUnderstood(text, "not a dummy command")
+    sender = c.Sender(NAME, address, address)  # the line authenticates its users, as Discord does
+    return c.Envelope(sender, (command,), f"{NAME}:{item.key}", item.received_at, trust=c.Trust.VERIFIED)
+
+
+class LineTransport:
+    """Puts each outbox row on the line."""
+
+    def __init__(self, line: Line) -> None:
+        self.line = line
+
+    @asynccontextmanager
+    async def connect(self) -> AsyncIterator[LineTransport]:
+        yield self
+
+    async def send(self, row: PendingMessage) -> Outcome:
+        self.line.delivered.append(row)
+        return Sent()
+
+
+class LineIntake:
+    """Passes of the core's intake runner over the line, every ``poll_seconds`` until stopped."""
+
+    def __init__(self, runner: IntakeRunner, source: LineSource, poll_seconds: float) -> None:
+        self.intake, self.source, self.poll_seconds = runner, source, poll_seconds
+
+    def run_once(self) -> IntakeResult:
+        return self.intake.run_once(self.source)
+
+    def run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            self.run_once()
+            stop.wait(self.poll_seconds)
 
 
 def _read(text: str) -> str | None:
@@ -109,7 +138,21 @@ def dummy_channel(line: Line) -> Channel[DummySettings]:
     """The dummy channel on ``line`` (a test's own: nothing is shared between tests)."""
 
     def workers(settings: DummySettings, runtime: Runtime) -> list[Worker]:
-        return [DummyIntake(settings, runtime, line), DummySender(settings, runtime, line)] if settings.enabled else []
+        """The core's intake and sender workers around the line's source, understanding and transport."""
+        if not settings.enabled:
+            return []
+        inbox = Inbox(
+            runtime.sessions,
+            runtime.intake.inbound_max_attempts,
+            timedelta(seconds=runtime.intake.inbound_retry_seconds),
+        )
+        processor = Processor(inbox, runtime.service, runtime.clock, NAME, Inline(understand))
+        intake = LineIntake(IntakeRunner(processor), LineSource(line, runtime), settings.poll_seconds)
+        sender = SenderLoop(
+            OutboxDrain(runtime.sessions), LineTransport(line), runtime.clock, (NAME,), bell=runtime.bell,
+            batch=settings.batch, interval=settings.poll_seconds,
+        )  # fmt: skip
+        return [IntakeWorker(f"{NAME}-intake", intake), SenderWorker(f"{NAME}-sender", sender, "the dummy line")]
 
     def doctor(settings: DummySettings, context: DoctorContext) -> list[Check]:
         return [Check("dummy line", settings.enabled, f"{len(line.inbound)} waiting", "set dummy_enabled")]
