@@ -77,6 +77,9 @@ class Runtime:
     """The core's intake section: attempts, retries, the watermark's margin."""
     bell: OutboxBell
     """This process's outbox bell: a sender waits on it, so rows committed here are sent at once."""
+    read_address: Callable[[str], tuple[str, str]]
+    """The one reader of every channel's addresses (:func:`bot.channels.parse_address`), for a channel that
+    reads addresses in what people write (a GM's ``ADD GM gs1 1234`` by mail)."""
 
 
 @dataclass(frozen=True)

@@ -104,7 +104,7 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
     found: list[Worker] = [
         DeadlineWorker(service, clock, timedelta(seconds=settings.game.deadline_check_seconds), housekeeping)
     ]
-    runtime = Runtime(sessions, clock, service, settings.intake, bell)
+    runtime = Runtime(sessions, clock, service, settings.intake, bell, channels.parse_address)
     for channel in channels.CHANNELS:
         found += channel.workers(settings.of(channel), runtime)
     return found

@@ -19,6 +19,7 @@ import pytest
 
 from bot import channels
 from bot.core.basics.clock import SimulatedClock
+from bot.core.model import commands as c
 from bot.core.runtime import supervisor
 from bot.doctor import run_checks
 from bot.settings import Settings, SettingsError, secret_names
@@ -175,3 +176,42 @@ def test_each_channel_is_named_as_its_adapter_names_it() -> None:
     from bot.email.channel import CHANNEL as EMAIL
 
     assert (EMAIL.name, DISCORD.name) == (transport.CHANNEL, conversion.CHANNEL)
+
+
+@pytest.mark.parametrize("written", ["1234", "discord:1234", "Ann@Club.org", "email:ann@club.org", "<ann@club.org>"])
+def test_mail_and_referee_gm_read_an_address_alike(written: str) -> None:
+    """One parser of every channel's addresses (bot.channels.parse_address): a GM's ``ADD GM`` by mail,
+    read as ``referee serve`` reads it, names the same person as ``referee gm add-gm`` (bare digits:
+    a Discord user id; an address with an @: an email address)."""
+    from bot.cli_gm import _address
+    from bot.email.gm_vocabulary import addresses_read_by
+    from bot.email.reading import read_commands
+
+    with addresses_read_by(channels.parse_address):
+        (command,) = read_commands("", f"ADD GM gs1 {written}\nREASON help").commands
+    assert isinstance(command, c.AddGameMaster)
+    assert (command.channel, command.address) == _address(written.strip("<>"))
+
+
+def test_mail_says_an_address_no_channel_reads_and_does_nothing() -> None:
+    from bot.email.gm_vocabulary import addresses_read_by
+    from bot.email.reading import read_commands
+
+    with addresses_read_by(channels.parse_address):
+        (command,) = read_commands("", "ADD GM gs1 fax:0123\nREASON help").commands
+    assert isinstance(command, c.NotUnderstood) and "nothing was done" in command.reason, command
+
+
+def test_referee_serve_reads_mail_addresses_with_the_list_of_channels(tmp_path: Path) -> None:
+    """The email intake ``referee serve`` builds reads GM addresses with the channels' one parser."""
+    database = str(tmp_path / "referee.sqlite3")
+    upgrade(database)
+    engine = make_engine(database)
+    try:
+        settings = Settings().merged({"database": database, "maildir_inbox": str(tmp_path / "in")})
+        found = workers(settings, session_factory(engine), SimulatedClock(datetime(2026, 5, 1, 12, tzinfo=UTC)))
+        (intake,) = [w for w in found if w.name == "email-intake"]
+        policy = intake.intake.intake.processor.policy  # type: ignore[attr-defined]
+        assert policy.read_address is channels.parse_address
+    finally:
+        engine.dispose()

@@ -26,12 +26,10 @@ if TYPE_CHECKING:
 
     from bot.core.basics.clock import Clock
     from bot.core.messaging.outbox_bell import OutboxBell
-    from bot.core.runtime.service import GameService
     from bot.core.runtime.supervisor import Worker
     from bot.email.imap import ImapConfig
     from bot.email.runtime import IntakeLoop
     from bot.email.transport import MailSender
-    from bot.settings_core import IntakeSettings
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +151,7 @@ def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
     from bot.email.runtime import EmailIntakeWorker, EmailSenderWorker  # the adapter, when it is run
 
     found: list[Worker] = []
-    intake = _intake(settings, runtime.intake, runtime.sessions, runtime.service, runtime.clock)
+    intake = _intake(settings, runtime)
     if intake is None:
         log.warning("no mailbox configured (imap_host or maildir_inbox): no mail will be read")
     else:
@@ -166,9 +164,8 @@ def workers(settings: EmailSettings, runtime: Runtime) -> list[Worker]:
     return found
 
 
-def _intake(
-    settings: EmailSettings, core: IntakeSettings, sessions: sessionmaker[Session], service: GameService, clock: Clock
-) -> IntakeLoop | None:
+def _intake(settings: EmailSettings, runtime: Runtime) -> IntakeLoop | None:
+    core, sessions, service, clock = runtime.intake, runtime.sessions, runtime.service, runtime.clock
     from bot.core.intake.inbox import Inbox
     from bot.core.intake.reply_limit import ReplyBudget
     from bot.core.intake.watermarks import Watermarks
@@ -184,6 +181,7 @@ def _intake(
         own_addresses=frozenset({settings.bot_address.lower()}),
         max_message_bytes=settings.email_max_message_kb * 1024,
         trusted_authserv_ids=frozenset(settings.email_trusted_authserv_ids),
+        read_address=runtime.read_address,
     )
     inbox = Inbox(sessions, core.inbound_max_attempts, timedelta(seconds=core.inbound_retry_seconds))
     limit = ReplyLimit(settings.email_reply_limit, timedelta(minutes=settings.email_reply_window_minutes))

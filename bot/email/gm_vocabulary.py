@@ -43,7 +43,9 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -60,12 +62,37 @@ Builder = Callable[[tuple[Any, ...], str], c.Command]
 """(the pattern's groups, the reason) -> the command (text blocks: see :class:`GmItem`)."""
 
 
-def address(text: str) -> tuple[str, str]:
-    """``someone@club.org`` is an email address; ``discord:1234`` a Discord user id (as ``referee gm``)."""
+OWN_CHANNEL = "email"
+"""The channel of a bare address written in a GM command by mail, where no list of channels reads it."""
+AddressReader = Callable[[str], tuple[str, str]]
+"""Reads an address as written (``channel:address`` or bare) into (channel, address); ValueError if none reads it."""
+
+
+def written_address(text: str) -> tuple[str, str]:
+    """Without the list of channels: ``<channel>:<address>`` as written, a bare address an email address."""
     channel, sep, rest = text.partition(":")
-    if sep and channel.lower() in ("discord", "email"):
+    if sep and channel.isalpha() and "@" not in channel:
         return channel.lower(), rest.strip()
-    return "email", text.strip().lower()
+    return OWN_CHANNEL, text.strip().lower()
+
+
+_ADDRESSES: ContextVar[AddressReader] = ContextVar("addresses", default=written_address)
+
+
+@contextmanager
+def addresses_read_by(reader: AddressReader) -> Iterator[None]:
+    """Within the block, addresses in GM commands are read by ``reader`` (``referee serve`` gives the one
+    reader of every channel's address syntax, so mail reads ``ADD GM gs1 1234`` as ``referee gm`` does)."""
+    token = _ADDRESSES.set(reader)
+    try:
+        yield
+    finally:
+        _ADDRESSES.reset(token)
+
+
+def address(text: str) -> tuple[str, str]:
+    """(channel, address) of an address written in a GM command (:func:`addresses_read_by`)."""
+    return _ADDRESSES.get()(text)
 
 
 def _value(text: str) -> Any:
@@ -371,7 +398,10 @@ class GmItem:
                 self.opener, f"understood as {self.form.name.upper()} {self.groups[0]}, but it needs a reason: add a "
                 "line REASON <text> below it (for the game's log and the players); nothing was done",
             )  # fmt: skip
-        command = self.form.build(self.groups, self.reason or "")
+        try:
+            command = self.form.build(self.groups, self.reason or "")
+        except ValueError as error:  # an address no channel reads
+            return c.NotUnderstood(self.opener, f"{error}; nothing was done")
         if isinstance(command, c.CreateGame):
             return self._create(command)
         text = "\n".join(self.lines).strip()

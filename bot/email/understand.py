@@ -12,6 +12,7 @@ from datetime import datetime
 from email.message import Message
 
 from bot.core.model import commands as c
+from bot.email.gm_vocabulary import AddressReader, addresses_read_by, written_address
 from bot.email.mime import MailText, Problem, describe_size, read_mail
 from bot.email.policy import automatic_reason, vouching
 from bot.email.reading import HIDDEN, Reading, clip, hide_secret_shapes, read_commands, subject_text
@@ -31,6 +32,9 @@ class IntakePolicy:
     max_message_bytes: int = 10 * 1024 * 1024
     trusted_authserv_ids: frozenset[str] = frozenset()
     """Receiving servers whose Authentication-Results vouch for a sender (bot.email.policy)."""
+    read_address: AddressReader = written_address
+    """How an address in a GM command is read: ``referee serve`` gives the list of channels' one
+    reader (:func:`bot.channels.parse_address`), so mail and ``referee gm`` agree."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,8 @@ def understand(
             )
         )
     else:
-        reading = read_commands(mail.subject, mail.text)
+        with addresses_read_by(policy.read_address):
+            reading = read_commands(mail.subject, mail.text)
     verdict = vouching(mail, policy.trusted_authserv_ids)
     if mail.from_problem is not None:
         # Not verifiable: answered at the one address that could be read, nothing applied.
