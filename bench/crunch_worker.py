@@ -47,6 +47,7 @@ from bench.common import Timer, peak_rss_mb, report
 from bot import heap
 from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import LEASE, OutboxDrain
+from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.service import _is_due
 from bot.email.channel import EmailSettings
@@ -183,7 +184,9 @@ def run(
     deadlines = DeadlineWorker(world.service_for(sessions), clock)
     drain = OutboxDrain(sessions)
     transport = _TimedTransport(SmtpTransport(SmtpConfig(host=host, port=port, security="none")), timer)
-    sender = MailSender(drain, transport, clock, MailIdentity(world.REFEREE), batch=200, connections=connections)
+    bell = OutboxBell().listen(sessions)  # as referee serve's wiring: the sender wakes when a batch commits
+    identity = MailIdentity(world.REFEREE)
+    sender = MailSender(drain, transport, clock, identity, batch=200, connections=connections, bell=bell)
     late = 0.0
     heap.settle()  # as referee serve does once its workers are built
     _wait_for_the_deadline(deadlines, sender, sessions)
@@ -196,7 +199,7 @@ def run(
         late = max(0.0, time.time() - start_at)
     started = time.perf_counter() - late
     cpu_started = time.process_time()
-    result = asyncio.run(_serve(deadlines, sessions, sender, drain, timer, started, sequential))
+    result = asyncio.run(_serve(deadlines, sessions, sender, drain, timer, started, clock, identity, sequential))
     result["cpu"]["total"] = time.process_time() - cpu_started
     result["cpu"]["send"] = result["cpu"]["total"] - result["cpu"]["resolve"]
     engine.dispose()
@@ -214,7 +217,7 @@ def _wait_for_the_deadline(deadlines: DeadlineWorker, sender: MailSender, sessio
         raise RuntimeError("a mail was due before the deadline")
 
 
-def _render_all(drain: OutboxDrain, sender: MailSender) -> int:
+def _render_all(drain: OutboxDrain, clock: Any, identity: MailIdentity, batch: int = 200) -> int:
     """The sender's rendering of every waiting mail, without the sending: the rows claimed a batch
     at a time as the sender claims them (:meth:`OutboxDrain.due`: another process's claims are
     skipped, so two processes split the rows), each mail built as the sender builds it
@@ -223,10 +226,10 @@ def _render_all(drain: OutboxDrain, sender: MailSender) -> int:
     rendering); returns how many were rendered.  The sender takes them once their lease has run
     out (:func:`_let_the_claims_run_out`)."""
     rendered = 0
-    while rows := drain.due(sender_module.CHANNEL, sender.clock.now(), sender.batch):
-        now = sender.clock.now()
+    while rows := drain.due(sender_module.CHANNEL, clock.now(), batch):
+        now = clock.now()
         for row in rows:
-            sender_module.compose_bytes(row, sender.identity, now)
+            sender_module.compose_bytes(row, identity, now)
         rendered += len(rows)
     return rendered
 
@@ -251,6 +254,8 @@ async def _serve(
     drain: OutboxDrain,
     timer: Timer,
     started: float,
+    clock: Any,
+    identity: MailIdentity,
     sequential: bool = False,
 ) -> dict[str, Any]:
     """The deadline worker's passes in a thread until no game is due (another process may hold some:
@@ -259,21 +264,21 @@ async def _serve(
     ``sequential``: the sender's loop starts only once no game is due and every waiting mail has
     been rendered (:func:`_render_all`, timed: ``rendered_at``)."""
     sent = 0
-    send_due = sender.send_due
+    send_due = sender.loop.send_due  # the core's sender loop: its run calls this for each pass
     rendered_at: float | None = None
     rendered = 0
 
     idle = asyncio.Event()  # a pass found less than a full batch: maybe nothing waits any more
 
-    async def counted() -> Any:
+    async def counted(recipients: Any = None) -> Any:
         nonlocal sent
-        result = await send_due()
+        result = await send_due(recipients)
         sent += result.sent
         if not result.remaining:
             idle.set()
         return result
 
-    sender.send_due = counted  # type: ignore[method-assign]
+    sender.loop.send_due = counted  # type: ignore[method-assign]
     stop = asyncio.Event()
     sending = None if sequential else asyncio.create_task(sender.run(stop))
     resolved: list[tuple[str, int]] = []
@@ -298,9 +303,9 @@ async def _serve(
                 await asyncio.sleep(0.01)  # another process holds the rest
         resolved_at = time.perf_counter() - started
         if sending is None:  # sequential: the rendering stage, then the sending
-            rendered = await asyncio.to_thread(_render_all, drain, sender)
+            rendered = await asyncio.to_thread(_render_all, drain, clock, identity)
             rendered_at = time.perf_counter() - started
-            _let_the_claims_run_out(sender.clock)
+            _let_the_claims_run_out(clock)
             sending = asyncio.create_task(sender.run(stop))
         while True:  # asked after each pass that was not full (not every few ms: a query is not free)
             idle.clear()
