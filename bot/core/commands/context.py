@@ -52,6 +52,14 @@ class CommandContext:
         context.granted = granted
         return context
 
+    @property
+    def game(self) -> Game:
+        """The game the pipeline authorised this command for: a handler of a command that names a
+        game (permission SEAT or GAME_MASTER) only; an AssertionError elsewhere is a bug."""
+        game = self.granted.game
+        assert game is not None, "a command that names no game has no authorised game"
+        return game
+
     def game_named(self, slug: str, command_line: str) -> Game | None:
         """The game called ``slug``, or None after telling the sender which games exist."""
         game = find_game(self.session, slug)

@@ -20,8 +20,7 @@ from bot.store.models import AuditEntry, GameMaster
 
 @handles(c.SetJoining)
 def set_joining(ctx: CommandContext, command: c.SetJoining) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     if game.status != FORMING:
         ctx.reply.problem(f"JOINING {game.slug}", "wrong_status", game=game.slug, status=game.status)
         return REFUSED
@@ -32,8 +31,7 @@ def set_joining(ctx: CommandContext, command: c.SetJoining) -> Result:
 
 @handles(c.EndGame)
 def end(ctx: CommandContext, command: c.EndGame) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     if game.status in (FINISHED, ABANDONED):
         ctx.reply.problem(f"END {game.slug}", "wrong_status", game=game.slug, status=game.status)
         return REFUSED
@@ -57,8 +55,7 @@ def end(ctx: CommandContext, command: c.EndGame) -> Result:
 
 @handles(c.SetOption)
 def set_option(ctx: CommandContext, command: c.SetOption) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"OPTION {game.slug} {command.name}"
     if game.status != FORMING:
         ctx.reply.problem(line, "options_fixed", game=game.slug)
@@ -80,8 +77,7 @@ def set_option(ctx: CommandContext, command: c.SetOption) -> Result:
 
 @handles(c.AddGameMaster)
 def add_game_master(ctx: CommandContext, command: c.AddGameMaster) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     newcomer = find_or_create_player(ctx.session, c.Sender(command.channel, command.address.strip()), ctx.now)
     present = ctx.session.get(GameMaster, (game.id, newcomer.id)) is not None or newcomer.id == game.gm_player_id
     if command.hand_over:
@@ -104,8 +100,7 @@ def add_game_master(ctx: CommandContext, command: c.AddGameMaster) -> Result:
 
 @handles(c.Broadcast)
 def broadcast(ctx: CommandContext, command: c.Broadcast) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     data = {"game": game.slug, "text": command.text, "from": ctx.envelope.sender.display_name or "the game master"}
     key = f"broadcast:{ctx.envelope.source_id}"
     ctx.delivery.send(Outcome(ToPublic(game.id), Message("broadcast", data), REPORT, key, game.id))
@@ -118,8 +113,7 @@ def broadcast(ctx: CommandContext, command: c.Broadcast) -> Result:
 
 @handles(c.ShowLog)
 def show_log(ctx: CommandContext, command: c.ShowLog) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     ctx.reply.add("audit_log", game=game.slug, time_zone=game.time_zone, entries=audit_log(ctx, game.id))
     return SHOWN
 

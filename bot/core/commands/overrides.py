@@ -81,8 +81,7 @@ def _tell_all(ctx: CommandContext, game: Game, template: str, data: dict[str, An
 
 @handles(c.SetDeadline)
 def set_deadline(ctx: CommandContext, command: c.SetDeadline) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"DEADLINE {game.slug}"
     if not _running(ctx, game, line):
         return REFUSED
@@ -102,8 +101,7 @@ def set_deadline(ctx: CommandContext, command: c.SetDeadline) -> Result:
 
 @handles(c.PauseGame)
 def pause(ctx: CommandContext, command: c.PauseGame) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"PAUSE {game.slug}"
     if not _running(ctx, game, line):
         return REFUSED
@@ -124,8 +122,7 @@ def pause(ctx: CommandContext, command: c.PauseGame) -> Result:
 
 @handles(c.ResumeGame)
 def resume(ctx: CommandContext, command: c.ResumeGame) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"RESUME {game.slug}"
     if not _running(ctx, game, line, PAUSED):
         return REFUSED
@@ -146,8 +143,7 @@ def resume(ctx: CommandContext, command: c.ResumeGame) -> Result:
 
 @handles(c.ProcessNow)
 def process(ctx: CommandContext, command: c.ProcessNow) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"PROCESS {game.slug} TURN {command.turn}"
     if not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
@@ -167,8 +163,7 @@ def process(ctx: CommandContext, command: c.ProcessNow) -> Result:
 @handles(c.PreviewTurn)
 def preview(ctx: CommandContext, command: c.PreviewTurn) -> Result:
     """Resolve the open turn on a copy of the state: nothing is stored, nobody else hears of it."""
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"PREVIEW {game.slug}"
     phase = phase_of(game)
     if phase is None:
@@ -191,8 +186,7 @@ def preview(ctx: CommandContext, command: c.PreviewTurn) -> Result:
 
 @handles(c.EnterOrders)
 def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"ORDERS {game.slug} FOR {command.seat}"
     if not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
@@ -224,8 +218,7 @@ def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
 
 @handles(c.ReplacePlayer)
 def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"REPLACE {game.slug} {command.seat}"
     seat = _seat(ctx, game, command.seat, line)
     if seat is None or not _running(ctx, game, line, RUNNING, PAUSED, "forming"):
@@ -275,8 +268,7 @@ def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
 
 @handles(c.EjectPlayer)
 def eject(ctx: CommandContext, command: c.EjectPlayer) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"EJECT {game.slug} {command.seat}"
     seat = _seat(ctx, game, command.seat, line)
     if seat is None or not _running(ctx, game, line, RUNNING, PAUSED):
@@ -289,8 +281,7 @@ def eject(ctx: CommandContext, command: c.EjectPlayer) -> Result:
 
 @handles(c.RollBack)
 def rollback(ctx: CommandContext, command: c.RollBack) -> Result:
-    game = ctx.granted.game
-    assert game is not None
+    game = ctx.game
     line = f"ROLLBACK {game.slug} TO {command.to_turn}"
     if not _running(ctx, game, line, RUNNING, PAUSED, FINISHED):
         return REFUSED
