@@ -170,7 +170,7 @@ def test_reading_the_list_and_the_settings_loads_no_channel_library() -> None:
 
 
 def test_each_channel_is_named_as_its_adapter_names_it() -> None:
-    from bot.discord import conversion
+    from bot.discord import understand as conversion
     from bot.discord.channel import CHANNEL as DISCORD
     from bot.email import transport
     from bot.email.channel import CHANNEL as EMAIL

@@ -21,10 +21,10 @@ from bot.core.basics.log_fields import log_fields
 from bot.core.messaging.rendering import render
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
-from bot.discord.conversion import apply_envelope, envelope_for
 from bot.discord.orders_modal import submitted_orders
 from bot.discord.render import NO_MENTIONS, discord_messages
 from bot.discord.transport import DiscordDelivery
+from bot.discord.understand import apply_envelope, envelope_for
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NAME = "discord"
-"""As the adapter's modules name it (bot.discord.conversion.CHANNEL)."""
+"""As the adapter's modules name it (bot.discord.understand.CHANNEL)."""
 
 DISCORD_ID = whole(0, None, "a Discord id (a whole number; 0: none)")
 

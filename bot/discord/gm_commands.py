@@ -50,9 +50,9 @@ from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
-from bot.discord.conversion import sender_of
 from bot.discord.game_options import option_choices
 from bot.discord.render import NO_MENTIONS, plain
+from bot.discord.understand import sender_of
 
 log = logging.getLogger(__name__)
 

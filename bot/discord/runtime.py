@@ -29,12 +29,12 @@ from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.channel import DiscordSettings
 from bot.discord.client import RefereeClient
-from bot.discord.conversion import CHANNEL
 from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.transport import DiscordDelivery
+from bot.discord.understand import CHANNEL
 
 log = logging.getLogger(__name__)
 

@@ -86,8 +86,8 @@ from bot.core.messaging.transport import Outcome, Refused, Retry, Sent, Unavaila
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import STATUS
 from bot.core.views import GameViews
-from bot.discord.conversion import CHANNEL, Target, target_of, user_recipients
 from bot.discord.render import FORM, LIMIT, NO_MENTIONS, discord_messages, render_outcome
+from bot.discord.understand import CHANNEL, Target, target_of, user_recipients
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from bot.core.model import commands as c
-from bot.discord.conversion import Target, envelope_for, target_of
+from bot.discord.understand import Target, envelope_for, target_of
 from tests.support.fake_discord import COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
 

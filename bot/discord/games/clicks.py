@@ -15,8 +15,8 @@ import hashlib
 import discord
 
 from bot.core.views import GameView, GameViews
-from bot.discord.conversion import sender_of
 from bot.discord.render import NO_MENTIONS, plain
+from bot.discord.understand import sender_of
 
 
 def not_yours(seat: str) -> str:

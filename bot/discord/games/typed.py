@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.core.games.stored import RUNNING
 from bot.core.views import GameView, GameViews
 from bot.discord.choices import MAX_CHOICES
-from bot.discord.conversion import sender_of
+from bot.discord.understand import sender_of
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Interaction -> Envelope, and the core's answer -> text: the adapter's touchpoint with the core's commands.
+"""Understanding an interaction: Interaction -> Envelope, and the core's answer -> text (the role of bot.email.understand).
 
 Each interaction is one envelope (ARCHITECTURE: the common command model):
 
