@@ -5,14 +5,16 @@ and nothing else: the settings read its section from the file and the
 environment, the doctor runs its checks, ``dummy:xyz`` is an address wherever
 a channel's address is taken, the core's configuration gives games a public
 place on it, and ``referee serve``'s wiring builds and runs its workers; a
-message sent on it is applied and its reply comes back on it, and a game its
-game master creates is announced in its public place.
+message sent on it is applied and its reply comes back on it, a game its
+game master creates is announced in its public place, and a game played on it
+sends each seat its turn report (through the core's intake runner and sender
+loop: the channel brings only its source, understanding and transport).
 """
 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -213,5 +215,37 @@ def test_referee_serve_reads_mail_addresses_with_the_list_of_channels(tmp_path: 
         (intake,) = [w for w in found if w.name == "email-intake"]
         policy = intake.intake.intake.processor.policy  # type: ignore[attr-defined]
         assert policy.read_address is channels.parse_address
+    finally:
+        engine.dispose()
+
+
+def test_a_game_played_on_it_sends_each_seat_the_turn_report(line: Line, tmp_path: Path) -> None:
+    """Two players join and the game master starts a game on the dummy line; at the deadline the
+    turn resolves by the game's rule for seats that sent nothing, and its report reaches each seat
+    and the public place through the channel's transport."""
+    database = str(tmp_path / "referee.sqlite3")
+    upgrade(database)
+    engine = make_engine(database)
+    try:
+        settings = Settings().merged({
+            "database": database, "dummy_enabled": True, "dummy_token": "t", "dummy_public": True,
+            "game_masters": ["dummy:gail"],
+        })  # fmt: skip
+        clock = SimulatedClock(datetime(2026, 5, 1, 12, tzinfo=UTC))
+        found = workers(settings, session_factory(engine), clock)
+        line.inbound.extend([("1", "gail", "CREATE sg1 strike-gold"), ("2", "ann", "JOIN sg1 Ann"),
+                             ("3", "bob", "JOIN sg1 Bob")])  # fmt: skip
+        assert asyncio.run(supervisor.run_once(found))
+        line.inbound.append(("4", "gail", "START sg1"))
+        assert asyncio.run(supervisor.run_once(found))
+        started = [row.data for row in line.delivered if row.recipient == "gail" and row.kind == "reply"][-1]
+        assert started["items"][0]["code"] == "started", started
+        reports_before = [row for row in line.delivered if row.kind == "report"]
+
+        clock.advance(timedelta(days=3))  # past the first deadline: nobody sent orders
+        assert asyncio.run(supervisor.run_once(found))
+
+        reports = [row for row in line.delivered if row.kind == "report" and row not in reports_before]
+        assert {"ann", "bob", "public:sg1"} <= {row.recipient for row in reports}, [r.recipient for r in reports]
     finally:
         engine.dispose()

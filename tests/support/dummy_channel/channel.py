@@ -2,7 +2,7 @@
 
 Its "network" is a :class:`Line` in memory: the test puts what people send in
 ``line.inbound`` (one line of text each: ``HELP``, ``CREATE <game> <kind>``,
-``JOIN <game> <seat>``) and reads what the referee sent in ``line.delivered``.
+``JOIN <game> <seat>``, ``START <game>``) and reads what the referee sent in ``line.delivered``.
 It brings only what the contract asks of a channel: a source (list, read,
 acknowledge), an understanding (``understand(raw) -> Envelope | Skip``) and a
 transport (``send(row) -> Sent``); the durable loops around them (store before
@@ -81,7 +81,7 @@ class LineSource:
 
 
 def understand(item: Arrived) -> c.Envelope | Skip:
-    """``<address>\\n<text>``: HELP, CREATE <game> <kind>, JOIN <game> <seat>; anything else is not understood."""
+    """``<address>\\n<text>``: HELP, CREATE <game> <kind>, JOIN <game> <seat>, START <game>; else not understood."""
     address, _, text = item.raw.decode().partition("\n")
     words = text.split()
     if not words:
@@ -94,6 +94,8 @@ def understand(item: Arrived) -> c.Envelope | Skip:
         command = c.CreateGame(args[0], args[1])
     elif verb == "JOIN" and len(args) == 2:
         command = c.JoinGame(args[0], args[1])
+    elif verb == "START" and len(args) == 1:
+        command = c.StartGame(args[0])
     else:
         command = c.NotUnderstood(text, "not a dummy command")
     sender = c.Sender(NAME, address, address)  # the line authenticates its users, as Discord does
