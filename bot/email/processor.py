@@ -39,7 +39,6 @@ why automatic mail was only recorded.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -47,7 +46,7 @@ from bot.core.basics.batch import Batch
 from bot.core.basics.clock import Clock
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.reply_limit import ReplyBudget
-from bot.core.intake.understanding import Arrived, Read, Reading, Skip, Understood
+from bot.core.intake.understanding import Arrived, Inline, Read, Reading, Skip, Understood
 from bot.core.model import commands as c
 from bot.core.runtime.intake_processor import PassResult, Processor, command_digest, secrets_given
 from bot.core.runtime.service import GameService
@@ -81,6 +80,10 @@ def core_reading(reading: Understanding | ReadingFailed | NotRead | Exception) -
         return Skip(reading.reason, reading.reply, park=True)
     if isinstance(reading, Exception):
         return reading
+    return _understood(reading)
+
+
+def _understood(reading: Understanding) -> Understood | Skip:
     if reading.envelope is None:
         return Skip(reading.skip or "")
     return Understood(reading.envelope, reading.summary)
@@ -90,34 +93,15 @@ def core_read(mail: MailRead) -> Read:
     return Read(mail.key, core_reading(mail.reading), mail.message_id, mail.digest)
 
 
-class InlineMailReading:
+def inline_mail_reading(policy: IntakePolicy) -> Inline:
     """Reads stored mail in this process, in the transaction (no budget: the intake's
-    :class:`bot.email.mail_reader.MailReader` reads it within one)."""
+    :class:`bot.email.mail_reader.MailReader` reads it within one); a message whose reading
+    raises fails alone (:class:`bot.core.intake.understanding.Inline`)."""
 
-    def __init__(self, policy: IntakePolicy) -> None:
-        self.policy = policy
-        self._started: list[Read] = []
+    def read(item: Arrived) -> Understood | Skip:
+        return _understood(understand(item.raw, item.key, item.received_at, policy, item.cut))
 
-    def read(self, items: Sequence[Arrived]) -> list[Read]:
-        read: list[Read] = []
-        for item in items:
-            reading: Reading
-            try:
-                reading = core_reading(understand(item.raw, item.key, item.received_at, self.policy, item.cut))
-            except Exception as exc:  # a bug in the reader: that message fails alone, in its unit
-                reading = exc
-            read.append(Read(item.key, reading))
-        return read
-
-    def start(self, items: Sequence[Arrived]) -> None:
-        self._started = self.read(items)
-
-    def result(self) -> list[Read]:
-        started, self._started = self._started, []
-        return started
-
-    def close(self) -> None:
-        """Nothing to let go of."""
+    return Inline(read)
 
 
 class MailReplies:
@@ -175,7 +159,7 @@ class MailProcessor(Processor):
         limit: ReplyLimit = ReplyLimit(),
     ) -> None:
         replies = MailReplies(budget, limit, clock) if budget is not None else None
-        super().__init__(inbox, service, clock, EMAIL, InlineMailReading(policy), replies, redact_mail)
+        super().__init__(inbox, service, clock, EMAIL, inline_mail_reading(policy), replies, redact_mail)
         self.policy = policy
         self.budget = budget
         self.limit = limit

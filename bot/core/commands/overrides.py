@@ -74,6 +74,12 @@ def _tell(ctx: CommandContext, seat: Seat, template: str, data: dict[str, Any]) 
                                seat.game_id))  # fmt: skip
 
 
+def _shift(written: str | None) -> str | None:
+    """The shift a time was written as (``+2d``), for the reply to repeat; None for a moment."""
+    text = (written or "").strip()
+    return text if text.startswith("+") else None
+
+
 def _tell_all(ctx: CommandContext, game: Game, template: str, data: dict[str, Any]) -> None:
     for seat in game.seats:
         _tell(ctx, seat, template, data)
@@ -93,8 +99,7 @@ def set_deadline(ctx: CommandContext, command: c.SetDeadline) -> Result:
     game.grace_until = None
     data = {"game": game.slug, "deadline": moment.isoformat(), "before": before.isoformat() if before else None,
             "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
-    shift = command.when.strip() if command.when.strip().startswith("+") else None
-    ctx.reply.add("deadline_set", **data, shift=shift)
+    ctx.reply.add("deadline_set", **data, shift=_shift(command.when))
     _tell_all(ctx, game, "deadline_moved", data)
     return DONE
 
@@ -135,8 +140,7 @@ def resume(ctx: CommandContext, command: c.ResumeGame) -> Result:
     resume_game(game, deadline)
     data = {"game": game.slug, "deadline": deadline.isoformat(), "time_zone": game.time_zone,
             "reason": command.reason}  # fmt: skip
-    shift = command.deadline.strip() if command.deadline and command.deadline.strip().startswith("+") else None
-    ctx.reply.add("resumed", **data, shift=shift)
+    ctx.reply.add("resumed", **data, shift=_shift(command.deadline))
     _tell_all(ctx, game, "resumed", data)
     return DONE
 
