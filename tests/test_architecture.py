@@ -124,11 +124,11 @@ def test_the_core_is_a_map_of_folders():
     core = ROOT / "bot" / "core"
     folders = sorted(p.name for p in core.iterdir() if (p / "__init__.py").exists())
     loose = sorted(p.name for p in core.glob("*.py") if p.name != "__init__.py")
-    assert loose == ["views.py"], "a core module belongs in the folder of its concept"
+    assert loose == [], "a core module belongs in the folder of its concept"
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c for c in contracts if c["type"] == "layers" and c.get("containers") == ["bot.core"])
     named = sorted(part.strip() for layer in layers["layers"] for part in layer.split("|"))
-    assert named == sorted([*folders, "views"])
+    assert named == folders
     drawn = (core / "__init__.py").read_text()
     assert [f for f in folders if f"{f}/" not in drawn] == []
 

@@ -3,9 +3,9 @@
 Each folder is one concept; a layer imports only the layers below it (the
 import-linter ``layers`` contract in ``pyproject.toml`` checks it in CI)::
 
-    runtime/   service (apply an envelope, resolve due turns), supervisor,     views.py
-               deadline worker, housekeeping, health, every channel's         (what adapters read)
-               intake runner and processor, the channel workers
+    runtime/   service (apply an envelope, resolve due turns), supervisor,     views/
+               deadline worker, housekeeping, health, every channel's         (what adapters read:
+               intake runner and processor, the channel workers               games, pages, calendars)
        │
     intake/    the raw inbox, intake watermarks, the reply limit, what a
                channel's understanding gives (Understood | Skip)

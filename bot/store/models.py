@@ -41,6 +41,10 @@ class Player(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     display_name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    board_pictures: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether report mails to this player carry the board picture as an attachment (a player setting)."""
+    calendar_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    """Part of the key of the player's private calendar address; raising it revokes the old address."""
 
     identities: Mapped[list[Identity]] = relationship(back_populates="player", order_by="Identity.id")
 
@@ -134,6 +138,8 @@ class PublicPlace(Base):
     place_id: Mapped[str] = mapped_column(String(64))
     status_id: Mapped[str | None] = mapped_column(String(64))
     """The message there that shows the game's live status (a pinned Discord message), edited in place."""
+    event_id: Mapped[str | None] = mapped_column(String(64))
+    """The calendar event there that follows the game's next deadline (a Discord guild scheduled event)."""
 
 
 class Game(Base):
@@ -192,6 +198,9 @@ class Game(Base):
     absence_limit_days: Mapped[int] = mapped_column(Integer, default=14)
     paused_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
     gm_secret_hash: Mapped[str | None] = mapped_column(String(128))
+    calendar_sequence: Mapped[int] = mapped_column(Integer, default=0)
+    """Rises each time the game's next deadline changes (moved, paused, resumed, ended, a new turn): the
+    iCalendar SEQUENCE of its deadline entries, so calendars update the entry they hold (RFC 5546)."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 

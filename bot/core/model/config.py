@@ -42,3 +42,6 @@ class ServiceConfig:
     """The intakes whose watermarks a deadline waits for (:mod:`bot.core.intake.watermarks`)."""
     intake_wait_seconds: float = 300.0
     """How long past its deadline a turn waits for an intake that is behind, before it resolves anyway."""
+    web_base_url: str = ""
+    """Where the web channel's pages are read (``https://referee.club.org``), for links in messages;
+    empty: no web pages, so messages carry no links."""

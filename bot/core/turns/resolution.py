@@ -227,6 +227,9 @@ def report_outcomes(
 ) -> list[Outcome]:
     """One public copy, one copy per seat (with that seat's private data), and the GMs' copy.
 
+    Every copy carries ``board``: the public view of the state after the turn (the rules'
+    ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`).
+
     The player of a seat they left (resigned, or ejected by a game master)
     gets the public copy: the seat's secrets are no longer theirs to see.
 
@@ -244,6 +247,7 @@ def report_outcomes(
         "phase_title": record.phase_title,
         "report": record.report,
         "events": [e["text"] for e in record.events],
+        "board": rules.public_state(rules.load_state(record.state_after)),
         "next_phase": None
         if next_phase is None
         else {"number": next_phase.number, "title": next_phase.title, "owing": list(next_phase.owing)},
