@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.model import commands as c
+from bot.discord.events import KEEP, LENGTH, EventPlan, plan_event
 from bot.store.db import unit_of_work
 from bot.store.models import Game, PublicPlace
 from tests.core.harness import SEATS
@@ -206,3 +207,19 @@ async def test_without_the_permission_no_event_is_asked_for_and_it_is_said_once(
         assert not fake_discord.event_requests() and kept_event_id(world) is None
         said = [r.getMessage() for r in caplog.records if r.name == "bot.discord.events"]
         assert len(said) == 1 and "lacks Create Events and Manage Events" in said[0], said
+
+
+def test_what_each_status_asks_of_the_event() -> None:
+    base = {"game": "gs1", "title": "Golden Strider", "turn": 2, "phase": "Turn 2 *bold*", "stuck": False,
+            "deadline": "2026-03-03T12:00:00+00:00", "paused_until": None}  # fmt: skip
+    plan = plan_event({**base, "status": "running"})
+    assert isinstance(plan, EventPlan) and plan.start == FIRST_DEADLINE and plan.end - plan.start == LENGTH
+    assert plan.name == "gs1 -- Golden Strider: turn 2 deadline" and "\\*bold\\*" in plan.description
+    assert plan_event({**base, "status": "running", "stuck": True}) == KEEP  # held: the passed deadline stays
+    for over in ("forming", "finished", "abandoned"):
+        assert plan_event({**base, "status": over}) is None
+    assert plan_event({**base, "status": "paused"}) is None  # no end to the pause: no time to show
+    resumes = plan_event({**base, "status": "paused", "paused_until": "2026-03-10T09:00:00+00:00"})
+    assert isinstance(resumes, EventPlan) and resumes.start == datetime(2026, 3, 10, 9, tzinfo=UTC)
+    long = plan_event({**base, "status": "running", "title": "T" * 300, "phase": "P" * 3000})
+    assert isinstance(long, EventPlan) and len(long.name) <= 100 and len(long.description) <= 1000
