@@ -98,9 +98,9 @@ async def test_the_event_is_made_at_the_start_moved_with_the_deadline_and_ended_
 
         await order(world, SEATS[2:])
         world.harness.clock.set(deadline_of(world) - timedelta(minutes=60))
-        assert await world.pass_deadline() == [("gs1", 0)]
-        fake_discord.start_events(world.harness.clock.now())  # Discord started the event: its time came
+        fake_discord.start_events(deadline_of(world))  # the deadline came: Discord starts the event on its own
         assert fake_discord.events[int(event["id"])]["status"] == EVENT_ACTIVE
+        assert await world.pass_deadline() == [("gs1", 0)]
         await world.delivered()
         assert fake_discord.events[int(event["id"])]["status"] == EVENT_COMPLETED  # ended by the bot
         turn_1 = the_event(world)
