@@ -21,7 +21,10 @@ And its own:
   module per kind behind one protocol;
 * :mod:`gm_commands` -- the ``/gm`` group (its option suggestions:
   :mod:`game_options`);
-* :mod:`answers` -- defer, apply one envelope, answer privately.
+* :mod:`answers` -- defer, apply one envelope, answer privately;
+* :mod:`board` -- the board's picture (``board.png``) on each report in the
+  game's post;
+* :mod:`events` -- each running game's next deadline as a guild scheduled event.
 
 Like every adapter it talks to the rest only through :mod:`bot.core`.
 """

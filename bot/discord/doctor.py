@@ -1,8 +1,10 @@
 """The Discord channel's ``referee doctor`` checks.
 
 The token (``GET /users/@me``), the guild, the forum channel, and the bot's
-permissions in it, computed from its roles and the channel's overwrites; the
-GM role when one is named.  No secret is ever printed.
+permissions in it, computed from its roles and the channel's overwrites;
+whether it may make the guild's scheduled events (each running game's next
+deadline: :mod:`bot.discord.events`), a warning when not, since the games run
+without; the GM role when one is named.  No secret is ever printed.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ PERMISSIONS = {
 }
 """What the bot needs in the forum channel (deploy/HOSTING.md lists the same)."""
 ADMINISTRATOR = 1 << 3
+EVENT_PERMISSIONS = {"Create Events": 1 << 44, "Manage Events": 1 << 33}
+"""Either lets the bot make and move its own scheduled events (guild-wide: no channel overwrite applies)."""
 GUILD_FORUM = 15
 
 
@@ -82,6 +86,7 @@ async def discord_checks(settings: DiscordSettings) -> list[Check]:
                                "invite the bot to the guild (deploy/HOSTING.md)"))  # fmt: skip
             return found
         found.append(_permission_check(guild, member, channel, str(me.get("id"))))
+        found.append(_events_check(guild, member, str(me.get("id"))))
         if settings.gm_role_id:
             roles = {str(r.get("id")) for r in guild.get("roles", [])}
             if str(settings.gm_role_id) in roles:
@@ -92,17 +97,23 @@ async def discord_checks(settings: DiscordSettings) -> list[Check]:
     return found
 
 
-def channel_permissions(guild: dict[str, Any], member: dict[str, Any], channel: dict[str, Any], user_id: str) -> int:
-    """The member's permissions in the channel: Discord's documented computation (base, then overwrites)."""
-    guild_id = str(guild.get("id"))
+def guild_permissions(guild: dict[str, Any], member: dict[str, Any], user_id: str) -> int:
+    """The member's permissions in the guild (-1: all, as owner or administrator): @everyone's and its roles'."""
     if str(guild.get("owner_id")) == user_id:
         return -1
     roles = {str(r["id"]): int(r.get("permissions", 0)) for r in guild.get("roles", [])}
+    base = roles.get(str(guild.get("id")), 0)
+    for role in member.get("roles", []):
+        base |= roles.get(str(role), 0)
+    return -1 if base & ADMINISTRATOR else base
+
+
+def channel_permissions(guild: dict[str, Any], member: dict[str, Any], channel: dict[str, Any], user_id: str) -> int:
+    """The member's permissions in the channel: Discord's documented computation (base, then overwrites)."""
+    guild_id = str(guild.get("id"))
     member_roles = [str(r) for r in member.get("roles", [])]
-    base = roles.get(guild_id, 0)
-    for role in member_roles:
-        base |= roles.get(role, 0)
-    if base & ADMINISTRATOR:
+    base = guild_permissions(guild, member, user_id)
+    if base == -1:
         return -1
     overwrites = {
         str(o["id"]): (int(o.get("allow", 0)), int(o.get("deny", 0))) for o in channel.get("permission_overwrites", [])
@@ -125,3 +136,15 @@ def _permission_check(guild: dict[str, Any], member: dict[str, Any], channel: di
         return Check("Discord permissions", False, f"in #{channel.get('name')} the bot lacks: {', '.join(lacking)}",
                      "give the bot's role these permissions on the forum channel (deploy/HOSTING.md)")  # fmt: skip
     return Check("Discord permissions", True, f"in #{channel.get('name')}: {', '.join(PERMISSIONS)}")
+
+
+def _events_check(guild: dict[str, Any], member: dict[str, Any], user_id: str) -> Check:
+    have = guild_permissions(guild, member, user_id)
+    granted = [name for name, bit in EVENT_PERMISSIONS.items() if have & bit]
+    if granted:
+        return Check("Discord events", True, f"the bot may keep each running game's next deadline as a server "
+                     f"event ({' and '.join(granted)})")  # fmt: skip
+    return Check("Discord events", True, "the bot lacks Create Events and Manage Events: games run, but their "
+                 "deadlines are not shown as server events",
+                 "give the bot's role Create Events (Server Settings, Roles) for deadlines in the server's events",
+                 warning=True)  # fmt: skip

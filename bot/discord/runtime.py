@@ -75,6 +75,7 @@ class DiscordRuntime:
             channels=(CHANNEL,),
             service_config=self.service.config,
             bell=bell,
+            guild_id=settings.guild_id,
         )
         self.answers = Answers(self.service, self.delivery, self.clock)
         views = GameViews(sessions)

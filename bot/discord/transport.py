@@ -18,10 +18,13 @@ A game's live status (outbox kind ``status``, one coalescing row per game:
 message in the game's post, posted and pinned the first time, its id
 recorded (:func:`bot.core.messaging.places.record_status_message`), and edited in
 place afterwards, across restarts (the loop sends only the newest of several
-due status rows of a game).
+due status rows of a game).  The same status then moves the game's guild
+scheduled event to its next deadline (:mod:`bot.discord.events`), which never
+fails the row.
 
 Each other row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
-each with a nonce derived from the row's stable Message-ID and the block's
+a public report's first block with the board's picture attached
+(:mod:`bot.discord.board`), each with a nonce derived from the row's stable Message-ID and the block's
 index, sent with ``enforce_nonce``: Discord answers a repeat with the
 message it already has, so a retry after a lost response posts nothing twice.
 Discord keeps a nonce for a few minutes only, so the process also remembers
@@ -86,6 +89,8 @@ from bot.core.messaging.transport import Outcome, Refused, Retry, Sent, Unavaila
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import STATUS
 from bot.core.views import GameViews
+from bot.discord.board import board_picture
+from bot.discord.events import DeadlineEvents
 from bot.discord.render import FORM, LIMIT, NO_MENTIONS, discord_messages, render_outcome
 from bot.discord.understand import CHANNEL, Target, target_of, user_recipients
 
@@ -171,6 +176,8 @@ class DiscordTransport:
         """Asks the loop for another pass (the GMs' notice of a closed DM was just written)."""
         self.after_public: AfterPublic | None = None
         """Called after each public row is sent, with the game and its place (the decision prompts)."""
+        self.events: DeadlineEvents | None = None
+        """Given each game's status once it is shown: its next deadline as a guild scheduled event."""
         self._dms_closed: set[str] = set()
         self._dms_loaded = False
         self._blocks_sent: dict[int, int] = {}
@@ -235,11 +242,21 @@ class DiscordTransport:
             text = render_outcome(row.template, row.data, row.context)
             if row.kind == STATUS and target.kind == "public":
                 await self._show_status(target.key, messageable, text.strip()[:LIMIT])
+                if self.events is not None and isinstance(messageable, discord.PartialMessageable):
+                    await self.events.follow(target.key, row.data, str(messageable.id))
                 return
             blocks = discord_messages(text)
-            for index in range(self._blocks_sent.get(row.id, 0), len(blocks)):
-                await messageable.send(blocks[index], nonce=nonce_for(row.message_id, index),
-                                       allowed_mentions=NO_MENTIONS)  # fmt: skip
+            first = self._blocks_sent.get(row.id, 0)
+            picture = None
+            if target.kind == "public" and first == 0 and blocks:
+                picture = await asyncio.to_thread(board_picture, row.template, row.data)
+            for index in range(first, len(blocks)):
+                nonce = nonce_for(row.message_id, index)
+                if picture is not None and index == 0:
+                    await messageable.send(blocks[index], nonce=nonce, allowed_mentions=NO_MENTIONS,
+                                           file=picture.file())  # fmt: skip
+                else:
+                    await messageable.send(blocks[index], nonce=nonce, allowed_mentions=NO_MENTIONS)
                 self._blocks_sent[row.id] = index + 1
             if target.kind == "public" and self.after_public is not None:
                 await self._prompt(target.key, messageable)
@@ -379,11 +396,14 @@ class DiscordDelivery:
         after_public: AfterPublic | None = None,
         service_config: ServiceConfig | None = None,
         bell: OutboxBell | None = None,
+        guild_id: int = 0,
     ) -> None:
         self.transport = DiscordTransport(
             client, sessions, clock, forum_channel_id, service_config or ServiceConfig(), self.wake
         )
         self.transport.after_public = after_public
+        if guild_id:  # each game's next deadline as an event in that guild
+            self.transport.events = DeadlineEvents(client, sessions, clock, guild_id)
         self.loop = SenderLoop(
             OutboxDrain(sessions), self.transport, clock, channels, bell=bell, interval=interval,
             max_attempts=max_attempts, retry_min=interval, retry_max=interval,  # a failed pass: tried again each interval

@@ -158,6 +158,21 @@ def test_discord_token_guild_forum_permissions_and_gm_role(tmp_path, discord, mo
     assert line(lines, "Discord GM role") == "ok   Discord GM role: role 3003 exists"
     assert fake_discord.TOKEN not in "\n".join(lines)
 
+    # no Create Events nor Manage Events: a warning (the games run without their deadlines as events), not a failure
+    assert line(lines, "Discord events").startswith(
+        "warn Discord events: the bot lacks Create Events and Manage Events"
+    )
+    assert "fix: give the bot's role Create Events" in "\n".join(lines)
+    discord.bot_role_permissions = fake_discord.NEEDED | (1 << 44)
+    code, lines = doctor(config, capsys)
+    assert code == 0 and line(lines, "Discord events") == (
+        "ok   Discord events: the bot may keep each running game's next deadline as a server event (Create Events)"
+    )
+    discord.bot_role_permissions = fake_discord.NEEDED | (1 << 3)  # an administrator may do anything
+    code, lines = doctor(config, capsys)
+    assert line(lines, "Discord events").endswith("(Create Events and Manage Events)")
+    discord.bot_role_permissions = fake_discord.NEEDED
+
     # the forum denies the bot's role Pin Messages (the status) and Create Public Threads
     discord.overwrites = [{"id": fake_discord.BOT_ROLE_ID, "type": 0, "allow": "0", "deny": str((1 << 51) | (1 << 35))}]
     code, lines = doctor(config, capsys)

@@ -12,7 +12,15 @@ more:
   messages (create, edit, delete; pins: pin, unpin, list, each as Discord
   does it, with the "pinned a message" system message), DM channels, forum posts, and the
   interaction callback and webhook follow-up routes that interaction replies
-  take (not through ``HTTPClient.request``).
+  take (not through ``HTTPClient.request``);
+* uploads: a message posted as discord.py sends one with files
+  (``multipart/form-data``: ``payload_json`` and ``files[n]``) is kept with
+  its attachments (filename, description), and their bytes in :attr:`uploads`;
+* guild scheduled events: create, fetch, edit (moved, or its status changed as
+  Discord allows: scheduled -> active or cancelled, active -> completed),
+  delete, kept in :attr:`events`; :meth:`refuse_events` answers them 403
+  (50013), :meth:`start_events` plays Discord's own start of an external event
+  at its time.
 
 Every request is recorded (:attr:`requests`), every message created is kept
 per channel (:attr:`messages`); :meth:`unguarded_mentions` lists each request
@@ -33,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -56,6 +65,18 @@ class Request:
     query: dict[str, str]
     body: Any
     status: int = 0
+    files: list[Upload] = field(default_factory=list)
+    """The files of a ``multipart/form-data`` request (its ``payload_json`` is :attr:`body`)."""
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One file part of a multipart request, as received."""
+
+    field: str
+    filename: str
+    content_type: str
+    data: bytes
 
 
 @dataclass
@@ -93,6 +114,10 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+RECORD = web.RequestKey("record", Request)
+"""Where the middleware leaves a request's :class:`Request` (its body read, a multipart form parsed) for the handler."""
+
+
 class FakeDiscord:
     """One guild, one bot application, any number of members; see the module docstring."""
 
@@ -119,6 +144,15 @@ class FakeDiscord:
         self.requests: list[Request] = []
         self.faults: list[Fault] = []
         self.closed_dms: set[int] = set()
+        self.uploads: dict[str, bytes] = {}
+        """Attachment id -> the bytes uploaded."""
+        self.events: dict[int, dict[str, Any]] = {}
+        """Guild scheduled events by id, as Discord would answer them (deleted ones removed)."""
+        self.events_refused: int | None = None
+        self.role_permissions = 2248473465835073
+        """The permissions of every role (and so of every member, the bot too), as the guild is sent at login."""
+        self.owner_id = self.application_id
+        """The guild's owner (the bot, unless a test says otherwise: an owner may do anything)."""
         self.refused_channels: dict[int, int] = {}
         self.identifies = 0
         self._nonces: dict[tuple[int, str], dict[str, Any]] = {}
@@ -163,6 +197,11 @@ class FakeDiscord:
             ("POST", "/channels/{channel}/threads", self._forum_post),
             ("GET", "/guilds/{guild}/threads/active", self._active_threads),
             ("POST", "/users/@me/channels", self._open_dm),
+            ("GET", "/guilds/{guild}/scheduled-events", self._list_events),
+            ("POST", "/guilds/{guild}/scheduled-events", self._create_event),
+            ("GET", "/guilds/{guild}/scheduled-events/{event}", self._get_event),
+            ("PATCH", "/guilds/{guild}/scheduled-events/{event}", self._edit_event),
+            ("DELETE", "/guilds/{guild}/scheduled-events/{event}", self._delete_event),
             ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
             ("PATCH", "/webhooks/{app}/{token}/messages/{message}", self._edit_followup),
@@ -207,14 +246,14 @@ class FakeDiscord:
 
     def member_payload(self, user: dict[str, Any]) -> dict[str, Any]:
         return {"user": user, "roles": self.member_roles.get(int(user["id"]), []), "joined_at": _now(),
-                "deaf": False, "mute": False, "flags": 0, "nick": None, "permissions": "2248473465835073"}  # fmt: skip
+                "deaf": False, "mute": False, "flags": 0, "nick": None, "permissions": str(self.role_permissions)}  # fmt: skip
 
     def _guild_payload(self) -> dict[str, Any]:
-        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": "2248473465835073", "position": 0,
+        everyone = {"id": str(self.guild_id), "name": "@everyone", "permissions": str(self.role_permissions), "position": 0,
                     "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}  # fmt: skip
         gm = dict(everyone, id=str(self.gm_role_id), name="GM", position=1)
         members = [self.member_payload(self.bot_user)] + [self.member_payload(u) for u in self.users.values()]
-        return {"id": str(self.guild_id), "name": "Postal Games", "owner_id": str(self.application_id),
+        return {"id": str(self.guild_id), "name": "Postal Games", "owner_id": str(self.owner_id),
                 "roles": [everyone, gm], "channels": list(self.channels.values()), "threads": [],
                 "members": members, "member_count": len(members), "emojis": [], "stickers": [], "features": [],
                 "unavailable": False, "large": False, "voice_states": [], "presences": [],
@@ -268,6 +307,10 @@ class FakeDiscord:
         """Messages to this user's DM channel get 403 code 50007 (cannot send messages to this user)."""
         self.closed_dms.add(int(user_id))
 
+    def refuse_events(self, code: int = 50013) -> None:
+        """Every scheduled-event request gets 403 ``code`` (50013: missing permissions)."""
+        self.events_refused = code
+
     def refuse_channel(self, channel_id: int | str, code: int) -> None:
         """Messages to this channel get 404 code 10003 (unknown channel) or 403 code 50013 (missing permissions)."""
         self.refused_channels[int(channel_id)] = code
@@ -277,12 +320,20 @@ class FakeDiscord:
         if request.path == "/":
             return await handler(request)  # type: ignore[no-any-return]
         raw = await request.read()
+        files: list[Upload] = []
         try:
-            body = json.loads(raw) if raw and request.content_type == "application/json" else None
+            if request.content_type == "multipart/form-data":
+                parts = _form_parts(raw, request.headers.get("Content-Type", ""))
+                payload = next((p for p in parts if p.field == "payload_json"), None)
+                body = None if payload is None else json.loads(payload.data)
+                files = [p for p in parts if p.field != "payload_json"]
+            else:
+                body = json.loads(raw) if raw and request.content_type == "application/json" else None
         except ValueError:
             body = None
-        record = Request(request.method, request.path.removeprefix("/api/v10"), dict(request.query), body)
+        record = Request(request.method, request.path.removeprefix("/api/v10"), dict(request.query), body, files=files)
         self.requests.append(record)
+        request[RECORD] = record
         fault = next((f for f in self.faults if f.active() and f.match(record)), None)
         if fault is not None and fault.status == 0:
             fault.hits += 1
@@ -539,15 +590,48 @@ class FakeDiscord:
         refusal = self._refusal(channel_id)
         if refusal is not None:
             return refusal
-        body = await request.json()
+        record = request[RECORD]
+        body = _body(request)
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce") and (channel_id, nonce) in self._nonces:
             return _json(self._nonces[(channel_id, nonce)])
+        attachments = self._attachments(channel_id, body, record.files)
+        if isinstance(attachments, web.Response):
+            return attachments
         message = self._message(channel_id, body)
+        message["attachments"] = attachments
         self.messages.setdefault(channel_id, []).append(message)
         if nonce is not None:
             self._nonces[(channel_id, nonce)] = message
         return _json(message)
+
+    def _attachments(
+        self, channel_id: int, body: dict[str, Any], files: list[Upload]
+    ) -> list[dict[str, Any]] | web.Response:
+        """The attachments of a new message, as Discord lists them: each ``attachments`` entry of the
+        payload names its file part (``files[<id>]``); a part named by none, or an entry with no part, is refused."""
+        by_field = {f.field: f for f in files}
+        made: list[dict[str, Any]] = []
+        for entry in body.get("attachments") or []:
+            upload = by_field.pop(f"files[{entry.get('id')}]", None)
+            if upload is None:
+                return _json({"message": "Invalid Form Body", "code": 50035,
+                              "errors": {"attachments": f"no file part for {entry!r}"}}, 400)  # fmt: skip
+            attachment_id = str(self.new_id())
+            self.uploads[attachment_id] = upload.data
+            filename = entry.get("filename") or upload.filename
+            made.append({"id": attachment_id, "filename": filename, "size": len(upload.data),
+                         "url": f"https://cdn.fake/attachments/{channel_id}/{attachment_id}/{filename}",
+                         "proxy_url": f"https://media.fake/attachments/{channel_id}/{attachment_id}/{filename}",
+                         "content_type": upload.content_type, "description": entry.get("description")})  # fmt: skip
+        if by_field:
+            return _json({"message": "Invalid Form Body", "code": 50035,
+                          "errors": {"files": f"parts with no attachment entry: {sorted(by_field)}"}}, 400)  # fmt: skip
+        return made
+
+    def attachments(self, message: dict[str, Any]) -> list[tuple[dict[str, Any], bytes]]:
+        """A stored message's attachments, each with the bytes uploaded."""
+        return [(a, self.uploads[a["id"]]) for a in message.get("attachments", [])]
 
     def _find(self, channel_id: int, message_id: int) -> dict[str, Any] | None:
         return next((m for m in self.messages.get(channel_id, []) if int(m["id"]) == message_id), None)
@@ -709,6 +793,94 @@ class FakeDiscord:
     async def _delete_followup(self, request: web.Request) -> web.Response:
         return web.Response(status=204)
 
+    # -- guild scheduled events --------------------------------------------
+
+    def _event_refusal(self, request: web.Request) -> web.Response | None:
+        if int(request.match_info["guild"]) != self.guild_id:
+            return _json({"message": "Unknown Guild", "code": 10004}, 404)
+        if self.events_refused is not None:
+            return _json({"message": "Missing Permissions", "code": self.events_refused}, 403)
+        return None
+
+    def _event(self, request: web.Request) -> dict[str, Any] | web.Response:
+        refusal = self._event_refusal(request)
+        if refusal is not None:
+            return refusal
+        event = self.events.get(int(request.match_info["event"]))
+        if event is None:
+            return _json({"message": "Unknown Guild Scheduled Event", "code": UNKNOWN_EVENT}, 404)
+        return event
+
+    async def _list_events(self, request: web.Request) -> web.Response:
+        refusal = self._event_refusal(request)
+        return refusal or _json(list(self.events.values()))
+
+    async def _create_event(self, request: web.Request) -> web.Response:
+        refusal = self._event_refusal(request)
+        if refusal is not None:
+            return refusal
+        body = _body(request)
+        event_id = self.new_id()
+        event = {"id": str(event_id), "guild_id": str(self.guild_id), "channel_id": None,
+                 "creator_id": str(self.application_id), "creator": self.bot_user, "name": body.get("name"),
+                 "description": body.get("description"), "scheduled_start_time": body.get("scheduled_start_time"),
+                 "scheduled_end_time": body.get("scheduled_end_time"), "privacy_level": body.get("privacy_level"),
+                 "status": EVENT_SCHEDULED, "entity_type": body.get("entity_type"), "entity_id": None,
+                 "entity_metadata": body.get("entity_metadata"), "user_count": 0, "image": None}  # fmt: skip
+        problems = _event_problems(event)
+        if problems:
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+        self.events[event_id] = event
+        return _json(event)
+
+    async def _get_event(self, request: web.Request) -> web.Response:
+        event = self._event(request)
+        return event if isinstance(event, web.Response) else _json(event)
+
+    async def _edit_event(self, request: web.Request) -> web.Response:
+        """An edit as Discord takes one: a finished event is not edited (180000), a status moves only
+        scheduled -> active or cancelled and active -> completed, a started event keeps its start."""
+        event = self._event(request)
+        if isinstance(event, web.Response):
+            return event
+        if event["status"] in (EVENT_COMPLETED, EVENT_CANCELLED):
+            return _json({"message": "Cannot edit a finished event", "code": 180000}, 400)
+        body = _body(request)
+        wanted = body.get("status", event["status"])
+        if wanted != event["status"] and (event["status"], wanted) not in EVENT_MOVES:
+            return _json({"message": "Invalid Form Body", "code": 50035,
+                          "errors": {"status": f"{event['status']} -> {wanted}"}}, 400)  # fmt: skip
+        edited = {**event, **{k: v for k, v in body.items() if k in EVENT_FIELDS}}
+        if event["status"] == EVENT_ACTIVE and edited["scheduled_start_time"] != event["scheduled_start_time"]:
+            return _json({"message": "Invalid Form Body", "code": 50035,
+                          "errors": {"scheduled_start_time": "the event has started"}}, 400)  # fmt: skip
+        problems = _event_problems(edited)
+        if problems:
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": problems}, 400)
+        event.update(edited)
+        return _json(event)
+
+    async def _delete_event(self, request: web.Request) -> web.Response:
+        event = self._event(request)
+        if isinstance(event, web.Response):
+            return event
+        del self.events[int(event["id"])]
+        return web.Response(status=204)
+
+    def start_events(self, now: datetime) -> None:
+        """What Discord does on its own at ``now``: an external event whose start came is active, one whose
+        end came is completed."""
+        for event in self.events.values():
+            if event["status"] == EVENT_SCHEDULED and datetime.fromisoformat(event["scheduled_start_time"]) <= now:
+                event["status"] = EVENT_ACTIVE
+            if event["status"] == EVENT_ACTIVE and datetime.fromisoformat(event["scheduled_end_time"]) <= now:
+                event["status"] = EVENT_COMPLETED
+
+    def event_requests(self, method: str | None = None) -> list[Request]:
+        """The scheduled-event requests answered (of ``method``, when given)."""
+        return [r for r in self.requests if "/scheduled-events" in r.path and r.status
+                and (method is None or r.method == method)]  # fmt: skip
+
 
 MESSAGE_CALLBACKS = {4, 7}
 """Interaction callbacks that carry a message: CHANNEL_MESSAGE_WITH_SOURCE and UPDATE_MESSAGE."""
@@ -755,3 +927,68 @@ def _delivery_request(request: Request) -> bool:
     return request.method == "POST" and (
         request.path.endswith("/messages") or request.path.endswith("/threads") or request.path == "/users/@me/channels"
     )
+
+
+EVENT_SCHEDULED, EVENT_ACTIVE, EVENT_COMPLETED, EVENT_CANCELLED = 1, 2, 3, 4
+EVENT_MOVES = {(EVENT_SCHEDULED, EVENT_ACTIVE), (EVENT_SCHEDULED, EVENT_CANCELLED), (EVENT_ACTIVE, EVENT_COMPLETED)}
+EVENT_FIELDS = ("name", "description", "scheduled_start_time", "scheduled_end_time", "privacy_level", "status",
+                "entity_type", "entity_metadata", "channel_id")  # fmt: skip
+EXTERNAL, GUILD_ONLY = 3, 2
+UNKNOWN_EVENT = 10070
+
+
+def _event_problems(event: dict[str, Any]) -> dict[str, str]:
+    """What Discord would refuse in an event (its documented limits for an external one)."""
+    problems: dict[str, str] = {}
+    name = event.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= 100:
+        problems["name"] = "1 to 100 characters"
+    description = event.get("description")
+    if description is not None and (not isinstance(description, str) or len(description) > 1000):
+        problems["description"] = "at most 1000 characters"
+    if event.get("privacy_level") != GUILD_ONLY:
+        problems["privacy_level"] = "must be 2 (guild only)"
+    if event.get("entity_type") != EXTERNAL:
+        problems["entity_type"] = "this fake takes external events (3) only"
+    location = (event.get("entity_metadata") or {}).get("location")
+    if not isinstance(location, str) or not 1 <= len(location) <= 100:
+        problems["entity_metadata.location"] = "1 to 100 characters"
+    try:
+        start = datetime.fromisoformat(event["scheduled_start_time"])
+        end = datetime.fromisoformat(event["scheduled_end_time"])
+    except (KeyError, TypeError, ValueError):
+        problems["scheduled_end_time"] = "an external event needs a start and an end (ISO 8601)"
+    else:
+        if start.tzinfo is None or end.tzinfo is None or end <= start:
+            problems["scheduled_end_time"] = "after the start, with a time zone"
+    return problems
+
+
+def _body(request: web.Request) -> dict[str, Any]:
+    """The JSON object a request carried (its ``payload_json``, for a form), or ``{}``."""
+    body = request[RECORD].body
+    return body if isinstance(body, dict) else {}
+
+
+_BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
+_NAME = re.compile(r'\bname="([^"]*)"')
+_FILENAME = re.compile(r'\bfilename="([^"]*)"')
+
+
+def _form_parts(raw: bytes, content_type: str) -> list[Upload]:
+    """The parts of a ``multipart/form-data`` body (RFC 7578), bytes exactly as sent."""
+    found = _BOUNDARY.search(content_type)
+    if found is None:
+        raise ValueError("multipart/form-data without a boundary")
+    parts: list[Upload] = []
+    for chunk in raw.split(b"--" + found.group(1).encode())[1:]:
+        if chunk.startswith(b"--"):
+            break
+        head, _, data = chunk.removeprefix(b"\r\n").partition(b"\r\n\r\n")
+        headers = dict(line.split(":", 1) for line in head.decode().split("\r\n") if ":" in line)
+        headers = {k.strip().lower(): v.strip() for k, v in headers.items()}
+        disposition = headers.get("content-disposition", "")
+        name, filename = _NAME.search(disposition), _FILENAME.search(disposition)
+        parts.append(Upload(name.group(1) if name else "", filename.group(1) if filename else "",
+                            headers.get("content-type", ""), data.removesuffix(b"\r\n")))  # fmt: skip
+    return parts

@@ -2,7 +2,9 @@
 
 A channel's sender creates the public place on first use (a forum post
 named after the game) and records it here, so every later report of the
-game lands in the same place, across restarts.
+game lands in the same place, across restarts.  The same row keeps the
+message there that shows the game's status (edited in place) and the calendar
+event that follows its next deadline (a Discord guild scheduled event).
 """
 
 from __future__ import annotations
@@ -55,3 +57,24 @@ def record_status_message(sessions: sessionmaker[Session], game_slug: str, chann
         if place is None:
             raise ValueError(f"game {game_slug} has no public place on {channel}")
         place.status_id = message_id
+
+
+def scheduled_event(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
+    """The recorded calendar event of ``game_slug`` on ``channel`` (a Discord guild scheduled event id), or None."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        if game is None:
+            return None
+        place = session.get(PublicPlace, (game.id, channel))
+        return None if place is None else place.event_id
+
+
+def record_scheduled_event(sessions: sessionmaker[Session], game_slug: str, channel: str, event_id: str | None) -> None:
+    """Record ``event_id`` as the event that follows the next deadline of ``game_slug`` on ``channel``
+    (None: it has none any more); its place must be recorded."""
+    with unit_of_work(sessions) as session:
+        game = find_game(session, game_slug)
+        place = None if game is None else session.get(PublicPlace, (game.id, channel))
+        if place is None:
+            raise ValueError(f"game {game_slug} has no public place on {channel}")
+        place.event_id = event_id
