@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.picture import Picture
-from bot.pictures.svg import alt_name, alt_text, fit, joined, plural, render, seat_mark
+from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, plural, render, seat_mark, text_width
 
 STRIPES = 17
 """The dragon's stripes (the seed; the engine's options hold the same)."""
@@ -64,9 +64,9 @@ def draw(board: Mapping[str, Any]) -> Picture:
     knight = int(board["knight"])
     finished = bool(board["finished"])
     active = str(board["active"])
-    title = "Dragon Stripes" + (
-        ", game over" if finished else f": {fit(active, 300, 20)} {STEPS.get(str(board['step']), '')}"
-    )
+    doing = STEPS.get(str(board["step"]), "")
+    room = WIDTH - 40 - text_width(f"Dragon Stripes:  {doing}", 20)
+    title = "Dragon Stripes" + (", game over" if finished else f": {fit(active, room, 20)} {doing}")
     subtitle = (
         f"{plural(len(board['cards_seen']), 'card')} seen, {int(board['cards_left'])} left; "
         f"a danger card costs {'half' if board['doubling'] else 'a quarter'} of the gems"

@@ -11,7 +11,7 @@ fonts: a host font taking part would change pixels.
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,7 @@ VARIANTS = {"golden-strider": [{}, {"steeplechase": True}]}
 """Options played besides the defaults: the steeplechase has obstacles to draw."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def played(kind: str, seats: int, steeple: bool = False) -> Played:
     return play(kind, NAMES[:seats], {"steeplechase": True} if steeple else {})
 
