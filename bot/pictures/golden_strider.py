@@ -57,6 +57,8 @@ def draw(board: Mapping[str, Any]) -> Picture:
     title = (
         "Golden Strider" + (" steeplechase" if steeple else "") + (f", round {round_no}" if round_no else ", the start")
     )
+    if any(int(r["square"]) >= length for r in runners):
+        title += " (finish reached)"
     svg = render(
         "golden-strider",
         title=title,

@@ -63,7 +63,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
         places = sorted(int(c["place"]) for c in cyclists if c["team"] == seat)
         legend.append(
             {
-                "y": legend_y + 18 + i * LEGEND_LINE,
+                "y": legend_y + 24 + i * LEGEND_LINE,
                 "mark": seat_mark(i, 11, codes[seat]),
                 "name": fit(str(seat), 200, 14),
                 "places": "places " + ", ".join(str(p) for p in places),
@@ -84,7 +84,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
         row_h=ROW_H,
         legend_y=legend_y,
         legend=legend,
-        height=legend_y + 18 + len(teams) * LEGEND_LINE,
+        height=legend_y + 24 + len(teams) * LEGEND_LINE,
     )
     return Picture(svg, _alt(title, teams, cyclists, groups, at, codes))
 

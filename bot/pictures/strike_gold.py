@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.pictures.picture import Picture
-from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, plural, render, seat_mark
+from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, ordinal, plural, render, seat_mark
 
 TOP = 96
 BLOCK_W = 196
@@ -34,6 +34,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
     left = (WIDTH - per_row * BLOCK_W) / 2
     block_h = HEAD + 3 * (CARD_H + GAP) + 22
     nxt = board.get("next") or {}
+    totals = {seat: int(board["totals"][seat]) for seat in seats}
     blocks = []
     for i, seat in enumerate(seats):
         x = left + (i % per_row) * BLOCK_W + 8
@@ -41,6 +42,9 @@ def draw(board: Mapping[str, Any]) -> Picture:
         tags = []
         if nxt.get("seat") == seat:
             tags.append("to play")
+        pending = board.get("pending") or {}
+        if pending.get("seat") == seat:
+            tags.append(f"took {pending['value']}" if "value" in pending else "drew a card")
         if board.get("out") == seat:
             tags.append("went out")
         if seat in board.get("final_turns", []):
@@ -52,6 +56,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
                 "mark": seat_mark(i),
                 "name": fit(seat, BLOCK_W - 40, 14),
                 "total": int(board["totals"][seat]),
+                "place": ordinal(1 + sum(1 for other in totals.values() if other < totals[seat])),
                 "tags": ", ".join(tags),
                 "current": bool(tags) and "to play" in tags,
                 "cards": [
@@ -66,7 +71,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
     stage = str(board["stage"])
     title = f"Strike Gold, round {round_no}" + {"over": " (game over)", "setup": " (setup)"}.get(stage, "")
     discard = board.get("discard_top")
-    subtitle = f"discard pile top: {discard if discard is not None else 'none'}; deck: {plural(int(board['deck_size']), 'card')}"
+    subtitle = "lowest total leads; face-down cards are drawn as card backs"
     svg = render(
         "strike-gold",
         title=title,
@@ -76,6 +81,8 @@ def draw(board: Mapping[str, Any]) -> Picture:
         card_h=CARD_H,
         block_w=BLOCK_W,
         height=TOP + rows * block_h + 4,
+        discard="" if discard is None else str(int(discard)),
+        deck=int(board["deck_size"]),
     )
     return Picture(svg, _alt(title, board, seats, grids))
 
@@ -85,6 +92,7 @@ def _alt(title: str, board: Mapping[str, Any], seats: list[str], grids: dict[str
     discard = board.get("discard_top")
     if discard is not None:
         lines.append(f"The discard pile shows {discard}.")
+    lines.append(f"The deck has {plural(int(board['deck_size']), 'card')}.")
     nxt = board.get("next") or {}
     if nxt.get("seat"):
         lines.append(f"{alt_name(str(nxt['seat']))} to play.")

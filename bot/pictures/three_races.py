@@ -22,6 +22,12 @@ def _x(square: int, length: int) -> float:
     return round(TRACK_X0 + (TRACK_X1 - TRACK_X0) * past / length, 1)
 
 
+def _ticks(length: int) -> list[int]:
+    """Every fifth or tenth square, and the finish."""
+    marks = range(0, length, 5 if length < 40 else 10)
+    return [*(m for m in marks if length - m >= 4), length]
+
+
 def _points(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -62,9 +68,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
                 "top": header_y + 14,
                 "bottom": header_y + 14 + len(seats) * LANE,
                 "lanes": lanes,
-                "ticks": [
-                    {"x": _x(s, length), "label": str(s)} for s in range(0, length + 1, 5 if length < 40 else 10)
-                ],
+                "ticks": [{"x": _x(s, length), "label": str(s)} for s in _ticks(length)],
                 "finish": _x(length, length),
             }
         )

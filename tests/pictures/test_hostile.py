@@ -85,10 +85,27 @@ def test_strike_gold_never_shows_a_face_down_value(moment: str):
     assert before is not None and after is not None
     assert after == before
     assert "8642" not in after.svg and "8642" not in after.alt
-    backs = after.svg.count('fill="url(#back)"')
+    backs = after.svg.count('class="face-down"')
     assert backs == len(down)
     up_values = sorted(str(cell.value) for grid in state.grids for cell in grid if cell is not None and cell.up)
     shown = sorted(
         label.text for label in labels(after.svg) if label.text.lstrip("-").isdigit() and label.text in up_values
     )
     assert len(shown) >= len(up_values)
+
+
+def test_strike_gold_never_shows_the_card_drawn_alone_from_the_deck():
+    """RULINGS 3.1: a card drawn from the deck is its drawer's until placed; the board says only
+    that a card was drawn."""
+    from adjudicator.games.strike_gold.state import Pending, Source, Stage
+
+    rules = registry.get_rules("strike-gold")
+    state = play("strike-gold", ("Alice", "Bob"), seed="secret").state("mid")
+    assert state.stage is Stage.TURN
+    drawn = replace(state, stage=Stage.DECIDE, pending=Pending(8642, Source.DECK))
+    picture = draw("strike-gold", rules.public_state(drawn))
+    assert picture is not None
+    assert "8642" not in picture.svg and "8642" not in picture.alt
+    assert "drew a card" in picture.svg
+    taken = draw("strike-gold", rules.public_state(replace(drawn, pending=Pending(11, Source.DISCARD))))
+    assert taken is not None and "took 11" in taken.svg
