@@ -51,11 +51,13 @@ def draw(board: Mapping[str, Any]) -> Picture:
             tags.append("active")
         if seat == board["turn_owner"] and not board["finished"]:
             tags.append("turn's owner")
+        if board["finished"] and gems[seat] == max(gems.values()):
+            tags.append("winner")
         players.append(
             {
                 "y": PLAYERS_TOP + 30 + i * LINE,
                 "mark": seat_mark(i),
-                "name": fit(seat, BAR_X - 60, 14),
+                "name": fit(seat, BAR_X - 60, 16),
                 "gems": gems[seat],
                 "bar": round(BAR_W * gems[seat] / most, 1),
                 "tags": ", ".join(tags),
@@ -65,8 +67,8 @@ def draw(board: Mapping[str, Any]) -> Picture:
     finished = bool(board["finished"])
     active = str(board["active"])
     doing = STEPS.get(str(board["step"]), "")
-    room = WIDTH - 40 - text_width(f"Dragon Stripes:  {doing}", 20)
-    title = "Dragon Stripes" + (", game over" if finished else f": {fit(active, room, 20)} {doing}")
+    room = WIDTH - 40 - text_width(f"Dragon Stripes:  {doing}", 22)
+    title = "Dragon Stripes" + (", game over" if finished else f": {fit(active, room, 22)} {doing}")
     subtitle = (
         f"{plural(len(board['cards_seen']), 'card')} seen, {int(board['cards_left'])} left; "
         f"a danger card costs {'half' if board['doubling'] else 'a quarter'} of the gems"

@@ -17,7 +17,7 @@ TOP = 96
 LANE = 30
 NAME_X, NAME_W = 44, 150
 TRACK_X0, TRACK_X1 = 214, 676
-FONT = 14
+FONT = 16
 
 
 def _x(square: int, length: int) -> float:

@@ -65,7 +65,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
             {
                 "y": legend_y + 24 + i * LEGEND_LINE,
                 "mark": seat_mark(i, 11, codes[seat]),
-                "name": fit(str(seat), 200, 14),
+                "name": fit(str(seat), 200, 16),
                 "places": "places " + ", ".join(str(p) for p in places),
             }
         )

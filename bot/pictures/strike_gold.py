@@ -32,7 +32,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
     seats = list(grids)
     per_row = min(PER_ROW, len(seats))
     left = (WIDTH - per_row * BLOCK_W) / 2
-    block_h = HEAD + 3 * (CARD_H + GAP) + 22
+    block_h = HEAD + 3 * (CARD_H + GAP) + 38
     nxt = board.get("next") or {}
     totals = {seat: int(board["totals"][seat]) for seat in seats}
     blocks = []
@@ -54,10 +54,10 @@ def draw(board: Mapping[str, Any]) -> Picture:
                 "x": round(x, 1),
                 "y": y,
                 "mark": seat_mark(i),
-                "name": fit(seat, BLOCK_W - 40, 14),
+                "name": fit(seat, BLOCK_W - 40, 15),
                 "total": int(board["totals"][seat]),
                 "place": ordinal(1 + sum(1 for other in totals.values() if other < totals[seat])),
-                "tags": ", ".join(tags),
+                "tags": fit(", ".join(tags), BLOCK_W - 14, 13),
                 "current": bool(tags) and "to play" in tags,
                 "cards": [
                     {**_cell(value), "x": round(x + c * (CARD_W + GAP), 1), "y": y + HEAD + r * (CARD_H + GAP)}

@@ -14,7 +14,7 @@ LANE = 26
 RACE_GAP = 40
 NAME_X, NAME_W = 44, 150
 TRACK_X0, TRACK_X1 = 214, 640
-FONT = 14
+FONT = 15
 
 
 def _x(square: int, length: int) -> float:
