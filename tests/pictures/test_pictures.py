@@ -11,6 +11,7 @@ fonts: a host font taking part would change pixels.
 from __future__ import annotations
 
 import io
+import json
 from functools import cache
 from pathlib import Path
 
@@ -116,3 +117,10 @@ def test_the_same_board_draws_the_same_bytes(kind: str):
     assert first is not None and again is not None
     assert first == again and first is not again
     assert png(first) == png(again)
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
+def test_a_stored_board_draws_as_the_live_one(kind: str):
+    """A report's board is stored as JSON (tuples become lists, keys strings): the drawing is the same."""
+    board = played(kind, seat_counts(kind)[-1]).board("end")
+    assert draw(kind, json.loads(json.dumps(board))) == draw(kind, board)
