@@ -120,6 +120,8 @@ def test_the_wheel_ships_every_package_template_and_migration(dists: Dists) -> N
     }
     missing = {package for package in packages if f"{package}/__init__.py" not in names}
     assert not missing, f"packages left out of the wheel: {sorted(missing)}"
+    fonts = {"bot/pictures/fonts/DejaVuSansMono.ttf", "bot/pictures/fonts/DejaVuSansMono-Bold.ttf"}
+    assert fonts | {"bot/pictures/fonts/LICENSE"} <= names, "the board pictures' fonts and their licence"
     stray = sorted(name for name in names if name.split("/")[0] in {"templates", "migrations", "tests", "scripts"})
     assert not stray, f"top-level folders a wheel must not put into site-packages: {stray[:5]}"
 

@@ -1,0 +1,110 @@
+"""L'autobus's board: the road, 20 spaces to a row as in the text report, each cyclist in its space
+with its team's mark and rider number (``A3``), the groups underlined; then each team's places
+(seed rules 3 and 12: one empty space between groups, places from the front)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.pictures.picture import Picture
+from bot.pictures.svg import alt_name, alt_text, fit, ordinal, render, seat_mark
+
+ROW = 20
+"""Spaces in one row of the road (as ``adjudicator.games.lautobus.report.ROAD_WIDTH``)."""
+
+TOP = 76
+ROW_H = 46
+ROAD_X = 74
+CELL = 35.5
+LEGEND_LINE = 26
+
+
+def _groups(spaces: list[int]) -> list[list[int]]:
+    """Runs of consecutive occupied spaces, front first."""
+    groups: list[list[int]] = []
+    for space in sorted(spaces, reverse=True):
+        if groups and groups[-1][-1] == space + 1:
+            groups[-1].append(space)
+        else:
+            groups.append([space])
+    return groups
+
+
+def draw(board: Mapping[str, Any]) -> Picture:
+    """The road after turn ``board["turn"]``."""
+    teams = list(board["teams"])
+    marks = {t["seat"]: seat_mark(i, 14) for i, t in enumerate(teams)}
+    codes = {t["seat"]: str(t["code"]) for t in teams}
+    cyclists = list(board["cyclists"])
+    at = {int(c["space"]): c for c in cyclists}
+    first = (min(at) - 1) // ROW * ROW + 1
+    last = max(at)
+    rows = []
+    for r, start in enumerate(range(first, last + 1, ROW)):
+        y = TOP + r * ROW_H
+        cells = []
+        for offset in range(ROW):
+            space = start + offset
+            x = round(ROAD_X + offset * CELL + CELL / 2, 2)
+            c = at.get(space)
+            cell: dict[str, Any] = {"x": x, "space": space, "beyond": space > last}
+            if c is not None:
+                m = marks[c["team"]]
+                cell["mark"] = type(m)(m.colour, m.shape, m.path, f"{codes[c['team']]}{c['rider']}", m.label_colour)
+                cell["group_left"] = space - 1 in at and offset > 0
+                cell["group_right"] = space + 1 in at and offset < ROW - 1
+            cells.append(cell)
+        rows.append({"y": y, "start": start, "end": start + ROW - 1, "cells": cells})
+    legend_y = TOP + len(rows) * ROW_H + 24
+    legend = []
+    for i, team in enumerate(teams):
+        seat = team["seat"]
+        places = sorted(int(c["place"]) for c in cyclists if c["team"] == seat)
+        legend.append(
+            {
+                "y": legend_y + 24 + i * LEGEND_LINE,
+                "mark": seat_mark(i, 11, codes[seat]),
+                "name": fit(str(seat), 200, 16),
+                "places": "places " + ", ".join(str(p) for p in places),
+            }
+        )
+    turn = int(board["turn"])
+    title = (
+        "L'autobus" + (f", after turn {turn}" if turn else ", the start") + (" (finished)" if board["finished"] else "")
+    )
+    groups = _groups(list(at))
+    svg = render(
+        "lautobus",
+        title=title,
+        subtitle=f"{len(cyclists)} riders in {len(groups)} groups; the front is at the bottom right",
+        rows=rows,
+        cell=CELL,
+        road_x=ROAD_X,
+        row_h=ROW_H,
+        legend_y=legend_y,
+        legend=legend,
+        height=legend_y + 24 + len(teams) * LEGEND_LINE,
+    )
+    return Picture(svg, _alt(title, teams, cyclists, groups, at, codes))
+
+
+def _alt(
+    title: str,
+    teams: list[Any],
+    cyclists: list[Any],
+    groups: list[list[int]],
+    at: dict[int, Any],
+    codes: dict[str, str],
+) -> str:
+    lines = [f"{title}: {len(cyclists)} riders of {len(teams)} teams in {len(groups)} groups on the road."]
+    leader = at[max(at)]
+    lines.append(f"{alt_name(str(leader['team']))}'s rider {leader['rider']} leads on space {max(at)}.")
+    for t in teams:
+        places = sorted(int(c["place"]) for c in cyclists if c["team"] == t["seat"])
+        lines.append(f"Team {codes[t['seat']]}, {alt_name(str(t['seat']))}: places {', '.join(map(str, places))}.")
+    for n, group in enumerate(groups, start=1):
+        riders = " ".join(f"{codes[at[s]['team']]}{at[s]['rider']}" for s in group)
+        where = f"space {group[0]}" if len(group) == 1 else f"spaces {group[-1]}-{group[0]}"
+        lines.append(f"Group {n} ({ordinal(n)} on the road), {where}: {riders}.")
+    return alt_text(lines)
