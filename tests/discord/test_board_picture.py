@@ -133,9 +133,12 @@ async def test_a_lost_answer_to_the_upload_posts_it_once_and_a_rate_limit_is_wai
 
 
 async def test_a_kind_with_no_drawing_posts_its_report_as_text(
-    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+    fake_discord: FakeDiscord,
+    sqlite_sessions: sessionmaker[Session],
+    discord_endpoints: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert "golden-strider" not in DRAWINGS
+    monkeypatch.delitem(DRAWINGS, "golden-strider", raising=False)  # a kind whose pictures are not drawn
     async with running_world(fake_discord, sqlite_sessions) as world:
         await start_game(world)
         await order_all(world)
