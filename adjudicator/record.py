@@ -39,7 +39,6 @@ from adjudicator.order_commitments import check_turn
 from adjudicator.rng import SETUP_TURN, commitment, rng_for, verify_commitment
 from adjudicator.turn import advance, parse_turn_orders
 
-
 RECORD_VERSION = 2
 """The version :func:`sealed_record` writes; :func:`read_record` reads 1 (no ``version``) and 2."""
 
