@@ -53,7 +53,6 @@ from jinja2 import meta
 from jinja2.filters import do_wordwrap
 
 from adjudicator.order_commitments import short_commitment
-
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment
