@@ -143,8 +143,8 @@ async def test_a_race_by_mail_publishes_commitments_and_its_record_verifies(
                     on_file = await mail(name, f"ORDERS? {SLUG}")
                     assert COMMITMENT.findall(on_file) == [confirmed[(turn, name)]]
             # the last order resolved the turn at once: every player gets the report
-            await eventually(lambda: sum(f"turn {turn} report" in str(m.message["Subject"])
-                                         for m in smtp.messages()[before:]) >= len(PLAYERS))  # fmt: skip
+            await eventually(lambda t=turn, b=before: sum(f"turn {t} report" in str(m.message["Subject"])
+                                                          for m in smtp.messages()[b:]) >= len(PLAYERS))  # fmt: skip
             report = next(m for m in smtp.messages()[before:] if f"turn {turn} report" in str(m.message["Subject"]))
             body = report.message.get_content().replace("\r\n", "\n")
             assert all(display_width(line) <= 78 for line in body.splitlines())
