@@ -2,16 +2,26 @@
 
 A record is JSON::
 
-    {"game": "golden-strider", "options": {...}, "seed": "...",
+    {"version": 2,                              # absent in records of version 1
+     "game": "golden-strider", "options": {...}, "seed": "...",
      "seats": ["A", "B", ...],
      "turns": [{"A": "cards 10 8 6 4 2", ...}, {"A": "play 10/0 bank 0"}, ...],
      "commitment": "<sha256 of seed>",          # optional; checked by verify
-     "result": {"standings": [...], "digest": "..."}}   # optional; checked by verify
+     "result": {"standings": [...], "digest": "..."},   # optional; checked by verify
+     "slug": "gs1",                             # version 2: the game's name in the commitments
+     "order_commitments": [{"A": "<64 hex>", ...}, ...]}  # version 2: one object per turn
 
 Each element of ``turns`` is applied to the phase current at that point (the
 first is the setup); an owing seat that is absent gets the no-moves-received
 rule; an order from a seat that owes none, or text that cannot be read, is an
 error naming the turn and the seat.  Turns are numbered from 0.
+
+Version 2 adds, per turn, the commitment each report published for the orders
+it used (:mod:`adjudicator.order_commitments`): a seat with orders in a turn has
+one, a seat without (no moves received) has none.  Replaying a version 2 record
+first checks every turn's orders against them, so a record with one order
+changed is refused naming the turn and seat.  A record without ``version`` is
+version 1 and replays and verifies as before.
 """
 
 from __future__ import annotations
@@ -25,8 +35,12 @@ from typing import Any
 from adjudicator import registry
 from adjudicator.api import JSON, GameError, GameRules, Phase, Resolution
 from adjudicator.options import resolve_options
+from adjudicator.order_commitments import check_turn
 from adjudicator.rng import SETUP_TURN, commitment, rng_for, verify_commitment
 from adjudicator.turn import advance, parse_turn_orders
+
+RECORD_VERSION = 2
+"""The version :func:`sealed_record` writes; :func:`read_record` reads 1 (no ``version``) and 2."""
 
 
 class RecordError(ValueError):
@@ -44,9 +58,17 @@ class GameRecord:
     turns: tuple[Mapping[str, str], ...]
     commitment: str | None = None
     result: Mapping[str, JSON] | None = None
+    version: int = 1
+    slug: str | None = None
+    """Version 2: the game's name as players write it, hashed into each order commitment."""
+    order_commitments: tuple[Mapping[str, str], ...] | None = None
+    """Version 2: one object per turn, seat -> the commitment its report published."""
 
     def to_json(self) -> dict[str, JSON]:
-        data: dict[str, JSON] = {
+        data: dict[str, JSON] = {}
+        if self.version >= 2:
+            data["version"] = self.version
+        data |= {
             "game": self.game,
             "options": dict(self.options),
             "seed": self.seed,
@@ -57,6 +79,9 @@ class GameRecord:
             data["commitment"] = self.commitment
         if self.result is not None:
             data["result"] = dict(self.result)
+        if self.version >= 2:
+            data["slug"] = self.slug
+            data["order_commitments"] = [dict(t) for t in self.order_commitments or ()]
         return data
 
 
@@ -119,7 +144,41 @@ def read_record(data: object) -> GameRecord:
     result = data.get("result")
     if result is not None and not isinstance(result, dict):
         raise RecordError("'result' must be an object")
-    return GameRecord(game, options, seed, tuple(seats), tuple(turns), published, result)
+    version = data.get("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RecordError("'version' must be a whole number from 1")
+    if version > RECORD_VERSION:
+        raise RecordError(f"record version {version} is newer than this referee reads ({RECORD_VERSION})")
+    record = GameRecord(game, options, seed, tuple(seats), tuple(turns), published, result)
+    if version == 1:
+        return record
+    slug, committed = data.get("slug"), data.get("order_commitments")
+    if not isinstance(slug, str) or not slug:
+        raise RecordError("a version 2 record needs 'slug', the game's name")
+    if not isinstance(committed, list) or len(committed) != len(turns):
+        raise RecordError("a version 2 record needs 'order_commitments', one object per turn")
+    for number, turn_commitments in enumerate(committed):
+        if not isinstance(turn_commitments, dict):
+            raise RecordError(f"turn {number}: its commitments must be an object of seat -> hex digest")
+        for seat, digest in turn_commitments.items():
+            if seat not in seats:
+                raise RecordError(f"turn {number}, seat {seat}: a commitment for no such seat")
+            if not isinstance(digest, str):
+                raise RecordError(f"turn {number}, seat {seat}: the commitment must be a string")
+    return GameRecord(
+        game, options, seed, tuple(seats), tuple(turns), published, result, version, slug, tuple(committed)
+    )
+
+
+def check_order_commitments(record: GameRecord) -> None:
+    """Version 2: every turn's orders hash to the commitments its report published; raise
+    :class:`RecordError` naming the first turn and seat that do not (version 1: nothing to check)."""
+    if record.version < 2 or record.slug is None or record.order_commitments is None:
+        return
+    for number, (texts, published) in enumerate(zip(record.turns, record.order_commitments, strict=True)):
+        mismatch = check_turn(record.seed, record.slug, number, texts, published)
+        if mismatch is not None:
+            raise RecordError(str(mismatch))
 
 
 def start_game(rules: GameRules[Any, Any], seats: Sequence[str], options: Mapping[str, JSON], seed: str) -> Any:
@@ -129,7 +188,12 @@ def start_game(rules: GameRules[Any, Any], seats: Sequence[str], options: Mappin
 
 
 def replay(record: GameRecord) -> Replay:
-    """Adjudicate every turn of ``record``; raise :class:`RecordError` on the first bad one."""
+    """Adjudicate every turn of ``record``; raise :class:`RecordError` on the first bad one.
+
+    A version 2 record's orders are first checked against their commitments
+    (:func:`check_order_commitments`): a changed order is refused before it is played.
+    """
+    check_order_commitments(record)
     try:
         rules = registry.get_rules(record.game)
     except registry.UnknownGame as exc:
@@ -195,12 +259,14 @@ def result_digest(document: Mapping[str, JSON]) -> str:
 
 
 def sealed_record(record: GameRecord, played: Replay) -> GameRecord:
-    """``record`` with its commitment and result filled in, for publishing."""
+    """``record`` with its commitment and result filled in, for publishing (its version and order
+    commitments as given)."""
     document = replay_document(played)
     result = {"standings": document["standings"], "digest": result_digest(document)}
     return GameRecord(
-        record.game, record.options, record.seed, record.seats, record.turns, commitment(record.seed), result
-    )
+        record.game, record.options, record.seed, record.seats, record.turns, commitment(record.seed), result,
+        record.version, record.slug, record.order_commitments,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -215,12 +281,20 @@ class Verification:
 
 
 def verify(record: GameRecord) -> Verification:
-    """Check the revealed seed against the commitment and the replay against the result."""
+    """Check the revealed seed against the commitment, (version 2) every turn's orders against the
+    commitments the reports published, and the replay against the result."""
     checks: list[tuple[str, bool]] = []
     if record.commitment is None:
         checks.append(("the record carries a seed commitment", False))
     else:
         checks.append(("the revealed seed matches the commitment", verify_commitment(record.seed, record.commitment)))
+    if record.version >= 2:
+        try:
+            check_order_commitments(record)
+        except RecordError as exc:
+            checks.append((f"every turn's orders match the published commitments: {exc}", False))
+            return Verification(tuple(checks))
+        checks.append(("every turn's orders match the commitments the reports published", True))
     try:
         played = replay(record)
     except RecordError as exc:

@@ -153,3 +153,27 @@ def test_demo_by_email_of_a_sequential_game_twice_in_one_directory(tmp_path, cap
         out = capsys.readouterr().out
         assert "ok   every message was applied and every reply and report was sent" in out
         assert "applied without a reply" not in out
+
+
+def test_the_demo_record_verifies_its_order_commitments_and_a_changed_order_is_refused(tmp_path, capsys):
+    """``referee demo`` exports a version 2 record; verify checks every turn's orders against the
+    commitments the reports published, and refuses the record with one order changed (exit 2)."""
+    assert main(["demo", "--seed", "3", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Orders used (commitments, as each seat's confirmation showed them):" in out
+    assert "no orders: the no-moves-received rule applied" in out  # seed 3 misses some orders
+    record = tmp_path / "record.json"
+    assert main(["verify", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "ok   every turn's orders match the commitments the reports published" in out and "FAIL" not in out
+    data = json.loads(record.read_text())
+    assert data["version"] == 2 and len(data["order_commitments"]) == len(data["turns"])
+    seat = next(iter(data["turns"][4]))
+    data["turns"][4][seat] = next(text for s, text in data["turns"][4].items() if text != data["turns"][4][seat])
+    record.write_text(json.dumps(data))
+    assert main(["verify", str(record)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"referee: {record}: turn 4, seat {seat}: the orders do not match the commitment the report published\n"
+    )

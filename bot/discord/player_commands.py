@@ -1,8 +1,8 @@
-"""The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/status``, ``/help``, ``/resign``,
-``/absent`` and ``/observe``.
+"""The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
+``/resign``, ``/absent`` and ``/observe``.
 
 Each command is one envelope of the common command model (the same
-commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``STATUS``, ``HELP``,
+commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
 ``RESIGN``, ``ABSENT``, ``OBSERVE``); orders stay free text in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
@@ -60,6 +60,12 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
             return
         await answers.apply(interaction, c.SubmitOrders(game, text))
 
+    @app_commands.command(name="onfile", description="Your orders on file for this turn, and their commitment")
+    @app_commands.describe(game="Your game")
+    @app_commands.autocomplete(game=playing)
+    async def onfile(interaction: discord.Interaction, game: str) -> None:
+        await answers.apply(interaction, c.ShowFiledOrders(game))
+
     @app_commands.command(name="status", description="A game's phase, deadline and who has ordered")
     @app_commands.describe(game="The game")
     @app_commands.autocomplete(game=listed)
@@ -91,4 +97,4 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def observe(interaction: discord.Interaction, game: str, stop: bool = False) -> None:
         await answers.apply(interaction, c.Observe(game, stop))
 
-    return [games, join, orders, status, help_, resign, absent, observe]
+    return [games, join, orders, onfile, status, help_, resign, absent, observe]

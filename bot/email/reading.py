@@ -5,6 +5,7 @@ the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
 
     HELP [game]            LIST                 JOIN <game> [AS <name>]
     ORDERS <game>          GAME <game>          (then order lines, in the game's syntax)
+    ORDERS? <game>         (the orders on file for the open turn, and their commitment)
     STATUS <game>          PASSWORD <secret>    RESIGN <game>
     LINK CODE <code>       LINK <channel> <address>  (refused by mail, saying
                            where a link is made: bot/core/commands/linking.py)
@@ -61,6 +62,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("help", rf"^HELP(?:\s+{_GAME})?$"),
         ("list", r"^LIST$"),
         ("join", rf"^JOIN\s+{_GAME}(?:\s+AS\s+(.+))?$"),
+        ("on_file", rf"^ORDERS\s*\?\s*{_GAME}$"),
         ("orders", rf"^(?:ORDERS|GAME)\s+{_GAME}(?:\s*:\s*(.*))?$"),
         ("status", rf"^STATUS\s+{_GAME}$"),
         ("record", rf"^RECORD\s+{_GAME}$"),
@@ -79,7 +81,7 @@ _USAGE = {
     "HELP": "HELP or HELP <game>",
     "LIST": "LIST, alone on its line",
     "JOIN": "JOIN <game> or JOIN <game> AS <name>",
-    "ORDERS": "ORDERS <game>, then your orders on the lines below",
+    "ORDERS": "ORDERS <game>, then your orders on the lines below (ORDERS? <game>: what you have on file)",
     "GAME": "GAME <game>, then your orders on the lines below",
     "STATUS": "STATUS <game>",
     "RECORD": "RECORD <game> (once the game is over)",
@@ -433,6 +435,9 @@ def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command
         if first and first.strip():
             block.lines.append(first.strip())
         return block
+    if name == "on_file":
+        assert groups[0] is not None
+        return c.ShowFiledOrders(groups[0].lower())
     if name == "status":
         assert groups[0] is not None
         return c.ShowStatus(groups[0].lower())

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from adjudicator.record import RecordError, read_record, replay, replay_document, verify
 from adjudicator.rng import commitment, rng_for, verify_commitment
+from tests.adjudicator.test_order_commitments import independent
 
 RECORDS = Path(__file__).parent / "golden_strider" / "records"
 
@@ -102,3 +104,89 @@ def test_seed_commitment_and_per_turn_generators():
     assert not verify_commitment("abd", commitment("abc"))
     assert rng_for("s", 3).random() == rng_for("s", 3).random()
     assert rng_for("s", 3).random() != rng_for("s", 4).random()
+
+
+# ---- version 2: the orders' commitments ---------------------------------------------------------
+
+
+def version_2(data: dict, slug: str = "gs1") -> dict:
+    """``data`` (a version 1 record) as the referee exports it now: each turn's orders committed to."""
+    upgraded = copy.deepcopy(data)
+    upgraded["version"] = 2
+    upgraded["slug"] = slug
+    upgraded["order_commitments"] = [
+        {seat: independent(data["seed"], slug, number, seat, text) for seat, text in turn.items()}
+        for number, turn in enumerate(data["turns"])
+    ]
+    return upgraded
+
+
+def test_a_version_2_record_verifies_with_its_order_commitments():
+    data = version_2(load("flat_race_6.json"))
+    result = verify(read_record(data))
+    assert result.ok
+    assert ("every turn's orders match the commitments the reports published", True) in result.checks
+    assert read_record(data).to_json() == data  # written back as read
+
+
+def test_an_old_record_without_version_still_verifies_as_before():
+    data = load("flat_race_6.json")
+    assert "version" not in data
+    record = read_record(data)
+    assert record.version == 1 and verify(record).ok
+    assert "version" not in record.to_json()
+    assert [name for name, _ in verify(record).checks] == [
+        "the revealed seed matches the commitment",
+        "replaying gives the recorded standings",
+        "replaying gives the recorded reports (digest)",
+    ]
+
+
+def _first_seat(data: dict, turn: int) -> str:
+    return next(iter(data["turns"][turn]))
+
+
+@pytest.mark.parametrize(
+    ("tamper", "turn", "message"),
+    [
+        # one order changed: refused before it is played
+        (lambda d, s: d["turns"][3].update({s(3): "play 1/0"}), 3, "the orders do not match the commitment"),
+        (lambda d, s: d["order_commitments"][3].update({s(3): "0" * 64}), 3, "the orders do not match"),
+        (lambda d, s: d["turns"][3].pop(s(3)), 3, "a commitment was published but the record holds no orders"),
+        (lambda d, s: d["order_commitments"][3].pop(s(3)), 3, "the record holds orders but no commitment"),
+        (lambda d, s: d.update(slug="gs2"), 0, "the orders do not match"),
+        (lambda d, s: d.update(seed=d["seed"] + "x"), 0, "the orders do not match"),
+    ],
+)
+def test_a_tampered_version_2_record_is_refused_naming_turn_and_seat(tamper, turn, message):
+    data = version_2(load("flat_race_6.json"))
+    seat = _first_seat(data, turn)
+    tamper(data, lambda number: _first_seat(data, number))
+    record = read_record(data)
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert str(caught.value).startswith(f"turn {turn}, seat {seat}: {message}")
+    assert "\n" not in str(caught.value)
+    result = verify(record)
+    assert not result.ok
+    assert any(not ok and message in name for name, ok in result.checks)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.update(version=3), "record version 3 is newer than this referee reads (2)"),
+        (lambda d: d.update(version="2"), "'version' must be a whole number"),
+        (lambda d: d.update(version=True), "'version' must be a whole number"),
+        (lambda d: d.pop("slug"), "needs 'slug'"),
+        (lambda d: d.update(order_commitments=d["order_commitments"][:-1]), "one object per turn"),
+        (lambda d: d["order_commitments"].__setitem__(2, ["x"]), "turn 2: its commitments must be an object"),
+        (lambda d: d["order_commitments"][2].update(Nobody="00"), "turn 2, seat Nobody: a commitment for no such"),
+        (lambda d: d["order_commitments"][2].update({d["seats"][0]: 7}), "the commitment must be a string"),
+    ],
+)
+def test_malformed_version_2_records_get_one_line_errors(mutate, message):
+    data = version_2(load("flat_race_6.json"))
+    mutate(data)
+    with pytest.raises(RecordError, match=re.escape(message)):
+        read_record(data)

@@ -86,7 +86,7 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "link", "observe", "onfile", "orders", "play", "resign",
                               "riders", "runners", "status"]  # fmt: skip
     link = {o["name"]: o for o in synced["link"]["options"]}
     assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())
@@ -274,3 +274,27 @@ async def test_games_lists_open_and_running_games_and_resign_gives_up_the_seat(b
         assert [s.name for s in game.seats if s.resigned] == ["Ann"]
     refused = "\n".join(bench.texts(await bench.call(SLASH, "resign", {"game": "gs1"}, bench.fake.add_member("Zed"))))
     assert "no seat" in refused, refused
+
+
+async def test_onfile_shows_the_orders_on_file_with_the_commitment_the_confirmation_showed(bench: Bench) -> None:
+    """/onfile is ORDERS? on Discord: the set that counts and its commitment, to the seat only."""
+    bench.harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    members = {name: bench.fake.add_member(name.lower()) for name in SEATS}
+    for name, member in members.items():
+        await bench.call(SLASH, "join", {"game": "gs1", "name": name}, member)
+    bench.harness.send("GM", c.StartGame("gs1"))
+    ann = members["Ann"]
+    none = await bench.call(SLASH, "onfile", {"game": "gs1"}, ann)
+    assert "None: unless some arrive" in bench.texts(none)[0]
+    await bench.call(SLASH, "orders", {"game": "gs1", "text": "cards 10 8 6 4 2"}, ann)
+    sent = await bench.call(SLASH, "orders", {"game": "gs1", "text": "cards 9 9 8 2 2"}, ann)
+    [confirmation] = bench.texts(sent)
+    [commitment] = [line for line in confirmation.splitlines() if line.startswith("  Commitment: ")]
+    asked = await bench.call(SLASH, "onfile", {"game": "gs1"}, ann)
+    [text] = bench.texts(asked)
+    assert bench.fake.replies(asked)[0]["flags"] == 64  # ephemeral: only Ann sees it
+    assert "ORDERS ON FILE for gs1" in text and "    cards 9 9 8 2 2\n" in text and "cards 10 8" not in text
+    assert commitment in text.splitlines()
+    stranger = await bench.call(SLASH, "onfile", {"game": "gs1"}, bench.fake.add_member("zed"))
+    [refused] = bench.texts(stranger)
+    assert "cards 9 9 8 2 2" not in refused and "Commitment" not in refused and "no seat in gs1" in refused

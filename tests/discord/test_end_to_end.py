@@ -155,6 +155,11 @@ async def test_a_whole_golden_strider_game_by_slash_commands(
             assert sum(f"\nCopy for {name}\n" in m for m in dms) == turns
         assert all(r.sent_at is not None for r in rows(world.sessions) if r.channel == "discord")
         assert "Orders: /orders game:gs1 " in text  # the reports point at the slash command
+        # every turn's post lists each seat's order commitment, in the code block's 78 columns
+        assert text.count("Orders used (commitments, as each seat's confirmation showed them):") == turns
+        listed = [block.split("\n---")[0] for block in text.split("them):\n")[1:]]
+        assert all(len(block.splitlines()) == len(SEATS) for block in listed)
+        assert all(len(line) <= 78 for block in listed for line in block.splitlines())
         [help_reply, *_] = await world.command("Ann", "help")
         assert "/orders game: [text:]" in help_reply["content"]
         assert_no_mail_vocabulary(fake_discord)
@@ -378,7 +383,7 @@ async def test_the_runtime_syncs_every_command_to_the_guild_and_registers_every_
     """What ``referee serve`` installs (not a test's own wiring): the commands synced, the buttons' ids known."""
     async with running_world(fake_discord, sqlite_sessions) as world:
         synced = sorted(cmd["name"] for cmd in fake_discord.commands[str(fake_discord.guild_id)])
-        assert synced == ["absent", "games", "gm", "help", "join", "link", "observe", "orders", "play", "resign",
+        assert synced == ["absent", "games", "gm", "help", "join", "link", "observe", "onfile", "orders", "play", "resign",
                           "riders", "runners", "status"]  # fmt: skip
         client = world.runtime.client
         for custom_id in ("ds:ds1:0:Ann:reveal", "sg:sg1:2:Ann:draw", "sg:sg1:2:Ann:flip", "gm:process:1:gs1:0:x",

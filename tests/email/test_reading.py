@@ -217,3 +217,19 @@ def test_an_attachment_in_a_charset_no_text_decodes_is_sized_not_fatal():
     mail = read_mail(raw, 1_000_000)
     assert "STATUS demo" in mail.text
     assert len(mail.attachments) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "commands"),
+    [
+        ("ORDERS? demo", ["ShowFiledOrders(game='demo')"]),
+        ("orders ? Demo", ["ShowFiledOrders(game='demo')"]),
+        ("ORDERS?demo.", ["ShowFiledOrders(game='demo')"]),
+        # it ends an orders block, and is never read as orders for a game called "?"
+        ("ORDERS demo\nplay 6\nORDERS? demo", ["ORDERS demo: play 6", "ShowFiledOrders(game='demo')"]),
+        ("ORDERS?", ["? ORDERS?"]),
+        ("ORDERS? demo club", ["? ORDERS? demo club"]),
+    ],
+)
+def test_orders_on_file_is_asked_with_a_question_mark(body, commands):
+    assert read(body) == commands

@@ -2,7 +2,8 @@
 
 The pipeline has already authenticated the seat (:mod:`bot.core.commands.pipeline`).
 Orders are stored as the raw text and the game's canonical form; the reply
-echoes the canonical form, the game's notes and every line it could not read.
+echoes the canonical form, its commitment (the report that uses the orders
+publishes the same), the game's notes and every line it could not read.
 When every owing seat has ordered and the phase resolves on completion (a
 sequential game's move) or the game allows early processing, the turn is
 resolved in the same transaction; if the engine raises, the player's orders
@@ -18,8 +19,8 @@ from datetime import timedelta
 from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.early_notice import tell_early_resolution
 from bot.core.commands.linking import copy_to_other_channels
-from bot.core.commands.registry import Result, handles
-from bot.core.games.filed_orders import file_orders
+from bot.core.commands.registry import REFUSED, SHOWN, Result, handles
+from bot.core.games.filed_orders import commitment_of, file_orders
 from bot.core.games.stored import (
     PAUSED,
     RUNNING,
@@ -97,6 +98,7 @@ def _submit(ctx: CommandContext, command: c.SubmitOrders, granted: Authorised) -
         "game": game.slug, "phase": phase.title, "turn": phase.number, "seat": seat.name,
         "orders": parsed.canonical.splitlines(), "notes": list(parsed.notes),
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
+        "commitment": commitment_of(game, phase.number, seat.name, parsed.canonical),
     }  # fmt: skip
     ctx.reply.add("orders_accepted", **accepted)
     copy = {**accepted, "receipt": ctx.reply.receipt, "from_channel": ctx.envelope.sender.channel}
@@ -104,6 +106,34 @@ def _submit(ctx: CommandContext, command: c.SubmitOrders, granted: Authorised) -
                            game.id)  # fmt: skip
     _resolve_if_complete(ctx, game, phase.number, phase.owing, phase.resolve_when_complete, set(on_file))
     return True
+
+
+@handles(c.ShowFiledOrders)
+def show_filed(ctx: CommandContext, command: c.ShowFiledOrders) -> Result:
+    """What the seat has on file for the open turn (the set that counts: the last one sent) and its
+    commitment, the same the confirmation showed and the turn's report will publish; or that it has
+    none (then the no-moves-received rule applies unless some arrive)."""
+    game, seat = ctx.granted.game, ctx.granted.seat
+    assert game is not None and seat is not None  # Permission.SEAT
+    line = f"ORDERS? {game.slug}"
+    if game.status not in (RUNNING, PAUSED):
+        ctx.reply.problem(line, "takes_no_orders", game=game.slug, status=game.status)
+        return REFUSED
+    phase = rules_of(game).phase(state_for_reading(game))
+    if phase is None or seat.name not in phase.owing:
+        ctx.reply.problem(
+            line, "owes_nothing", game=game.slug, seat=seat.name, phase=phase.title if phase else None,
+            owing=list(phase.owing) if phase else [],
+        )  # fmt: skip
+        return REFUSED
+    filed = current_orders(ctx.session, game, phase.number).get(seat.name)
+    ctx.reply.add(
+        "orders_on_file", game=game.slug, phase=phase.title, turn=phase.number, seat=seat.name,
+        orders=filed.canonical_text.splitlines() if filed else None,
+        commitment=commitment_of(game, phase.number, seat.name, filed.canonical_text) if filed else None,
+        deadline=game.deadline_at.isoformat() if game.deadline_at else None, time_zone=game.time_zone,
+    )  # fmt: skip
+    return SHOWN
 
 
 def _resolve_if_complete(

@@ -23,7 +23,7 @@ from adjudicator.turn import advance
 from bot.core.basics.durations import TimeInputError, parse_moment
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
-from bot.core.games.filed_orders import file_orders
+from bot.core.games.filed_orders import commitment_of, file_orders
 from bot.core.games.stored import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
@@ -214,7 +214,8 @@ def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
     file_orders(ctx.session, game.id, phase.number, seat.name, command.text, parsed.canonical,
                 ctx.envelope.source_id, ctx.now)  # fmt: skip
     data = {"game": game.slug, "seat": seat.name, "turn": phase.number, "orders": parsed.canonical.splitlines(),
-            "reason": command.reason}  # fmt: skip
+            "reason": command.reason,
+            "commitment": commitment_of(game, phase.number, seat.name, parsed.canonical)}  # fmt: skip
     ctx.reply.add("orders_entered", **data)
     _tell(ctx, seat, "orders_entered", data)
     return DONE if not parsed.errors else Result(False, True)  # a line refused: not audited, as ever

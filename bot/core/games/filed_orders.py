@@ -25,8 +25,9 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from adjudicator.order_commitments import order_commitment
 from bot.core.basics.batch import defer, memo_of, write_deferred
-from bot.store.models import OrderSubmission
+from bot.store.models import Game, OrderSubmission
 
 ORDERS_MEMO = "orders"
 """The batch memo's kind: (ORDERS_MEMO, game id, turn) -> the orders on file, by seat."""
@@ -58,6 +59,14 @@ _RETIRE = (
 """Every current set of a seat for a turn but its newest is retired (last set wins).  Filing
 defers its INSERT before this UPDATE, so in a batch every INSERT waiting is written first, and
 the UPDATE keeps exactly the set filed last (ids grow in the order rows are written)."""
+
+
+def commitment_of(game: Game, turn: int, seat: str, canonical: str) -> str:
+    """The commitment to ``seat``'s canonical orders for ``turn`` (:mod:`adjudicator.order_commitments`):
+    keyed with the seat's salt derived from the game's seed, so nothing more is stored, and hashed
+    with the game's name, the name its players write.  The confirmation shows it, the report that
+    uses the orders publishes it, and the game record keeps it for ``referee verify``."""
+    return order_commitment(game.seed, game.slug, turn, seat, canonical)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ import jinja2
 from jinja2 import meta
 from jinja2.filters import do_wordwrap
 
+from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment
@@ -219,7 +220,7 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
     )
     env.filters.update(
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
-        seat_labels=_seat_labels, when=_when, width=_width, a_or_an=a_or_an,
+        seat_labels=_seat_labels, when=_when, width=_width, a_or_an=a_or_an, commitment=short_commitment,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
 

@@ -104,6 +104,18 @@ class SubmitOrders(Declared):
 
 
 @dataclass(frozen=True)
+class ShowFiledOrders(Declared):
+    """``ORDERS? <game>``: the orders this seat has on file for the open turn, and their commitment
+    (:mod:`adjudicator.order_commitments`): what the turn's report will list beside the seat."""
+
+    declaration = Declaration(
+        "ORDERS?", Permission.SEAT, summary="the orders this seat has on file for the open turn, and their commitment"
+    )
+
+    game: str
+
+
+@dataclass(frozen=True)
 class ShowStatus(Declared):
     """``STATUS <game>``: the phase, deadline, who has ordered, and the last report."""
 
@@ -543,7 +555,8 @@ class NotUnderstood(Declared):
 
 
 Command = (
-    ShowHelp | ListGames | JoinGame | SubmitOrders | ShowStatus | ShowRecord | Resign | CreateGame | StartGame
+    ShowHelp | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
+    | CreateGame | StartGame
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | RequestLink | ConfirmLink

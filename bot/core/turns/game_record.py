@@ -6,7 +6,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from adjudicator.record import GameRecord, replay, sealed_record
+from adjudicator.record import RECORD_VERSION, GameRecord, replay, sealed_record
+from bot.core.games.filed_orders import commitment_of
 from bot.core.games.stored import ABANDONED, FINISHED
 from bot.core.turns.generations import live_records
 from bot.store.models import Game
@@ -30,6 +31,12 @@ def export_record(session: Session, game: Game) -> dict[str, Any]:
         seed=game.seed,
         seats=tuple(seat.name for seat in game.seats),
         turns=tuple(dict(turn.orders) for turn in turns),
+        version=RECORD_VERSION,
+        slug=game.slug,
+        order_commitments=tuple(
+            {seat: commitment_of(game, turn.turn_number, seat, text) for seat, text in turn.orders.items()}
+            for turn in turns
+        ),
     )
     played = replay(record)
     document = sealed_record(record, played).to_json()

@@ -26,6 +26,7 @@ from adjudicator.api import Phase
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
 from bot.core.basics.batch import memo_of
+from bot.core.games.filed_orders import commitment_of
 from bot.core.games.preload import absences_of, remember
 from bot.core.games.stored import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.messaging.delivery import Delivery
@@ -217,6 +218,21 @@ def _outcome(entry: AuditEntry) -> dict[str, Any]:
     return {k: v for k, v in arguments.items() if k in ("seat", "to_turn", "turn", "name", "hand_over", "abandon")}
 
 
+def orders_used(game: Game, record: TurnRecord) -> list[dict[str, Any]]:
+    """Each seat that owed orders in ``record``'s turn, in seat order, with the commitment of the orders
+    the turn used (:func:`bot.core.games.filed_orders.commitment_of`, what its confirmation showed), or
+    None when the no-moves-received rule was applied for it.  Seats that owed nothing are not listed."""
+    defaulted = set(record.defaulted)
+    used: list[dict[str, Any]] = []
+    for seat in game.seats:
+        text = record.orders.get(seat.name)
+        if text is not None:
+            used.append({"seat": seat.name, "commitment": commitment_of(game, record.turn_number, seat.name, text)})
+        elif seat.name in defaulted:
+            used.append({"seat": seat.name, "commitment": None})
+    return used
+
+
 def report_outcomes(
     game: Game,
     record: TurnRecord,
@@ -258,6 +274,7 @@ def report_outcomes(
         "final": finished,
         "late_minutes": None if late is None else int(late.total_seconds() // 60),
         "gm_actions": gm_actions or [],
+        "orders_used": orders_used(game, record),
         "seat": None,
         "private": None,
     }
