@@ -18,6 +18,16 @@ from bot.core.views.pages import GamePage
 from bot.web.pages import report_text
 
 
+class _Feed(feedgenerator.Atom1Feed):  # type: ignore[misc]
+    """An Atom feed whose ``<updated>`` is its newest entry's, or the game's creation: the same
+    game gives the same bytes (the writer's own default is the clock's time when it has no entry)."""
+
+    updated: datetime
+
+    def latest_post_date(self) -> datetime:
+        return self.updated
+
+
 def atom_feed(page: GamePage, base: str) -> bytes:
     """The feed of ``page``'s game, its links under ``base`` (``https://club.org``)."""
     line = page.line
@@ -25,7 +35,7 @@ def atom_feed(page: GamePage, base: str) -> bytes:
     authority = urlsplit(base).hostname or "referee.invalid"
     created = page.reports[0].resolved_at if page.reports else None
     year = (created or datetime.now(UTC)).year
-    feed = feedgenerator.Atom1Feed(
+    feed = _Feed(
         title=f"{line.title}: game {line.slug}",
         link=link,
         description=f"The public reports of game {line.slug}",
@@ -52,5 +62,6 @@ def atom_feed(page: GamePage, base: str) -> bytes:
         }))  # fmt: skip
     for moment, item in sorted(entries, key=lambda entry: entry[0]):
         feed.add_item(pubdate=moment, updateddate=moment, **item)
+    feed.updated = max((moment for moment, _ in entries), default=page.created_at)
     written: str = feed.writeString("utf-8")
     return written.encode("utf-8")

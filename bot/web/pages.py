@@ -49,7 +49,9 @@ def joins_for(joining: tuple[str, ...], slug: str) -> list[str]:
 
 def index_html(club: ClubPage, joining: tuple[str, ...] = ()) -> str:
     """``/``: the club's games, running, forming (with how to join) and over."""
-    return environment().get_template("index.html.j2").render(root="./", club=club, joining=joining, joins_for=joins_for)
+    return (
+        environment().get_template("index.html.j2").render(root="./", club=club, joining=joining, joins_for=joins_for)
+    )
 
 
 def game_html(page: GamePage, picture: Picture | None, joining: tuple[str, ...] = ()) -> str:

@@ -135,6 +135,7 @@ class GamePage:
     commitment: str
     seed: str | None
     """Revealed once the game is over (None until then)."""
+    created_at: datetime
 
     @property
     def over(self) -> bool:
@@ -213,6 +214,7 @@ def _page(session: Session, game: Game) -> GamePage:
         announcements=tuple(_announcement(action) for action in actions),
         commitment=game.commitment,
         seed=game.seed if game.status in OVER else None,
+        created_at=game.created_at,
     )
 
 
