@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 """A game's name as the core makes them (bot.core.commands.hosting); anything else is no game."""
 STATIC = TEMPLATES_DIR / "web"
-STATIC_FILES = {"site.css": "text/css", "local-time.js": "text/javascript"}
+STATIC_FILES = {"site.css": "text/css", "local-time.js": "text/javascript", "favicon.svg": "image/svg+xml"}
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "

@@ -4,7 +4,7 @@ document.addEventListener("DOMContentLoaded", function () {
   if (!times.length || !window.Intl) { return; }
   var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "your zone";
   var shown = new Intl.DateTimeFormat(undefined, {
-    weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
+    weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
   });
   times.forEach(function (element) {
     var moment = new Date(element.getAttribute("datetime"));
