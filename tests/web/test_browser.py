@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from bot.pictures import registry as pictures
 from bot.core.views.pages import Pages
+from bot.pictures import registry as pictures
 from bot.web.server import Site
 from tests.web.test_pages import JOINING, small_drawing
 from tests.web.world import club, served

@@ -71,7 +71,10 @@ async def test_the_index_lists_the_games_by_state_with_how_to_join(tmp_path: Pat
     assert "JOIN race" not in page, "only forming games are offered to join"
     shown = text_of(page)
     assert "Golden Strider" in shown and "Strike Gold" in shown
-    assert re.search(r'<time datetime="2026-03-\d\dT[\d:]+\+00:00">2026-03-\d\d \d\d:\d\d UTC</time><br><small>\(\w{3} [^<]*Europe/London\)</small>', page)
+    assert re.search(
+        r'<time datetime="2026-03-\d\dT[\d:]+\+00:00">2026-03-\d\d \d\d:\d\d UTC</time><br><small>\(\w{3} [^<]*Europe/London\)</small>',
+        page,
+    )
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert page.count("<th scope=") >= 5 + 3, "column headings and a row heading per game"
 

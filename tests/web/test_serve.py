@@ -149,7 +149,7 @@ async def test_referee_serve_serves_the_pages_of_a_game_played_beside_it(tmp_pat
             assert index.index('href="games/cup"') > index.index('id="h-finished"')
             over = await get(http, link)
             record = json.loads(await get(http, f"{link}/record.json"))
-            assert f"Seed revealed: <code class=\"wrap\">{record['seed']}</code>" in over
+            assert f'Seed revealed: <code class="wrap">{record["seed"]}</code>' in over
             feed = ET.fromstring((await get(http, f"{link}/feed.atom")).encode())
             titles = [e.findtext(f"{ATOM}title") or "" for e in feed.findall(f"{ATOM}entry")]
             assert "[cup] Golden Strider: turn 0 report" in titles
@@ -179,4 +179,3 @@ def doctor_lines(config: Path) -> str:
     with contextlib.redirect_stdout(output):
         main(["--config", str(config), "doctor"])
     return output.getvalue()
-
