@@ -17,6 +17,9 @@ import feedgenerator
 from bot.core.views.pages import GamePage
 from bot.web.pages import report_text
 
+FEED_ENTRIES = 100
+"""The newest entries a feed carries (a reader keeps the older ones): a feed stays bounded."""
+
 
 class _Feed(feedgenerator.Atom1Feed):  # type: ignore[misc]
     """An Atom feed whose ``<updated>`` is its newest entry's, or the game's creation: the same
@@ -60,7 +63,7 @@ def atom_feed(page: GamePage, base: str) -> bytes:
             "description": escape(f"{action.at.text}: {said}"),
             "unique_id": f"tag:{authority},{year}:games/{line.slug}/action/{number}",
         }))  # fmt: skip
-    for moment, item in sorted(entries, key=lambda entry: entry[0]):
+    for moment, item in sorted(entries, key=lambda entry: entry[0])[-FEED_ENTRIES:]:
         feed.add_item(pubdate=moment, updateddate=moment, **item)
     feed.updated = max((moment for moment, _ in entries), default=page.created_at)
     written: str = feed.writeString("utf-8")

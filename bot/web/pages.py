@@ -32,6 +32,8 @@ def environment() -> jinja2.Environment:
     )
 
 
+MAX_REPORTS = 400
+"""The most reports one page shows (the newest); the record holds every turn: a page stays bounded."""
 TEXT_FORM = "email"
 """The form a page shows reports in: the plain text mail carries (78 columns), the same template and
 data as the public copy the channels sent."""
@@ -65,7 +67,8 @@ def game_html(page: GamePage, picture: Picture | None, joining: tuple[str, ...] 
             line=page.line,
             picture=picture,
             joins=joins_for(joining, page.line.slug),
-            reports=[(report, report_text(report)) for report in reversed(page.reports)],
+            reports=[(report, report_text(report)) for report in list(reversed(page.reports))[:MAX_REPORTS]],
+            reports_left_out=max(0, len(page.reports) - MAX_REPORTS),
         )
     )
 

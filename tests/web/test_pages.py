@@ -31,6 +31,8 @@ from bot.core.model import commands as c
 from bot.core.views.pages import Pages
 from bot.pictures import Picture
 from bot.pictures import registry as pictures
+from bot.web import feed
+from bot.web import pages as web_pages
 from bot.web.server import Site
 from tests.web.world import GM, Club, club, served
 
@@ -223,3 +225,20 @@ async def test_the_board_picture_with_its_alt_text(tmp_path: Path, monkeypatch: 
     assert status == 200 and headers["Content-Type"].startswith("image/svg+xml")
     assert "sandbox" in headers["Content-Security-Policy"]
     assert svg.startswith("<svg") and "&quot;" in svg, "the drawing's own SVG, served as it is"
+
+
+async def test_a_long_game_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page shows the newest reports only (and says how many it left out), the feed the newest entries."""
+    monkeypatch.setattr(web_pages, "MAX_REPORTS", 2)
+    monkeypatch.setattr(feed, "FEED_ENTRIES", 3)
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 5)
+        async with served(made) as reader:
+            page = await reader.get("/games/race")
+            atom = await reader.get("/games/race/feed.atom")
+    assert 'id="turn-4"' in page and 'id="turn-3"' in page and 'id="turn-2"' not in page
+    assert "The 3 oldest reports are left out here" in page
+    titles = [e.findtext(f"{ATOM}title") for e in ET.fromstring(atom.encode()).findall(f"{ATOM}entry")]
+    assert titles == [f"[race] Golden Strider: turn {n} report" for n in (2, 3, 4)]

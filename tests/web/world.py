@@ -33,10 +33,12 @@ GM = "gm@club.example"
 class Club:
     """One database, its service and a clock; games created, joined, started and played."""
 
-    def __init__(self, directory: Path, config: ServiceConfig | None = None) -> None:
-        self.database = directory / "club.sqlite3"
-        upgrade(str(self.database))
-        self.engine = make_engine(str(self.database))
+    def __init__(self, directory: Path, config: ServiceConfig | None = None, url: str | None = None) -> None:
+        """On a SQLite file in ``directory``, or on the migrated database at ``url``."""
+        if url is None:
+            url = str(directory / "club.sqlite3")
+            upgrade(url)
+        self.engine = make_engine(url)
         self.sessions = session_factory(self.engine)
         self.clock = SimulatedClock(START)
         self.service = GameService(self.sessions, config or ServiceConfig())
