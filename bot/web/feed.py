@@ -8,7 +8,7 @@ writer).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from html import escape
 from urllib.parse import urlsplit
 
@@ -36,8 +36,7 @@ def atom_feed(page: GamePage, base: str) -> bytes:
     line = page.line
     link = f"{base}/games/{line.slug}"
     authority = urlsplit(base).hostname or "referee.invalid"
-    created = page.reports[0].resolved_at if page.reports else None
-    year = (created or datetime.now(UTC)).year
+    year = page.created_at.year
     feed = _Feed(
         title=f"{line.title}: game {line.slug}",
         link=link,

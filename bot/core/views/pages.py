@@ -30,7 +30,7 @@ from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from adjudicator.api import JSON
 from bot.core.basics.durations import format_moment
@@ -151,7 +151,8 @@ class Pages:
     def club(self) -> ClubPage:
         """Every game: running (and paused), forming, and over; each list by slug."""
         with unit_of_work(self._sessions) as session:
-            lines = [_line(game) for game in session.scalars(select(Game).order_by(Game.slug))]
+            games = session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.slug))
+            lines = [_line(game) for game in games]
         return ClubPage(
             running=tuple(line for line in lines if line.status not in (FORMING, *OVER)),
             forming=tuple(line for line in lines if line.status == FORMING),
