@@ -63,7 +63,13 @@ class AddressSyntax:
 
     read: Callable[[str], str | None]
     described: str
-    """What such addresses are called, plural (``email addresses``), for messages."""
+    """What such addresses are called, plural (``email addresses``), for messages; empty: the channel
+    reaches nobody and reads no address (the web pages), and messages leave it out."""
+
+    @classmethod
+    def none(cls) -> AddressSyntax:
+        """The syntax of a channel that reaches nobody: it reads no address."""
+        return cls(lambda text: None, "")
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,9 @@ class Runtime:
     read_address: Callable[[str], tuple[str, str]]
     """The one reader of every channel's addresses (:func:`bot.channels.parse_address`), for a channel that
     reads addresses in what people write (a GM's ``ADD GM gs1 1234`` by mail)."""
+    joining: tuple[str, ...] = ()
+    """How a person joins a game on each channel that takes joins, one line each with ``{game}`` for
+    the game's name (each channel's :attr:`Channel.join_hint`), for a channel that tells people."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,12 @@ class Channel(Generic[S]):
     intakes: Callable[[S], tuple[str, ...]] = field(default=lambda section: ())
     """The watermark names of its intakes: each deadline waits for them."""
     log_quiet: tuple[str, ...] = ()
+    pages_url: Callable[[S], str] = field(default=lambda section: "")
+    """Where it shows each game's page (``https://club.org``: a game is ``<url>/games/<slug>``), for links
+    in every channel's messages; empty: it shows none."""
+    join_hint: Callable[[S], str] = field(default=lambda section: "")
+    """How a person joins a game on it, ``{game}`` standing for the game's name (``On Discord:
+    /join game:{game}``), or empty: not configured, or it takes no joins."""
     """Loggers that write protocol traffic (message text, passwords) at DEBUG: held at INFO."""
 
     @property

@@ -17,8 +17,9 @@ from typing import Any
 from bot.channel_contract import Channel
 from bot.discord import channel as discord
 from bot.email import channel as email
+from bot.web import channel as web
 
-CHANNELS: tuple[Channel[Any], ...] = (email.CHANNEL, discord.CHANNEL)
+CHANNELS: tuple[Channel[Any], ...] = (email.CHANNEL, discord.CHANNEL, web.CHANNEL)
 """Every channel; the first is the one a bare address falls to when no other syntax reads it."""
 
 
@@ -33,6 +34,8 @@ def parse_address(text: str) -> tuple[str, str]:
     for channel in CHANNELS:
         if sep and name.strip().lower() == channel.name:
             address = channel.address.read(rest.strip())
+            if address is None and not channel.address.described:
+                raise ValueError(f"nobody is reached on {channel.label}: {written!r} is no address")
             if address is None:
                 raise ValueError(f"{rest.strip()!r} is not one of the {channel.address.described}")
             return channel.name, address
@@ -40,7 +43,9 @@ def parse_address(text: str) -> tuple[str, str]:
         address = channel.address.read(written)
         if address is not None:
             return channel.name, address
-    raise ValueError(f"{written!r} is none of: " + ", ".join(c.address.described for c in CHANNELS))
+    raise ValueError(
+        f"{written!r} is none of: " + ", ".join(c.address.described for c in CHANNELS if c.address.described)
+    )
 
 
 def format_address(channel: str, address: str) -> str:

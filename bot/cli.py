@@ -2,7 +2,7 @@
 
 Subcommands:
 
-* ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase] [--via direct|email]``
+* ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase] [--via direct|email] [--web]``
 * ``referee serve [--once] [--log-format json|text]``, ``referee status``, ``referee doctor``,
   ``referee db backup PATH`` (:mod:`bot.cli_host`)
 * ``referee inbox list [--status S]`` / ``referee inbox show ID`` / ``referee inbox requeue ID``: received
@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
         "--via", choices=("direct", "email"), default="direct",
         help="email: the players play by real mail through a local Maildir intake and outbox",
     )  # fmt: skip
+    demo.add_argument("--web", action="store_true", help="then serve the game's web pages on loopback until Ctrl-C")
+    demo.add_argument("--web-port", type=int, default=8080, help="the port of --web (default 8080; 0: a free one)")
+    demo.add_argument("--web-seconds", type=float, help=argparse.SUPPRESS)  # tests: serve this long, then stop
     demo.set_defaults(run=_demo)
 
     inbox = sub.add_parser("inbox", help="received mail: list, show, requeue parked messages")
@@ -164,7 +167,10 @@ def _demo(args: argparse.Namespace) -> int:
             options[name] = json.loads(value)
         except json.JSONDecodeError:
             options[name] = value
-    demo = DemoOptions(args.game, args.players, args.seed, args.steeplechase, args.dir, options=options, via=args.via)
+    demo = DemoOptions(
+        args.game, args.players, args.seed, args.steeplechase, args.dir, options=options, via=args.via,
+        web_port=args.web_port if args.web else None, web_seconds=args.web_seconds,
+    )  # fmt: skip
     return run_demo(demo)
 
 

@@ -7,6 +7,9 @@ deadline worker resolves the turn with the adjudicator; the public report of
 each turn is taken from the outbox and printed.  At the end the game's record
 is exported, sealed, and verified by replaying it.
 
+With ``--web`` the finished game's pages (:mod:`bot.web`) are served on
+loopback afterwards, until Ctrl-C.
+
 With ``--via email`` the players play by mail instead (:mod:`bot.email.demo`):
 their joins and orders are real messages delivered into a local Maildir and
 read by the real email intake; replies and reports are real messages the real
@@ -70,6 +73,10 @@ class DemoOptions:
     options: dict[str, object] = field(default_factory=dict)
     via: str = "direct"
     """``direct`` (envelopes) or ``email`` (messages through the Maildir intake and sender)."""
+    web_port: int | None = None
+    """After the game, serve its pages on loopback at this port (0: a free one) until Ctrl-C; None: not."""
+    web_seconds: float | None = None
+    """Serve the pages this long, then stop (None: until Ctrl-C)."""
 
 
 def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
@@ -193,6 +200,11 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     ok = verification.ok
     if mail is not None:
         ok = _mail_summary(mail, Inbox(sessions), drain, names, gm, out) and ok
+    if options.web_port is not None:
+        from bot.web.server import serve_pages  # aiohttp's server, only for --web
+
+        out(f"The game's page: /games/{slug}")
+        serve_pages(sessions, options.web_port, seconds=options.web_seconds, out=out)
     engine.dispose()
     return 0 if ok else 1
 

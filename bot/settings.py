@@ -208,7 +208,7 @@ def _channel_addresses(items: tuple[str, ...]) -> tuple[str, ...]:
         try:
             channels.parse_address(item)
         except ValueError:
-            kinds = [channel.address.described for channel in channels.CHANNELS]
+            kinds = [channel.address.described for channel in channels.CHANNELS if channel.address.described]
             others = f" (or {', '.join(kinds[1:])})" if kinds[1:] else ""
             raise Bad(f"{kinds[0]}{others}, as a list or one comma-separated string") from None
     return items

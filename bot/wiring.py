@@ -62,7 +62,18 @@ def service_config(settings: Settings) -> ServiceConfig:
         inline_channels=(CLI_CHANNEL,),
         intakes=intake_names(settings),
         intake_wait_seconds=settings.intake.intake_wait_seconds,
+        web_base_url=web_base_url(settings),
     )
+
+
+def web_base_url(settings: Settings) -> str:
+    """Where the games' pages are read (the web channel's ``base_url``), for links in messages; empty: none."""
+    return next((url for c in channels.CHANNELS if (url := c.pages_url(settings.of(c)))), "")
+
+
+def joining(settings: Settings) -> tuple[str, ...]:
+    """How a person joins a game on each channel that takes joins (:attr:`Channel.join_hint`)."""
+    return tuple(hint for c in channels.CHANNELS if (hint := c.join_hint(settings.of(c))))
 
 
 def public_channels(settings: Settings) -> tuple[str, ...]:
@@ -104,7 +115,7 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
     found: list[Worker] = [
         DeadlineWorker(service, clock, timedelta(seconds=settings.game.deadline_check_seconds), housekeeping)
     ]
-    runtime = Runtime(sessions, clock, service, settings.intake, bell, channels.parse_address)
+    runtime = Runtime(sessions, clock, service, settings.intake, bell, channels.parse_address, joining(settings))
     for channel in channels.CHANNELS:
         found += channel.workers(settings.of(channel), runtime)
     return found

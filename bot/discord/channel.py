@@ -85,5 +85,6 @@ CHANNEL = Channel(
     status_board=has_public_place,
     unreachable=lambda settings: "" if settings.token else "Discord user ids, but Discord is not configured",
     reach_by="REFEREE_DISCORD_TOKEN",
+    join_hint=lambda settings: "On Discord: /join game:{game}" if settings.token else "",
 )
 """Discord, as :data:`bot.channels.CHANNELS` lists it."""

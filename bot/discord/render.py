@@ -143,16 +143,27 @@ def deadline_note(text: str) -> str | None:
     return f"Deadline: {timestamp(moment)}"
 
 
+_PAGE = re.compile(r"^(https?://[!-~]+/games/[a-z0-9][a-z0-9_-]{0,39})$", re.MULTILINE)
+
+
+def page_note(text: str) -> str | None:
+    """``Game page: <URL>`` for the game's web page that ``text`` links to on a line of its own (the
+    report, the start): a link in a code block cannot be clicked.  In angle brackets: no preview."""
+    match = _PAGE.search(text)
+    return None if match is None else f"Game page: <{match.group(1)}>"
+
+
 def discord_messages(text: str, limit: int = LIMIT) -> list[str]:
-    """The messages that carry ``text`` on Discord: its code blocks, the deadline note after the last."""
+    """The messages that carry ``text`` on Discord: its code blocks, the deadline note and the game's
+    page after the last."""
     blocks = code_blocks(text, limit)
-    note = deadline_note(text)
-    if note is None or not blocks:
-        return blocks
-    if len(blocks[-1]) + 1 + len(note) <= limit:
-        blocks[-1] = f"{blocks[-1]}\n{note}"
-    else:
-        blocks.append(note)
+    for note in (deadline_note(text), page_note(text)):
+        if note is None or not blocks:
+            continue
+        if len(blocks[-1]) + 1 + len(note) <= limit:
+            blocks[-1] = f"{blocks[-1]}\n{note}"
+        else:
+            blocks.append(note)
     return blocks
 
 

@@ -334,7 +334,8 @@ class DiscordTransport:
         name = discord.utils.escape_mentions(f"{slug} -- {title}")[:100]  # a title shows no markdown: only mentions
         place = await self._find_post(forum, name)
         if place is None:
-            opening = render("discord/forum_post.txt.j2", {"game": slug, "title": title}, FORM)
+            opening = render("discord/forum_post.txt.j2",
+                             {"game": slug, "title": title, "page": self._config.page_of(slug)}, FORM)  # fmt: skip
             made = await forum.create_thread(name=name, content=opening, allowed_mentions=NO_MENTIONS)
             place = str(made.thread.id)
         await asyncio.to_thread(record_public_place, self._sessions, slug, CHANNEL, place)

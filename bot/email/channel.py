@@ -258,5 +258,8 @@ CHANNEL = Channel(
     reach_by="smtp_host (or maildir_outbox)",
     own_address=lambda settings: settings.bot_address.lower(),
     log_quiet=("imapclient", "aiosmtplib", "mail.log"),
+    join_hint=lambda settings: (
+        f"By mail: send JOIN {{game}} to {settings.bot_address}" if settings.imap_host or settings.maildir_inbox else ""
+    ),
 )
 """Email, as :data:`bot.channels.CHANNELS` lists it."""

@@ -145,7 +145,7 @@ def _announce_start(ctx: CommandContext, game: Game, phase_title: str) -> None:
     data = {
         "game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats], "phase": phase_title,
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
-        "commitment": game.commitment, "options": dict(game.options),
+        "commitment": game.commitment, "options": dict(game.options), "page": ctx.config.page_of(game.slug),
     }  # fmt: skip
     message = Message("started", data)
     key = f"start:{game.slug}:{game.generation}"

@@ -45,3 +45,7 @@ class ServiceConfig:
     web_base_url: str = ""
     """Where the web channel's pages are read (``https://referee.club.org``), for links in messages;
     empty: no web pages, so messages carry no links."""
+
+    def page_of(self, slug: str) -> str | None:
+        """The web page of game ``slug`` (``<web_base_url>/games/<slug>``), or None: no web pages."""
+        return f"{self.web_base_url.rstrip('/')}/games/{slug}" if self.web_base_url else None

@@ -148,7 +148,7 @@ def resolve_current_turn(
         game.status = FINISHED
         game.finished_at = now
     actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number)) + list(announce)
-    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions)
+    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, page=config.page_of(game.slug))
     if reports is not None:
         reports += outcomes
     else:
@@ -233,29 +233,28 @@ def orders_used(game: Game, record: TurnRecord) -> list[dict[str, Any]]:
     return used
 
 
-def report_outcomes(
+def public_report(
     game: Game,
     record: TurnRecord,
     next_phase: Phase | None,
     *,
+    deadline: datetime | None,
     late: timedelta | None = None,
     gm_actions: list[dict[str, Any]] | None = None,
-) -> list[Outcome]:
-    """One public copy, one copy per seat (with that seat's private data), and the GMs' copy.
+    page: str | None = None,
+) -> dict[str, Any]:
+    """The data of the public copy of ``record``'s report (``templates/<form>/report.txt.j2``).
 
-    Every copy carries ``board``: the public view of the state after the turn (the rules'
-    ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`).
-
-    The player of a seat they left (resigned, or ejected by a game master)
-    gets the public copy: the seat's secrets are no longer theirs to see.
-
-    A game master who holds no seat gets the public copy (the GM gets
-    every report too); one who plays gets their seat's copy (the delivery step
-    sends each recipient one copy of a key).
+    The one builder of it: :func:`report_outcomes` sends it when the turn resolves, and the web
+    pages (:mod:`bot.core.views.pages`) render it again from the stored record, so a page shows
+    the text the channels sent.  ``board`` is the public view of the state after the turn (the
+    rules' ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`);
+    ``deadline`` is the next phase's (None when it is not known, as for an old turn re-rendered);
+    ``page`` is the game's web page, for a link (None: no web pages).
     """
     rules = rules_of(game)
     finished = next_phase is None
-    common: dict[str, Any] = {
+    return {
         "game": game.slug,
         "title": rules.title,
         "kind": game.kind,
@@ -267,7 +266,7 @@ def report_outcomes(
         "next_phase": None
         if next_phase is None
         else {"number": next_phase.number, "title": next_phase.title, "owing": list(next_phase.owing)},
-        "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
+        "deadline": deadline.isoformat() if deadline else None,
         "time_zone": game.time_zone,
         "commitment": game.commitment if record.turn_number == 0 else None,
         "seed": game.seed if finished else None,
@@ -275,9 +274,38 @@ def report_outcomes(
         "late_minutes": None if late is None else int(late.total_seconds() // 60),
         "gm_actions": gm_actions or [],
         "orders_used": orders_used(game, record),
+        "page": page,
         "seat": None,
         "private": None,
     }
+
+
+def report_outcomes(
+    game: Game,
+    record: TurnRecord,
+    next_phase: Phase | None,
+    *,
+    late: timedelta | None = None,
+    gm_actions: list[dict[str, Any]] | None = None,
+    page: str | None = None,
+) -> list[Outcome]:
+    """One public copy (:func:`public_report`), one copy per seat (with that seat's private data),
+    and the GMs' copy.
+
+    Every copy carries ``board``: the public view of the state after the turn (the rules'
+    ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`),
+    and ``page``: the game's web page, or None.
+
+    The player of a seat they left (resigned, or ejected by a game master)
+    gets the public copy: the seat's secrets are no longer theirs to see.
+
+    A game master who holds no seat gets the public copy (the GM gets
+    every report too); one who plays gets their seat's copy (the delivery step
+    sends each recipient one copy of a key).
+    """
+    common = public_report(
+        game, record, next_phase, deadline=game.deadline_at, late=late, gm_actions=gm_actions, page=page
+    )
     key = f"report:{game.slug}:{record.generation}:{record.turn_number}"
     public = Message("report", common)
     outcomes = [Outcome(ToPublic(game.id), public, REPORT, key, game.id, record.turn_number)]

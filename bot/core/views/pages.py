@@ -1,0 +1,249 @@
+"""What the web channel's pages show: the club's games, and one game as everyone may see it.
+
+Plain frozen values, read in one short transaction each; no store model and
+no stored state leaves this module (ARCHITECTURE "How a game plugs in").  A
+page is the public view only:
+
+* the board is the rules' ``public_state`` (never a seat's view);
+* of the open turn, who owes orders and who has sent some (never what);
+* every report is the public copy's data, rebuilt from the stored turn record
+  by :func:`bot.core.turns.resolution.public_report` (the builder the channels'
+  copies come from), for a page to render with a channel's ``report`` template:
+  the text the public place was sent;
+* the standings are the rules' ``standings``.  In Strike Gold they read the
+  round totals and the columns and rows cleared, in Dragon Stripes the gems:
+  every one of them is in ``public_state`` (``tests/web/test_hidden.py``
+  checks the standings shown against the public view);
+* the seed only once the game is over (it is secret until then: its
+  commitment is public from the start).
+
+Several ``referee serve`` processes may read the same database: nothing here
+writes, nor keeps anything between calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from adjudicator.api import JSON
+from bot.core.basics.durations import format_moment
+from bot.core.games.stored import (
+    ABANDONED,
+    FINISHED,
+    FORMING,
+    current_orders,
+    find_game,
+    phase_of,
+    rules_of,
+    state_for_reading,
+)
+from bot.core.messaging.rendering import environment
+from bot.core.turns.game_record import export_record
+from bot.core.turns.generations import live_records
+from bot.core.turns.resolution import gm_actions_since, public_report
+from bot.store.db import unit_of_work
+from bot.store.models import Game
+
+OVER = (FINISHED, ABANDONED)
+"""The statuses of a game that is over: its seed is revealed and its record may be downloaded."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A time: ``at`` in UTC (for ``<time datetime>``) and ``text`` in UTC and the game's zone."""
+
+    at: datetime
+    text: str
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game as the club's index lists it (and the head of its own page)."""
+
+    slug: str
+    kind: str
+    title: str
+    status: str
+    time_zone: str
+    seats: tuple[str, ...]
+    """The seats' names, in order (a seat its player left included)."""
+    seat_limit: int | None
+    """The seats it starts with (or may take at most); None: as many as the game allows."""
+    joining_open: bool
+    turn: int | None
+    """The number of the turn open now (None: not started, or over)."""
+    phase_title: str | None
+    deadline: Moment | None
+
+
+@dataclass(frozen=True)
+class ClubPage:
+    running: tuple[GameLine, ...]
+    forming: tuple[GameLine, ...]
+    finished: tuple[GameLine, ...]
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    seat: str
+    place: int
+    score: float | int | None
+
+
+@dataclass(frozen=True)
+class PublicReport:
+    """One turn's public report: ``data`` is what the channels' public copy carried (the template
+    ``report`` of any form renders it), rebuilt from the stored turn record."""
+
+    turn: int
+    phase_title: str
+    resolved_at: datetime
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One game master's action the reports announce (moved deadlines, early processing ...)."""
+
+    at: Moment
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One game as everyone may see it."""
+
+    line: GameLine
+    owing: tuple[str, ...]
+    """Who owes orders in the open turn."""
+    ordered: tuple[str, ...]
+    """Of those, who has sent orders (what they are stays unseen until the turn resolves)."""
+    resigned: tuple[str, ...]
+    standings: tuple[StandingLine, ...]
+    board: dict[str, JSON] | None
+    """The public view of the state now (the rules' ``public_state``), for a picture; None before the start."""
+    reports: tuple[PublicReport, ...]
+    announcements: tuple[Announcement, ...]
+    commitment: str
+    seed: str | None
+    """Revealed once the game is over (None until then)."""
+    created_at: datetime
+
+    @property
+    def over(self) -> bool:
+        return self.line.status in OVER
+
+
+class Pages:
+    """The pages' data; each call is its own short read-only transaction."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    def club(self) -> ClubPage:
+        """Every game: running (and paused), forming, and over; each list by slug."""
+        with unit_of_work(self._sessions) as session:
+            games = session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.slug))
+            lines = [_line(game) for game in games]
+        return ClubPage(
+            running=tuple(line for line in lines if line.status not in (FORMING, *OVER)),
+            forming=tuple(line for line in lines if line.status == FORMING),
+            finished=tuple(line for line in lines if line.status in OVER),
+        )
+
+    def game(self, slug: str) -> GamePage | None:
+        """The page of ``slug``, or None: no such game."""
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            return None if game is None else _page(session, game)
+
+    def record(self, slug: str) -> dict[str, Any] | None:
+        """The sealed record of ``slug`` once it is over (:func:`export_record`), or None: no such
+        game, or not over (its seed is still secret)."""
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            if game is None or game.status not in OVER:
+                return None
+            return export_record(session, game)
+
+
+def _moment(at: datetime | None, time_zone: str) -> Moment | None:
+    return None if at is None else Moment(at, format_moment(at, ZoneInfo(time_zone)))
+
+
+def _line(game: Game) -> GameLine:
+    rules = rules_of(game)
+    phase = phase_of(game) if game.status not in OVER else None
+    return GameLine(
+        slug=game.slug, kind=game.kind, title=rules.title, status=game.status, time_zone=game.time_zone,
+        seats=tuple(seat.name for seat in game.seats), seat_limit=game.target_seats or game.max_seats,
+        joining_open=game.joining_open, turn=None if phase is None else phase.number,
+        phase_title=None if phase is None else phase.title,
+        deadline=_moment(game.deadline_at, game.time_zone) if phase is not None else None,
+    )  # fmt: skip
+
+
+def _page(session: Session, game: Game) -> GamePage:
+    line = _line(game)
+    rules = rules_of(game)
+    phase = phase_of(game) if game.status not in OVER else None
+    owing = tuple(phase.owing) if phase is not None else ()
+    filed = current_orders(session, game, phase.number) if phase is not None else {}
+    board: dict[str, JSON] | None = None
+    standings: tuple[StandingLine, ...] = ()
+    if game.state is not None:
+        state = state_for_reading(game)
+        board = rules.public_state(state)
+        standings = tuple(StandingLine(s.seat, s.place, s.score) for s in rules.standings(state))
+    actions = gm_actions_since(session, game, None)
+    return GamePage(
+        line=line,
+        owing=owing,
+        ordered=tuple(seat for seat in owing if seat in filed),
+        resigned=tuple(seat.name for seat in game.seats if seat.resigned),
+        standings=standings,
+        board=board,
+        reports=_reports(session, game, actions),
+        announcements=tuple(_announcement(action) for action in actions),
+        commitment=game.commitment,
+        seed=game.seed if game.status in OVER else None,
+        created_at=game.created_at,
+    )
+
+
+def _reports(session: Session, game: Game, actions: list[dict[str, Any]]) -> tuple[PublicReport, ...]:
+    """Every live turn's public report, oldest first, with the actions announced in it (those
+    since the report before); the deadline only in the latest (an old one is not kept)."""
+    rules = rules_of(game)
+    records = live_records(session, game)
+    found: list[PublicReport] = []
+    since: datetime | None = None
+    for index, record in enumerate(records):
+        latest = index == len(records) - 1
+        until = record.resolved_at
+        announced = [a for a in actions if (since is None or _at(a) > since) and (latest or _at(a) <= until)]
+        since = until
+        next_phase = rules.phase(rules.load_state(record.state_after))
+        deadline = game.deadline_at if latest and game.status not in OVER else None
+        data = public_report(game, record, next_phase, deadline=deadline, gm_actions=announced)
+        found.append(PublicReport(record.turn_number, record.phase_title, record.resolved_at, data))
+    return tuple(found)
+
+
+def _at(action: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(str(action["at"]))
+
+
+def _announcement(action: dict[str, Any]) -> Announcement:
+    phrase = cast(Callable[[str, dict[str, Any]], str], environment().globals["phrase"])
+    at = _moment(_at(action), str(action.get("time_zone") or "UTC"))
+    assert at is not None
+    return Announcement(at, " ".join(phrase("gm_action", action).split()), str(action.get("reason") or ""))

@@ -1,0 +1,20 @@
+"""The web channel (aiohttp): read-only pages of the club's games, and an Atom feed per game.
+
+The same file names as every channel for the same roles:
+
+* :mod:`channel` -- the declaration (its settings section, address syntax --
+  it reads none: nobody is reached on the web --, doctor checks, worker) read
+  by ``bot.channels``;
+* :mod:`runtime` -- ``WebWorker.run(stop)``: serve until stopped (what
+  ``referee serve`` runs);
+* :mod:`doctor` -- its checks (the base URL, the port).
+
+And its own:
+
+* :mod:`server` -- the routes, in one table, and their handlers;
+* :mod:`pages` -- the HTML form (``templates/web/``, autoescaped);
+* :mod:`feed` -- a game's Atom feed.
+
+Like every adapter it talks to the rest only through :mod:`bot.core` (the
+pages' data: :mod:`bot.core.views.pages`), and sees public views only.
+"""

@@ -1,0 +1,118 @@
+"""The pages in a real browser: Debian's headless Chromium, driven by Selenium.
+
+The index and a game's page (a running Golden Strider race with a board
+picture, and a finished Strike Gold game) are loaded at desktop width (1280)
+and phone width (390x844), and screenshots written under
+``test-artifacts/screenshots/`` (git-ignored; the paths are printed, so CI's
+log shows them).  In each: no console error (a script or a style refused by
+the Content Security Policy would be one), every ``<img>`` and ``<svg
+role=img>`` has alt text, the optional script did rewrite the times to the
+reader's zone, and nothing is wider than the screen (a phone scrolls down,
+never across, except inside a report's own box).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core.views.pages import Pages
+from bot.pictures import registry as pictures
+from bot.web.server import Site
+from tests.web.test_pages import JOINING, small_drawing
+from tests.web.world import club, served
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+
+
+def browser(width: int, height: int) -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={max(width, 500)},{height}"):
+        options.add_argument(flag)
+    if width < 500:  # a window is at least 500 wide: a phone is emulated (its width, touch, a mobile agent)
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height,
+                                                                              "pixelRatio": 1, "touch": True}})  # fmt: skip
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def whole_page(driver: Any, width: int) -> bytes:
+    """The whole page as PNG (at most 8000 pixels tall), by Chrome's own capture."""
+    import base64
+
+    height = min(int(driver.execute_script("return document.documentElement.scrollHeight")), 8000)
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1},
+    })  # fmt: skip
+    return base64.b64decode(shot["data"])
+
+
+def look(base: str, pages: dict[str, str]) -> list[str]:
+    """Load each page at each size; screenshots, and every problem found, as lines."""
+    from selenium.webdriver.common.by import By
+
+    problems: list[str] = []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        driver = browser(width, height)
+        try:
+            for name, path in pages.items():
+                driver.get(base + path)
+                shot = SCREENSHOTS / f"{name}-{size}.png"
+                driver.save_screenshot(str(shot))
+                print(f"screenshot: {shot}")
+                full = SCREENSHOTS / f"{name}-{size}-full.png"
+                full.write_bytes(whole_page(driver, width))
+                print(f"screenshot: {full}")
+                for entry in driver.get_log("browser"):
+                    if entry["level"] in ("SEVERE", "WARNING"):
+                        problems.append(f"{name} {size}: console: {entry['message']}")
+                for image in driver.find_elements(By.CSS_SELECTOR, "img, svg[role=img]"):
+                    alt = image.get_attribute("alt") or image.get_attribute("aria-label") or ""
+                    if not alt.strip():
+                        problems.append(f"{name} {size}: a picture without alt text")
+                times = driver.find_elements(By.CSS_SELECTOR, "time[datetime]")
+                if times and not driver.find_elements(By.CSS_SELECTOR, ".local-time"):
+                    problems.append(f"{name} {size}: the times were not shown in the reader's zone")
+                wide = driver.execute_script(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                if wide > 0:
+                    problems.append(f"{name} {size}: the page is {wide}px wider than the screen")
+        finally:
+            driver.quit()
+    return problems
+
+
+async def test_the_pages_in_a_headless_chromium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(pictures.DRAWINGS, "golden-strider", small_drawing)
+    with club(tmp_path) as made:
+        made.create("spring-cup", "golden-strider", ["Steve Ovett", "Sebastian Coe", "Steve Cram", "Said Aouita",
+                                                     "Peter Elliott", "張偉 李娜"])  # fmt: skip
+        made.start("spring-cup")
+        made.play("spring-cup", 2)
+        made.create("autumn-gold", "strike-gold", ["Zoe", "Yan"])
+        made.start("autumn-gold")
+        made.play("autumn-gold", 10_000)
+        made.create("newcomers", "dragon-stripes", ["Wil"])
+        pages = {"index": "/", "running-game": "/games/spring-cup", "finished-game": "/games/autumn-gold",
+                 "missing": "/games/none"}  # fmt: skip
+        async with served(Site(Pages(made.sessions), JOINING)) as reader:
+            problems = await asyncio.to_thread(look, reader.base, pages)
+    console = [p for p in problems if "missing" in p and "404" in p]
+    assert [p for p in problems if p not in console] == []
+    for name in pages:
+        for size in SIZES:
+            assert (SCREENSHOTS / f"{name}-{size}.png").stat().st_size > 1000

@@ -1,0 +1,54 @@
+"""``referee demo --web``: after the demo game, its pages are served on loopback until stopped.
+
+The demo runs as a process (``--web-port 0``: a free port; ``--web-seconds``: it stops by itself);
+the address it prints answers with the index and the game's page, and Ctrl-C ends it with 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_the_demo_serves_its_game_until_it_stops(tmp_path: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "demo", "--game", "dragon-stripes", "--dir", str(tmp_path),
+        "--web", "--web-port", "0", "--web-seconds", "30",
+        cwd=ROOT, env=dict(os.environ), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert process.stdout is not None
+    said: list[str] = []
+    try:
+        address = None
+        while address is None:
+            line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+            assert line, "the demo ended without serving:\n" + "".join(said[-20:])
+            said.append(line)
+            found = re.match(r"Web pages: (http://127\.0\.0\.1:\d+/) \(Ctrl-C to stop\)", line)
+            address = found.group(1) if found else None
+        assert "The game's page: /games/demo\n" in said
+        async with aiohttp.ClientSession() as http:
+            async with http.get(address) as response:
+                assert response.status == 200 and 'href="games/demo"' in await response.text()
+            async with http.get(address + "games/demo") as response:
+                page = await response.text()
+                assert response.status == 200 and "Dragon Stripes: game" in page and "Seed revealed" in page
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        rest = (await asyncio.wait_for(process.stdout.read(), 30)).decode()
+        assert await asyncio.wait_for(process.wait(), 30) == 0, rest
+        assert "Web pages: stopped" in rest and "Traceback" not in rest
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -1,0 +1,244 @@
+"""The web pages, served by the real server on loopback and read with aiohttp's client.
+
+The index lists the club's games by state with how to join; a game's page
+shows who owes orders and who has sent some (never what), the deadline in UTC
+and the game's zone inside ``<time datetime>``, each public report as the
+text the mail carried, the announced actions, and once the game is over its
+record (which ``referee verify`` accepts), seed and commitment.  Hostile
+names and reasons are escaped everywhere; only GET and HEAD are served, and
+every unknown game or path is 404.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import markupsafe
+import pytest
+
+from bot.cli import main
+from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.rendering import render_message
+from bot.core.model import commands as c
+from bot.core.views.pages import Pages
+from bot.pictures import Picture
+from bot.pictures import registry as pictures
+from bot.web import feed
+from bot.web import pages as web_pages
+from bot.web.server import Site
+from tests.web.world import GM, Club, club, served
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+JOINING = ("By mail: send JOIN {game} to referee@club.example", "On Discord: /join game:{game}")
+RUNNERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+
+
+def text_of(page: str) -> str:
+    """The page's text as a reader sees it (tags dropped, entities decoded)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def three_games(directory: Path) -> Club:
+    """A forming game, a running one (turn 1 open, Ann's orders in) and a finished one."""
+    made = Club(directory)
+    made.create("forming1", "golden-strider", RUNNERS)
+    made.create("race", "golden-strider", RUNNERS)
+    made.start("race")
+    made.play("race", 1)
+    made.create("done", "strike-gold", ["Zoe", "Yan"])
+    made.start("done")
+    made.play("done", 10_000)
+    return made
+
+
+async def test_the_index_lists_the_games_by_state_with_how_to_join(tmp_path: Path) -> None:
+    made = three_games(tmp_path)
+    try:
+        async with served(Site(Pages(made.sessions), JOINING)) as reader:
+            page = await reader.get("/")
+    finally:
+        made.close()
+    running, forming, finished = (page.index(f'id="h-{key}"') for key in ("running", "forming", "finished"))
+    assert running < page.index("games/race") < forming < page.index("games/forming1") < finished
+    assert page.index("games/done") > finished
+    assert "JOIN forming1 to referee@club.example" in page and "/join game:forming1" in page
+    assert "JOIN race" not in page, "only forming games are offered to join"
+    shown = text_of(page)
+    assert "Golden Strider" in shown and "Strike Gold" in shown
+    assert re.search(
+        r'<time datetime="2026-03-\d\dT[\d:]+\+00:00">2026-03-\d\d \d\d:\d\d UTC</time><br><small>\(\w{3} [^<]*Europe/London\)</small>',
+        page,
+    )
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert page.count("<th scope=") >= 5 + 3, "column headings and a row heading per game"
+
+
+async def test_a_running_game_shows_who_ordered_never_what(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 1)
+        secret_orders = made.example_orders("race", "Ann", random.Random(7))
+        assert "orders_accepted" in made.order("race", "Ann", secret_orders).results
+        async with served(made) as reader:
+            page = await reader.get("/games/race")
+            feed = await reader.get("/games/race/feed.atom")
+            await reader.get("/games/race/record.json", expect=404)  # the seed is secret while it runs
+    shown = text_of(page)
+    assert "Orders due from: Ann, Ben, Cat, Dan, Eve, Fay." in shown
+    assert "Orders received from: Ann." in shown
+    assert secret_orders not in page and secret_orders not in feed
+    assert re.search(r"Deadline: <time datetime=\"[^\"]+\">\d{4}-\d\d-\d\d \d\d:\d\d UTC \([^)]*Europe/London\)", page)
+    assert "Seed revealed" not in shown
+
+
+async def test_the_latest_report_is_the_text_the_mail_carried(tmp_path: Path) -> None:
+    """The game master's copy (the public data) rendered in the mail's form is the page's text."""
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 2)
+        rows = [m for m in OutboxDrain(made.sessions).due("email", made.clock.now()) if m.recipient == GM]
+        latest = [m for m in rows if m.template == "report"][-1]
+        mailed = render_message("email", "report", {**latest.data, "context": {}}).body
+        async with served(made) as reader:
+            page = await reader.get("/games/race")
+    shown = html.unescape(re.search(r'<article id="turn-1".*?<pre class="report">(.*?)</pre>', page, re.S)[1])
+    assert latest.data["turn"] == 1
+    assert shown == mailed
+    assert page.index('id="turn-1"') < page.index('id="turn-0"'), "the newest report first"
+
+
+async def test_a_finished_game_gives_its_record_seed_and_commitment(tmp_path: Path, capsys: Any) -> None:
+    with club(tmp_path) as made:
+        made.create("done", "strike-gold", ["Zoe", "Yan"])
+        made.start("done")
+        made.play("done", 10_000)
+        expected = made.views.record("done")
+        async with served(made) as reader:
+            page = await reader.get("/games/done")
+            status, headers, body = await reader.response("GET", "/games/done/record.json")
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    assert 'filename="done.json"' in headers["Content-Disposition"]
+    record = json.loads(body)
+    assert record == expected
+    seed, commitment = record["seed"], record["commitment"]
+    assert hashlib.sha256(seed.encode()).hexdigest() == commitment
+    shown = text_of(page)
+    assert f"Seed revealed: {seed}" in shown and commitment in shown and "referee verify done.json" in shown
+    assert "Final standings" in shown
+    path = tmp_path / "done.json"
+    path.write_text(body)
+    assert main(["verify", str(path)]) == 0
+    assert "FAIL" not in capsys.readouterr().out
+
+
+async def test_hostile_names_and_reasons_are_escaped(tmp_path: Path) -> None:
+    hostile = "<script>alert(1)</script> \"quoted\" & 'single' <img src=x onerror=alert(2)>"
+    names = ["O'Neil", "張偉 李娜", "Ann", "Ben", "Cat", "Dan"]
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", names)
+        made.start("race")
+        moved = made.apply(GM, "Game Master", c.SetDeadline("race", "+1d", hostile))
+        assert "deadline_set" in moved.results or not moved.problems, moved.problems
+        made.play("race", 2)
+        async with served(made) as reader:
+            pages = {path: await reader.get(path) for path in ("/", "/games/race", "/games/race/feed.atom")}
+    page, feed = pages["/games/race"], pages["/games/race/feed.atom"]
+    for path, text in pages.items():
+        assert "<script>alert" not in text and "<img src=x" not in text, path
+        assert "張偉 李娜" in text or path == "/", path
+    assert str(markupsafe.escape(hostile)) in page and hostile in text_of(page)
+    assert "O&#39;Neil" in page
+    entries = ET.fromstring(feed.encode()).findall(f"{ATOM}entry")
+    said = [e.findtext(f"{ATOM}title") or "" for e in entries]
+    assert any(hostile in title for title in said), "the feed carries the reason as text, escaped as XML"
+    assert any(hostile in html.unescape(e.findtext(f"{ATOM}summary") or "") for e in entries)
+
+
+async def test_the_feed_parses_back_with_every_report_and_announcement(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.apply(GM, "Game Master", c.SetDeadline("race", "+2h", "a club night"))
+        made.play("race", 3)
+        async with served(made) as reader:
+            status, headers, feed = await reader.response("GET", "/games/race/feed.atom")
+    assert status == 200 and headers["Content-Type"].startswith("application/atom+xml")
+    root = ET.fromstring(feed.encode())
+    assert root.tag == f"{ATOM}feed"
+    entries = root.findall(f"{ATOM}entry")
+    titles = [e.findtext(f"{ATOM}title") for e in entries]
+    assert [t for t in titles if t and "report" in t] == [f"[race] Golden Strider: turn {n} report" for n in range(3)]
+    assert any(t and "the GM moved the deadline" in t and "a club night" in t for t in titles)
+    ids = [e.findtext(f"{ATOM}id") for e in entries]
+    assert len(set(ids)) == len(ids) == 4
+    links = [e.find(f"{ATOM}link").get("href") for e in entries]  # type: ignore[union-attr]
+    assert all(link.startswith("http://127.0.0.1:") and "/games/race" in link for link in links)
+
+
+async def test_only_get_and_head_and_unknown_things_are_404(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        async with served(made) as reader:
+            for path in ("/games/nope", "/games/RACE", "/games/" + "a" * 41, "/games/..%2f..%2fetc",
+                         "/games/%3Cscript%3E", "/games/race/record.json", "/games/race/board.svg",
+                         "/nothing", "/games/", "/static/../pyproject.toml", "/static/x.js"):  # fmt: skip
+                status, headers, body = await reader.response("GET", path)
+                assert status == 404, (path, status)
+                assert "<script>" not in body and "Not found" in body
+                assert "default-src 'none'" in headers["Content-Security-Policy"]
+            for method in ("POST", "PUT", "DELETE", "PATCH"):
+                status, _, _ = await reader.response(method, "/games/race")
+                assert status == 405, method
+            status, headers, body = await reader.response("HEAD", "/games/race")
+            assert status == 200 and body == "" and headers["Content-Type"].startswith("text/html")
+            status, _, body = await reader.response("GET", "/games/race")
+            assert status == 200 and "forming" in body
+
+
+def small_drawing(board: Mapping[str, Any]) -> Picture:
+    """A test drawing: the board's JSON as the picture's text (another engineer draws the real ones)."""
+    shown = html.escape(json.dumps(board, sort_keys=True)[:200])
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text y="20">{shown}</text></svg>'
+    return Picture(svg, "The board <of> the race, in words")
+
+
+async def test_the_board_picture_with_its_alt_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(pictures.DRAWINGS, "golden-strider", small_drawing)
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 1)
+        async with served(made) as reader:
+            page = await reader.get("/games/race")
+            status, headers, svg = await reader.response("GET", "/games/race/board.svg")
+    assert '<img class="board" src="race/board.svg" alt="The board &lt;of&gt; the race, in words">' in page
+    assert status == 200 and headers["Content-Type"].startswith("image/svg+xml")
+    assert "sandbox" in headers["Content-Security-Policy"]
+    assert svg.startswith("<svg") and "&quot;" in svg, "the drawing's own SVG, served as it is"
+
+
+async def test_a_long_game_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page shows the newest reports only (and says how many it left out), the feed the newest entries."""
+    monkeypatch.setattr(web_pages, "MAX_REPORTS", 2)
+    monkeypatch.setattr(feed, "FEED_ENTRIES", 3)
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 5)
+        async with served(made) as reader:
+            page = await reader.get("/games/race")
+            atom = await reader.get("/games/race/feed.atom")
+    assert 'id="turn-4"' in page and 'id="turn-3"' in page and 'id="turn-2"' not in page
+    assert "The 3 oldest reports are left out here" in page
+    titles = [e.findtext(f"{ATOM}title") for e in ET.fromstring(atom.encode()).findall(f"{ATOM}entry")]
+    assert titles == [f"[race] Golden Strider: turn {n} report" for n in (2, 3, 4)]
