@@ -147,9 +147,16 @@ async def pages_of(reader: Reader) -> dict[str, str]:
     return {path: await reader.get(path) for path in PATHS}
 
 
+@pytest.mark.parametrize("drawing", ["real", "whole board"])
 @pytest.mark.parametrize("kind", sorted(SCRAMBLE))
-async def test_no_page_shows_what_a_seat_view_hides(kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(pictures.DRAWINGS, kind, small_drawing)  # the picture is drawn from what it is given
+async def test_no_page_shows_what_a_seat_view_hides(
+    kind: str, drawing: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the game's own drawing, and with one that writes out the whole board it is given (so a
+    hidden value in the board would show in the picture whatever the drawing leaves out)."""
+    if drawing == "whole board":
+        monkeypatch.setitem(pictures.DRAWINGS, kind, small_drawing)
+    assert kind in pictures.DRAWINGS
     rng = random.Random(5)
     checked_secrets = 0
     with club(tmp_path) as made:

@@ -16,6 +16,7 @@ from typing import Any
 
 import aiohttp
 
+from adjudicator.rng import commitment
 from bot.core.basics.clock import SimulatedClock
 from bot.core.games.stored import find_game, rules_of, state_for_reading
 from bot.core.model import commands as c
@@ -57,6 +58,11 @@ class Club:
         created = self.apply(GM, "Game Master", c.CreateGame(slug, kind, options or {}, "Europe/London", 48 * 60,
                                                              False, "address"))  # fmt: skip
         assert "created" in created.results, created.problems
+        with unit_of_work(self.sessions) as session:  # a fixed seed: the same game on every run
+            game = find_game(session, slug)
+            assert game is not None
+            game.seed = f"seed of {slug}, 1"
+            game.commitment = commitment(game.seed)
         for i, name in enumerate(names):
             joined = self.apply(_address(slug, i), name, c.JoinGame(slug, name))
             assert "joined" in joined.results, joined.problems
