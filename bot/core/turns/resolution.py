@@ -26,6 +26,7 @@ from adjudicator.api import Phase
 from adjudicator.rng import rng_for
 from adjudicator.turn import advance
 from bot.core.basics.batch import memo_of
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.preload import absences_of, remember
 from bot.core.games.stored import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.messaging.delivery import Delivery
@@ -147,7 +148,8 @@ def resolve_current_turn(
         game.status = FINISHED
         game.finished_at = now
     actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number)) + list(announce)
-    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions)
+    calendar = None if next_phase is None else deadline_entry(game, config, now)
+    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, calendar=calendar)
     if reports is not None:
         reports += outcomes
     else:
@@ -224,8 +226,12 @@ def report_outcomes(
     *,
     late: timedelta | None = None,
     gm_actions: list[dict[str, Any]] | None = None,
+    calendar: dict[str, Any] | None = None,
 ) -> list[Outcome]:
     """One public copy, one copy per seat (with that seat's private data), and the GMs' copy.
+
+    ``calendar``: the entry of the next turn's deadline (:mod:`bot.core.games.calendar_entry`), which a
+    mail carries as ``deadline.ics``; None when the game is over.
 
     Every copy carries ``board``: the public view of the state after the turn (the rules'
     ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`).
@@ -258,6 +264,7 @@ def report_outcomes(
         "final": finished,
         "late_minutes": None if late is None else int(late.total_seconds() // 60),
         "gm_actions": gm_actions or [],
+        "calendar": calendar,
         "seat": None,
         "private": None,
     }
