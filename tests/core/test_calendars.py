@@ -174,7 +174,7 @@ def test_the_private_key_works_only_exactly(harness, views):
     other = player_key(harness, "Ben").split("-", 1)[0]
     flipped = mac[:-1] + ("A" if mac[-1] != "A" else "B")
     for wrong in (f"{player_id}-{flipped}", f"{other}-{mac}", key[:-1], key[:20], key + "A", "A" * 10_000_000,
-                  "", "-", f"0{key}", f"{player_id}-{'!' * len(mac)}", "99999999999999-" + mac,
+                  "", "-", f"0{key}", f"{player_id}-{'!' * len(mac)}", "99999999999999-" + mac, "9999999999-" + mac,
                   f"{player_id}-{mac}\n", f" {key}"):  # fmt: skip
         assert views.player_calendar(wrong) is None, wrong[:80]
     assert len(key) <= MAX_KEY_CHARS

@@ -5,7 +5,9 @@ A player's private calendar (every deadline of every game they hold a seat in,
 The key is ``<player id>-<mac>``: ``mac`` is an HMAC-SHA256, under the service's
 secret key (``ServiceConfig.secret_key``, the key of the seat secrets,
 :func:`bot.core.people.seat_secrets.load_secret_key`), of the player id and the
-player's ``calendar_epoch``, in unpadded base64url.  Nothing is stored but the
+player's ``calendar_epoch``, its first 128 bits in unpadded base64url (22
+characters: beyond guessing, and short enough that the whole address fits a
+mailed line of 78 columns with a base address of up to 36 characters).  Nothing is stored but the
 epoch: ``CALENDAR NEW`` raises it, and every address made with the old epoch
 stops working.  A copy of the database alone gives no address.
 
@@ -23,10 +25,12 @@ import hashlib
 import hmac
 import re
 
-_MAC_CHARS = 43
-"""An HMAC-SHA256 (32 bytes) in unpadded base64url."""
-_ID_DIGITS = 18
-"""A player id fits a signed 64-bit integer with room to spare."""
+_MAC_BYTES = 16
+_MAC_CHARS = 22
+"""The first 16 bytes of an HMAC-SHA256, in unpadded base64url."""
+_ID_DIGITS = 10
+MAX_PLAYER_ID = 2**31 - 1
+"""``players.id`` is a 32-bit integer: a larger number is no player's (and PostgreSQL refuses to look for it)."""
 MAX_KEY_CHARS = _ID_DIGITS + 1 + _MAC_CHARS
 """The longest key there is; a longer text is refused unread."""
 _KEY = re.compile(rf"([1-9][0-9]{{0,{_ID_DIGITS - 1}}})-([A-Za-z0-9_-]{{{_MAC_CHARS}}})")
@@ -36,7 +40,7 @@ _LABEL = b"referee private calendar\x00"
 
 def _mac(player_id: int, epoch: int, secret_key: bytes) -> str:
     message = _LABEL + f"{player_id}:{epoch}".encode("ascii")
-    digest = hmac.new(secret_key, message, hashlib.sha256).digest()
+    digest = hmac.new(secret_key, message, hashlib.sha256).digest()[:_MAC_BYTES]
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
@@ -56,7 +60,7 @@ def parse_calendar_key(text: str) -> tuple[int, str] | None:
     if len(text) > MAX_KEY_CHARS:
         return None
     found = _KEY.fullmatch(text)
-    if found is None:
+    if found is None or int(found.group(1)) > MAX_PLAYER_ID:
         return None
     return int(found.group(1)), found.group(2)
 
