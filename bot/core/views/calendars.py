@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from icalendar import Alarm, Calendar, Event
+from icalendar import Alarm, Calendar, Component, Event
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -45,6 +45,7 @@ ENTRY_MINUTES = 15
 """How long an entry lasts in a calendar (a deadline is a moment; calendars want an end)."""
 ENDED_DAYS = 30
 """How long an ended game's cancelled entry stays in a player's calendar (then it is left out)."""
+C = TypeVar("C", bound=Component)
 MAX_SLUG_CHARS = 80
 """A longer game name is no game's: refused without a query."""
 
@@ -55,25 +56,33 @@ def entry_event(entry: Mapping[str, Any], alarms: Sequence[timedelta] = ()) -> E
     start = datetime.fromisoformat(str(entry["start"])).astimezone(UTC)
     game, turn, title = str(entry["game"]), int(entry["turn"]), str(entry["title"])
     cancelled = bool(entry["cancelled"])
-    event = Event()
-    event.add("uid", str(entry["uid"]))
-    event.add("sequence", int(entry["sequence"]))
-    event.add("dtstamp", datetime.fromisoformat(str(entry["stamp"])).astimezone(UTC))
-    event.add("dtstart", start)
-    event.add("dtend", start + timedelta(minutes=ENTRY_MINUTES))
-    event.add("summary", f"{game}: turn {turn} orders due ({title})")
-    event.add("description", _description(entry, start))
-    event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
-    event.add("transp", "TRANSPARENT")
+    properties: list[tuple[str, Any]] = [
+        ("UID", str(entry["uid"])),
+        ("SEQUENCE", int(entry["sequence"])),
+        ("DTSTAMP", datetime.fromisoformat(str(entry["stamp"])).astimezone(UTC)),
+        ("DTSTART", start),
+        ("DTEND", start + timedelta(minutes=ENTRY_MINUTES)),
+        ("SUMMARY", f"{game}: turn {turn} orders due ({title})"),
+        ("DESCRIPTION", _description(entry, start)),
+        ("STATUS", "CANCELLED" if cancelled else "CONFIRMED"),
+        ("TRANSP", "TRANSPARENT"),
+    ]
     if entry.get("url"):
-        event.add("url", str(entry["url"]))
+        properties.append(("URL", str(entry["url"])))
+    event = _component(Event(), properties)
     for offset in () if cancelled else alarms:
-        alarm = Alarm()
-        alarm.add("action", "DISPLAY")
-        alarm.add("trigger", -offset)
-        alarm.add("description", f"{game}: turn {turn} orders due at {start:%Y-%m-%d %H:%M} UTC")
-        event.add_component(alarm)
+        reminder = f"{game}: turn {turn} orders due at {start:%Y-%m-%d %H:%M} UTC"
+        event.add_component(
+            _component(Alarm(), [("ACTION", "DISPLAY"), ("TRIGGER", -offset), ("DESCRIPTION", reminder)])
+        )
     return event
+
+
+def _component(component: C, properties: Iterable[tuple[str, Any]]) -> C:
+    """``component`` with ``properties`` added, each typed and escaped by the library."""
+    for name, value in properties:
+        component.add(name, value)
+    return component
 
 
 def _description(entry: Mapping[str, Any], start: datetime) -> str:
@@ -93,14 +102,12 @@ def _description(entry: Mapping[str, Any], start: datetime) -> str:
 
 
 def _calendar(events: Iterable[Event], name: str | None = None, method: str | None = None) -> bytes:
-    calendar = Calendar()
-    calendar.add("prodid", PRODUCT)
-    calendar.add("version", "2.0")
-    calendar.add("calscale", "GREGORIAN")
+    properties: list[tuple[str, Any]] = [("PRODID", PRODUCT), ("VERSION", "2.0"), ("CALSCALE", "GREGORIAN")]
     if method:
-        calendar.add("method", method)
+        properties.append(("METHOD", method))
     if name:
-        calendar.add("x-wr-calname", name)
+        properties.append(("X-WR-CALNAME", name))
+    calendar = _component(Calendar(), properties)
     for event in events:
         calendar.add_component(event)
     return bytes(calendar.to_ical())
@@ -146,7 +153,9 @@ class CalendarViews:
             player = session.get(Player, player_id)
             if player is None or not key_matches(player.id, player.calendar_epoch, mac, self._config.secret_key):
                 return None
-            events = [entry_event(entry, parse_reminders(game.reminders)) for game, entry in self._seated(session, player)]
+            events = [
+                entry_event(entry, parse_reminders(game.reminders)) for game, entry in self._seated(session, player)
+            ]
             return _calendar(events, name=f"{player.display_name}: deadlines")
 
     def calendar_url(self, sender: Sender) -> str | None:
@@ -179,4 +188,3 @@ class CalendarViews:
             if entry is not None:
                 found.append((game, entry))
         return found
-
