@@ -221,3 +221,56 @@ def test_moved_deadlines_carry_the_risen_entry(harness):
     harness.send("GM", c.PauseGame("gs1", "holiday"))
     paused = next(r for r in harness.outbox() if r.template == "paused")
     assert paused.data["calendar"]["cancelled"] and paused.data["calendar"]["sequence"] > entry["sequence"]
+
+
+def test_grace_moves_the_entry_to_its_end_and_tells_the_late_seat(harness, views):
+    """At the deadline of a game with grace, the late seat's notice carries the entry moved to the
+    grace's end, with a higher sequence; the public calendar says the same."""
+    harness.send("GM", c.CreateGame("g1", "golden-strider", {}, "UTC", 60, False, "address", grace="2h"))
+    for name in SEATS:
+        harness.send(name, c.JoinGame("g1", name))
+    harness.send("GM", c.StartGame("g1"))
+    for name in SEATS[:-1]:
+        harness.send(name, c.SubmitOrders("g1", "cards 10 8 6 4 2"))
+    before = only_event(views.game_calendar("g1"))
+    harness.clock.set(deadline_of(harness, "g1") + timedelta(seconds=1))
+    assert harness.service.resolve_due(harness.clock.now()) == []
+    [late] = [m for m in harness.outbox("notice") if m.template == "late_notice"]
+    entry = late.data["calendar"]
+    assert entry["uid"] == str(before["UID"]) and entry["sequence"] > int(before["SEQUENCE"])
+    grace_end = deadline_of(harness, "g1") + timedelta(hours=2)
+    assert datetime.fromisoformat(entry["start"]) == grace_end
+    assert only_event(views.game_calendar("g1")).decoded("DTSTART") == grace_end
+
+
+def test_an_absence_that_moves_the_deadline_moves_the_entry(harness, views):
+    start_game(harness)
+    before = only_event(views.game_calendar("gs1"))
+    day = (deadline_of(harness) + timedelta(hours=1)).astimezone(UTC).date().isoformat()
+    sent = harness.send("Ann", c.DeclareAbsence("gs1", day, day))
+    assert sent.applied.problems == (), sent.reply
+    after = only_event(views.game_calendar("gs1"))
+    assert int(after["SEQUENCE"]) > int(before["SEQUENCE"])
+    assert after.decoded("DTSTART") == deadline_of(harness) > before.decoded("DTSTART")
+    told = [m for m in harness.outbox("notice") if m.template == "absence" and m.recipient == "ben@example.org"]
+    assert told and told[-1].data["calendar"]["sequence"] == int(after["SEQUENCE"])
+
+
+def test_a_hostile_name_cannot_add_lines_to_a_calendar(harness, views):
+    """The player's display name (theirs to choose) names the private calendar: a name that tries to
+    close the calendar and open an entry of its own stays one escaped value."""
+    start_game(harness)
+    hostile = "Ann\r\nEND:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:evil;x,y\\"
+    with unit_of_work(harness.sessions) as session:
+        session.scalars(select(Player).where(Player.display_name == "Ann")).one().display_name = hostile
+    with unit_of_work(harness.sessions) as session:
+        player = session.scalars(select(Player).where(Player.display_name == hostile)).one()
+        key = calendar_key(player.id, player.calendar_epoch, harness.config.secret_key)
+    ics = views.player_calendar(key)
+    assert ics is not None
+    assert not any(line.startswith((b"UID:evil", b"END:VCALENDAR\r\nBEGIN")) for line in ics.splitlines()[1:-1])
+    calendar = Calendar.from_ical(ics)
+    escaped = r"Ann\nEND:VCALENDAR\nBEGIN:VEVENT\nUID:evil\;x\,y\\: deadlines"  # RFC 5545 3.3.11
+    assert str(calendar["X-WR-CALNAME"]) == escaped  # an X- property is read back as written
+    assert [str(e["UID"]) for e in calendar.walk("VEVENT")] == ["deadline-gs1-0-0@referee.example.org"]
+    assert all(len(line) <= 75 for line in ics.splitlines())  # folded (RFC 5545 3.1)

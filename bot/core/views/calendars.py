@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from icalendar import Alarm, Calendar, Component, Event
+from icalendar import Alarm, Calendar, Component, Event, vText
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -106,7 +107,7 @@ def _calendar(events: Iterable[Event], name: str | None = None, method: str | No
     if method:
         properties.append(("METHOD", method))
     if name:
-        properties.append(("X-WR-CALNAME", name))
+        properties.append(("X-WR-CALNAME", vText(name)))  # an X- property is typed (escaped) only when told
     calendar = _component(Calendar(), properties)
     for event in events:
         calendar.add_component(event)
@@ -115,8 +116,25 @@ def _calendar(events: Iterable[Event], name: str | None = None, method: str | No
 
 def entry_ics(entry: Mapping[str, Any]) -> bytes:
     """One entry as a calendar object with ``METHOD:PUBLISH``: the ``deadline.ics`` a mail carries, so
-    the reader's calendar adds it, or updates the entry it holds with the same UID (RFC 5546 3.2.1)."""
+    the reader's calendar adds it, or updates the entry it holds with the same UID (RFC 5546 3.2.1).
+
+    A turn's report carries the same entry to every seat, one outbox row each: the text is made once
+    for them (the entry's values are scalars, so they key a small cache; a sent row never changes)."""
+    try:
+        key = tuple(sorted(entry.items()))
+        hash(key)
+    except TypeError:  # not the scalars an entry holds: made afresh (and refused there if it is no entry)
+        return _entry_ics(entry)
+    return _cached_ics(key)
+
+
+def _entry_ics(entry: Mapping[str, Any]) -> bytes:
     return _calendar([entry_event(entry)], method="PUBLISH")
+
+
+@lru_cache(maxsize=64)
+def _cached_ics(items: tuple[tuple[str, Any], ...]) -> bytes:
+    return _entry_ics(dict(items))
 
 
 class CalendarViews:
