@@ -9,11 +9,13 @@ with ``icalendar``, the ``board.png`` part by its PNG signature.
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from email.message import EmailMessage
 
 import pytest
 from icalendar import Calendar
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import SimulatedClock
@@ -32,6 +34,7 @@ from bot.email.transport import MailSender
 from bot.pictures import Picture
 from bot.pictures import registry as pictures
 from bot.store.db import unit_of_work
+from bot.store.models import OutboxMessage
 from tests.email.pipeline import POLICY, TRUSTED_SERVER, deliver, message
 from tests.email.world import DOMAIN, GM, PLAYERS, REFEREE, START, apply
 from tests.support.smtp_sink import SmtpSink
@@ -177,6 +180,9 @@ async def test_calendar_by_mail_gives_an_address_that_works(mail):
     views = CalendarViews(mail.sessions, mail.config, mail.clock)
     calendar = views.player_calendar(key)
     assert calendar is not None and b"deadline-cal-0-0@" in calendar
+    with unit_of_work(mail.sessions) as session:  # the address is a secret: its row forgets it once sent
+        rows = session.scalars(select(OutboxMessage).where(OutboxMessage.recipient == PLAYERS["Cat"])).all()
+        assert rows and all(row.sent_at is not None and key not in json.dumps(row.data) for row in rows)
     mail.command(PLAYERS["Cat"], "CALENDAR NEW")
     renewed = to(await mail.received(), PLAYERS["Cat"], "Re: orders").get_body(("plain",)).get_content()
     assert "no longer works" in renewed and key not in renewed
