@@ -90,7 +90,8 @@ def _description(entry: Mapping[str, Any], start: datetime) -> str:
     game, turn = entry["game"], entry["turn"]
     when = format_moment(start, ZoneInfo(str(entry.get("time_zone") or "UTC")))
     if entry["cancelled"]:
-        lines = [f"This deadline of game {game} (turn {turn}) no longer holds: the game is paused or over."]
+        why = "is paused: a new deadline comes when it resumes" if entry.get("status") == PAUSED else "is over"
+        lines = [f"This deadline of game {game} (turn {turn}) no longer holds: the game {why}."]
     else:
         lines = [
             f"Orders for turn {turn} of game {game} ({entry['title']}) are due at {when}.",
