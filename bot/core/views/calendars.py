@@ -42,6 +42,8 @@ from bot.store.db import unit_of_work
 from bot.store.models import Game, Player, Seat
 
 PRODUCT = "-//referee//deadlines//EN"
+MEDIA_TYPE = "text/calendar; charset=utf-8"
+"""The Content-Type a web route serves these calendars with."""
 ENTRY_MINUTES = 15
 """How long an entry lasts in a calendar (a deadline is a moment; calendars want an end)."""
 ENDED_DAYS = 30
