@@ -1,9 +1,10 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent`` and ``/observe``.
+``/resign``, ``/absent``, ``/observe``, ``/calendar`` and ``/pictures``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``); orders stay free text in the game's own syntax, read by the
+``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``); orders stay free text
+in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
 (:mod:`bot.discord.orders_modal`).  Game names
@@ -97,4 +98,14 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def observe(interaction: discord.Interaction, game: str, stop: bool = False) -> None:
         await answers.apply(interaction, c.Observe(game, stop))
 
-    return [games, join, orders, onfile, status, help_, resign, absent, observe]
+    @app_commands.command(name="calendar", description="The address of your calendar of deadlines (private)")
+    @app_commands.describe(new="A new address: the old one stops working")
+    async def calendar(interaction: discord.Interaction, new: bool = False) -> None:
+        await answers.apply(interaction, c.ShowCalendar(new))
+
+    @app_commands.command(name="pictures", description="Whether your report mails carry a picture of the board")
+    @app_commands.describe(on="True: a picture with each report mail; False: none")
+    async def pictures(interaction: discord.Interaction, on: bool) -> None:
+        await answers.apply(interaction, c.SetPictures(on))
+
+    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures]

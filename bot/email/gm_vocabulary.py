@@ -169,6 +169,8 @@ _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
                 _Reading(rf"\s+{_G}$", lambda g, r: c.Observe(g[0].lower(), True))),
     c.DeclareAbsence: (_Reading(rf"\s+{_G}\s+(?:FROM\s+)?(\S+)\s+(?:TO\s+|UNTIL\s+)?(\S+)$",
                                 lambda g, r: c.DeclareAbsence(g[0].lower(), g[1], g[2])),),
+    c.ShowCalendar: (_Reading("$", lambda g, r: c.ShowCalendar()), _Reading("$", lambda g, r: c.ShowCalendar(True))),
+    c.SetPictures: (_Reading("$", lambda g, r: c.SetPictures(True)), _Reading("$", lambda g, r: c.SetPictures(False))),
 }  # fmt: skip
 """The mail's own reading of the forms whose arguments mail reads its own way (``BY``, ``FOR ... :``, a block
 of lines below); a form not here is read from its declared syntax (:func:`_declared_reading`)."""

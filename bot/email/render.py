@@ -9,6 +9,16 @@ on replies, ``auto-generated`` on reports and notices, RFC 3834) and
 ``X-Auto-Response-Suppress: All`` so that auto-responders stay quiet, and a
 ``text/plain`` body: 7bit when it is plain ASCII, else UTF-8.
 
+Attachments, each built from the row's own data (never a query at send time):
+the sealed record of ``RECORD <game>`` (``<game>-record.json``); the deadline
+as a calendar entry (``deadline.ics``, ``text/calendar; method=PUBLISH``) when
+the data carries ``calendar`` (the start, a moved deadline, a pause, a resume,
+the end: :mod:`bot.core.games.calendar_entry`), so the reader's calendar adds
+the entry or updates the one it holds (reports carry none: most mail is
+reports, and they stay one plain part); and the
+board drawn (``board.png``, :mod:`bot.pictures`) on a report to a player who
+asked for it (``board_picture``, set at delivery: ``PICTURES ON``).
+
 The sender takes :func:`compose_bytes`: the message built once as the bytes
 that go on the wire.  A message whose headers and body are plain ASCII (the
 usual report or reply) is written out directly, byte for byte what
@@ -32,6 +42,8 @@ import jinja2
 from bot.core.messaging.outbox import PendingMessage
 from bot.core.messaging.rendering import Rendered, render_message
 from bot.core.model.outcomes import REPLY
+from bot.core.views.calendars import entry_ics
+from bot.pictures import draw, png
 
 FORM = "email"
 """The template folder of the email channel (``templates/email/``)."""
@@ -105,18 +117,58 @@ def compose(row: PendingMessage, identity: MailIdentity, now: datetime) -> Email
     return _message(_headers(row, identity, now, rendered), rendered.body, _attachments(row))
 
 
-def _attachments(row: PendingMessage) -> list[tuple[str, bytes]]:
-    """Files a reply carries: the sealed record of ``RECORD <game>``."""
-    if row.template != REPLY:
-        return []
-    return [
-        (str(item["filename"]), json.dumps(item["record"], indent=1).encode())
-        for item in row.data.get("items", ())
-        if item.get("code") == "record"
-    ]
+@dataclass(frozen=True)
+class Attachment:
+    """One file a message carries: its name, bytes and MIME type (``params``: more of its Content-Type)."""
+
+    filename: str
+    data: bytes
+    maintype: str
+    subtype: str
+    params: tuple[tuple[str, str], ...] = ()
 
 
-def _message(headers: list[tuple[str, str]], body: str, attachments: Sequence[tuple[str, bytes]] = ()) -> EmailMessage:
+CALENDAR_FILE = "deadline.ics"
+BOARD_FILE = "board.png"
+
+
+def _attachments(row: PendingMessage) -> list[Attachment]:
+    """The files ``row`` carries (the module docstring), from its data alone."""
+    if row.template == REPLY:
+        return [
+            Attachment(str(item["filename"]), json.dumps(item["record"], indent=1).encode(), "application", "json")
+            for item in row.data.get("items", ())
+            if item.get("code") == "record"
+        ]
+    found: list[Attachment] = []
+    entry = row.data.get("calendar")
+    if isinstance(entry, dict):
+        try:
+            ics = entry_ics(entry)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UnsendableMessage(f"calendar entry: {type(exc).__name__}: {exc}") from exc
+        found.append(Attachment(CALENDAR_FILE, ics, "text", "calendar", (("method", "PUBLISH"),)))
+    if row.data.get("board_picture") and row.data.get("kind"):
+        picture = draw(str(row.data["kind"]), row.data.get("board"))
+        if picture is not None:
+            found.append(Attachment(BOARD_FILE, png(picture), "image", "png"))
+    return found
+
+
+def _attach(message: EmailMessage, attachment: Attachment) -> None:
+    if attachment.maintype == "text":  # a text part says its charset (calendars: RFC 5545 3.1.4, UTF-8)
+        message.add_attachment(
+            attachment.data.decode("utf-8"), subtype=attachment.subtype, charset="utf-8",
+            filename=attachment.filename, params=dict(attachment.params),
+        )  # fmt: skip
+        return
+    message.add_attachment(
+        attachment.data, maintype=attachment.maintype, subtype=attachment.subtype, filename=attachment.filename,
+        params=dict(attachment.params),
+    )  # fmt: skip
+
+
+def _message(headers: list[tuple[str, str]], body: str, attachments: Sequence[Attachment] = ()) -> EmailMessage:
     message = EmailMessage(policy=policy.SMTP)
     try:
         for name, value in headers:
@@ -125,8 +177,8 @@ def _message(headers: list[tuple[str, str]], body: str, attachments: Sequence[tu
             message.set_content(body, charset="us-ascii", cte="7bit")
         else:
             message.set_content(body, charset="utf-8")
-        for filename, data in attachments:
-            message.add_attachment(data, maintype="application", subtype="json", filename=filename)
+        for attachment in attachments:
+            _attach(message, attachment)
     except (ValueError, TypeError, KeyError) as exc:
         raise UnsendableMessage(f"{type(exc).__name__}: {exc}") from exc
     return message

@@ -12,6 +12,7 @@ from bot.web.server import bound_port, site_for, start
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
+    from bot.core.model.config import ServiceConfig
     from bot.web.channel import WebSettings
 
 log = logging.getLogger(__name__)
@@ -23,9 +24,15 @@ class WebWorker:
     name = "web"
     stage = Stage.SENDING
 
-    def __init__(self, settings: WebSettings, sessions: sessionmaker[Session], joining: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        settings: WebSettings,
+        sessions: sessionmaker[Session],
+        config: ServiceConfig,
+        joining: tuple[str, ...] = (),
+    ) -> None:
         self.settings = settings
-        self.site = site_for(sessions, joining, settings.base_url)
+        self.site = site_for(sessions, config, joining, settings.base_url)
 
     async def prepare(self) -> None:
         return None

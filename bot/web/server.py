@@ -10,8 +10,10 @@ run nothing.  The database is read in a worker thread, one short transaction
 per request; nothing is kept between requests, so any number of ``referee
 serve`` processes may serve the same database.
 
-The routes are :data:`ROUTES`: adding one (the calendars) is a line there and
-its handler.
+The routes are :data:`ROUTES`: adding one is a line there and its handler.
+The calendars (:mod:`bot.core.views.calendars`) are a game's public one and a
+player's private one, whose address carries a key derived from the player
+(a wrong or revoked key is a plain 404, the same as no such calendar).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from dataclasses import dataclass
 from aiohttp import web
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.core.model.config import ServiceConfig
+from bot.core.views.calendars import MEDIA_TYPE, CalendarViews
 from bot.core.views.pages import Pages
 from bot.pictures import draw
 from bot.resources import TEMPLATES_DIR
@@ -53,9 +57,10 @@ SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 @dataclass(frozen=True)
 class Site:
-    """What the handlers read: the pages' data, the join lines, the base URL of links."""
+    """What the handlers read: the pages' data, the calendars, the join lines, the base URL of links."""
 
     pages: Pages
+    calendars: CalendarViews
     joining: tuple[str, ...] = ()
     """How to join a game on each channel, ``{game}`` standing for its name (Runtime.joining)."""
     base_url: str = ""
@@ -109,6 +114,25 @@ async def record(site: Site, request: web.Request) -> web.StreamResponse:
     return response
 
 
+async def game_calendar(site: Site, request: web.Request) -> web.StreamResponse:
+    return _calendar(await asyncio.to_thread(site.calendars.game_calendar, _slug(request)), "deadlines.ics")
+
+
+async def player_calendar(site: Site, request: web.Request) -> web.StreamResponse:
+    return _calendar(await asyncio.to_thread(site.calendars.player_calendar, request.match_info["key"]), None)
+
+
+def _calendar(ics: bytes | None, filename: str | None) -> web.StreamResponse:
+    if ics is None:
+        raise _not_found()
+    response = web.Response(body=ics, headers={"Content-Type": MEDIA_TYPE})
+    response.headers.update(SECURITY_HEADERS)
+    response.headers["Cache-Control"] = "no-store" if filename is None else "max-age=60"
+    if filename is None:
+        response.headers["X-Robots-Tag"] = "noindex"  # a private address: never listed by a search engine
+    return response
+
+
 async def static(site: Site, request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     if name not in STATIC_FILES:
@@ -124,6 +148,8 @@ ROUTES: tuple[tuple[str, Handler], ...] = (
     ("/games/{slug}/board.svg", board),
     ("/games/{slug}/feed.atom", atom),
     ("/games/{slug}/record.json", record),
+    ("/games/{slug}/calendar.ics", game_calendar),
+    ("/calendars/{key}.ics", player_calendar),
     ("/static/{name}", static),
 )
 """Every page: path -> handler (GET, and HEAD)."""
@@ -204,8 +230,15 @@ def bound_port(runner: web.AppRunner) -> int:
     raise RuntimeError("the web server listens on no TCP port")
 
 
-def site_for(sessions: sessionmaker[Session], joining: tuple[str, ...] = (), base_url: str = "") -> Site:
-    return Site(Pages(sessions), joining, base_url)
+def site_for(
+    sessions: sessionmaker[Session],
+    config: ServiceConfig | None = None,
+    joining: tuple[str, ...] = (),
+    base_url: str = "",
+) -> Site:
+    """The site of the database ``sessions`` reads; ``config`` keys the private calendars (the
+    service's secret key) and names their entries (the mail domain, the pages' address)."""
+    return Site(Pages(sessions), CalendarViews(sessions, config or ServiceConfig()), joining, base_url)
 
 
 __all__ = ["ROUTES", "Site", "bound_port", "make_app", "site_for", "start"]

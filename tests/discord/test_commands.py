@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
+from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
@@ -56,10 +57,12 @@ class Bench:
         return [m["content"] for m in self.fake.replies(payload)]
 
 
-def bench_client(fake: FakeDiscord, sessions: sessionmaker[Session], harness: Harness) -> RefereeClient:
+def bench_client(
+    fake: FakeDiscord, sessions: sessionmaker[Session], harness: Harness, config: ServiceConfig | None = None
+) -> RefereeClient:
     client = RefereeClient(fake.guild_id, guild_ready_timeout=0.05)
     delivery = DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id)
-    answers = Answers(GameService(sessions), delivery, harness.clock)
+    answers = Answers(GameService(sessions, config or ServiceConfig()), delivery, harness.clock)
     views = GameViews(sessions)
     client.install(player_commands(answers, views))
     client.use_game_screens(GameScreenSet(answers, views))
@@ -86,8 +89,8 @@ async def bench(
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["absent", "games", "gm", "help", "join", "link", "observe", "onfile", "orders", "play", "resign",
-                              "riders", "runners", "status"]  # fmt: skip
+    assert sorted(synced) == ["absent", "calendar", "games", "gm", "help", "join", "link", "observe", "onfile", "orders",
+                              "pictures", "play", "resign", "riders", "runners", "status"]  # fmt: skip
     link = {o["name"]: o for o in synced["link"]["options"]}
     assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())
     gm = {o["name"]: o for o in synced["gm"]["options"]}

@@ -74,7 +74,7 @@ def to_ann(received: list[Received]) -> list[Received]:
 
 
 def body(received: Received) -> str:
-    content = received.message.get_content()
+    content = received.message.get_body(("plain",)).get_content()  # a report carries deadline.ics beside it
     assert isinstance(content, str)
     return content
 

@@ -189,14 +189,14 @@ async def test_the_server_goes_away_during_a_turn_and_every_report_arrives_once(
         for r in received
         if r.recipients == ("ann@example.org",) and "[demo] Golden Strider: turn 0 report" in r.message["Subject"]
     )
-    body = report.get_content()
+    body = report.get_body(("plain",)).get_content()  # beside it: the next deadline's deadline.ics
     assert report["Auto-Submitted"] == "auto-generated"
     assert "Deadline: 2026-03-06 12:00 UTC (Fri 13:00 CET, Europe/Paris)" in body
     assert "Copy for Ann" in body
     gm_copy = next(
         r.message for r in received if r.recipients == (GM,) and "[demo] Golden Strider: turn 0" in r.message["Subject"]
     )
-    assert "copy for" not in gm_copy.get_content() and gm_copy["Subject"] == report["Subject"]
+    assert "copy for" not in gm_copy.get_body(("plain",)).get_content() and gm_copy["Subject"] == report["Subject"]
 
 
 async def test_the_maildir_transport_writes_each_message_once(world, tmp_path: Path):

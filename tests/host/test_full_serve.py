@@ -355,7 +355,12 @@ def check_mail(sessions: sessionmaker[Session], smtp: SmtpSink, dovecot: Dovecot
     ids = [mid for mid, _ in inbound if mid]
     assert len(ids) == len(set(ids)) == len(inbound), "each mail stored once"
     assert all(len(replies_to(smtp, mid)) == 1 for mid in ids), "each mail answered once"
-    wide = [line for r in smtp.messages() for line in r.message.get_content().splitlines() if len(line) > 78]
+    wide = [
+        line
+        for r in smtp.messages()
+        for line in r.message.get_body(("plain",)).get_content().splitlines()
+        if len(line) > 78
+    ]
     assert not wide, wide
     folders = folder_counts(dovecot, imap_user, "INBOX", "Processed")
     assert folders == {"INBOX": 0, "Processed": len(inbound)}, "every mail the server had was read and acknowledged"

@@ -225,7 +225,7 @@ class Club:
         self.sent += batch
         await self.until(lambda: all(self.replies_to(s.message_id) for s in batch), "the replies")
         for s in batch:
-            s.reply = self.replies_to(s.message_id)[0].get_content()
+            s.reply = self.replies_to(s.message_id)[0].get_body(("plain",)).get_content()
         return batch
 
     def replies_to(self, message_id: str) -> list[EmailMessage]:
@@ -234,7 +234,9 @@ class Club:
 
     def mails_to(self, recipient: str, needle: str = "") -> list[str]:
         """Bodies of the mail sent to ``recipient`` holding ``needle`` (white space flattened)."""
-        found = [r.message.get_content() for r in self.smtp.messages() if recipient in r.recipients]
+        found = [
+            r.message.get_body(("plain",)).get_content() for r in self.smtp.messages() if recipient in r.recipients
+        ]
         return [body for body in found if flat(needle) in flat(body)]
 
     async def mail_arrives(self, recipient: str, needle: str, count: int = 1) -> list[str]:
@@ -250,7 +252,7 @@ class Club:
             return [r for r in self.smtp.messages() if recipient in r.recipients and subject in r.raw]
 
         await self.until(lambda: found(), f"the report of turn {turn} to {recipient}")
-        return str(found()[-1].message.get_content())
+        return str(found()[-1].message.get_body(("plain",)).get_content())
 
     # -- the game as the referee holds it ---------------------------------------------------------
 
@@ -320,7 +322,12 @@ def read_as_a_player(club: Club) -> None:
     """Read every mail of the season as its recipient would (see the module docstring)."""
     mails = [r.message for r in club.smtp.messages()]
     assert mails
-    wide = [(m["Subject"], line) for m in mails for line in m.get_content().splitlines() if len(line) > WIDTH]
+    wide = [
+        (m["Subject"], line)
+        for m in mails
+        for line in m.get_body(("plain",)).get_content().splitlines()
+        if len(line) > WIDTH
+    ]
     assert not wide, f"lines wider than {WIDTH} columns: {wide}"
     ours = {s.message_id for s in club.sent}
     threads = [m["In-Reply-To"] for m in mails if m["In-Reply-To"]]
@@ -330,7 +337,7 @@ def read_as_a_player(club: Club) -> None:
         assert len(answers) == 1, (s.body, len(answers))
         assert s.message_id in (answers[0]["References"] or ""), "a reply lists the mail in References"
         assert answers[0]["Subject"].lower().startswith("re:"), answers[0]["Subject"]
-    for report in (m.get_content() for m in mails if "report" in m["Subject"]):
+    for report in (m.get_body(("plain",)).get_content() for m in mails if "report" in m["Subject"]):
         if "GAME OVER" not in report:
             says_when(club, report)
     for message_id, canonical in club.accepted:

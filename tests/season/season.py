@@ -142,17 +142,24 @@ async def play_season(club: Club, plan: Plan) -> dict[str, Any]:
     except AssertionError as error:  # reported with the checks below, none hiding another
         reading = str(error)
         table.expect("every mail read as a player would", lambda: False, lambda: reading)
-    early = [m.get_content() for m in (r.message for r in club.smtp.messages())
-             if "reminder" in m["Subject"] and "for turn 0 of" in flat(m.get_content())]  # fmt: skip
+    early = [m.get_body(("plain",)).get_content() for m in (r.message for r in club.smtp.messages())
+             if "reminder" in m["Subject"] and "for turn 0 of" in flat(m.get_body(("plain",)).get_content())]  # fmt: skip
     table.expect("no reminder for the first turn, whose deadline was within the reminders' lead at the start",
                  lambda: plan.schedule != "24h" or not early, lambda: "\n".join(early))  # fmt: skip
     internal = re.compile(r"\b(SetDeadline|EnterOrders|PauseGame|ResumeGame|RollBack|ProcessNow|ReplaceSeat)\b")
     named = [
-        line for r in club.smtp.messages() for line in r.message.get_content().splitlines() if internal.search(line)
+        line
+        for r in club.smtp.messages()
+        for line in r.message.get_body(("plain",)).get_content().splitlines()
+        if internal.search(line)
     ]
     table.expect("the game master's actions are named in words, not by the code's names",
                  lambda: not named, lambda: "\n".join(named))  # fmt: skip
-    reports = [m.get_content() for m in (r.message for r in club.smtp.messages()) if "report" in m["Subject"]]
+    reports = [
+        m.get_body(("plain",)).get_content()
+        for m in (r.message for r in club.smtp.messages())
+        if "report" in m["Subject"]
+    ]
     numbers = [pair for report in reports for pair in _TWO_NUMBERS.findall(flat(report))]
     table.expect("one turn number: a report never names a turn by two numbers",
                  lambda: all(a == b for a, b in numbers), lambda: f"{[p for p in numbers if p[0] != p[1]]}")  # fmt: skip

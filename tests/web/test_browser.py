@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.views.pages import Pages
 from bot.pictures import registry as pictures
-from bot.web.server import Site
+from bot.web.server import site_for
 from tests.web.test_pages import JOINING
 from tests.web.world import club, served
 
@@ -109,7 +108,7 @@ async def test_the_pages_in_a_headless_chromium(tmp_path: Path) -> None:
         made.create("newcomers", "dragon-stripes", ["Wil"])
         pages = {"index": "/", "running-game": "/games/spring-cup", "finished-game": "/games/autumn-gold",
                  "missing": "/games/none"}  # fmt: skip
-        async with served(Site(Pages(made.sessions), JOINING)) as reader:
+        async with served(site_for(made.sessions, made.service.config, JOINING)) as reader:
             problems = await asyncio.to_thread(look, reader.base, pages)
     console = [p for p in problems if "missing" in p and "404" in p]
     assert [p for p in problems if p not in console] == []

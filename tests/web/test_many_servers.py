@@ -36,7 +36,9 @@ async def test_two_servers_on_one_postgresql_serve_the_same_pages(
     engines = [make_engine(url), make_engine(url)]
     ports = [free_port(), free_port()]
     settings = [WebSettings(port=port, base_url="https://games.club.example") for port in ports]  # behind one proxy
-    workers = [WebWorker(s, session_factory(engine)) for s, engine in zip(settings, engines, strict=True)]
+    workers = [
+        WebWorker(s, session_factory(engine), made.service.config) for s, engine in zip(settings, engines, strict=True)
+    ]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(worker.run(stop)) for worker in workers]
     try:

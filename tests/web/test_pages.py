@@ -28,12 +28,11 @@ from bot.cli import main
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.messaging.rendering import render_message
 from bot.core.model import commands as c
-from bot.core.views.pages import Pages
 from bot.pictures import Picture
 from bot.pictures import registry as pictures
 from bot.web import feed
 from bot.web import pages as web_pages
-from bot.web.server import Site
+from bot.web.server import site_for
 from tests.web.world import GM, Club, club, served
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -62,7 +61,7 @@ def three_games(directory: Path) -> Club:
 async def test_the_index_lists_the_games_by_state_with_how_to_join(tmp_path: Path) -> None:
     made = three_games(tmp_path)
     try:
-        async with served(Site(Pages(made.sessions), JOINING)) as reader:
+        async with served(site_for(made.sessions, made.service.config, JOINING)) as reader:
             page = await reader.get("/")
     finally:
         made.close()

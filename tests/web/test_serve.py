@@ -6,7 +6,10 @@ with ``referee gm`` (players join through the service, as a channel's intake
 would apply their joins).  The index, the game's page while it forms, runs
 and is over, its Atom feed (parsed back) and its record are read from the
 running process; the report mail the referee sends links to the game's page,
-and that link answers.  ``referee doctor`` checks the web section through the
+and that link answers.  The game's calendar is parsed back with icalendar: its
+entry keeps its UID and its SEQUENCE rises when the GM extends the deadline; a
+player who mails CALENDAR gets the address of a private calendar that holds
+the same entry with the game's reminders as alarms, and a forged key is 404.  ``referee doctor`` checks the web section through the
 channel list, and refuses a port that is taken.
 """
 
@@ -20,19 +23,22 @@ import re
 import signal
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
 
 import aiohttp
 import pytest
+from icalendar import Calendar, Event
 
 from bot.cli import main
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
+from bot.email.maildir import deliver
 from bot.store.db import make_engine, session_factory
+from tests.email.pipeline import message
 from tests.host.conftest import write_config
 from tests.support.net import free_port
 
@@ -85,6 +91,26 @@ def mails(directory: Path) -> list[EmailMessage]:
     return [m for m in found if isinstance(m, EmailMessage)]
 
 
+async def mailed(out: Path, wanted: Callable[[EmailMessage], bool]) -> EmailMessage:
+    """The first mail the serve process's sender wrote that is ``wanted`` (waiting for it)."""
+    for _ in range(int(WAIT / 0.1)):
+        found = [m for m in mails(out) if wanted(m)]
+        if found:
+            return found[0]
+        await asyncio.sleep(0.1)
+    raise AssertionError("no such mail was sent")
+
+
+async def calendar_entry(http: aiohttp.ClientSession, url: str) -> Event:
+    """The one entry of the calendar at ``url``, parsed back with icalendar."""
+    async with http.get(url) as response:
+        assert response.status == 200 and response.content_type == "text/calendar", (url, response.status)
+        calendar = Calendar.from_ical(await response.read())
+    events = calendar.walk("VEVENT")
+    assert len(events) == 1, calendar.to_ical()
+    return events[0]
+
+
 def body_of(mail: EmailMessage) -> str:
     part = mail.get_body(("plain",))
     assert part is not None
@@ -123,6 +149,22 @@ async def test_referee_serve_serves_the_pages_of_a_game_played_beside_it(tmp_pat
             assert main([*gm, "start", "cup"]) == 0
             running = await get(http, f"{base}/games/cup")
             assert "Orders due from: Ann, Ben, Cat, Dan, Eve, Fay." in running
+            assert 'href="cup/calendar.ics"' in running
+            before = await calendar_entry(http, f"{base}/games/cup/calendar.ics")
+            assert main([*gm, "deadline", "cup", "+1d", "--reason", "two players asked"]) == 0
+            after = await calendar_entry(http, f"{base}/games/cup/calendar.ics")
+            assert str(after["UID"]) == str(before["UID"]) and after["SEQUENCE"] > before["SEQUENCE"]
+            assert after.decoded("DTSTART") - before.decoded("DTSTART") == timedelta(days=1)
+
+            deliver(tmp_path / "in", message("CALENDAR\n", sender="ann@club.example", subject="calendar",
+                                             message_id="<calendar@club.example>"))  # fmt: skip
+            reply = await mailed(tmp_path / "out", lambda m: m["In-Reply-To"] == "<calendar@club.example>")
+            address = next(w for w in body_of(reply).split() if w.startswith(f"{base}/calendars/"))
+            private = await calendar_entry(http, address)
+            assert str(private["UID"]) == str(after["UID"]) and private.decoded("DTSTART") == after.decoded("DTSTART")
+            assert len(private.walk("VALARM")) == 2, "the game's reminders, 24h and 1h before"
+            forged = address[:-5] + ("A" if address[-5] != "A" else "B") + ".ics"
+            await get(http, forged, expect=404)
             assert main([*gm, "orders", "cup", "Ann", "cards 10 8 6 4 2", "--reason", "by phone"]) == 0
             running = await get(http, f"{base}/games/cup")
             assert "Orders received from: Ann." in running and "cards 10 8 6 4 2" not in running
@@ -131,14 +173,8 @@ async def test_referee_serve_serves_the_pages_of_a_game_played_beside_it(tmp_pat
             assert 'id="turn-0"' in running and "the GM processed turn 0 early" in running
             await get(http, f"{base}/games/cup/record.json", expect=404)
 
-            out = tmp_path / "out"
-            for _ in range(int(WAIT / 0.1)):  # the serve process's sender writes the report mails
-                reports = [m for m in mails(out) if "turn 0 report" in str(m["Subject"])]
-                if reports:
-                    break
-                await asyncio.sleep(0.1)
-            assert reports, "the report was mailed"
-            text = body_of(reports[0])
+            report = await mailed(tmp_path / "out", lambda m: "turn 0 report" in str(m["Subject"]))
+            text = body_of(report)
             link = f"{base}/games/cup"
             assert link in text.splitlines(), "the link stands on a line of its own"
             assert all(len(line) <= 78 for line in text.splitlines())

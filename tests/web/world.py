@@ -132,7 +132,9 @@ def club(directory: Path, config: ServiceConfig | None = None) -> Iterator[Club]
 @asynccontextmanager
 async def served(site: Site | Club) -> AsyncIterator[Reader]:
     """The pages of ``site`` (or of a club's database) on a free loopback port, and a reader of them."""
-    runner = await start(site if isinstance(site, Site) else site_for(site.sessions), "127.0.0.1", 0)
+    runner = await start(
+        site if isinstance(site, Site) else site_for(site.sessions, site.service.config), "127.0.0.1", 0
+    )
     try:
         async with aiohttp.ClientSession() as session:
             yield Reader(session, f"http://127.0.0.1:{bound_port(runner)}")

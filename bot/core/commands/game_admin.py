@@ -11,6 +11,7 @@ from adjudicator.api import GameError
 from adjudicator.options import resolve_options
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.stored import ABANDONED, FINISHED, FORMING, PAUSED, RUNNING, rules_of, state_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToPlayer, ToPublic
@@ -45,6 +46,7 @@ def end(ctx: CommandContext, command: c.EndGame) -> Result:
     data = {"game": game.slug, "abandoned": command.abandon, "reason": command.reason, "standings": standings,
             "seed": game.seed}  # fmt: skip
     ctx.reply.add("ended", **data)
+    data["calendar"] = deadline_entry(game, ctx.config, ctx.now)
     key = f"ended:{game.slug}"
     ctx.delivery.send(Outcome(ToPublic(game.id), Message("ended", data), REPORT, key, game.id))
     for seat in game.seats:

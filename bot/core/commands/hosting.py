@@ -15,6 +15,7 @@ from bot.core.basics.durations import format_duration
 from bot.core.commands.context import CommandContext
 from bot.core.commands.new_game_settings import read_settings
 from bot.core.commands.registry import DONE, REFUSED, Result, handles
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.stored import FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
@@ -146,6 +147,7 @@ def _announce_start(ctx: CommandContext, game: Game, phase_title: str) -> None:
         "game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats], "phase": phase_title,
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
         "commitment": game.commitment, "options": dict(game.options), "page": ctx.config.page_of(game.slug),
+        "calendar": deadline_entry(game, ctx.config, ctx.now),
     }  # fmt: skip
     message = Message("started", data)
     key = f"start:{game.slug}:{game.generation}"

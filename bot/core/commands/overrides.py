@@ -23,6 +23,7 @@ from adjudicator.turn import advance
 from bot.core.basics.durations import TimeInputError, parse_moment
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.filed_orders import commitment_of, file_orders
 from bot.core.games.stored import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
 from bot.core.model import commands as c
@@ -85,6 +86,12 @@ def _tell_all(ctx: CommandContext, game: Game, template: str, data: dict[str, An
         _tell(ctx, seat, template, data)
 
 
+def _with_entry(ctx: CommandContext, game: Game, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` and the calendar entry of the game's deadline as it is now (a mail carries it as
+    ``deadline.ics``: :mod:`bot.core.games.calendar_entry`)."""
+    return {**data, "calendar": deadline_entry(game, ctx.config, ctx.now)}
+
+
 @handles(c.SetDeadline)
 def set_deadline(ctx: CommandContext, command: c.SetDeadline) -> Result:
     game = ctx.game
@@ -100,7 +107,7 @@ def set_deadline(ctx: CommandContext, command: c.SetDeadline) -> Result:
     data = {"game": game.slug, "deadline": moment.isoformat(), "before": before.isoformat() if before else None,
             "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
     ctx.reply.add("deadline_set", **data, shift=_shift(command.when))
-    _tell_all(ctx, game, "deadline_moved", data)
+    _tell_all(ctx, game, "deadline_moved", _with_entry(ctx, game, data))
     return DONE
 
 
@@ -121,7 +128,7 @@ def pause(ctx: CommandContext, command: c.PauseGame) -> Result:
     data = {"game": game.slug, "until": until.isoformat() if until else None, "time_zone": game.time_zone,
             "reason": command.reason}  # fmt: skip
     ctx.reply.add("paused", **data)
-    _tell_all(ctx, game, "paused", data)
+    _tell_all(ctx, game, "paused", _with_entry(ctx, game, data))
     return DONE
 
 
@@ -141,7 +148,7 @@ def resume(ctx: CommandContext, command: c.ResumeGame) -> Result:
     data = {"game": game.slug, "deadline": deadline.isoformat(), "time_zone": game.time_zone,
             "reason": command.reason}  # fmt: skip
     ctx.reply.add("resumed", **data, shift=_shift(command.deadline))
-    _tell_all(ctx, game, "resumed", data)
+    _tell_all(ctx, game, "resumed", _with_entry(ctx, game, data))
     return DONE
 
 
@@ -263,6 +270,7 @@ def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
     if deadline is not None:  # the other seats still believe the old deadline: tell them the new one
         moved = {"game": game.slug, "deadline": deadline.isoformat(), "before": before.isoformat() if before
                  else None, "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
+        moved = _with_entry(ctx, game, moved)
         for other_seat in game.seats:
             if other_seat is not seat and not other_seat.resigned:
                 _tell(ctx, other_seat, "deadline_moved", moved)
@@ -309,7 +317,7 @@ def rollback(ctx: CommandContext, command: c.RollBack) -> Result:
     data = {"game": game.slug, "turn": command.to_turn, "deadline": deadline.isoformat(),
             "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
     ctx.reply.add("rolled_back", **data, orders=on_file)
-    _tell_all(ctx, game, "rolled_back", data)
+    _tell_all(ctx, game, "rolled_back", _with_entry(ctx, game, data))
     return DONE
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import select
 from adjudicator import registry
 from bot.core.basics.display_width import display_width
 from bot.core.commands.context import CommandContext
+from bot.core.commands.player_settings import calendar_address
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.stored import FINISHED, FORMING, current_orders, find_game, rules_of, seat_limit, state_of
 from bot.core.model import commands as c
@@ -130,7 +131,7 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
     ctx.reply.add(
         "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
         max_seats=most, secret=Secret(secret), auth=game.auth_mode, target=game.target_seats,
-        min_seats=rules.min_seats, filled=filled,
+        min_seats=rules.min_seats, filled=filled, calendar=calendar_address(player, ctx.config),
     )  # fmt: skip
     if filled:  # what happens next is the GM's START: tell them
         data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats]}

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from bot.core.basics.durations import TimeInputError
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, Result, handles
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.stored import FINISHED, phase_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToGameMasters, ToPlayer
@@ -95,6 +96,8 @@ def declare_absence(ctx: CommandContext, command: c.DeclareAbsence) -> Result:
         "before": before.isoformat() if before else None, "time_zone": game.time_zone,
     }  # fmt: skip
     ctx.reply.add("absent", **data)
+    if outcome.moved:  # the others' calendars follow the moved deadline (deadline.ics)
+        data["calendar"] = deadline_entry(game, ctx.config, ctx.now)
     key = f"absence:{ctx.envelope.source_id}"
     ctx.delivery.send(Outcome(ToGameMasters(game.id), Message("absence", data), NOTICE, key, game.id))
     for other in game.seats:

@@ -9,6 +9,9 @@ This is the one place that decides who gets what on which channel:
   (``ServiceConfig.public_channels``: a Discord forum post, the demo's screen),
   and to none when none is configured, and to every observer of the game;
 * the host's notices go to ``ServiceConfig.host_recipients``;
+* a copy that carries a board (a report's ``board``) to a person who asked for board pictures
+  (``players.board_pictures``, ``PICTURES ON``) says so in its own row's data (``board_picture``), so
+  the channel's renderer draws it without asking the store at send time;
 * nothing goes through the outbox to an inline channel (``ServiceConfig.inline_channels``: the host's
   command line reads its answer from :class:`bot.core.runtime.service.Applied` at once).
 
@@ -38,6 +41,10 @@ from bot.store.models import Game, GameMaster, Identity, Observer, Player
 if TYPE_CHECKING:
     from bot.core.model.config import ServiceConfig
 
+BOARD = "board"
+"""The data key of a report's board (the public view of the state after the turn)."""
+BOARD_PICTURE = "board_picture"
+"""Set in the data of a copy whose recipient wants the board drawn (``players.board_pictures``)."""
 PUBLIC_PREFIX = "public:"
 """Recipient of a game's public copy on a channel: ``public:<game>``; the channel knows the place."""
 
@@ -69,15 +76,21 @@ class Delivery:
         """
         people = [self._people(outcome) for outcome in outcomes]
         addresses = addresses_of(self.session, [pid for ids in people for pid in ids])
+        boards = [pid for outcome, ids in zip(outcomes, people, strict=True) if BOARD in outcome.message.data
+                  for pid in ids]  # fmt: skip
+        pictures = wanting_pictures(self.session, boards)
         rows: list[Outgoing] = []
         for outcome, ids in zip(outcomes, people, strict=True):
-            pairs = self._places(outcome) + [pair for pid in ids for pair in addresses.get(pid, ())]
-            rows += self._rows(outcome, pairs)
+            rows += self._rows(outcome, self._places(outcome))
+            for pid in ids:
+                rows += self._rows(outcome, addresses.get(pid, []), pid in pictures)
         enqueue_many(self.session, rows, self.now, self.config.message_domain)
         return len(rows)
 
-    def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]]) -> list[Outgoing]:
-        """The outbox rows of ``outcome`` to ``pairs``: none to an inline channel, none written twice."""
+    def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]], picture: bool = False) -> list[Outgoing]:
+        """The outbox rows of ``outcome`` to ``pairs``: none to an inline channel, none written twice;
+        ``picture``: the recipient wants the board drawn (``board_picture`` in the row's data)."""
+        data = {**outcome.message.data, BOARD_PICTURE: True} if picture else outcome.message.data
         rows: list[Outgoing] = []
         for channel, recipient in pairs:
             if channel in self.config.inline_channels:
@@ -87,7 +100,7 @@ class Delivery:
             self.written.add((channel, recipient, outcome.key))
             rows.append(
                 Outgoing(
-                    channel, recipient, outcome.kind, outcome.message.template, outcome.message.data, outcome.key,
+                    channel, recipient, outcome.kind, outcome.message.template, data, outcome.key,
                     outcome.context, outcome.game_id, outcome.turn_number, outcome.message.secret,
                 )
             )  # fmt: skip
@@ -145,6 +158,14 @@ def addresses_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[
     for player_id, channel, address in rows:
         found.setdefault(player_id, []).append((channel, address))
     return found
+
+
+def wanting_pictures(session: Session, player_ids: Iterable[int]) -> set[int]:
+    """Which of ``player_ids`` asked for board pictures (``PICTURES ON``), in one query (none when empty)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return set()
+    return set(session.scalars(select(Player.id).where(Player.id.in_(ids), Player.board_pictures.is_(True))))
 
 
 def game_master_ids(session: Session, game_id: int) -> list[int]:

@@ -499,6 +499,34 @@ class DeclareAbsence(Declared):
     last: str
 
 
+# ---- a person's own settings: see bot/core/commands/player_settings.py ---------------------------
+
+
+@dataclass(frozen=True)
+class ShowCalendar(Declared):
+    """``CALENDAR``: the address of the sender's private calendar (every deadline of their seats, with
+    reminders); ``CALENDAR NEW``: a new address, and the old one stops working."""
+
+    declaration = Declaration(
+        "CALENDAR", Permission.ANYONE, summary="the address of your calendar of deadlines (NEW: a new one)",
+        forms=(Form("CALENDAR", "CALENDAR, or CALENDAR NEW for a new address"), Form("CALENDAR NEW", "")),
+    )  # fmt: skip
+
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class SetPictures(Declared):
+    """``PICTURES ON`` / ``PICTURES OFF``: whether the sender's report mails carry the board as a picture."""
+
+    declaration = Declaration(
+        "PICTURES", Permission.ANYONE, summary="whether your report mails carry a picture of the board",
+        forms=(Form("PICTURES ON", "PICTURES ON or PICTURES OFF"), Form("PICTURES OFF", "")),
+    )  # fmt: skip
+
+    on: bool
+
+
 # ---- one person across channels: see bot/core/commands/linking.py ------------------------------
 
 
@@ -559,7 +587,7 @@ Command = (
     | CreateGame | StartGame
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | RequestLink | ConfirmLink
+    | WaitForDeadline | Observe | DeclareAbsence | ShowCalendar | SetPictures | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 

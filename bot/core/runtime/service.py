@@ -31,6 +31,7 @@ from bot.core.commands.context import CommandContext
 from bot.core.commands.overrides import resume_game
 from bot.core.commands.pipeline import handle_command
 from bot.core.commands.replies import ReplyBuilder, receipt_for
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.filed_orders import remember_current
 from bot.core.games.stored import PAUSED, RUNNING, normalise_slug, phase_of
 from bot.core.intake.watermarks import intakes_behind, tell_gm_intakes_behind
@@ -340,7 +341,8 @@ class GameService:
                     continue
                 resume_game(game, next_deadline(session, game, phase, now))
                 data = {"game": game.slug, "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
-                        "time_zone": game.time_zone, "reason": "the pause ended"}  # fmt: skip
+                        "time_zone": game.time_zone, "reason": "the pause ended",
+                        "calendar": deadline_entry(game, self.config, now)}  # fmt: skip
                 delivery = Delivery(session, self.config, now)
                 for seat in game.seats:
                     delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("resumed", data), NOTICE,

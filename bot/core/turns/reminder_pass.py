@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from bot.core.basics.durations import TimeInputError
+from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.preload import remember
 from bot.core.games.stored import RUNNING, current_orders, phase_of, phase_opened_at
 from bot.core.messaging.delivery import Delivery
@@ -213,9 +214,10 @@ def start_grace(session: Session, game: Game, now: datetime, config: ServiceConf
     game.grace_until = game.deadline_at + timedelta(minutes=game.grace_minutes)
     game.resolve_at = game.grace_until
     notices = []
+    entry = deadline_entry(game, config, now)  # the late seats' calendars move to the grace's end
     for seat in late:
         data = {"game": game.slug, "seat": seat.name, "turn": phase.number, "deadline": game.deadline_at.isoformat(),
-                "grace_until": game.grace_until.isoformat(), "time_zone": game.time_zone}  # fmt: skip
+                "grace_until": game.grace_until.isoformat(), "time_zone": game.time_zone, "calendar": entry}  # fmt: skip
         notices.append(Outcome(ToPlayer(seat.player_id, seat.name), Message("late_notice", data), NOTICE,
                                f"late:{game.slug}:{game.generation}:{phase.number}", game.id, phase.number))  # fmt: skip
     Delivery(session, config, now).send_all(notices)  # the late seats' addresses in one query, one INSERT

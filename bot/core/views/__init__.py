@@ -6,6 +6,9 @@ or :meth:`GameViews.seat_view` (what one seat may see: the rules' ``seat_view``)
 The stored state holds every secret (the deck order, face-down cards, another
 team's hand), so no method here returns it: a hidden card is one mistake from a
 screen otherwise.  ``tests/core/test_views_hide_the_state.py`` checks it.
+
+Beside them: :mod:`bot.core.views.calendars` (a game's public calendar of
+deadlines, a player's private one, behind a derived key).
 """
 
 from __future__ import annotations
