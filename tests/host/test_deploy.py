@@ -107,11 +107,14 @@ def test_hosting_tells_to_back_up_the_seat_secret_key_where_the_referee_makes_it
 
 
 def test_the_invite_link_asks_for_exactly_the_permissions_the_doctor_checks():
-    from bot.discord.doctor import PERMISSIONS
+    """The permissions the doctor requires, and Create Events (the doctor's optional one: games'
+    deadlines as server events), and nothing else."""
+    from bot.discord.doctor import EVENT_PERMISSIONS, PERMISSIONS
 
     text = (DEPLOY / "HOSTING.md").read_text()
     (asked,) = set(re.findall(r"permissions=(\d+)", text))
-    assert int(asked) == sum(PERMISSIONS.values()), "the invite URL's bits are the doctor's"
-    for name in PERMISSIONS:
+    wanted = sum(PERMISSIONS.values()) + EVENT_PERMISSIONS["Create Events"]
+    assert int(asked) == wanted, "the invite URL's bits are the doctor's"
+    for name in [*PERMISSIONS, "Create Events"]:
         assert f"**{name.replace('View Channel', 'View Channels')}**" in text, name
     assert "scope=bot+applications.commands" in text
