@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import os
 import re
 import signal
 import sys
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -39,7 +38,7 @@ from bot.core.runtime.service import GameService
 from bot.email.maildir import deliver
 from bot.store.db import make_engine, session_factory
 from tests.email.pipeline import message
-from tests.host.conftest import write_config
+from tests.host.conftest import _restore_logging, write_config  # noqa: F401 (an autouse fixture)
 from tests.support.net import free_port
 
 pytestmark = pytest.mark.integration
@@ -48,19 +47,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ATOM = "{http://www.w3.org/2005/Atom}"
 SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 WAIT = 30.0
-
-
-@pytest.fixture(autouse=True)
-def _restore_logging() -> Iterator[None]:
-    """``referee`` run in-process may add handlers to the root logger: take them away afterwards."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    for handler in list(root.handlers):
-        if handler not in handlers:
-            root.removeHandler(handler)
-            handler.close()
-    root.setLevel(level)
 
 
 async def until_served(http: aiohttp.ClientSession, url: str, process: asyncio.subprocess.Process) -> None:

@@ -16,13 +16,22 @@ from bot.store.db import unit_of_work
 from bot.store.models import PublicPlace
 
 
+def _place(session: Session, game_slug: str, channel: str) -> PublicPlace | None:
+    game = find_game(session, game_slug)
+    return None if game is None else session.get(PublicPlace, (game.id, channel))
+
+
+def _recorded_place(session: Session, game_slug: str, channel: str) -> PublicPlace:
+    place = _place(session, game_slug, channel)
+    if place is None:
+        raise ValueError(f"game {game_slug} has no public place on {channel}")
+    return place
+
+
 def public_place(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
     """The recorded public place of ``game_slug`` on ``channel`` (a Discord thread id), or None."""
     with unit_of_work(sessions) as session:
-        game = find_game(session, game_slug)
-        if game is None:
-            return None
-        place = session.get(PublicPlace, (game.id, channel))
+        place = _place(session, game_slug, channel)
         return None if place is None else place.place_id
 
 
@@ -42,30 +51,20 @@ def record_public_place(sessions: sessionmaker[Session], game_slug: str, channel
 def status_message(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
     """The recorded status message of ``game_slug`` in its public place on ``channel`` (a message id), or None."""
     with unit_of_work(sessions) as session:
-        game = find_game(session, game_slug)
-        if game is None:
-            return None
-        place = session.get(PublicPlace, (game.id, channel))
+        place = _place(session, game_slug, channel)
         return None if place is None else place.status_id
 
 
 def record_status_message(sessions: sessionmaker[Session], game_slug: str, channel: str, message_id: str) -> None:
     """Record ``message_id`` as the status message of ``game_slug`` on ``channel`` (its place must be recorded)."""
     with unit_of_work(sessions) as session:
-        game = find_game(session, game_slug)
-        place = None if game is None else session.get(PublicPlace, (game.id, channel))
-        if place is None:
-            raise ValueError(f"game {game_slug} has no public place on {channel}")
-        place.status_id = message_id
+        _recorded_place(session, game_slug, channel).status_id = message_id
 
 
 def scheduled_event(sessions: sessionmaker[Session], game_slug: str, channel: str) -> str | None:
     """The recorded calendar event of ``game_slug`` on ``channel`` (a Discord guild scheduled event id), or None."""
     with unit_of_work(sessions) as session:
-        game = find_game(session, game_slug)
-        if game is None:
-            return None
-        place = session.get(PublicPlace, (game.id, channel))
+        place = _place(session, game_slug, channel)
         return None if place is None else place.event_id
 
 
@@ -73,8 +72,4 @@ def record_scheduled_event(sessions: sessionmaker[Session], game_slug: str, chan
     """Record ``event_id`` as the event that follows the next deadline of ``game_slug`` on ``channel``
     (None: it has none any more); its place must be recorded."""
     with unit_of_work(sessions) as session:
-        game = find_game(session, game_slug)
-        place = None if game is None else session.get(PublicPlace, (game.id, channel))
-        if place is None:
-            raise ValueError(f"game {game_slug} has no public place on {channel}")
-        place.event_id = event_id
+        _recorded_place(session, game_slug, channel).event_id = event_id
