@@ -29,12 +29,6 @@ def entry_uid(game: Game, domain: str) -> str:
     return f"deadline-{game.slug}-{game.generation}-{game.phase_number}@{domain}"
 
 
-def game_url(game: Game, web_base_url: str) -> str | None:
-    """The game's web page (``<web_base_url>/games/<slug>``), or None when no web pages are configured."""
-    base = web_base_url.strip().rstrip("/")
-    return f"{base}/games/{game.slug}" if base else None
-
-
 def deadline_entry(game: Game, config: ServiceConfig, now: datetime) -> dict[str, Any] | None:
     """The calendar entry of ``game``'s open turn, or None before the game starts (no deadline yet).
 
@@ -57,5 +51,5 @@ def deadline_entry(game: Game, config: ServiceConfig, now: datetime) -> dict[str
         "title": rules_of(game).title,
         "turn": game.phase_number,
         "time_zone": game.time_zone,
-        "url": game_url(game, config.web_base_url),
+        "url": config.page_of(game.slug),
     }
