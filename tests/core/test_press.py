@@ -195,8 +195,6 @@ def test_a_reply_by_code_reaches_the_anonymous_sender_without_naming_them(harnes
     assert problems(again) == []
     [last] = [r for r in to(harness, "ben@example.org") if "Someone who can help." in r.body]
     assert last.row.data["sender"] is None
-        "sender"
-    ] is None
 
 
 def test_mutes_by_seat_and_by_code(harness):
