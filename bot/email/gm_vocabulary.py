@@ -555,7 +555,8 @@ def parse(line: str) -> GmItem | None:
                 if groups[2]:
                     item.add_settings(groups[2])
             elif form.block == "text":
-                first = groups[-1]
+                whole = form.pattern.match(line.strip()) if reason is None else None
+                first = (whole or match).groups()[-1]  # "BROADCAST g1: Hello." keeps its full stop
                 item.groups = groups[:-1]
                 if first and first.strip():
                     item.lines.append(first.strip())
