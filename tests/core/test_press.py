@@ -16,6 +16,7 @@ from bot.core.basics.display_width import display_width
 from bot.core.commands.press_rules import MAX_PRESS_CHARS, MAX_PRESS_LINES, PRESS_PER_DAY, PRESS_PER_HOUR
 from bot.core.model import commands as c
 from bot.core.model.secret_values import REDACTED
+from bot.core.views.pages import Pages
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage, PressMessage
 from tests.core.harness import GM_ADDRESS, Harness
@@ -245,3 +246,7 @@ def test_public_signed_press_is_announced_in_the_next_report(harness):
     assert "Press to every seat since the last report:" in report.body
     assert "I will win this race." in report.body
     assert "No you will not." not in report.body and "just between us" not in report.body
+    page = Pages(harness.sessions).game("gs1")  # the web page rebuilds the same report
+    assert page is not None
+    [turn] = page.reports
+    assert [p["text"] for p in turn.data["press"]] == ["I will win this race."]
