@@ -164,11 +164,13 @@ async def test_grey_press_between_mail_and_discord_hides_the_sender_and_replies_
             assert "/press game:gs1 reply:" in dm  # Discord's own words, not the mail's
 
             # Ann's own press by mail reaches Cat by DM, signed.
-            append(dovecot, imap_user, message(f"PRESS gs1 TO Cat\nCat, watch Ben.\nPASSWORD {password}\n",
+            hostile = "Cat, watch Ben. @everyone ``` **now**"
+            append(dovecot, imap_user, message(f"PRESS gs1 TO Cat\n{hostile}\nPASSWORD {password}\n",
                                                sender=ANN, name="Ann", subject="press"))  # fmt: skip
             await reached(cat, "Cat, watch Ben.")
-            assert "Press in gs1 from Ann to Cat" in " ".join(dm_text(fake_discord, cat).split())
-            assert ANN not in dm_text(fake_discord, cat)
+            said = dm_text(fake_discord, cat)
+            assert "Press in gs1 from Ann to Cat" in " ".join(said.split()) and ANN not in said
+            assert "@everyone `\u200b`\u200b` **now**" in said  # inside the code block, no fence can close it
         finally:
             stop.set()
             await asyncio.wait_for(mail_task, 20)
