@@ -12,10 +12,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from adjudicator.record import read_record, verify
 from bot.core.basics.display_width import display_width
 from bot.core.commands.press_rules import MAX_PRESS_CHARS, MAX_PRESS_LINES, PRESS_PER_DAY, PRESS_PER_HOUR
+from bot.core.games.stored import find_game
 from bot.core.model import commands as c
 from bot.core.model.secret_values import REDACTED
+from bot.core.turns.game_record import export_record
 from bot.core.views.pages import Pages
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage, PressMessage
@@ -229,11 +232,26 @@ def test_a_game_master_who_plays_gets_no_copy_of_anonymous_press(harness):
 
 
 def test_no_gm_copies_when_the_game_says_so_and_texts_kept_when_it_says_so(harness):
-    make_game(harness, press_gm_copies=False, press_in_record=True)
-    harness.send("Ann", c.SendPress("gs1", ("Ben",), "kept"))
-    assert to(harness, GM_ADDRESS) == []
+    """With press_in_record the texts stay, and the exported record lists them (an anonymous one without
+    its sender); the record still verifies.  Without it, the record has no press."""
+    make_game(harness, press="grey", press_gm_copies=False, press_in_record=True)
+    make_game(harness, "gs2", press="grey")
+    for slug in ("gs1", "gs2"):
+        harness.send("Ann", c.SendPress(slug, ("Ben",), "kept"))
+        vex(harness, c.SendPress(slug, ("ALL",), "unsigned", anonymous=True))
+        assert harness.send("GM", c.EndGame(slug, "enough")).applied.problems == ()
+    assert [r.subject.split()[0] for r in to(harness, GM_ADDRESS)] == ["[gs2]", "[gs2]"]  # none of gs1's
     with unit_of_work(harness.sessions) as session:
-        assert session.scalars(select(PressMessage.text)).one() == "kept"
+        kept = session.scalars(select(PressMessage.text).order_by(PressMessage.id)).all()
+        assert kept == ["kept", "unsigned", None, None]
+        record = export_record(session, find_game(session, "gs1"))
+        assert "press" not in export_record(session, find_game(session, "gs2"))
+    assert [(p["from"], p["to"], p["text"]) for p in record["press"]] == [
+        ("Ann", ["Ben"], "kept"),
+        (None, "ALL", "unsigned"),
+    ]
+    assert "Vex" not in json.dumps(record["press"]) and SENDER_ID not in json.dumps(record)
+    assert verify(read_record(record)).ok
 
 
 def test_public_signed_press_is_announced_in_the_next_report(harness):

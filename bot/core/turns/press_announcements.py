@@ -1,4 +1,5 @@
-"""Public press in the reports: each signed message sent ``TO ALL`` is announced by the next report.
+"""Press in the reports and the record: each signed message sent ``TO ALL`` is announced by the next
+report; every kept text is in the exported record of a game that keeps them (``press_in_record``).
 
 ``PRESS <game> TO ALL`` without ``ANON`` is public press (:mod:`bot.core.commands.press`): every
 seat got it, and the next report's announcements part (beside the game masters' actions) repeats
@@ -57,3 +58,22 @@ def public_press_since(session: Session, game: Game, since: datetime | None) -> 
             query = query.where(PressMessage.sent_at > since)
         rows = [(m, n) for m, n in session.execute(query.order_by(PressMessage.id))]
     return [{"seat": name, "at": message.sent_at.isoformat(), "text": message.text} for message, name in rows]
+
+
+def press_of_record(session: Session, game: Game) -> list[dict[str, Any]]:
+    """Every press text ``game`` kept, oldest first, for its exported record: code, time, sender seat (None
+    when it was sent anonymously: a record outlives the game, and the sender chose not to be named),
+    recipients (``ALL`` for every seat) and text.  Empty unless the game keeps press (``press_in_record``)."""
+    if not game.press_in_record:
+        return []
+    query = (
+        select(PressMessage, Seat.name)
+        .join(Seat, Seat.id == PressMessage.sender_seat_id)
+        .where(PressMessage.game_id == game.id, PressMessage.text.is_not(None))
+        .order_by(PressMessage.id)
+    )
+    return [
+        {"code": m.code, "at": m.sent_at.isoformat(), "from": None if m.anonymous else name,
+         "to": "ALL" if m.public else list(m.recipients), "text": m.text}
+        for m, name in session.execute(query)
+    ]  # fmt: skip
