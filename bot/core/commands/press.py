@@ -26,7 +26,8 @@ master turns grey press on when the game wants intrigue.
 * The game masters get a copy naming the sender (``press_gm_copies``, on by
   default): a game master moderates the game.  A game master who also holds a
   seat of the game gets no copy of anonymous press, which would unmask its sender.
-* The text is kept (``press_messages.text``) only when the game says so
+* The text is kept (``press_messages.text``, and the exported record,
+  :func:`bot.core.turns.press_announcements.press_of_record`) only when the game says so
   (``press_in_record``); otherwise it rests only in the unsent outbox rows, as a
   :class:`~bot.core.model.secret_values.Secret` their sending removes.  Public
   signed press (``TO ALL`` without ``ANON``) is kept until the next report
