@@ -180,7 +180,7 @@ def _relay(
     answering: str | None = None,
 ) -> tuple[str, list[Seat], list[Seat]]:
     """Send ``text`` from ``sender`` to ``recipients`` (those who muted the sender left out), with the GMs'
-    copies; returns the new message's code, the seats reached and the seats that muted the sender."""  # fmt: skip
+    copies; returns the new message's code, the seats reached and the seats that muted the sender."""
     muted = _muted_by(ctx, game, sender)
     reached = [seat for seat in recipients if seat.id not in muted]
     skipped = [seat for seat in recipients if seat.id in muted]
