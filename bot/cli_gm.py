@@ -118,7 +118,8 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
         a.game, a.kind, _options(a.option), a.time_zone, 0, False, a.auth, seats=a.seats, max_seats=a.max_seats,
         schedule=a.schedule or "", min_gap=a.min_gap, early_delay=a.early, grace=a.grace, reminders=a.reminders,
         join="invited" if a.invite else "anyone", invited=tuple(a.invite), observers=not a.no_observers,
-        absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm),
+        absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm), press=a.press,
+        press_gm_copies=not a.no_press_gm_copies, press_in_record=a.press_in_record,
     ), example="referee gm create golden-strider spring26 --seats 6 --schedule 48h --gm gm@club.org")  # fmt: skip
     create.add_argument("kind")
     create.add_argument("game")
@@ -139,6 +140,10 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     create.add_argument("--no-observers", action="store_true", help="closed to observers")
     create.add_argument("--absence-limit", type=int, default=14, metavar="DAYS", help="per player (0: none)")
     create.add_argument("--gm", action="append", default=[], metavar="ADDRESS", help="the GM (then co-GMs)")
+    create.add_argument("--press", choices=c.PRESS_MODES, default="white",
+                        help="press between players: none, white (signed; default) or grey (anonymous too)")  # fmt: skip
+    create.add_argument("--no-press-gm-copies", action="store_true", help="the GMs get no copy of the press")
+    create.add_argument("--press-in-record", action="store_true", help="keep the press's texts")
 
     add(c.StartGame, lambda a: c.StartGame(a.game),
         example="referee gm start spring26").add_argument("game")  # fmt: skip

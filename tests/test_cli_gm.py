@@ -8,10 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.cli import main
+from bot.core.games.stored import find_game
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
-from bot.store.db import make_engine, session_factory
+from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 
 SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -131,3 +132,26 @@ def test_gm_help_is_for_users(capsys):
     assert "Examples:" in out and "+2d3h" in out
     for developer in ("issue", ":mod:", "``", "Trust.VERIFIED", "bot.core"):
         assert developer not in out
+
+
+def test_the_host_creates_games_with_their_press(tmp_path, capsys):
+    """``--press`` (none, white, grey), ``--no-press-gm-copies`` and ``--press-in-record`` are the game's; a
+    game without them has white press with GM copies and no texts kept; another word is refused by argparse."""
+    database = tmp_path / "r.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm", "create", "golden-strider"]
+    assert main([*gm, "plain"]) == 0
+    assert main([*gm, "grey", "--press", "grey", "--no-press-gm-copies", "--press-in-record"]) == 0
+    with pytest.raises(SystemExit) as refused:
+        main([*gm, "loud", "--press", "loud"])
+    assert refused.value.code == 2 and "--press" in capsys.readouterr().err
+    engine = make_engine(str(database))
+    with unit_of_work(session_factory(engine)) as session:
+        plain, grey = find_game(session, "plain"), find_game(session, "grey")
+        assert plain is not None and grey is not None
+        assert (plain.press, plain.press_gm_copies, plain.press_in_record) == ("white", True, False)
+        assert (grey.press, grey.press_gm_copies, grey.press_in_record) == ("grey", False, True)
+        assert find_game(session, "loud") is None
+    engine.dispose()

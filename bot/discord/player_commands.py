@@ -1,9 +1,9 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent``, ``/observe``, ``/calendar`` and ``/pictures``.
+``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press`` and ``/mute``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``); orders stay free text
+``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``); orders stay free text
 in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
@@ -14,6 +14,7 @@ autocomplete from live state: joinable games for ``/join``, games in play for
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -108,4 +109,33 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def pictures(interaction: discord.Interaction, on: bool) -> None:
         await answers.apply(interaction, c.SetPictures(on))
 
-    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures]
+    async def press_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The game's seats (and ALL) for ``to:``; after a comma, the next seat of a list."""
+        game = getattr(interaction.namespace, "game", None)
+        view = await asyncio.to_thread(views.game, str(game)) if game else None
+        head, _, last = current.rpartition(",")
+        lead = f"{head.strip()}, " if head.strip() else ""
+        names = [c.EVERY_SEAT] if not lead else []
+        names += [s for s in (view.seats if view else ()) if last.strip().lower() in s.lower()]
+        return [app_commands.Choice(name=(lead + n)[:100], value=(lead + n)[:100]) for n in names[:MAX_CHOICES]]
+
+    @app_commands.command(name="press", description="A message to other seats of your game, relayed by the referee")
+    @app_commands.describe(game="Your game", to="Seats, separated by commas, or ALL", text="The message",
+                           anonymous="Unsigned (where the game allows grey press)",
+                           reply="The code of a press message you got: answers its sender (instead of to:)")  # fmt: skip
+    @app_commands.autocomplete(game=listed, to=press_seats)
+    async def press(interaction: discord.Interaction, game: str, text: str, to: str | None = None,
+                    anonymous: bool = False, reply: str | None = None) -> None:  # fmt: skip
+        if reply and reply.strip():
+            await answers.apply(interaction, c.ReplyPress(game, reply.strip().upper(), text, anonymous))
+            return
+        seats = tuple(name.strip() for name in (to or "").split(",") if name.strip())
+        await answers.apply(interaction, c.SendPress(game, seats, text, anonymous))
+
+    @app_commands.command(name="mute", description="No more press from a seat (or from the sender of a code)")
+    @app_commands.describe(game="Your game", who="A seat, or the code of a press message", stop="Unmute")
+    @app_commands.autocomplete(game=listed)
+    async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:
+        await answers.apply(interaction, c.MutePress(game, who, not stop))
+
+    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures, press, mute]

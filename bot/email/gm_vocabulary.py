@@ -55,6 +55,7 @@ from bot.core.model.declaration import declared, field_types, is_number
 
 _G = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
 _ADDRESS = r"<?([^\s<>]+?)>?"
+_ANON = r"(ANON(?:YMOUS(?:LY)?)?)"
 _REASON_AT_END = re.compile(r"^(.*?)\s+REASON\s*[:=]?\s+(\S.*)$", re.IGNORECASE)
 REASON_LINE = re.compile(r"^REASON\b\s*[:=]?\s*(.*)$", re.IGNORECASE)
 
@@ -125,6 +126,13 @@ class _Form:
     block: str = ""
 
 
+def press_recipients(text: str) -> tuple[str, ...]:
+    """The seats of ``PRESS <game> TO Ann, Ben and Cat`` (commas, ``AND`` or ``&`` between them); ``ALL``
+    alone is every seat (:data:`bot.core.model.commands.EVERY_SEAT`)."""
+    names = [" ".join(name.split()) for name in re.split(r"\s*,\s*|\s+(?:AND|&)\s+", text.strip(), flags=re.IGNORECASE)]
+    return tuple(name for name in names if name)
+
+
 def _extend(game: str, duration: str, reason: str) -> c.Command:
     duration = duration.strip()
     return c.SetDeadline(game, _later(duration), reason)
@@ -171,6 +179,12 @@ _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
                                 lambda g, r: c.DeclareAbsence(g[0].lower(), g[1], g[2])),),
     c.ShowCalendar: (_Reading("$", lambda g, r: c.ShowCalendar()), _Reading("$", lambda g, r: c.ShowCalendar(True))),
     c.SetPictures: (_Reading("$", lambda g, r: c.SetPictures(True)), _Reading("$", lambda g, r: c.SetPictures(False))),
+    c.SendPress: (_Reading(rf"\s+{_G}\s+TO\s+(.+?)(?:\s+{_ANON})?(?:\s*:\s*(.*))?$",
+                           lambda g, r: c.SendPress(g[0].lower(), press_recipients(g[1]), "", bool(g[2])), "text"),),
+    c.ReplyPress: (_Reading(rf"\s+{_G}\s+REPLY\s+(?:TO\s+)?\[?([A-Za-z0-9]{{1,8}})\]?(?:\s+{_ANON})?(?:\s*:\s*(.*))?$",
+                            lambda g, r: c.ReplyPress(g[0].lower(), g[1].upper(), "", bool(g[2])), "text"),),
+    c.MutePress: (_Reading(rf"\s+{_G}\s+MUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip())),
+                  _Reading(rf"\s+{_G}\s+UNMUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip(), False))),
 }  # fmt: skip
 """The mail's own reading of the forms whose arguments mail reads its own way (``BY``, ``FOR ... :``, a block
 of lines below); a form not here is read from its declared syntax (:func:`_declared_reading`)."""
@@ -296,7 +310,7 @@ def usage(word: str) -> str:
 
 _SETTING_WORDS = (
     "SEATS", "MAX SEATS", "MAX", "TIME ZONE", "ZONE", "SCHEDULE", "MIN GAP", "GAP", "EARLY", "GRACE", "REMINDERS",
-    "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM",
+    "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM", "PRESS COPIES", "PRESS RECORD", "PRESS",
 )  # fmt: skip
 _SETTING = re.compile(
     r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
@@ -305,7 +319,8 @@ _SETTING_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(w.replace(" ", r"\s+") for w
                             re.IGNORECASE)  # fmt: skip
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
-    "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address"
+    "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, PRESS none|white|grey, "
+    "PRESS COPIES|RECORD yes|no"
 )
 
 
@@ -351,6 +366,15 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
         if value.lower() not in ("yes", "no", "on", "off"):
             raise ValueError(f"OBSERVERS is yes or no, not {value!r}")
         return replace(create, observers=value.lower() in ("yes", "on"))
+    if key == "PRESS":
+        if value.lower() not in c.PRESS_MODES:
+            raise ValueError(f"PRESS is none, white or grey, not {value!r}")
+        return replace(create, press=value.lower())
+    if key in ("PRESS COPIES", "PRESS RECORD"):
+        if value.lower() not in ("yes", "no", "on", "off"):
+            raise ValueError(f"{key} is yes or no, not {value!r}")
+        on = value.lower() in ("yes", "on")
+        return replace(create, press_gm_copies=on) if key == "PRESS COPIES" else replace(create, press_in_record=on)
     assert key == "GM"
     return replace(create, game_masters=(*create.game_masters, address(value.strip("<>"))))
 
@@ -416,6 +440,8 @@ class GmItem:
             if not text:
                 return c.NotUnderstood(self.opener, "no message followed; put it on the lines below BROADCAST <game>")
             return replace(command, text=text)
+        if isinstance(command, c.SendPress | c.ReplyPress):
+            return replace(command, text=text)  # an empty one is refused by the core, which says why
         return command
 
     def _create(self, create: c.CreateGame) -> c.Command:
@@ -529,7 +555,8 @@ def parse(line: str) -> GmItem | None:
                 if groups[2]:
                     item.add_settings(groups[2])
             elif form.block == "text":
-                first = groups[-1]
+                whole = form.pattern.match(line.strip()) if reason is None else None
+                first = (whole or match).groups()[-1]  # "BROADCAST g1: Hello." keeps its full stop
                 item.groups = groups[:-1]
                 if first and first.strip():
                     item.lines.append(first.strip())

@@ -45,7 +45,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.core.model import commands as c
 from bot.email import gm_vocabulary as gm
@@ -99,6 +99,9 @@ _REPLY_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _SUBJECT_TAG = re.compile(r"\s*\[[^\]]*\]\s*$")
+_PRESS_TAG = re.compile(r"\[\s*([A-Za-z0-9][A-Za-z0-9_-]{0,39})\s+press\s+([A-Za-z0-9]{4})\s*\]", re.IGNORECASE)
+"""The tag of a press message's subject (``[gs1 press P7K2]``, ``templates/email/press.txt.j2``): a reply
+that keeps it answers that message's sender (:func:`_read_subject`)."""
 
 _ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|på|w dniu)\b", re.IGNORECASE)
 _ATTRIBUTION_END = re.compile(
@@ -157,6 +160,8 @@ class _Reader:
     block: _Block | None = None
     gm_block: gm.GmItem | None = None
     subject_item: c.Command | gm.GmItem | None = None
+    press_reply: gm.GmItem | None = None
+    """The ``PRESS <game> REPLY <code>`` a press tag in the subject opened: the body is its text."""
 
     def close_block(self) -> None:
         if self.block is not None:
@@ -233,6 +238,14 @@ _FILLER = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "again", 
 
 
 def _read_subject(reader: _Reader, subject: str) -> bool:
+    tag = _PRESS_TAG.search(subject)
+    if tag is not None:  # a reply to press: the body (above the quoted message) answers its sender
+        item = gm.parse(f"PRESS {tag.group(1)} REPLY {tag.group(2)}")
+        if item is not None:
+            reader.commands.append(item)
+            reader.gm_block = reader.press_reply = item
+            reader.subject_item = item
+            return True
     line = subject_text(subject)
     password = _PASSWORD.match(line)
     if password is not None and password.group(1).strip():
@@ -481,6 +494,10 @@ def _finish(reader: _Reader) -> list[c.Command]:
                 )
             else:
                 result.append(c.SubmitOrders(item.game, text))
+        elif item is reader.press_reply and not "".join(item.lines).strip():
+            if not body_commands:  # a reply to press with nothing above the quoted message
+                result.append(c.NotUnderstood(item.opener, "your reply had no text above the quoted message; "
+                                              "nothing was sent"))  # fmt: skip
         elif isinstance(item, gm.GmItem):
             repeated = item is reader.subject_item and any(
                 isinstance(other, gm.GmItem) and other.opener.lower() == item.opener.lower() for other in body_commands
@@ -541,4 +558,6 @@ def _hide(command: c.Command, secrets: list[str]) -> c.Command:
         for secret in secrets:
             text = re.sub(re.escape(secret), HIDDEN, text, flags=re.IGNORECASE)
         return c.SubmitOrders(command.game, text)
+    if isinstance(command, c.SendPress | c.ReplyPress):  # a password never reaches another player
+        return replace(command, text=_hide_text(command.text, secrets))
     return command

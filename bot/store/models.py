@@ -201,6 +201,13 @@ class Game(Base):
     calendar_sequence: Mapped[int] = mapped_column(Integer, default=0)
     """Rises each time the game's next deadline changes (moved, paused, resumed, ended, a new turn): the
     iCalendar SEQUENCE of its deadline entries, so calendars update the entry they hold (RFC 5546)."""
+    press: Mapped[str] = mapped_column(String(8), default="white")
+    """Press between players (:mod:`bot.core.commands.press`): ``none``, ``white`` (signed) or ``grey``
+    (anonymous allowed)."""
+    press_gm_copies: Mapped[bool] = mapped_column(Boolean, default=True)
+    """Whether the game masters get a copy of every press message (naming its sender)."""
+    press_in_record: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Whether press texts are kept (``press_messages.text``); off: a text rests only in its unsent rows."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -224,6 +231,41 @@ class Seat(Base):
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
+
+
+class PressMessage(Base):
+    """One press message between seats (:mod:`bot.core.commands.press`): its reply code, who sent it
+    (never shown to its recipients when ``anonymous``), to whom, when; its text only when kept."""
+
+    __tablename__ = "press_messages"
+    __table_args__ = (
+        UniqueConstraint("game_id", "code"),
+        Index("ix_press_messages_sender_at", "sender_player_id", "sent_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    code: Mapped[str] = mapped_column(String(8))
+    sender_seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"))
+    sender_player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    recipients: Mapped[list[str]] = mapped_column(JSON)
+    """The seat names it was delivered to (a seat that muted the sender is not among them)."""
+    anonymous: Mapped[bool] = mapped_column(Boolean)
+    public: Mapped[bool] = mapped_column(Boolean)
+    """Sent TO ALL: signed and public, the next report announces it."""
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
+    text: Mapped[str | None] = mapped_column(Text)
+    """Kept only with ``games.press_in_record``, or for public signed press (the report shows it)."""
+
+
+class PressMute(Base):
+    """A seat that no longer receives press from another seat of the game (``PRESS <game> MUTE``)."""
+
+    __tablename__ = "press_mutes"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
+    muted_seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
 
 
 class GameMaster(Base):

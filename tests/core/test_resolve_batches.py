@@ -128,8 +128,8 @@ def statements_during(engine, action) -> int:
 
 
 def test_a_batch_is_read_and_written_in_a_dozen_statements_whatever_its_size(sessions):
-    """One query per game anywhere in resolving (orders, absences, the previous report, GM actions,
-    observers, game masters, the report's rows...) would add 8 statements to each batch of 8 here."""
+    """One query per game anywhere in resolving (orders, absences, the previous report, GM actions, public
+    press, observers, game masters, the report's rows...) would add 8 statements to each batch of 8 here."""
     harness = Harness(sessions)
     slugs = [*SLUGS, "g7"]
     league(harness, slugs)
@@ -138,6 +138,7 @@ def test_a_batch_is_read_and_written_in_a_dozen_statements_whatever_its_size(ses
     assert harness.send("Zed", c.Observe("g1")).applied.problems == ()
     assert harness.send("GM", c.SetDeadline("g2", "+1m", "a minute more")).applied.problems == ()
     assert harness.send("Ann", c.DeclareAbsence("g3", "2026-03-20", "2026-03-21")).applied.problems == ()
+    assert harness.send("Ann", c.SendPress("g4", ("ALL",), "Hello, all")).applied.problems == ()
     engine = sessions.kw["bind"]
     counts = []
     for turn in (0, 1):  # the second turn reads when the first report went out
@@ -148,9 +149,9 @@ def test_a_batch_is_read_and_written_in_a_dozen_statements_whatever_its_size(ses
             statements_during(engine, lambda into=resolved, at=now: into.extend(harness.service.resolve_due(at)))
         )
         assert resolved == [(slug, turn) for slug in slugs]
-    # claim, seats, orders, absences, previous reports, GM actions, GMs, observers, addresses; the games'
-    # UPDATE, the turns' INSERT, the reports' INSERT (12); the empty claim that ends the pass (1).
-    assert counts[0] <= 13 and counts[1] <= 13, counts
+    # claim, seats, orders, absences, previous reports, GM actions, public press, GMs, observers, addresses;
+    # the games' UPDATE, the turns' INSERT, the reports' INSERT (13); the empty claim that ends the pass (1).
+    assert counts[0] <= 14 and counts[1] <= 14, counts
     with unit_of_work(sessions) as session:
         g0, g1, g2 = (find_game(session, slug).id for slug in ("g0", "g1", "g2"))
     reports = [r for r in harness.outbox("report") if r.row.template == "report" and r.row.turn_number == 0]

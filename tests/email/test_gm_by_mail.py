@@ -99,7 +99,7 @@ async def test_a_game_created_and_run_by_its_game_master_by_email_alone(dovecot,
         assert "send HELP GM" in player_help and "GAME MASTERS" not in player_help
         assert "PROCESS <game> TURN <n>" in asked
 
-        mistaken = await mail.send("SEATS 6\nSEETS 6\n", subject=f"CREATE {GAME} golden-strider")
+        mistaken = " ".join((await mail.send("SEATS 6\nSEETS 6\n", subject=f"CREATE {GAME} golden-strider")).split())
         assert "'SEETS 6' is not a setting" in mistaken and "nothing was created" in mistaken
         created = await mail.send(
             "SEATS 6\nSCHEDULE 2d\nREMINDERS none\nOPTION race_length=12\nZONE Europe/London\n",

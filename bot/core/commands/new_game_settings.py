@@ -18,6 +18,7 @@ from bot.core.turns.schedule import parse_schedule
 
 AUTH_MODES = ("password", "address")
 JOIN_POLICIES = ("anyone", "invited")
+PRESS_MODES = c.PRESS_MODES
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,8 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
             raise ValueError(f"{name}: this game takes {player_count(min_seats, max_seats)}, not {value}")
     if command.seats is not None and command.max_seats is not None and command.seats > command.max_seats:
         raise ValueError(f"seats: {command.seats} is more than max-seats {command.max_seats}")
+    if command.press not in PRESS_MODES:
+        raise ValueError(f"press: expected one of {', '.join(PRESS_MODES)}, not {command.press!r}")
     if command.absence_limit_days < 0:
         raise ValueError("absence limit: expected a number of days, 0 or more")
     return GameSettings(

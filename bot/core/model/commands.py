@@ -167,6 +167,10 @@ class CreateGame(Declared):
             "  OBSERVERS no              closed to observers",
             "  ABSENCE 14                days of absence per player (0: none)",
             "  GM other@club.org         someone else runs it (then co-GMs)",
+            "  PRESS white               press between players: none, white (signed)",
+            "                            or grey (anonymous allowed); default white",
+            "  PRESS COPIES no           the GMs get no copy of the press (default yes)",
+            "  PRESS RECORD yes          keep the press's texts (default no)",
         )),),
     )  # fmt: skip
 
@@ -199,6 +203,12 @@ class CreateGame(Declared):
     game_masters: tuple[tuple[str, str], ...] = ()
     """(channel, address) of the game's GMs when someone else creates it for them (the host): the first is
     the game's GM, the others co-GMs; each is sent the GM password.  Empty: the creator is the GM."""
+    press: str = "white"
+    """Press between players: ``none``, ``white`` (signed only) or ``grey`` (anonymous allowed)."""
+    press_gm_copies: bool = True
+    """The game masters get a copy of every press message, naming its sender."""
+    press_in_record: bool = False
+    """Press texts are kept (the ``press_messages`` table); off, a text rests only in its unsent outbox rows."""
 
 
 @dataclass(frozen=True)
@@ -527,6 +537,64 @@ class SetPictures(Declared):
     on: bool
 
 
+# ---- press between players: see bot/core/commands/press.py ------------------------------------
+
+
+PRESS_MODES = ("none", "white", "grey")
+"""A game's press (``CreateGame.press``): none, signed only, or anonymous allowed."""
+EVERY_SEAT = "ALL"
+"""``PRESS <game> TO ALL``: every other seat of the game (public press)."""
+
+
+@dataclass(frozen=True)
+class SendPress(Declared):
+    """``PRESS <game> TO <seat>[, <seat>...]`` or ``PRESS <game> TO ALL``, optionally ``ANON`` (grey press),
+    then the message: press from the sender's seat, relayed by the referee without an address."""
+
+    declaration = Declaration(
+        "PRESS", Permission.SEAT, summary="a message to other seats of the game, relayed by the referee",
+        forms=(Form("PRESS <game> TO <to>", "PRESS <game> TO <seat>[, <seat>...] or TO ALL [ANON], then the "
+                    "message on the lines below; PRESS <game> REPLY <code>; PRESS <game> MUTE|UNMUTE <seat or code>"),),
+    )  # fmt: skip
+
+    game: str
+    to: tuple[str, ...]
+    """Seat names, or (:data:`EVERY_SEAT`,) for every other seat."""
+    text: str
+    anonymous: bool = False
+
+
+@dataclass(frozen=True)
+class ReplyPress(Declared):
+    """``PRESS <game> REPLY <code> [ANON]``, then the message: an answer to the sender of the press message
+    ``code``, who is reached without being named (a reply to an anonymous sender stays anonymous)."""
+
+    declaration = Declaration(
+        "PRESS REPLY", Permission.SEAT, summary="answer the sender of a press message by its code",
+        forms=(Form("PRESS <game> REPLY <code>", ""),),
+    )  # fmt: skip
+
+    game: str
+    code: str
+    text: str
+    anonymous: bool = False
+
+
+@dataclass(frozen=True)
+class MutePress(Declared):
+    """``PRESS <game> MUTE <seat or code>`` / ``UNMUTE``: no press from that seat (an anonymous sender is
+    named by the code of a message of theirs) reaches the sender any more, or again."""
+
+    declaration = Declaration(
+        "PRESS MUTE", Permission.SEAT, summary="no more press from a seat (or from the sender of a code)",
+        forms=(Form("PRESS <game> MUTE <who>", ""), Form("PRESS <game> UNMUTE <who>", "")),
+    )  # fmt: skip
+
+    game: str
+    who: str
+    mute: bool = True
+
+
 # ---- one person across channels: see bot/core/commands/linking.py ------------------------------
 
 
@@ -587,7 +655,8 @@ Command = (
     | CreateGame | StartGame
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | ShowCalendar | SetPictures | RequestLink | ConfirmLink
+    | WaitForDeadline | Observe | DeclareAbsence | ShowCalendar | SetPictures | SendPress
+    | ReplyPress | MutePress | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 

@@ -10,6 +10,7 @@ from adjudicator.record import RECORD_VERSION, GameRecord, replay, sealed_record
 from bot.core.games.filed_orders import commitment_of
 from bot.core.games.stored import ABANDONED, FINISHED
 from bot.core.turns.generations import live_records
+from bot.core.turns.press_announcements import press_of_record
 from bot.store.models import Game
 
 
@@ -21,6 +22,7 @@ def export_record(session: Session, game: Game) -> dict[str, Any]:
     natural end does).  Each turn lists the orders that counted (canonical text); seats that
     sent none are absent and get the no-moves-received rule on replay.  A game a game master
     ended says so (``ended``), so a replay does not take it for a game cut short by mistake.
+    A game that keeps its press (``press_in_record``) lists it beside them (``press``).
     """
     if game.status not in (FINISHED, ABANDONED):
         raise ValueError(f"game {game.slug} is not over; its seed is still secret")
@@ -43,4 +45,7 @@ def export_record(session: Session, game: Game) -> dict[str, Any]:
     if game.status == ABANDONED or not played.finished:
         document["ended"] = {"by": "game master", "abandoned": game.status == ABANDONED,
                              "at": game.finished_at.isoformat() if game.finished_at else None}  # fmt: skip
+    press = press_of_record(session, game)
+    if press:  # beside the sealed part, as "ended" is: press changes no turn
+        document["press"] = press
     return document

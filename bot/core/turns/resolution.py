@@ -33,6 +33,7 @@ from bot.core.messaging.delivery import Delivery
 from bot.core.model.declaration import announced
 from bot.core.model.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.turns.absences import Absence, postpone_deadline
+from bot.core.turns.press_announcements import public_press_since, remember_public_press
 from bot.core.turns.schedule import first_deadline, parse_schedule
 from bot.core.turns.schedule import next_deadline as schedule_deadline
 from bot.store.models import AuditEntry, Game, TurnRecord
@@ -147,8 +148,10 @@ def resolve_current_turn(
     if next_phase is None:
         game.status = FINISHED
         game.finished_at = now
-    actions = gm_actions_since(session, game, previous_report_at(session, game, record.turn_number)) + list(announce)
-    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, page=config.page_of(game.slug))
+    since = previous_report_at(session, game, record.turn_number)
+    actions = gm_actions_since(session, game, since) + list(announce)
+    outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, page=config.page_of(game.slug),
+                               press=public_press_since(session, game, since))  # fmt: skip
     if reports is not None:
         reports += outcomes
     else:
@@ -175,6 +178,7 @@ def remember_for_resolving(session: Session, games: Sequence[Game]) -> None:
     memo = memo_of(session)
     for game_id, entries in found.items():
         memo[(GM_ACTIONS, game_id, since[game_id])] = entries
+    remember_public_press(session, since)
 
 
 def previous_report_at(session: Session, game: Game, turn: int) -> datetime | None:
@@ -242,6 +246,7 @@ def public_report(
     late: timedelta | None = None,
     gm_actions: list[dict[str, Any]] | None = None,
     page: str | None = None,
+    press: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The data of the public copy of ``record``'s report (``templates/<form>/report.txt.j2``).
 
@@ -250,7 +255,8 @@ def public_report(
     the text the channels sent.  ``board`` is the public view of the state after the turn (the
     rules' ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`);
     ``deadline`` is the next phase's (None when it is not known, as for an old turn re-rendered);
-    ``page`` is the game's web page, for a link (None: no web pages).
+    ``page`` is the game's web page, for a link (None: no web pages); ``press``: the public signed press
+    since the last report (:mod:`bot.core.turns.press_announcements`), announced beside the GMs' actions.
     """
     rules = rules_of(game)
     finished = next_phase is None
@@ -273,6 +279,7 @@ def public_report(
         "final": finished,
         "late_minutes": None if late is None else int(late.total_seconds() // 60),
         "gm_actions": gm_actions or [],
+        "press": press or [],
         "orders_used": orders_used(game, record),
         "page": page,
         "seat": None,
@@ -288,6 +295,7 @@ def report_outcomes(
     late: timedelta | None = None,
     gm_actions: list[dict[str, Any]] | None = None,
     page: str | None = None,
+    press: list[dict[str, Any]] | None = None,
 ) -> list[Outcome]:
     """One public copy (:func:`public_report`), one copy per seat (with that seat's private data),
     and the GMs' copy.
@@ -304,7 +312,7 @@ def report_outcomes(
     sends each recipient one copy of a key).
     """
     common = public_report(
-        game, record, next_phase, deadline=game.deadline_at, late=late, gm_actions=gm_actions, page=page
+        game, record, next_phase, deadline=game.deadline_at, late=late, gm_actions=gm_actions, page=page, press=press
     )
     key = f"report:{game.slug}:{record.generation}:{record.turn_number}"
     public = Message("report", common)

@@ -47,6 +47,7 @@ from bot.core.games.stored import (
 from bot.core.messaging.rendering import environment
 from bot.core.turns.game_record import export_record
 from bot.core.turns.generations import live_records
+from bot.core.turns.press_announcements import public_press_since
 from bot.core.turns.resolution import gm_actions_since, public_report
 from bot.store.db import unit_of_work
 from bot.store.models import Game
@@ -211,7 +212,7 @@ def _page(session: Session, game: Game) -> GamePage:
         resigned=tuple(seat.name for seat in game.seats if seat.resigned),
         standings=standings,
         board=board,
-        reports=_reports(session, game, actions),
+        reports=_reports(session, game, actions, public_press_since(session, game, None)),
         announcements=tuple(_announcement(action) for action in actions),
         commitment=game.commitment,
         seed=game.seed if game.status in OVER else None,
@@ -219,9 +220,11 @@ def _page(session: Session, game: Game) -> GamePage:
     )
 
 
-def _reports(session: Session, game: Game, actions: list[dict[str, Any]]) -> tuple[PublicReport, ...]:
-    """Every live turn's public report, oldest first, with the actions announced in it (those
-    since the report before); the deadline only in the latest (an old one is not kept)."""
+def _reports(
+    session: Session, game: Game, actions: list[dict[str, Any]], press: list[dict[str, Any]]
+) -> tuple[PublicReport, ...]:
+    """Every live turn's public report, oldest first, with the actions and the public press announced in
+    it (those since the report before); the deadline only in the latest (an old one is not kept)."""
     rules = rules_of(game)
     records = live_records(session, game)
     found: list[PublicReport] = []
@@ -230,10 +233,11 @@ def _reports(session: Session, game: Game, actions: list[dict[str, Any]]) -> tup
         latest = index == len(records) - 1
         until = record.resolved_at
         announced = [a for a in actions if (since is None or _at(a) > since) and (latest or _at(a) <= until)]
+        said = [p for p in press if (since is None or _at(p) > since) and _at(p) <= until]
         since = until
         next_phase = rules.phase(rules.load_state(record.state_after))
         deadline = game.deadline_at if latest and game.status not in OVER else None
-        data = public_report(game, record, next_phase, deadline=deadline, gm_actions=announced)
+        data = public_report(game, record, next_phase, deadline=deadline, gm_actions=announced, press=said)
         found.append(PublicReport(record.turn_number, record.phase_title, record.resolved_at, data))
     return tuple(found)
 
