@@ -201,6 +201,13 @@ class Game(Base):
     calendar_sequence: Mapped[int] = mapped_column(Integer, default=0)
     """Rises each time the game's next deadline changes (moved, paused, resumed, ended, a new turn): the
     iCalendar SEQUENCE of its deadline entries, so calendars update the entry they hold (RFC 5546)."""
+    ready_check_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    """The length of the ready check's window once the game fills (0: no ready check;
+    :mod:`bot.core.turns.ready_checks`)."""
+    ready_deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    """The end of the ready check now running (the durable timer the deadline worker reads); None: none runs."""
+    ready_round: Mapped[int] = mapped_column(Integer, default=0)
+    """How many ready checks the game has begun (the outbox keys of each check's messages)."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -221,6 +228,8 @@ class Seat(Base):
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
     wait_turn: Mapped[int | None] = mapped_column(Integer)
     """The turn for which the seat asked the game to wait for the deadline (njudge's SET WAIT)."""
+    ready_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the seat confirmed it will play (READY, or a game master for it); None: not confirmed."""
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

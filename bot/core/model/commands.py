@@ -167,6 +167,8 @@ class CreateGame(Declared):
             "  OBSERVERS no              closed to observers",
             "  ABSENCE 14                days of absence per player (0: none)",
             "  GM other@club.org         someone else runs it (then co-GMs)",
+            "  READY 24h                 once full, each seat confirms within 24h",
+            "                            (READY <game>) or is freed (default: off)",
         )),),
     )  # fmt: skip
 
@@ -199,6 +201,9 @@ class CreateGame(Declared):
     game_masters: tuple[tuple[str, str], ...] = ()
     """(channel, address) of the game's GMs when someone else creates it for them (the host): the first is
     the game's GM, the others co-GMs; each is sent the GM password.  Empty: the creator is the GM."""
+    ready_check: str = ""
+    """The ready check's window (``24h``): once the game fills, each seat confirms within it or is freed
+    (:mod:`bot.core.turns.ready_checks`); empty or ``0``: no check (the default)."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +231,23 @@ class StartGame(Declared):
     )  # fmt: skip
 
     game: str
+
+
+@dataclass(frozen=True)
+class MarkReady(Declared):
+    """GM: confirm a seat in the ready check for its player (an override, logged with its reason)."""
+
+    declaration = Declaration(
+        "READY FOR", Permission.GAME_MASTER, name="ready",
+        summary="confirm a seat in the ready check for its player (logged)",
+        forms=(Form("READY <game> FOR <seat>", "READY <game> FOR <seat>, with a REASON line below",
+                    help=("READY <game> FOR <seat>   confirm the seat in the ready check",
+                          "                                                  REASON needed")),),
+    )  # fmt: skip
+
+    game: str
+    seat: str
+    reason: str
 
 
 # ---- game masters: each names its game; overrides carry a reason ------------------------
@@ -499,6 +521,23 @@ class DeclareAbsence(Declared):
     last: str
 
 
+@dataclass(frozen=True)
+class ConfirmReady(Declared):
+    """``READY <game>``: the seat confirms, in the ready check of a game that has filled, that it will play
+    (:mod:`bot.core.turns.ready_checks`); a seat not confirmed by the end of the window is freed."""
+
+    declaration = Declaration(
+        "READY", Permission.SEAT, summary="confirm, when a full game asks, that you will play",
+        forms=(Form("READY <game>", "READY <game> (you will play), or READY <game> FOR <seat> (a game master)"),),
+    )  # fmt: skip
+
+    game: str
+    seat: str | None = None
+    """The seat a button was made for (Discord): refused unless it is the sender's own."""
+    check_round: int | None = None
+    """The check a button was made for (``games.ready_round``): refused once another has begun."""
+
+
 # ---- a person's own settings: see bot/core/commands/player_settings.py ---------------------------
 
 
@@ -584,10 +623,10 @@ class NotUnderstood(Declared):
 
 Command = (
     ShowHelp | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
-    | CreateGame | StartGame
+    | CreateGame | StartGame | MarkReady
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | ShowCalendar | SetPictures | RequestLink | ConfirmLink
+    | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 
