@@ -36,6 +36,8 @@ no longer holds).
 Examples:
   referee gm create golden-strider spring26 --seats 6 --time-zone Europe/London \\
       --schedule "mon,thu at 20:00" --early 30m --grace 2h --reminders 24h,1h --gm gm@club.org
+  referee gm create three-races autumn --seats 4 --ready-check 24h
+  referee gm ready autumn "Steve Ovett" --reason "he confirmed by phone"
   referee gm start spring26
   referee gm status spring26 --json
   referee gm deadline spring26 +1d --reason "two players asked for a day"
@@ -119,6 +121,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
         schedule=a.schedule or "", min_gap=a.min_gap, early_delay=a.early, grace=a.grace, reminders=a.reminders,
         join="invited" if a.invite else "anyone", invited=tuple(a.invite), observers=not a.no_observers,
         absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm),
+        ready_check=a.ready_check,
     ), example="referee gm create golden-strider spring26 --seats 6 --schedule 48h --gm gm@club.org")  # fmt: skip
     create.add_argument("kind")
     create.add_argument("game")
@@ -139,6 +142,9 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     create.add_argument("--no-observers", action="store_true", help="closed to observers")
     create.add_argument("--absence-limit", type=int, default=14, metavar="DAYS", help="per player (0: none)")
     create.add_argument("--gm", action="append", default=[], metavar="ADDRESS", help="the GM (then co-GMs)")
+    create.add_argument("--ready-check", default="", metavar="DURATION",
+                        help="once the game fills, each seat confirms within DURATION (e.g. 24h) or is freed "
+                        "(default: no check)")  # fmt: skip
 
     add(c.StartGame, lambda a: c.StartGame(a.game),
         example="referee gm start spring26").add_argument("game")  # fmt: skip

@@ -1,9 +1,9 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent``, ``/observe``, ``/calendar`` and ``/pictures``.
+``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures`` and ``/ready``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``); orders stay free text
+``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``READY``); orders stay free text
 in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
@@ -108,4 +108,10 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def pictures(interaction: discord.Interaction, on: bool) -> None:
         await answers.apply(interaction, c.SetPictures(on))
 
-    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures]
+    @app_commands.command(name="ready", description="Confirm you will play, when a full game asks")
+    @app_commands.describe(game="Your game, in its ready check")
+    @app_commands.autocomplete(game=joinable)
+    async def ready(interaction: discord.Interaction, game: str) -> None:
+        await answers.apply(interaction, c.ConfirmReady(game))
+
+    return [games, join, orders, onfile, status, help_, resign, absent, observe, ready, calendar, pictures]

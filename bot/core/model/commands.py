@@ -167,7 +167,7 @@ class CreateGame(Declared):
             "  OBSERVERS no              closed to observers",
             "  ABSENCE 14                days of absence per player (0: none)",
             "  GM other@club.org         someone else runs it (then co-GMs)",
-            "  READY 24h                 once full, each seat confirms within 24h",
+            "  READY CHECK 24h           once full, each seat confirms within 24h",
             "                            (READY <game>) or is freed (default: off)",
         )),),
     )  # fmt: skip
@@ -240,7 +240,7 @@ class MarkReady(Declared):
     declaration = Declaration(
         "READY FOR", Permission.GAME_MASTER, name="ready",
         summary="confirm a seat in the ready check for its player (logged)",
-        forms=(Form("READY <game> FOR <seat>", "READY <game> FOR <seat>, with a REASON line below",
+        forms=(Form("READY <game> FOR <seat>", "",
                     help=("READY <game> FOR <seat>   confirm the seat in the ready check",
                           "                                                  REASON needed")),),
     )  # fmt: skip
@@ -528,7 +528,8 @@ class ConfirmReady(Declared):
 
     declaration = Declaration(
         "READY", Permission.SEAT, summary="confirm, when a full game asks, that you will play",
-        forms=(Form("READY <game>", "READY <game> (you will play), or READY <game> FOR <seat> (a game master)"),),
+        forms=(Form("READY <game>", "READY <game> (you will play), or as a game master READY <game> FOR <seat> "
+                    "with a REASON line below"),),
     )  # fmt: skip
 
     game: str
