@@ -17,12 +17,15 @@ from bot.core.turns.ready_checks import check_running, has_ready_check, settle_i
 from bot.store.models import Game, Seat
 
 
-def _open(ctx: CommandContext, game: Game, line: str) -> bool:
-    """Whether ``game`` has a check open now that still takes confirmations; else a problem said why."""
+def _open(ctx: CommandContext, game: Game, seat: Seat, line: str) -> bool:
+    """Whether ``game`` has a check open now that still takes ``seat``'s confirmation; else a problem
+    said why (a seat that confirmed stays confirmed: it is told so between checks too)."""
     if not has_ready_check(game):
         ctx.reply.problem(line, "no_ready_check", game=game.slug)
     elif game.status != FORMING:
         ctx.reply.problem(line, "already_started", game=game.slug, status=game.status)
+    elif seat.ready_at is not None:
+        ctx.reply.problem(line, "already_ready", game=game.slug, seat=seat.name)
     elif not check_running(game):
         ctx.reply.problem(line, "ready_not_yet", game=game.slug, seats=len(game.seats))
     elif game.ready_deadline_at is not None and game.ready_deadline_at <= ctx.now:
@@ -55,10 +58,7 @@ def confirm_ready(ctx: CommandContext, command: c.ConfirmReady) -> Result:
     if command.check_round is not None and command.check_round != game.ready_round:
         ctx.reply.problem(line, "ready_stale", game=game.slug)
         return REFUSED
-    if not _open(ctx, game, line):
-        return REFUSED
-    if seat.ready_at is not None:
-        ctx.reply.problem(line, "already_ready", game=game.slug, seat=seat.name)
+    if not _open(ctx, game, seat, line):
         return REFUSED
     _confirm(ctx, game, seat, None)
     return DONE
@@ -74,10 +74,7 @@ def mark_ready(ctx: CommandContext, command: c.MarkReady) -> Result:
     if seat is None:
         ctx.reply.problem(line, "no_such_seat", game=game.slug, seat=command.seat, seats=[s.name for s in game.seats])
         return REFUSED
-    if not _open(ctx, game, line):
-        return REFUSED
-    if seat.ready_at is not None:
-        ctx.reply.problem(line, "already_ready", game=game.slug, seat=seat.name)
+    if not _open(ctx, game, seat, line):
         return REFUSED
     _confirm(ctx, game, seat, command.reason)
     return DONE
