@@ -39,6 +39,7 @@ from bot.store.db import unit_of_work
 from bot.store.models import Game, OutboxMessage
 from bot.wiring import workers
 from tests.core.harness import Harness
+from tests.discord.test_end_to_end import assert_no_mail_vocabulary
 from tests.discord.world import World, running_world
 from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import TRUSTED_SERVER, message
@@ -231,3 +232,4 @@ async def test_a_ready_check_by_mail_and_button_frees_the_silent_seat_and_the_re
         await eventually(lambda: bool(mail.bodies(ANN, "started")), timeout=20)
         for body in mail.bodies(ANN, "") + mail.bodies(GM, ""):
             fits(body)
+        assert_no_mail_vocabulary(world.fake)  # Discord speaks slash commands and buttons
