@@ -233,3 +233,26 @@ async def test_a_ready_check_by_mail_and_button_frees_the_silent_seat_and_the_re
         for body in mail.bodies(ANN, "") + mail.bodies(GM, ""):
             fits(body)
         assert_no_mail_vocabulary(world.fake)  # Discord speaks slash commands and buttons
+
+
+async def test_the_ready_button_works_after_a_restart_of_the_bot(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """The DM was sent by one run of the bot and clicked in the next: the button is found by its custom
+    id alone (a DynamicItem), for its seat only."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        harness = world.harness
+        created = harness.send("GM", c.CreateGame(GAME, "strike-gold", {}, "UTC", 60, False, "address", seats=2,
+                                                  max_seats=2, ready_check="2h"))  # fmt: skip
+        assert created.applied.results == ("created",)
+        for name in ("Ann", "Ben"):
+            [reply, *_] = await world.command(name, "join", {"game": GAME, "name": name})
+            assert "JOINED rc1" in reply["content"]
+        await world.delivered()
+        [(dm, ann_id)] = buttons(fake_discord, world.user("Ann"))
+    async with running_world(fake_discord, sqlite_sessions, harness) as world:
+        refused = await click(world, "Ben", ann_id, dm)
+        assert "not for your seat" in " ".join(refused["content"].split())
+        accepted = await click(world, "Ann", ann_id, dm)
+        assert "Confirmed: Ann will play" in accepted["content"], accepted["content"]
+        assert confirmed(world) == {"Ann": True, "Ben": False}
