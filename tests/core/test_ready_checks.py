@@ -239,3 +239,14 @@ def test_every_mailed_line_of_the_ready_check_fits_78_columns(harness):
         subject = [] if row.template == "reply" else [row.subject]  # a reply's subject is the sender's own
         for line in [*subject, *row.body.splitlines()]:
             assert display_width(line) <= 78, (row.template, line)
+
+
+def test_open_seating_started_before_it_fills_has_no_check(harness):
+    """``MAX n``: the GM may start with fewer seats; no check ran, so START is not held up by one."""
+    sent = harness.send("GM", c.CreateGame("g2", "golden-strider", {}, "UTC", 60, False, "address", max_seats=8,
+                                           ready_check="24h"))  # fmt: skip
+    assert sent.applied.results == ("created",)
+    fill(harness, "g2")
+    assert rows(harness, "ready_request") == []
+    assert ready(harness, "Ann", "g2").applied.problems == ("ready_not_yet",)
+    assert harness.send("GM", c.StartGame("g2")).applied.results == ("started",)

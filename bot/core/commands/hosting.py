@@ -22,7 +22,7 @@ from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMast
 from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player
 from bot.core.people.seat_secrets import hash_secret, new_secret
-from bot.core.turns.ready_checks import check_running, has_ready_check, unconfirmed
+from bot.core.turns.ready_checks import check_running, unconfirmed
 from bot.core.turns.reminder_pass import skip_reminders_at_opening
 from bot.core.turns.resolution import next_deadline
 from bot.store.models import Game, GameMaster
@@ -123,10 +123,9 @@ def start(ctx: CommandContext, command: c.StartGame) -> Result:
         ctx.reply.problem(line, "seats_not_filled", game=game.slug, seats=len(game.seats),
                            target=game.target_seats)  # fmt: skip
         return REFUSED
-    waiting = unconfirmed(game) if has_ready_check(game) else []
+    waiting = unconfirmed(game) if check_running(game) else []  # a game started before it fills had no check
     if waiting:
-        ctx.reply.problem(line, "ready_check_pending", game=game.slug, waiting=[s.name for s in waiting],
-                          running=check_running(game))  # fmt: skip
+        ctx.reply.problem(line, "ready_check_pending", game=game.slug, waiting=[s.name for s in waiting])
         return REFUSED
     try:
         state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)

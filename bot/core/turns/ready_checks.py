@@ -18,7 +18,8 @@ stays confirmed).
 
 The product's games are started by their game master (``START``), so when
 every seat has confirmed the game masters are told it is ready to start
-(:func:`settle_if_all_ready`); START is refused while seats are unconfirmed.
+(:func:`settle_if_all_ready`); START is refused while a check runs.  A game
+with open seating (``MAX n``) that its GM starts before it fills has no check.
 """
 
 from __future__ import annotations
