@@ -36,6 +36,8 @@ no longer holds).
 Examples:
   referee gm create golden-strider spring26 --seats 6 --time-zone Europe/London \\
       --schedule "mon,thu at 20:00" --early 30m --grace 2h --reminders 24h,1h --gm gm@club.org
+  referee gm create three-races autumn --seats 4 --ready-check 24h
+  referee gm ready autumn "Steve Ovett" --reason "he confirmed by phone"
   referee gm start spring26
   referee gm status spring26 --json
   referee gm deadline spring26 +1d --reason "two players asked for a day"
@@ -119,7 +121,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
         schedule=a.schedule or "", min_gap=a.min_gap, early_delay=a.early, grace=a.grace, reminders=a.reminders,
         join="invited" if a.invite else "anyone", invited=tuple(a.invite), observers=not a.no_observers,
         absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm), press=a.press,
-        press_gm_copies=not a.no_press_gm_copies, press_in_record=a.press_in_record,
+        press_gm_copies=not a.no_press_gm_copies, press_in_record=a.press_in_record, ready_check=a.ready_check,
     ), example="referee gm create golden-strider spring26 --seats 6 --schedule 48h --gm gm@club.org")  # fmt: skip
     create.add_argument("kind")
     create.add_argument("game")
@@ -144,6 +146,9 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
                         help="press between players: none, white (signed; default) or grey (anonymous too)")  # fmt: skip
     create.add_argument("--no-press-gm-copies", action="store_true", help="the GMs get no copy of the press")
     create.add_argument("--press-in-record", action="store_true", help="keep the press's texts")
+    create.add_argument("--ready-check", default="", metavar="DURATION",
+                        help="once the game fills, each seat confirms within DURATION (e.g. 24h) or is freed "
+                        "(default: no check)")  # fmt: skip
 
     add(c.StartGame, lambda a: c.StartGame(a.game),
         example="referee gm start spring26").add_argument("game")  # fmt: skip

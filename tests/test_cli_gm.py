@@ -155,3 +155,42 @@ def test_the_host_creates_games_with_their_press(tmp_path, capsys):
         assert (grey.press, grey.press_gm_copies, grey.press_in_record) == ("grey", False, True)
         assert find_game(session, "loud") is None
     engine.dispose()
+
+
+def test_the_host_creates_a_game_with_a_ready_check_and_confirms_a_seat(tmp_path, capsys):
+    """``--ready-check 24h`` at creation; ``referee gm ready GAME SEAT --reason`` confirms a seat (logged),
+    and START waits until every seat has confirmed."""
+    database = tmp_path / "r.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm"]
+    assert main([*gm, "create", "three-races", "tr1", "--seats", "4", "--ready-check", "soon"]) == 2
+    assert "ready:" in capsys.readouterr().err
+    assert main([*gm, "create", "three-races", "tr1", "--seats", "4", "--ready-check", "24h"]) == 0
+    capsys.readouterr()
+    engine = make_engine(str(database))
+    service = GameService(session_factory(engine))
+    now = datetime.now(UTC)
+    for i, name in enumerate(SEATS[:4]):
+        sender = c.Sender("email", f"{name.lower()}@club.org", name)
+        envelope = c.Envelope(sender, (c.JoinGame("tr1", name),), f"join:{i}", now, trust=c.Trust.VERIFIED)
+        assert service.apply(envelope).results == ("joined",)
+    for i, name in enumerate(SEATS[:3]):  # the check begins when the fourth seat is taken
+        sender = c.Sender("email", f"{name.lower()}@club.org", name)
+        envelope = c.Envelope(sender, (c.ConfirmReady("tr1"),), f"ready:{i}", now, trust=c.Trust.VERIFIED)
+        assert service.apply(envelope).results == ("ready_confirmed",)
+    engine.dispose()
+    assert main([*gm, "start", "tr1"]) == 2
+    assert "still to confirm: Dan" in capsys.readouterr().err
+    assert main([*gm, "ready", "tr1", "Nobody", "--reason", "x"]) == 2
+    assert "has no seat 'Nobody'" in capsys.readouterr().err
+    assert main([*gm, "ready", "tr1", "Dan", "--reason", "he said so by phone"]) == 0
+    out = capsys.readouterr().out
+    assert "READY tr1" in out and "confirmed by the game master" in out
+    assert main([*gm, "ready", "tr1", "Dan", "--reason", "again"]) == 2
+    assert "already confirmed" in capsys.readouterr().err
+    assert main([*gm, "log", "tr1"]) == 0
+    assert "he said so by phone" in capsys.readouterr().out
+    assert main([*gm, "start", "tr1"]) == 0
+    assert "STARTED tr1" in capsys.readouterr().out

@@ -267,19 +267,21 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                            time_zone="The game's time zone (Europe/London); default: the host's",
                            press="Press between players: none, white (signed; the default) or grey (anonymous too)",
                            press_gm_copies="The game masters get a copy of the press (default: yes)",
-                           press_in_record="Keep the press's texts (default: no)")  # fmt: skip
+                           press_in_record="Keep the press's texts (default: no)",
+                           ready_check="Once full, each seat confirms within this (24h) or is freed; default: off")  # fmt: skip
     @app_commands.autocomplete(kind=kinds, options=option_names)
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "",
-                     press: str = "white", press_gm_copies: bool = True, press_in_record: bool = False) -> None:  # fmt: skip
+                     press: str = "white", press_gm_copies: bool = True, press_in_record: bool = False,
+                     ready_check: str = "") -> None:  # fmt: skip
         parsed = parse_options(options)
         if isinstance(parsed, str):
             await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
             return
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats, schedule=schedule or "",
                                                   press=press, press_gm_copies=press_gm_copies,
-                                                  press_in_record=press_in_record))  # fmt: skip
+                                                  press_in_record=press_in_record, ready_check=ready_check))  # fmt: skip
 
     @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
     @app_commands.autocomplete(game=listed)

@@ -1,9 +1,11 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press`` and ``/mute``.
+``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute`` and
+``/ready``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``); orders stay free text
+``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``); orders stay
+free text
 in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
@@ -109,6 +111,12 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def pictures(interaction: discord.Interaction, on: bool) -> None:
         await answers.apply(interaction, c.SetPictures(on))
 
+    @app_commands.command(name="ready", description="Confirm you will play, when a full game asks")
+    @app_commands.describe(game="Your game, in its ready check")
+    @app_commands.autocomplete(game=joinable)
+    async def ready(interaction: discord.Interaction, game: str) -> None:
+        await answers.apply(interaction, c.ConfirmReady(game))
+
     async def press_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The game's seats (and ALL) for ``to:``; after a comma, the next seat of a list."""
         game = getattr(interaction.namespace, "game", None)
@@ -138,4 +146,4 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:
         await answers.apply(interaction, c.MutePress(game, who, not stop))
 
-    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures, press, mute]
+    return [games, join, orders, onfile, status, help_, resign, absent, observe, ready, calendar, pictures, press, mute]

@@ -66,10 +66,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import aiohttp
 import discord
@@ -137,6 +138,9 @@ class _Transient(Exception):
 
 AfterPublic = Callable[[str, discord.abc.Messageable], Awaitable[None]]
 """Called after a public row is sent, with the game and its place (the decision prompts)."""
+DmButtons = Callable[[str, Mapping[str, Any]], discord.ui.View | None]
+"""The buttons a DM of an outbox template carries, from its data (the ready check's:
+:func:`bot.discord.ready_button.buttons_for`), or None."""
 
 
 def nonce_for(message_id: str, index: int) -> str:
@@ -176,6 +180,8 @@ class DiscordTransport:
         """Asks the loop for another pass (the GMs' notice of a closed DM was just written)."""
         self.after_public: AfterPublic | None = None
         """Called after each public row is sent, with the game and its place (the decision prompts)."""
+        self.dm_buttons: DmButtons | None = None
+        """The buttons a DM carries on its last block (set by the runtime)."""
         self.events: DeadlineEvents | None = None
         """Given each game's status once it is shown: its next deadline as a guild scheduled event."""
         self._dms_closed: set[str] = set()
@@ -252,9 +258,13 @@ class DiscordTransport:
                 picture = await asyncio.to_thread(board_picture, row.template, row.data)
             for index in range(first, len(blocks)):
                 nonce = nonce_for(row.message_id, index)
+                last_dm = index == len(blocks) - 1 and target.kind == "user" and self.dm_buttons is not None
+                buttons = self.dm_buttons(row.template, row.data) if last_dm and self.dm_buttons else None
                 if picture is not None and index == 0:
                     await messageable.send(blocks[index], nonce=nonce, allowed_mentions=NO_MENTIONS,
                                            file=picture.file())  # fmt: skip
+                elif buttons is not None:
+                    await messageable.send(blocks[index], nonce=nonce, allowed_mentions=NO_MENTIONS, view=buttons)
                 else:
                     await messageable.send(blocks[index], nonce=nonce, allowed_mentions=NO_MENTIONS)
                 self._blocks_sent[row.id] = index + 1

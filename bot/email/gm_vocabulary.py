@@ -12,8 +12,10 @@ One command a line, case-insensitively, like the players' vocabulary in
                                 SEATS n | MAX n, ZONE tz, SCHEDULE spec, GAP d,
                                 EARLY d, GRACE d, REMINDERS list, AUTH password|address,
                                 OPTION name=value, INVITE address, OBSERVERS yes|no,
-                                ABSENCE n (days), GM address
+                                ABSENCE n (days), GM address, READY CHECK d (the window
+                                in which each seat confirms once the game fills)
     START <game>                OPEN <game> / CLOSE <game>      (joining)
+    READY <game> FOR <seat>     (confirm a seat in the ready check)
     SET DEADLINE <game> <when>  EXTEND <game> <duration>        (= SET DEADLINE <game> +<duration>)
     PAUSE <game> [UNTIL <when>] RESUME <game> [DEADLINE <when>]
     PROCESS <game> TURN <n>     PREVIEW <game>                  ROLLBACK <game> TO <n> [DEADLINE <when>]
@@ -23,7 +25,7 @@ One command a line, case-insensitively, like the players' vocabulary in
     END <game> / ABANDON <game> ADD GM <game> <address>         HANDOVER <game> <address>
     LOG <game>
     players: SET WAIT <game> / SET NOWAIT <game>, OBSERVE <game> / STOP OBSERVING <game>,
-             ABSENT <game> <from> <to>
+             ABSENT <game> <from> <to>, READY <game> (in a ready check)
 
 * A command that changes the game takes a reason (it is written to the
   game's log and told to the players): a line ``REASON <text>`` right below
@@ -311,6 +313,7 @@ def usage(word: str) -> str:
 _SETTING_WORDS = (
     "SEATS", "MAX SEATS", "MAX", "TIME ZONE", "ZONE", "SCHEDULE", "MIN GAP", "GAP", "EARLY", "GRACE", "REMINDERS",
     "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM", "PRESS COPIES", "PRESS RECORD", "PRESS",
+    "READY CHECK",
 )  # fmt: skip
 _SETTING = re.compile(
     r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
@@ -320,7 +323,7 @@ _SETTING_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(w.replace(" ", r"\s+") for w
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
     "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, PRESS none|white|grey, "
-    "PRESS COPIES|RECORD yes|no"
+    "PRESS COPIES|RECORD yes|no, READY CHECK d"
 )
 
 
@@ -350,6 +353,8 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
         return replace(create, grace=value)
     if key == "REMINDERS":
         return replace(create, reminders=value)
+    if key == "READY CHECK":
+        return replace(create, ready_check=value)
     if key == "AUTH":
         if value.lower() not in ("password", "address"):
             raise ValueError(f"AUTH is password or address, not {value!r}")

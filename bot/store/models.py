@@ -208,6 +208,13 @@ class Game(Base):
     """Whether the game masters get a copy of every press message (naming its sender)."""
     press_in_record: Mapped[bool] = mapped_column(Boolean, default=False)
     """Whether press texts are kept (``press_messages.text``); off: a text rests only in its unsent rows."""
+    ready_check_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    """The length of the ready check's window once the game fills (0: no ready check;
+    :mod:`bot.core.turns.ready_checks`)."""
+    ready_deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+    """The end of the ready check now running (the durable timer the deadline worker reads); None: none runs."""
+    ready_round: Mapped[int] = mapped_column(Integer, default=0)
+    """How many ready checks the game has begun (the outbox keys of each check's messages)."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -228,6 +235,8 @@ class Seat(Base):
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
     wait_turn: Mapped[int | None] = mapped_column(Integer)
     """The turn for which the seat asked the game to wait for the deadline (njudge's SET WAIT)."""
+    ready_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the seat confirmed it will play (READY, or a game master for it); None: not confirmed."""
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

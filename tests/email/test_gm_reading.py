@@ -65,6 +65,10 @@ TABLE: list[tuple[str, list[c.Command]]] = [
         c.AddGameMaster(G, "email", "next@club.org", "moving", hand_over=True)]),
     (f"LOG {G}", [c.ShowLog(G)]),
     (f"SET WAIT {G}", [c.WaitForDeadline(G, True)]),
+    (f"READY {G}", [c.ConfirmReady(G)]),
+    (f"ready [{G}]", [c.ConfirmReady(G)]),
+    (f"READY {G} FOR Steve Ovett\nREASON he phoned", [c.MarkReady(G, "Steve Ovett", "he phoned")]),
+    (f"READY {G} FOR Ann REASON she phoned", [c.MarkReady(G, "Ann", "she phoned")]),
     (f"SET NOWAIT {G}\nset no wait {G}", [c.WaitForDeadline(G, False), c.WaitForDeadline(G, False)]),
     (f"OBSERVE {G}\nSTOP OBSERVING {G}", [c.Observe(G), c.Observe(G, True)]),
     (f"ABSENT {G} 2026-07-01 2026-07-14", [c.DeclareAbsence(G, "2026-07-01", "2026-07-14")]),
@@ -85,6 +89,11 @@ TABLE: list[tuple[str, list[c.Command]]] = [
         f"CREATE {G} dragon-stripes MAX 5 SCHEDULE every 3 days at 18:00 EARLY 0\nSTART {G}",
         [c.CreateGame(G, "dragon-stripes", max_seats=5, schedule="every 3 days at 18:00", early_delay="0"),
          c.StartGame(G)],
+    ),
+    (  # READY CHECK is a setting of the CREATE above it, not READY <game> for a game called "CHECK"
+        f"CREATE {G} strike-gold\nSEATS 3\nREADY CHECK 24h\nCREATE g2 strike-gold SEATS 2 READY CHECK: 2d",
+        [c.CreateGame(G, "strike-gold", seats=3, ready_check="24h"),
+         c.CreateGame("g2", "strike-gold", seats=2, ready_check="2d")],
     ),
 ]  # fmt: skip
 

@@ -22,6 +22,7 @@ from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMast
 from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player
 from bot.core.people.seat_secrets import hash_secret, new_secret
+from bot.core.turns.ready_checks import check_running, unconfirmed
 from bot.core.turns.reminder_pass import skip_reminders_at_opening
 from bot.core.turns.resolution import next_deadline
 from bot.store.models import Game, GameMaster
@@ -59,7 +60,7 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
         phase_number=0, state=None, gm_player_id=gm.id, created_at=ctx.now, generation=0, turn_failures=0,
         schedule=settings.schedule, min_gap_minutes=settings.min_gap_minutes,
         early_delay_minutes=settings.early_delay or 0, grace_minutes=settings.grace_minutes,
-        reminders=settings.reminders, max_seats=command.max_seats, target_seats=command.seats,
+        reminders=settings.reminders, ready_check_minutes=settings.ready_minutes, max_seats=command.max_seats, target_seats=command.seats,
         joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
         observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
         gm_secret_hash=hash_secret(gm_secret, ctx.config.secret_key), press=command.press,
@@ -74,6 +75,7 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
     ctx.reply.add(
         "created", game=slug, title=rules.title, gm_secret=Secret(gm_secret), schedule=shown, time_zone=game.time_zone,
         seats=command.seats, max_seats=command.max_seats or rules.max_seats, host_by_mail=by_mail,
+        ready_check=format_duration(timedelta(minutes=settings.ready_minutes)) if settings.ready_minutes else None,
     )  # fmt: skip
     ctx.delivery.send(
         Outcome(ToPublic(game.id), Message("created", {"game": slug, "title": rules.title}), REPORT,
@@ -121,6 +123,10 @@ def start(ctx: CommandContext, command: c.StartGame) -> Result:
     if game.target_seats is not None and len(game.seats) < game.target_seats:
         ctx.reply.problem(line, "seats_not_filled", game=game.slug, seats=len(game.seats),
                            target=game.target_seats)  # fmt: skip
+        return REFUSED
+    waiting = unconfirmed(game) if check_running(game) else []  # a game started before it fills had no check
+    if waiting:
+        ctx.reply.problem(line, "ready_check_pending", game=game.slug, waiting=[s.name for s in waiting])
         return REFUSED
     try:
         state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)

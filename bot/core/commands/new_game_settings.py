@@ -19,6 +19,8 @@ from bot.core.turns.schedule import parse_schedule
 AUTH_MODES = ("password", "address")
 JOIN_POLICIES = ("anyone", "invited")
 PRESS_MODES = c.PRESS_MODES
+MAX_READY_MINUTES = 30 * 24 * 60
+"""The longest ready check's window (a seat held a month without a word is the stall it prevents)."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,8 @@ class GameSettings:
     """Minutes after the last order; None: no early processing."""
     grace_minutes: int
     reminders: str
+    ready_minutes: int = 0
+    """The ready check's window (0: no ready check)."""
 
 
 def _minutes(name: str, text: str) -> int:
@@ -78,6 +82,12 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
         raise ValueError(f"seats: {command.seats} is more than max-seats {command.max_seats}")
     if command.press not in PRESS_MODES:
         raise ValueError(f"press: expected one of {', '.join(PRESS_MODES)}, not {command.press!r}")
+    ready = command.ready_check.strip().lower()
+    ready_minutes = 0 if ready in ("", "0", "off", "no", "none") else _minutes("ready", ready)
+    if ready and ready_minutes == 0 and ready not in ("", "0", "off", "no", "none"):
+        raise ValueError("ready: a window of at least a minute, or off")
+    if ready_minutes > MAX_READY_MINUTES:
+        raise ValueError("ready: a window of at most 30 days")
     if command.absence_limit_days < 0:
         raise ValueError("absence limit: expected a number of days, 0 or more")
     return GameSettings(
@@ -87,4 +97,5 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
         early_delay=early,
         grace_minutes=_minutes("grace", command.grace),
         reminders=reminders,
+        ready_minutes=ready_minutes,
     )

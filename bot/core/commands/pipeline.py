@@ -38,6 +38,7 @@ from bot.core.commands import (
     player_settings,
     presence,
     press,
+    ready,
 )
 from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.orders import tell_owner
@@ -51,7 +52,7 @@ from bot.store.models import AuditEntry, Game, Seat
 
 log = logging.getLogger(__name__)
 
-FAMILIES = (player, orders, hosting, game_admin, overrides, presence, linking, player_settings, press)
+FAMILIES = (player, orders, hosting, game_admin, overrides, presence, linking, player_settings, press, ready)
 """The modules of handlers, one per family of commands (importing them registers their handlers)."""
 check_complete(get_args(c.Command))
 

@@ -24,6 +24,7 @@ from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player, find_player, seat_of
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.game_record import export_record
+from bot.core.turns.ready_checks import begin_ready_check, cancel_ready_check
 from bot.store.models import Game, GameMaster, Seat, TurnRecord
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
@@ -128,16 +129,26 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
     ctx.session.add(seat)
     ctx.session.flush()
     filled = len(game.seats) >= most
+    if filled:
+        begin_ready_check(game, ctx.now, ctx.delivery)
     ctx.reply.add(
         "joined", game=game.slug, title=rules.title, seat=name, number=len(game.seats),
         max_seats=most, secret=Secret(secret), auth=game.auth_mode, target=game.target_seats,
         min_seats=rules.min_seats, filled=filled, calendar=calendar_address(player, ctx.config),
+        ready_until=_iso(game.ready_deadline_at) if filled else None, time_zone=game.time_zone,
     )  # fmt: skip
-    if filled:  # what happens next is the GM's START: tell them
-        data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats]}
+    if filled:  # what happens next is the GM's START (after the ready check, if any): tell them
+        data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats],
+                "ready_until": _iso(game.ready_deadline_at), "time_zone": game.time_zone,
+                "round": game.ready_round}  # fmt: skip
         ctx.delivery.send(Outcome(ToGameMasters(game.id), Message("game_filled", data), NOTICE,
-                                   f"filled:{game.slug}:{game.generation}", game.id))  # fmt: skip
+                                   _filled_key(game), game.id))  # fmt: skip
     return DONE
+
+
+def _filled_key(game: Game) -> str:
+    """One game_filled notice per fill: a game refilled after its ready check freed seats fills again."""
+    return f"filled:{game.slug}:{game.generation}" + (f":{game.ready_round}" if game.ready_round else "")
 
 
 @handles(c.ShowStatus)
@@ -208,6 +219,7 @@ def resign(ctx: CommandContext, command: c.Resign) -> Result:
     game, seat = ctx.granted.game, ctx.granted.seat
     assert game is not None and seat is not None  # Permission.SEAT
     if game.status == FORMING:
+        cancel_ready_check(game)
         game.seats.remove(seat)  # the loaded seats stay right for the rest of a batch (bot.core.basics.batch)
         ctx.session.delete(seat)
         ctx.reply.add("left", game=game.slug, seat=seat.name)

@@ -171,6 +171,8 @@ class CreateGame(Declared):
             "                            or grey (anonymous allowed); default white",
             "  PRESS COPIES no           the GMs get no copy of the press (default yes)",
             "  PRESS RECORD yes          keep the press's texts (default no)",
+            "  READY CHECK 24h           once full, each seat confirms within 24h",
+            "                            (READY <game>) or is freed (default: off)",
         )),),
     )  # fmt: skip
 
@@ -209,6 +211,9 @@ class CreateGame(Declared):
     """The game masters get a copy of every press message, naming its sender."""
     press_in_record: bool = False
     """Press texts are kept (the ``press_messages`` table); off, a text rests only in its unsent outbox rows."""
+    ready_check: str = ""
+    """The ready check's window (``24h``): once the game fills, each seat confirms within it or is freed
+    (:mod:`bot.core.turns.ready_checks`); empty or ``0``: no check (the default)."""
 
 
 @dataclass(frozen=True)
@@ -236,6 +241,23 @@ class StartGame(Declared):
     )  # fmt: skip
 
     game: str
+
+
+@dataclass(frozen=True)
+class MarkReady(Declared):
+    """GM: confirm a seat in the ready check for its player (an override, logged with its reason)."""
+
+    declaration = Declaration(
+        "READY FOR", Permission.GAME_MASTER, name="ready",
+        summary="confirm a seat in the ready check for its player (logged)",
+        forms=(Form("READY <game> FOR <seat>", "",
+                    help=("READY <game> FOR <seat>   confirm the seat in the ready check",
+                          "                                                  REASON needed")),),
+    )  # fmt: skip
+
+    game: str
+    seat: str
+    reason: str
 
 
 # ---- game masters: each names its game; overrides carry a reason ------------------------
@@ -509,6 +531,24 @@ class DeclareAbsence(Declared):
     last: str
 
 
+@dataclass(frozen=True)
+class ConfirmReady(Declared):
+    """``READY <game>``: the seat confirms, in the ready check of a game that has filled, that it will play
+    (:mod:`bot.core.turns.ready_checks`); a seat not confirmed by the end of the window is freed."""
+
+    declaration = Declaration(
+        "READY", Permission.SEAT, summary="confirm, when a full game asks, that you will play",
+        forms=(Form("READY <game>", "READY <game> (you will play), or as a game master READY <game> FOR <seat> "
+                    "with a REASON line below"),),
+    )  # fmt: skip
+
+    game: str
+    seat: str | None = None
+    """The seat a button was made for (Discord): refused unless it is the sender's own."""
+    check_round: int | None = None
+    """The check a button was made for (``games.ready_round``): refused once another has begun."""
+
+
 # ---- a person's own settings: see bot/core/commands/player_settings.py ---------------------------
 
 
@@ -652,10 +692,10 @@ class NotUnderstood(Declared):
 
 Command = (
     ShowHelp | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
-    | CreateGame | StartGame
+    | CreateGame | StartGame | MarkReady
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | ShowCalendar | SetPictures | SendPress
+    | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | SendPress
     | ReplyPress | MutePress | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip

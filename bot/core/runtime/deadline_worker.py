@@ -49,11 +49,14 @@ class DeadlineWorker:
         return True
 
     def run_once_sync(self) -> list[tuple[str, int]]:
-        """Resume paused games whose pause ended, resolve what is due, send due reminders, keep house
-        (when due); returns what resolved."""
+        """Resume paused games whose pause ended, free the seats of ended ready checks, resolve what is
+        due, send due reminders, keep house (when due); returns what resolved."""
         now = self._clock.now()
         for game in self._service.resume_due(now):
             log.info("resumed game %s: its pause ended", game, extra={"game": game})
+        for game, freed in self._service.expire_ready_checks(now):
+            log.info("the ready check of %s ended; freed: %s", game, ", ".join(freed) or "nobody",
+                     extra={"game": game})  # fmt: skip
         resolved = self._service.resolve_due(now)
         reminded = self._service.remind_due(now)
         if reminded:

@@ -40,6 +40,7 @@ from bot.core.messaging.status_board import watching_status
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
+from bot.core.turns.ready_checks import READY_BATCH, claim_expired, expire_ready_check, next_ready_deadline
 from bot.core.turns.reminder_pass import REMIND_BATCH, games_to_remind, remind_games, start_grace
 from bot.core.turns.resolution import next_deadline, remember_for_resolving, resolve_current_turn
 from bot.core.turns.shunt import record_failure
@@ -350,6 +351,30 @@ class GameService:
                 resumed.append(game.slug)
         return resumed
 
+    def expire_ready_checks(self, now: datetime) -> list[tuple[str, list[str]]]:
+        """Free the unconfirmed seats of every ready check whose window has ended
+        (:mod:`bot.core.turns.ready_checks`); returns (game, seats freed) for each check closed.
+
+        The games are claimed with their row locks and the check is closed in
+        the same transaction as its outbox rows, so a second worker, or this
+        one after a restart, finds nothing left to free.
+        """
+        closed: list[tuple[str, list[str]]] = []
+        with unit_of_work(self._sessions) as session:
+            first = next_ready_deadline(session)
+        if first is None or first > now:
+            return closed
+        while True:
+            with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
+                if session.get_bind().dialect.name == "sqlite":
+                    session.execute(text("BEGIN IMMEDIATE"))  # SQLite has no row locks: the write lock first
+                games = claim_expired(session, now)
+                delivery = Delivery(session, self.config, now)
+                for game in games:
+                    closed.append((game.slug, expire_ready_check(game, now, delivery, session)))
+            if len(games) < READY_BATCH:
+                return closed
+
     def next_deadline(self, after: datetime | None = None) -> datetime | None:
         """The earliest moment any running game is due (for a worker to sleep until).
 
@@ -368,7 +393,8 @@ class GameService:
                 .order_by(Game.resolve_at)
                 .limit(1)
             )
-        candidates = [moment for moment in (deadline, sooner) if moment is not None]
+            ready = None if after is not None else next_ready_deadline(session)
+        candidates = [moment for moment in (deadline, sooner, ready) if moment is not None]
         return min(candidates) if candidates else None
 
 
