@@ -264,16 +264,18 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
                            options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
-                           time_zone="The game's time zone (Europe/London); default: the host's")  # fmt: skip
+                           time_zone="The game's time zone (Europe/London); default: the host's",
+                           min_reliability="JOIN needs this % of owed turns ordered in time (once 5 are owed)")  # fmt: skip
     @app_commands.autocomplete(kind=kinds, options=option_names)
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
-                     seats: int | None = None, schedule: str | None = None, time_zone: str = "") -> None:  # fmt: skip
+                     seats: int | None = None, schedule: str | None = None, time_zone: str = "",
+                     min_reliability: app_commands.Range[int, 0, 100] | None = None) -> None:  # fmt: skip
         parsed = parse_options(options)
         if isinstance(parsed, str):
             await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
             return
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats,
-                                                  schedule=schedule or ""))  # fmt: skip
+                                                  schedule=schedule or "", min_reliability=min_reliability))  # fmt: skip
 
     @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
     @app_commands.autocomplete(game=listed)

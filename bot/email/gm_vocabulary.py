@@ -12,7 +12,7 @@ One command a line, case-insensitively, like the players' vocabulary in
                                 SEATS n | MAX n, ZONE tz, SCHEDULE spec, GAP d,
                                 EARLY d, GRACE d, REMINDERS list, AUTH password|address,
                                 OPTION name=value, INVITE address, OBSERVERS yes|no,
-                                ABSENCE n (days), GM address
+                                ABSENCE n (days), GM address, RELIABILITY percent
     START <game>                OPEN <game> / CLOSE <game>      (joining)
     SET DEADLINE <game> <when>  EXTEND <game> <duration>        (= SET DEADLINE <game> +<duration>)
     PAUSE <game> [UNTIL <when>] RESUME <game> [DEADLINE <when>]
@@ -297,6 +297,7 @@ def usage(word: str) -> str:
 _SETTING_WORDS = (
     "SEATS", "MAX SEATS", "MAX", "TIME ZONE", "ZONE", "SCHEDULE", "MIN GAP", "GAP", "EARLY", "GRACE", "REMINDERS",
     "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM",
+    "MIN RELIABILITY", "RELIABILITY",
 )  # fmt: skip
 _SETTING = re.compile(
     r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
@@ -305,7 +306,7 @@ _SETTING_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(w.replace(" ", r"\s+") for w
                             re.IGNORECASE)  # fmt: skip
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
-    "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address"
+    "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, RELIABILITY percent"
 )
 
 
@@ -314,10 +315,13 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
     key = " ".join(word.upper().split())
     if not value:
         raise ValueError(f"{key} needs a value")
-    if key in ("SEATS", "MAX", "MAX SEATS", "ABSENCE", "ABSENCE LIMIT"):
-        if not value.isdigit():
+    if key in ("SEATS", "MAX", "MAX SEATS", "ABSENCE", "ABSENCE LIMIT", "RELIABILITY", "MIN RELIABILITY"):
+        number_text = value.rstrip("%").strip() if key.endswith("RELIABILITY") else value
+        if not number_text.isdigit() or len(number_text) > 6:
             raise ValueError(f"{key} needs a number, not {value!r}")
-        number = int(value)
+        number = int(number_text)
+        if key.endswith("RELIABILITY"):
+            return replace(create, min_reliability=number)
         if key == "SEATS":
             return replace(create, seats=number, max_seats=None)
         if key.startswith("MAX"):

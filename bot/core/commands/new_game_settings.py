@@ -75,6 +75,8 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
             raise ValueError(f"{name}: this game takes {player_count(min_seats, max_seats)}, not {value}")
     if command.seats is not None and command.max_seats is not None and command.seats > command.max_seats:
         raise ValueError(f"seats: {command.seats} is more than max-seats {command.max_seats}")
+    if command.min_reliability is not None and not 0 <= command.min_reliability <= 100:
+        raise ValueError(f"min-reliability: a percentage from 0 to 100, not {command.min_reliability}")
     if command.absence_limit_days < 0:
         raise ValueError("absence limit: expected a number of days, 0 or more")
     return GameSettings(

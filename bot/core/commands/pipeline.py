@@ -28,7 +28,17 @@ import logging
 from dataclasses import asdict
 from typing import Any, assert_never, get_args
 
-from bot.core.commands import game_admin, hosting, linking, orders, overrides, player, player_settings, presence
+from bot.core.commands import (
+    game_admin,
+    hosting,
+    linking,
+    orders,
+    overrides,
+    player,
+    player_records,
+    player_settings,
+    presence,
+)
 from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.orders import tell_owner
 from bot.core.commands.password_checks import gm_password_proven, seat_by_password
@@ -41,7 +51,7 @@ from bot.store.models import AuditEntry, Game, Seat
 
 log = logging.getLogger(__name__)
 
-FAMILIES = (player, orders, hosting, game_admin, overrides, presence, linking, player_settings)
+FAMILIES = (player, orders, hosting, game_admin, overrides, presence, linking, player_settings, player_records)
 """The modules of handlers, one per family of commands (importing them registers their handlers)."""
 check_complete(get_args(c.Command))
 
