@@ -1,9 +1,9 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent``, ``/observe``, ``/calendar`` and ``/pictures``.
+``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures`` and ``/reliability``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``); orders stay free text
+``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``RECORD ME``); orders stay free text
 in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
@@ -108,4 +108,8 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def pictures(interaction: discord.Interaction, on: bool) -> None:
         await answers.apply(interaction, c.SetPictures(on))
 
-    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures]
+    @app_commands.command(name="reliability", description="Your record as a player: turns ordered in time, missed")
+    async def reliability(interaction: discord.Interaction) -> None:
+        await answers.apply(interaction, c.ShowReliability())
+
+    return [games, join, orders, onfile, status, help_, resign, absent, observe, calendar, pictures, reliability]

@@ -302,8 +302,10 @@ _SETTING_WORDS = (
 _SETTING = re.compile(
     r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
 )
-_SETTING_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b)",
-                            re.IGNORECASE)  # fmt: skip
+_SETTING_SPLIT = re.compile(r"(?<!\s)(?<!\bMIN)(?<!\bMAX)(?<!\bTIME)\s+(?=(?:"
+                            + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b)", re.IGNORECASE)  # fmt: skip
+"""Where one line of settings is cut into settings: before each setting's word, never inside a setting of two
+words (MIN RELIABILITY, MIN GAP, MAX SEATS, TIME ZONE)."""
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
     "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, RELIABILITY percent"

@@ -170,7 +170,7 @@ def test_record_me_list_status_and_the_gm_notice_show_the_figures(harness):
     turn(harness, {name: SETUP for name in SEATS if name != "Ben"})
     turn(harness, {name: PLAYS[0] for name in SEATS if name not in ("Ben", "Cat")})
     mine = harness.send("Ben", c.ShowReliability()).reply
-    assert mine is not None and "RECORD ME" in mine
+    assert mine is not None and "YOUR RECORD" in mine
     assert "Turns owed: 2. Ordered in time: 0 (0%). Missed: 2" in " ".join(mine.split())
     ann = " ".join((harness.send("Ann", c.ShowReliability()).reply or "").split())
     assert "Turns owed: 2. Ordered in time: 2 (100%). Missed: 0" in ann
