@@ -166,7 +166,7 @@ def test_the_minimum_is_checked_at_creation(harness):
 
 
 def test_record_me_list_status_and_the_gm_notice_show_the_figures(harness):
-    start(harness)
+    start(harness, min_reliability=90)  # newcomers all: admitted
     turn(harness, {name: SETUP for name in SEATS if name != "Ben"})
     turn(harness, {name: PLAYS[0] for name in SEATS if name not in ("Ben", "Cat")})
     mine = harness.send("Ben", c.ShowReliability()).reply
@@ -186,6 +186,10 @@ def test_record_me_list_status_and_the_gm_notice_show_the_figures(harness):
     harness.send("GM", c.CreateGame("g2", "golden-strider", {}, "UTC", 60, False, "address", min_reliability=75))
     harness.send("Cat", c.JoinGame("g2", "Cat"))
     harness.send("Newbie", c.JoinGame("g2"))
+    forming = harness.send("Zed", c.ShowStatus("g2")).reply
+    assert forming is not None and "  Joining needs 75% of owed turns ordered in time." in forming.splitlines()
+    assert "    Cat: ordered 1 of 2 turns in time, 1 missed" in forming.splitlines()
+    assert "Joining needs" not in status, "a running game takes no one: its minimum is not shown"
     listing = harness.send("Zed", c.ListGames()).reply
     assert listing is not None
     lines = listing.splitlines()
@@ -196,7 +200,7 @@ def test_record_me_list_status_and_the_gm_notice_show_the_figures(harness):
         "    Newbie: no turns owed yet",
     ]
     g1 = next(i for i, line in enumerate(lines) if line.strip().startswith("g1 "))
-    assert "Ann:" not in "\n".join(lines[g1 : g1 + 3]), "a running game's list line names no seats"
+    assert lines[g1 + 1].startswith("    deadline ") and lines[g1 + 2].startswith("  g2 "), "a running game: no records"
 
     notices = [
         m for m in harness.outbox("notice") if m.recipient == "gm@example.org" and m.subject == "[g2] Cat joined"
