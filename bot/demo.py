@@ -203,8 +203,7 @@ def run_demo(options: DemoOptions, out: Callable[[str], None] = print) -> int:
     if options.web_port is not None:
         from bot.web.server import serve_pages  # aiohttp's server, only for --web
 
-        out(f"The game's page: /games/{slug}")
-        serve_pages(sessions, options.web_port, seconds=options.web_seconds, out=out)
+        serve_pages(sessions, options.web_port, seconds=options.web_seconds, out=out, game=slug)
     engine.dispose()
     return 0 if ok else 1
 

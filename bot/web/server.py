@@ -251,15 +251,19 @@ def serve_pages(
     host: str = "127.0.0.1",
     seconds: float | None = None,
     out: Callable[[str], None] = print,
+    game: str | None = None,
 ) -> int:
     """Serve the pages of the database ``sessions`` reads on ``host``:``port`` (0: a free port), print
-    the address, and go on until Ctrl-C (or for ``seconds``); the port used.  ``referee demo --web``."""
+    the address (and ``game``'s page), and go on until Ctrl-C (or for ``seconds``); the port used.
+    ``referee demo --web``."""
 
     async def serving() -> int:
         runner = await start(site_for(sessions), host, port)
         used = bound_port(runner)
         try:
             out(f"Web pages: http://{host}:{used}/ (Ctrl-C to stop)")
+            if game is not None:
+                out(f"The game's page: http://{host}:{used}/games/{game}")
             if seconds is None:
                 await asyncio.Event().wait()
             else:

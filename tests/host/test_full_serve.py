@@ -1,9 +1,11 @@
 """The whole product as a host runs it: ``referee serve`` against Dovecot, aiosmtpd and the fake Discord.
 
 One ``referee serve --config FILE`` subprocess reads mail from a real Dovecot
-(IMAP IDLE), sends mail through a real aiosmtpd (with AUTH) and speaks to the
+(IMAP IDLE), sends mail through a real aiosmtpd (with AUTH), speaks to the
 fake Discord's REST API and gateway (tests/support/fake_discord.py), all three
-started by the test.  A game master creates and runs a short Golden Strider
+started by the test, and serves the web pages (read mid-game: who ordered,
+never what, and the board's picture; and at the end: every report and the
+record to download).  Each report's post in the forum carries the board.  A game master creates and runs a short Golden Strider
 race by mail (``race_length`` 12: the setup and two rounds); three seats play
 by mail (APPENDed to the mailbox, as a delivery agent would), three by slash
 commands.  The process is stopped with SIGTERM twice and restarted with the
@@ -40,6 +42,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -55,6 +58,7 @@ from tests.email.test_deadlines import replies_to
 from tests.email.test_gm_by_mail import Mail, address
 from tests.support.dovecot import PASSWORD, DovecotServer
 from tests.support.fake_discord import FakeDiscord
+from tests.support.net import free_port
 from tests.support.smtp_sink import SmtpSink
 
 pytestmark = pytest.mark.integration
@@ -74,7 +78,9 @@ WAIT = 30.0
 """Bound of every wait: generous for a loaded machine; the usual case is well under a second."""
 
 
-def write_config(directory: Path, dovecot: DovecotServer, imap_user: str, smtp: SmtpSink, fake: FakeDiscord) -> Path:
+def write_config(
+    directory: Path, dovecot: DovecotServer, imap_user: str, smtp: SmtpSink, fake: FakeDiscord, web_port: int
+) -> Path:
     """Settings for all three channels: the passwords and the token come from the environment."""
     assert smtp.login is not None
     config = directory / "referee.toml"
@@ -98,6 +104,7 @@ def write_config(directory: Path, dovecot: DovecotServer, imap_user: str, smtp: 
             f"guild_id = {fake.guild_id}", f"forum_channel_id = {fake.forum_channel_id}",
             f"gm_role_id = {fake.gm_role_id}", f'api_base = "{fake.api_base}"', f'gateway_url = "{fake.gateway_url}"',
             "send_interval_seconds = 0.2",
+            "[referee.web]", 'host = "127.0.0.1"', f"port = {web_port}", f'base_url = "http://127.0.0.1:{web_port}"',
         ]) + "\n"
     )  # fmt: skip
     assert main(["--config", str(config), "db", "upgrade"]) == 0
@@ -208,7 +215,9 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
 ) -> None:
     smtp, fake = smtp_with_login, fake_discord
     imap_user = dovecot.new_user("full")
-    config = write_config(tmp_path, dovecot, imap_user, smtp, fake)
+    web_port = free_port()
+    config = write_config(tmp_path, dovecot, imap_user, smtp, fake, web_port)
+    page = f"http://127.0.0.1:{web_port}/games/{GAME}"
     assert smtp.login is not None
     environ = {**os.environ, "REFEREE_IMAP_PASSWORD": PASSWORD, "REFEREE_SMTP_PASSWORD": smtp.login[1],
                "REFEREE_DISCORD_TOKEN": "fake-token"}  # fmt: skip
@@ -247,6 +256,9 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
         # Turn 1: three orders in (two by mail, one on Discord), then SIGTERM mid-turn.
         await players.orders_by_mail(1, ("Ann", "Ben"), ROUND)
         await players.orders_on_discord(1, ("Dan",), ROUND)
+        running = await read_page(page)  # the web pages, served by the same process: who ordered, never what
+        assert "Orders received from: Ann, Ben, Dan." in running and ROUND not in running
+        assert 'alt="Golden Strider, round 1' in running, "the board's picture and its words"
         await referee.terminate()
         assert resolved_turns(sessions) == [(0, 0)], "stopped in the middle of turn 1"
         # Cat mails her orders while the referee is down: they wait in the mailbox.
@@ -294,6 +306,9 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
                 return len(session.scalars(select(OutboxMessage.id).where(*waiting)).all())
 
         await referee.until(lambda: unsent() == 0)
+        over = await read_page(page)
+        assert "The game is over." in over and f"{GAME}/record.json" in over, "the record to download"
+        assert all(f'id="turn-{turn}"' in over for turn in range(3)), "every report on the page"
         await referee.terminate()
         mails_sent = mail_ids(smtp)
     finally:
@@ -311,6 +326,13 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
     print(f"\nfull serve: 3 runs, {len(players.sent)} order sets, {len(mails_sent)} mails received, "
           f"{sum(len(m) for m in fake.messages.values())} Discord messages; down across the last deadline: "
           f"{down_across}, the order mailed meanwhile counted: {cat_in_time}")  # fmt: skip
+
+
+async def read_page(url: str) -> str:
+    """A web page of the running referee (its web channel), as a browser would ask for it."""
+    async with aiohttp.ClientSession() as http, http.get(url) as response:
+        assert response.status == 200, (url, response.status)
+        return await response.text()
 
 
 def mail_ids(smtp: SmtpSink) -> list[tuple[str, bytes]]:
@@ -398,6 +420,9 @@ def check_discord(sessions: sessionmaker[Session], fake: FakeDiscord, players: P
     for turn in range(3):
         heading = f"-- game {GAME} -- turn {turn}:"
         assert sum(heading in text for text in thread) == 1, (turn, thread)
+        [first] = [m for m in thread_messages(fake) if heading in m["content"]]
+        [(attachment, png)] = fake.attachments(first)
+        assert attachment["filename"] == "board.png" and png.startswith(b"\x89PNG"), "the board on the post"
         for seat, member in players.members.items():
             dms = [m["content"] for m in fake.dm_messages(member["id"])]
             assert sum(heading in text and f"Copy for {seat}" in text for text in dms) == 1, (seat, turn)

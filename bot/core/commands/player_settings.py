@@ -32,7 +32,7 @@ def calendar_address(player: Player, config: ServiceConfig) -> Secret | None:
 def show_calendar(ctx: CommandContext, command: c.ShowCalendar) -> Result:
     line = "CALENDAR NEW" if command.new else "CALENDAR"
     if not ctx.config.web_base_url.strip():
-        ctx.reply.problem(line, "no_web_pages")
+        ctx.reply.problem(line, "no_calendar_address")
         return REFUSED
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
     if command.new:

@@ -28,7 +28,7 @@ take two, combining marks none), so that tables line up whatever the names:
 ``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose (and
 Jinja's ``wordwrap``, redefined to measure columns),
 ``pack(width, lead, indent, sep)`` for a list of short items on as few lines
-as fit (an item is never split), ``seat_labels(width)`` for a table's name
+as fit (an item is never split), ``widest(limit, attribute)`` for the width of a name column, ``seat_labels(width)`` for a table's name
 column (names that fit, else numbered clipped names with a legend: every
 line of a mail fits in 78 columns, whatever the names), and
 ``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone.
@@ -70,6 +70,12 @@ def _rjust(value: object, width: int) -> str:
 def _cell(value: object, width: int, dash_zero: bool = False) -> str:
     text = "-" if dash_zero and value in (0, None) else str(value)
     return pad_left(text, width)
+
+
+def _widest(items: Iterable[Mapping[str, Any]], limit: int, attribute: str) -> int:
+    """Template filter ``widest(limit, attribute)``: the widest ``item[attribute]`` in display columns
+    among those at most ``limit`` wide (0 when none is): the width of a table's name column."""
+    return max((w for item in items if (w := display_width(str(item[attribute]))) <= limit), default=0)
 
 
 def _width(value: object) -> int:
@@ -220,7 +226,8 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
     )
     env.filters.update(
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
-        seat_labels=_seat_labels, when=_when, width=_width, a_or_an=a_or_an, commitment=short_commitment,
+        seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
+        commitment=short_commitment,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
 
