@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event, select
 
+from bot.core.basics.display_width import display_width
 from bot.core.games.stored import find_game
 from bot.core.model import commands as c
 from bot.core.people.identities import find_player
@@ -238,3 +239,37 @@ def test_a_list_reads_every_figure_in_a_bounded_number_of_queries(harness, sessi
         for name in SEATS:
             harness.send(f"{name}{number}", c.JoinGame(f"f{number}", name))
     assert queries_of_list() == one
+
+
+def test_every_new_line_fits_78_columns_with_the_widest_names(harness):
+    """Seat names of 40 columns (CJK letters take two), a game name of 40 letters: LIST, STATUS, RECORD ME,
+    the game master's notice of a JOIN and the refusal below the minimum fit 78 display columns."""
+    wide = [
+        "張偉李娜王芳刘洋陈静杨勇赵磊黄敏周杰吴霞"[i:] + "张伟李娜王芳刘洋陈静杨勇赵磊黄敏周杰吴霞"[:i]
+        for i in range(6)
+    ]
+    long_game = "a-very-long-game-name-of-forty-letters-x"
+    assert len(long_game) == 40 and all(display_width(name) == 40 for name in wide)
+    start(harness, seats=wide)
+    for _ in range(5):  # nobody orders: 0 of 5 each
+        harness.pass_deadline()
+    created = harness.send("GM", c.CreateGame(long_game, "golden-strider", {}, "UTC", 60, False, "address",
+                                              min_reliability=100))  # fmt: skip
+    assert created.applied.results == ("created",)
+    refused = harness.send(wide[0], c.JoinGame(long_game, wide[0]))
+    assert refused.applied.problems == ("below_min_reliability",)
+    created = harness.send("GM", c.CreateGame("open", "golden-strider"))
+    assert harness.send(wide[1], c.JoinGame("open", wide[1])).applied.results == ("joined",)
+    replies = [
+        refused.reply,
+        harness.send(wide[2], c.ListGames()).reply,
+        harness.send(wide[2], c.ShowStatus("g1")).reply,
+        harness.send(wide[2], c.ShowStatus("open")).reply,
+        harness.send(wide[2], c.ShowReliability()).reply,
+    ]
+    notices = [m.body for m in harness.outbox("notice") if m.subject.endswith(" joined")]
+    assert len(notices) == 7
+    for text in [*replies, *notices]:
+        assert text is not None
+        assert all(display_width(line) <= 78 for line in text.splitlines()), text
+    assert f"{wide[1]}: ordered 0 of 5 turns in time, 5 missed" in " ".join((replies[1] or "").split()), "wrapped"
