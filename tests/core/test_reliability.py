@@ -273,3 +273,11 @@ def test_every_new_line_fits_78_columns_with_the_widest_names(harness):
         assert text is not None
         assert all(display_width(line) <= 78 for line in text.splitlines()), text
     assert f"{wide[1]}: ordered 0 of 5 turns in time, 5 missed" in " ".join((replies[1] or "").split()), "wrapped"
+
+
+def test_the_help_of_create_says_the_trial_turns_the_core_applies():
+    shown = " ".join(" ".join(c.CreateGame.declaration.help_lines()).split())
+    assert (
+        f"RELIABILITY 80 JOIN needs 80% of owed turns ordered in time (once a player has owed {TRIAL_TURNS} turns)"
+        in shown
+    )
