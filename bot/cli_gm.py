@@ -121,6 +121,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
         schedule=a.schedule or "", min_gap=a.min_gap, early_delay=a.early, grace=a.grace, reminders=a.reminders,
         join="invited" if a.invite else "anyone", invited=tuple(a.invite), observers=not a.no_observers,
         absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm), press=a.press,
+        min_reliability=a.min_reliability,
         press_gm_copies=not a.no_press_gm_copies, press_in_record=a.press_in_record, ready_check=a.ready_check,
     ), example="referee gm create golden-strider spring26 --seats 6 --schedule 48h --gm gm@club.org")  # fmt: skip
     create.add_argument("kind")
@@ -141,6 +142,12 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     create.add_argument("--invite", action="append", default=[], metavar="ADDRESS", help="only these may join")
     create.add_argument("--no-observers", action="store_true", help="closed to observers")
     create.add_argument("--absence-limit", type=int, default=14, metavar="DAYS", help="per player (0: none)")
+    create.add_argument(
+        "--min-reliability",
+        type=int,
+        metavar="PERCENT",
+        help="JOIN needs this share of owed turns ordered in time (once 5 are owed)",
+    )
     create.add_argument("--gm", action="append", default=[], metavar="ADDRESS", help="the GM (then co-GMs)")
     create.add_argument("--press", choices=c.PRESS_MODES, default="white",
                         help="press between players: none, white (signed; default) or grey (anonymous too)")  # fmt: skip

@@ -152,7 +152,9 @@ def test_a_game_master_on_it_creates_a_game_announced_in_its_public_place(line: 
         assert replies["gail"]["items"][0]["code"] == "created", replies["gail"]
         assert replies["ann"]["items"][0]["code"] == "joined", replies["ann"]
         sent = {(row.recipient, row.kind) for row in line.delivered}
-        assert sent == {("public:gs1", "report"), ("gail", "reply"), ("ann", "reply")}
+        assert sent == {("public:gs1", "report"), ("gail", "reply"), ("ann", "reply"), ("gail", "notice")}
+        [told] = [row.data for row in line.delivered if row.kind == "notice"]
+        assert told["seat"] == "Ann" and told["owed"] == 0, "the game master hears of the JOIN, with the record"
     finally:
         engine.dispose()
 

@@ -194,3 +194,37 @@ def test_the_host_creates_a_game_with_a_ready_check_and_confirms_a_seat(tmp_path
     assert "he said so by phone" in capsys.readouterr().out
     assert main([*gm, "start", "tr1"]) == 0
     assert "STARTED tr1" in capsys.readouterr().out
+
+
+def test_create_takes_a_minimum_reliability_and_join_answers_with_it(tmp_path, capsys):
+    """``referee gm create --min-reliability 80``: stored on the game, a JOIN of a player below it (after five
+    turns owed, all missed) refused with the figure and the minimum; out of 0-100 refused at creation."""
+    database = tmp_path / "r.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm"]
+    assert main([*gm, "create", "golden-strider", "old", "--seats", "6"]) == 0
+    assert main([*gm, "create", "golden-strider", "picky", "--min-reliability", "80"]) == 0
+    assert main([*gm, "create", "golden-strider", "bad", "--min-reliability", "120"]) == 2
+    assert "min-reliability: a percentage from 0 to 100, not 120" in capsys.readouterr().err
+
+    engine = make_engine(str(database))
+    service = GameService(session_factory(engine))
+    now = datetime.now(UTC)
+
+    def send(name: str, command: c.Command, key: str):
+        sender = c.Sender("email", f"{name.lower()}@club.org", name)
+        return service.apply(c.Envelope(sender, (command,), key, now, trust=c.Trust.VERIFIED))
+
+    for name in SEATS:
+        assert send(name, c.JoinGame("old", name), f"join:{name}").results == ("joined",)
+    engine.dispose()
+    assert main([*gm, "start", "old"]) == 0
+    for turn in range(5):  # nobody orders: each turn processed by the host
+        assert main([*gm, "process", "old", "--turn", str(turn), "--reason", "nobody ordered"]) == 0
+    engine = make_engine(str(database))
+    service = GameService(session_factory(engine))
+    refused = send("Ann", c.JoinGame("picky", "Ann"), "join:picky")
+    engine.dispose()
+    assert refused.problems == ("below_min_reliability",)

@@ -268,20 +268,23 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                            press="Press between players: none, white (signed; the default) or grey (anonymous too)",
                            press_gm_copies="The game masters get a copy of the press (default: yes)",
                            press_in_record="Keep the press's texts (default: no)",
-                           ready_check="Once full, each seat confirms within this (24h) or is freed; default: off")  # fmt: skip
+                           ready_check="Once full, each seat confirms within this (24h) or is freed; default: off",
+                           min_reliability="JOIN needs this % of owed turns ordered in time (once 5 are owed)")  # fmt: skip
     @app_commands.autocomplete(kind=kinds, options=option_names)
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "",
                      press: str = "white", press_gm_copies: bool = True, press_in_record: bool = False,
-                     ready_check: str = "") -> None:  # fmt: skip
+                     ready_check: str = "",
+                     min_reliability: app_commands.Range[int, 0, 100] | None = None) -> None:  # fmt: skip
         parsed = parse_options(options)
         if isinstance(parsed, str):
             await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
             return
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats, schedule=schedule or "",
                                                   press=press, press_gm_copies=press_gm_copies,
-                                                  press_in_record=press_in_record, ready_check=ready_check))  # fmt: skip
+                                                  press_in_record=press_in_record, ready_check=ready_check,
+                                                  min_reliability=min_reliability))  # fmt: skip
 
     @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
     @app_commands.autocomplete(game=listed)

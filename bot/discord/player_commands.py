@@ -1,10 +1,11 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute`` and
-``/ready``.
+``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute``,
+``/ready`` and ``/reliability``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``); orders stay
+``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``,
+``RECORD ME``); orders stay
 free text
 in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
@@ -146,4 +147,24 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:
         await answers.apply(interaction, c.MutePress(game, who, not stop))
 
-    return [games, join, orders, onfile, status, help_, resign, absent, observe, ready, calendar, pictures, press, mute]
+    @app_commands.command(name="reliability", description="Your record as a player: turns ordered in time, missed")
+    async def reliability(interaction: discord.Interaction) -> None:
+        await answers.apply(interaction, c.ShowReliability())
+
+    return [
+        games,
+        join,
+        orders,
+        onfile,
+        status,
+        help_,
+        resign,
+        absent,
+        observe,
+        ready,
+        calendar,
+        pictures,
+        press,
+        mute,
+        reliability,
+    ]

@@ -12,7 +12,8 @@ One command a line, case-insensitively, like the players' vocabulary in
                                 SEATS n | MAX n, ZONE tz, SCHEDULE spec, GAP d,
                                 EARLY d, GRACE d, REMINDERS list, AUTH password|address,
                                 OPTION name=value, INVITE address, OBSERVERS yes|no,
-                                ABSENCE n (days), GM address, READY CHECK d (the window
+                                ABSENCE n (days), GM address, RELIABILITY percent,
+                                READY CHECK d (the window
                                 in which each seat confirms once the game fills)
     START <game>                OPEN <game> / CLOSE <game>      (joining)
     READY <game> FOR <seat>     (confirm a seat in the ready check)
@@ -313,17 +314,19 @@ def usage(word: str) -> str:
 _SETTING_WORDS = (
     "SEATS", "MAX SEATS", "MAX", "TIME ZONE", "ZONE", "SCHEDULE", "MIN GAP", "GAP", "EARLY", "GRACE", "REMINDERS",
     "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM", "PRESS COPIES", "PRESS RECORD", "PRESS",
-    "READY CHECK",
+    "READY CHECK", "MIN RELIABILITY", "RELIABILITY",
 )  # fmt: skip
 _SETTING = re.compile(
     r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
 )
-_SETTING_SPLIT = re.compile(r"\s+(?=(?:" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b)",
-                            re.IGNORECASE)  # fmt: skip
+_SETTING_SPLIT = re.compile(r"(?<!\s)(?<!\bMIN)(?<!\bMAX)(?<!\bTIME)\s+(?=(?:"
+                            + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b)", re.IGNORECASE)  # fmt: skip
+"""Where one line of settings is cut into settings: before each setting's word, never inside a setting of two
+words (MIN RELIABILITY, MIN GAP, MAX SEATS, TIME ZONE)."""
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
     "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, PRESS none|white|grey, "
-    "PRESS COPIES|RECORD yes|no, READY CHECK d"
+    "PRESS COPIES|RECORD yes|no, READY CHECK d, RELIABILITY percent"
 )
 
 
@@ -332,10 +335,13 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
     key = " ".join(word.upper().split())
     if not value:
         raise ValueError(f"{key} needs a value")
-    if key in ("SEATS", "MAX", "MAX SEATS", "ABSENCE", "ABSENCE LIMIT"):
-        if not value.isdigit():
+    if key in ("SEATS", "MAX", "MAX SEATS", "ABSENCE", "ABSENCE LIMIT", "RELIABILITY", "MIN RELIABILITY"):
+        number_text = value.rstrip("%").strip() if key.endswith("RELIABILITY") else value
+        if not number_text.isdigit() or len(number_text) > 6:
             raise ValueError(f"{key} needs a number, not {value!r}")
-        number = int(value)
+        number = int(number_text)
+        if key.endswith("RELIABILITY"):
+            return replace(create, min_reliability=number)
         if key == "SEATS":
             return replace(create, seats=number, max_seats=None)
         if key.startswith("MAX"):

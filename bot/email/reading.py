@@ -84,7 +84,7 @@ _USAGE = {
     "ORDERS": "ORDERS <game>, then your orders on the lines below (ORDERS? <game>: what you have on file)",
     "GAME": "GAME <game>, then your orders on the lines below",
     "STATUS": "STATUS <game>",
-    "RECORD": "RECORD <game> (once the game is over)",
+    "RECORD": "RECORD <game> (once the game is over), or RECORD ME (your record as a player)",
     "RESIGN": "RESIGN <game>",
     "LINK": "LINK CODE <code>, or LINK <channel> <address>",
 }
@@ -235,6 +235,9 @@ def read_commands(subject: str, text: str) -> Reading:
 
 _FILLER = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "again", "today", "asap", "me", "it", "the"})
 """Words a subject in plain English ends with ("start please"): never the name of a game there."""
+_RECORD_ME = re.compile(r"^RECORD\s+ME[.!]*$", re.IGNORECASE)
+"""``RECORD ME``, a player's own record (:class:`bot.core.model.commands.ShowReliability`): its ``me`` is no
+filler (and no game is named ``me``)."""
 
 
 def _read_subject(reader: _Reader, subject: str) -> bool:
@@ -252,7 +255,7 @@ def _read_subject(reader: _Reader, subject: str) -> bool:
         reader.passwords.append(password.group(1).strip())
         return True
     words = line.split()
-    if len(words) >= 2 and words[-1].strip(_TRAILING).lower() in _FILLER:
+    if len(words) >= 2 and words[-1].strip(_TRAILING).lower() in _FILLER and not _RECORD_ME.match(line):
         if words[0].upper() == "HELP":  # "help please": the general HELP
             reader.subject_item = c.ShowHelp(None)
             reader.commands.append(reader.subject_item)

@@ -215,6 +215,9 @@ class Game(Base):
     """The end of the ready check now running (the durable timer the deadline worker reads); None: none runs."""
     ready_round: Mapped[int] = mapped_column(Integer, default=0)
     """How many ready checks the game has begun (the outbox keys of each check's messages)."""
+    min_reliability: Mapped[int | None] = mapped_column(Integer)
+    """The least share of owed turns (a percentage) a player must have ordered in time to JOIN
+    (:mod:`bot.core.people.reliability`); None: anyone may join."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -275,6 +278,31 @@ class PressMute(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
     muted_seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
+
+
+class SeatHolder(Base):
+    """Who held a seat, from when and until when: one row each time a player takes a seat (JOIN, a
+    game master's REPLACE), closed when they leave it (replaced, resigned, ejected).
+
+    The turns a holder answers for are the game's live turn records numbered ``first_turn`` or more,
+    resolved while they held the seat (``until_at`` or before): a player who takes a seat over is not
+    charged for its past, nor for the turn open when they took it (:mod:`bot.core.people.reliability`).
+    """
+
+    __tablename__ = "seat_holders"
+    __table_args__ = (Index("ix_seat_holders_game_seat", "game_id", "seat_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat_name: Mapped[str] = mapped_column(String(40))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    since_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    first_turn: Mapped[int] = mapped_column(Integer)
+    """The first turn the holder answers for: 0 for a seat taken before the start, else the turn after the
+    one open when they took it."""
+    until_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    ended: Mapped[str | None] = mapped_column(String(16))
+    """How the holder left the seat: ``replaced``, ``resigned`` or ``ejected``; None while they hold it."""
 
 
 class GameMaster(Base):

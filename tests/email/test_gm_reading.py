@@ -95,6 +95,12 @@ TABLE: list[tuple[str, list[c.Command]]] = [
         [c.CreateGame(G, "strike-gold", seats=3, ready_check="24h"),
          c.CreateGame("g2", "strike-gold", seats=2, ready_check="2d")],
     ),
+    (f"CREATE {G} golden-strider\nRELIABILITY 80%", [c.CreateGame(G, "golden-strider", min_reliability=80)]),
+    (f"CREATE {G} golden-strider MIN RELIABILITY 75 SEATS 6",
+     [c.CreateGame(G, "golden-strider", seats=6, min_reliability=75)]),
+    (f"CREATE {G} golden-strider MAX SEATS 5 MIN GAP 12h TIME ZONE Europe/London",
+     [c.CreateGame(G, "golden-strider", time_zone="Europe/London", max_seats=5, min_gap="12h")]),
+    ("RECORD ME\nrecord me.\nRECORD spring26", [c.ShowReliability(), c.ShowReliability(), c.ShowRecord(G)]),
 ]  # fmt: skip
 
 
@@ -182,3 +188,14 @@ def test_record_is_read_by_mail():
     from bot.email.reading import read_commands
 
     assert read_commands("", "RECORD Cup26\n").commands == (c.ShowRecord("cup26"),)
+
+
+def test_a_reliability_that_is_no_number_is_answered_and_record_me_is_read_from_the_subject() -> None:
+    refused = read_commands("gm", f"CREATE {G} golden-strider\nRELIABILITY most\n").commands
+    assert any(isinstance(x, c.NotUnderstood) and "RELIABILITY needs a number, not 'most'" in x.reason
+               for x in refused), refused  # fmt: skip
+    assert read_commands("record me", "").commands == (c.ShowReliability(),)
+    assert read_commands("Re: RECORD ME", "").commands == (c.ShowReliability(),)
+    mistyped = read_commands("x", "RECORD\n").commands
+    assert mistyped == (c.NotUnderstood("RECORD", "write it as RECORD <game> (once the game is over), or RECORD ME "
+                                                  "(your record as a player)"),)  # fmt: skip

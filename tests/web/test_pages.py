@@ -241,3 +241,31 @@ async def test_a_long_game_is_bounded(tmp_path: Path, monkeypatch: pytest.Monkey
     assert "The 3 oldest reports are left out here" in page
     titles = [e.findtext(f"{ATOM}title") for e in ET.fromstring(atom.encode()).findall(f"{ATOM}entry")]
     assert titles == [f"[race] Golden Strider: turn {n} report" for n in (2, 3, 4)]
+
+
+async def test_a_forming_game_shows_its_players_records_and_its_minimum(tmp_path: Path) -> None:
+    """Each seat of a forming game with its player's record over every game (who can be counted on),
+    a seat name that looks like markup escaped, and the game's minimum to join."""
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", ["O'Neil", "Ben", "Cat", "Dan", "Eve", "Fay"])
+        made.start("race")
+        made.play("race", 1)  # every seat sets up
+        deadline = made.service.next_deadline()
+        assert deadline is not None
+        made.clock.set(deadline)
+        made.service.resolve_due(made.clock.now())  # turn 1: nobody orders
+        created = made.apply(GM, "Game Master", c.CreateGame("next", "golden-strider", {}, "UTC", 60, False,
+                                                             "address", min_reliability=60))  # fmt: skip
+        assert "created" in created.results, created.problems
+        joined = made.apply(made.seat_address("race", "O'Neil"), "O'Neil", c.JoinGame("next", "O'Neil"))
+        assert "joined" in joined.results, joined.problems
+        assert "joined" in made.apply("new@club.example", "New", c.JoinGame("next", "New")).results
+        async with served(made) as reader:
+            page = await reader.get("/games/next")
+            running = await reader.get("/games/race")
+    shown = " ".join(text_of(page).split())
+    assert "O'Neil: ordered 1 of 2 turns in time, 1 missed" in shown
+    assert "New: no turns owed yet" in shown
+    assert "O&#39;Neil: ordered" in page
+    assert "Joining needs 60% of the turns a player owed" in shown and "fewer than 5 turns may join" in shown
+    assert "ordered 1 of 2" not in text_of(running), "a running game's page lists no records"

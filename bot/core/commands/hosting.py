@@ -28,13 +28,15 @@ from bot.core.turns.resolution import next_deadline
 from bot.store.models import Game, GameMaster
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+RESERVED_NAMES = frozenset({"me"})
+"""Names no game may take: ``RECORD ME`` is a player's own record, never the record of a game ``me``."""
 
 
 @handles(c.CreateGame)
 def create(ctx: CommandContext, command: c.CreateGame) -> Result:
     line = f"CREATE {command.game} {command.kind}"
     slug = normalise_slug(command.game)
-    if not _SLUG.match(slug):
+    if not _SLUG.match(slug) or slug in RESERVED_NAMES:
         ctx.reply.problem(line, "bad_game_name", game=command.game)
         return REFUSED
     if find_game(ctx.session, slug) is not None:
@@ -63,6 +65,7 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
         reminders=settings.reminders, ready_check_minutes=settings.ready_minutes, max_seats=command.max_seats, target_seats=command.seats,
         joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
         observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
+        min_reliability=command.min_reliability,
         gm_secret_hash=hash_secret(gm_secret, ctx.config.secret_key), press=command.press,
         press_gm_copies=command.press_gm_copies, press_in_record=command.press_in_record,
     )  # fmt: skip

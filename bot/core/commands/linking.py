@@ -39,7 +39,17 @@ from bot.core.model.outcomes import NOTICE, Message, Outcome, ToAddress, ToPlaye
 from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player, find_player
 from bot.core.people.seat_secrets import check_secret, hash_secret
-from bot.store.models import Game, GameMaster, Identity, LinkCodesMailed, Observer, PendingLink, Player, Seat
+from bot.store.models import (
+    Game,
+    GameMaster,
+    Identity,
+    LinkCodesMailed,
+    Observer,
+    PendingLink,
+    Player,
+    Seat,
+    SeatHolder,
+)
 
 ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 """Letters and digits a person cannot misread: no I/L/1, O/0, U/V pairs (U is left out)."""
@@ -243,7 +253,8 @@ def seats_in_common(session: Session, one: Player, two: Player) -> list[str]:
 
 
 def merge_players(session: Session, keep: Player, gone: Player) -> None:
-    """Everything of ``gone`` becomes ``keep``'s: identities, seats, game-master roles, observing; ``gone`` is removed.
+    """Everything of ``gone`` becomes ``keep``'s: identities, seats (and the seats held before, so one
+    person has one reliability record), game-master roles, observing; ``gone`` is removed.
 
     The caller has checked :func:`seats_in_common` is empty.  A role or an
     observation both held is kept once; observing a game in which ``keep`` now
@@ -251,6 +262,7 @@ def merge_players(session: Session, keep: Player, gone: Player) -> None:
     """
     session.execute(update(Identity).where(Identity.player_id == gone.id).values(player_id=keep.id))
     session.execute(update(Seat).where(Seat.player_id == gone.id).values(player_id=keep.id))
+    session.execute(update(SeatHolder).where(SeatHolder.player_id == gone.id).values(player_id=keep.id))  # one record
     session.execute(update(Game).where(Game.gm_player_id == gone.id).values(gm_player_id=keep.id))
     held = set(session.scalars(select(GameMaster.game_id).where(GameMaster.player_id == keep.id)))
     for row in session.scalars(select(GameMaster).where(GameMaster.player_id == gone.id)).all():

@@ -88,6 +88,8 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
         raise ValueError("ready: a window of at least a minute, or off")
     if ready_minutes > MAX_READY_MINUTES:
         raise ValueError("ready: a window of at most 30 days")
+    if command.min_reliability is not None and not 0 <= command.min_reliability <= 100:
+        raise ValueError(f"min-reliability: a percentage from 0 to 100, not {command.min_reliability}")
     if command.absence_limit_days < 0:
         raise ValueError("absence limit: expected a number of days, 0 or more")
     return GameSettings(

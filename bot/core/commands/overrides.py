@@ -30,6 +30,7 @@ from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player, seat_of
+from bot.core.people.reliability import EJECTED, REPLACED, leave_seat, take_seat
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.generations import live_records, roll_back
 from bot.core.turns.resolution import announced_action, next_deadline, resolve_current_turn
@@ -247,6 +248,9 @@ def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
             return REFUSED
     old = seat.player_id
     before = game.deadline_at
+    if newcomer.id != old:  # a new holder answers for the seat from here on (bot.core.people.reliability)
+        leave_seat(ctx.session, game, seat.name, ctx.now, REPLACED)
+        take_seat(ctx.session, game, seat.name, newcomer.id, ctx.now)
     secret = new_secret()
     seat.player_id = newcomer.id
     seat.player = newcomer  # the loaded relationship too: a batch's session goes on using it (bot.core.basics.batch)
@@ -286,6 +290,8 @@ def eject(ctx: CommandContext, command: c.EjectPlayer) -> Result:
     seat = _seat(ctx, game, command.seat, line)
     if seat is None or not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
+    if not seat.resigned:
+        leave_seat(ctx.session, game, seat.name, ctx.now, EJECTED)
     seat.resigned = True
     _tell(ctx, seat, "ejected", {"game": game.slug, "seat": seat.name, "reason": command.reason})
     ctx.reply.add("ejected", game=game.slug, seat=seat.name, reason=command.reason)

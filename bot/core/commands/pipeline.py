@@ -35,6 +35,7 @@ from bot.core.commands import (
     orders,
     overrides,
     player,
+    player_records,
     player_settings,
     presence,
     press,
@@ -52,7 +53,19 @@ from bot.store.models import AuditEntry, Game, Seat
 
 log = logging.getLogger(__name__)
 
-FAMILIES = (player, orders, hosting, game_admin, overrides, presence, linking, player_settings, press, ready)
+FAMILIES = (
+    player,
+    orders,
+    hosting,
+    game_admin,
+    overrides,
+    presence,
+    linking,
+    player_settings,
+    press,
+    ready,
+    player_records,
+)
 """The modules of handlers, one per family of commands (importing them registers their handlers)."""
 check_complete(get_args(c.Command))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from adjudicator import registry
 from bot.core.basics.display_width import display_width
@@ -22,6 +23,15 @@ from bot.core.model.declaration import game_master_help
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToGameMasters
 from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player, find_player, seat_of
+from bot.core.people.reliability import (
+    RESIGNED,
+    TRIAL_TURNS,
+    admits,
+    leave_seat,
+    reliability_of,
+    seat_figures,
+    take_seat,
+)
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.game_record import export_record
 from bot.core.turns.ready_checks import begin_ready_check, cancel_ready_check
@@ -77,11 +87,14 @@ def _runs_games(ctx: CommandContext) -> bool:
 
 @handles(c.ListGames)
 def list_games(ctx: CommandContext, command: c.ListGames) -> Result:
-    games = ctx.session.scalars(select(Game).where(Game.status != FINISHED).order_by(Game.slug)).all()
+    query = select(Game).where(Game.status != FINISHED).order_by(Game.slug).options(selectinload(Game.seats))
+    games = ctx.session.scalars(query).all()
+    figures = seat_figures(ctx.session, [g for g in games if g.status == FORMING])  # who can be counted on
     rows = [
         {
             "game": g.slug, "title": rules_of(g).title, "status": g.status, "seats": len(g.seats),
             "max_seats": seat_limit(g), "deadline": _iso(g.deadline_at), "time_zone": g.time_zone,
+            "holders": figures.get(g.id, []), "min_reliability": g.min_reliability,
         }
         for g in games
     ]  # fmt: skip
@@ -109,6 +122,11 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
     if own is not None:
         ctx.reply.problem(line, "already_seated", game=game.slug, seat=own.name)
         return REFUSED
+    record = reliability_of(ctx.session, [player.id])[player.id]
+    if not admits(record, game.min_reliability):
+        ctx.reply.problem(line, "below_min_reliability", game=game.slug, minimum=game.min_reliability,
+                          trial=TRIAL_TURNS, **record.as_data())  # fmt: skip
+        return REFUSED
     rules = rules_of(game)
     most = seat_limit(game)
     if len(game.seats) >= most:
@@ -127,6 +145,7 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
         resigned=False, joined_at=ctx.now,
     )  # fmt: skip
     ctx.session.add(seat)
+    take_seat(ctx.session, game, name, player.id, ctx.now)
     ctx.session.flush()
     filled = len(game.seats) >= most
     if filled:
@@ -137,6 +156,10 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
         min_seats=rules.min_seats, filled=filled, calendar=calendar_address(player, ctx.config),
         ready_until=_iso(game.ready_deadline_at) if filled else None, time_zone=game.time_zone,
     )  # fmt: skip
+    joined = {"game": game.slug, "title": rules.title, "seat": name, "number": len(game.seats), "max_seats": most,
+              "min_reliability": game.min_reliability, **record.as_data()}  # fmt: skip
+    ctx.delivery.send(Outcome(ToGameMasters(game.id), Message("seat_joined", joined), NOTICE,
+                               f"joined:{game.slug}:{ctx.envelope.source_id}", game.id))  # fmt: skip
     if filled:  # what happens next is the GM's START (after the ready check, if any): tell them
         data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats],
                 "ready_until": _iso(game.ready_deadline_at), "time_zone": game.time_zone,
@@ -161,6 +184,7 @@ def status(ctx: CommandContext, command: c.ShowStatus) -> Result:
         "game": game.slug, "title": rules.title, "status": game.status, "seats": [s.name for s in game.seats],
         "turn": None, "phase": None, "deadline": _iso(game.deadline_at), "time_zone": game.time_zone,
         "ordered": [], "waiting": [], "own_orders": None, "standings": [],
+        "holders": seat_figures(ctx.session, [game])[game.id], "min_reliability": game.min_reliability,
     }  # fmt: skip
     if game.state is not None and game.status != FINISHED:
         phase = rules.phase(state_of(game))
@@ -218,6 +242,7 @@ def record(ctx: CommandContext, command: c.ShowRecord) -> Result:
 def resign(ctx: CommandContext, command: c.Resign) -> Result:
     game, seat = ctx.granted.game, ctx.granted.seat
     assert game is not None and seat is not None  # Permission.SEAT
+    leave_seat(ctx.session, game, seat.name, ctx.now, RESIGNED)
     if game.status == FORMING:
         cancel_ready_check(game)
         game.seats.remove(seat)  # the loaded seats stay right for the rest of a batch (bot.core.basics.batch)

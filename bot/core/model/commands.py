@@ -166,6 +166,8 @@ class CreateGame(Declared):
             "  INVITE a@x.org b@y.org    only these may join",
             "  OBSERVERS no              closed to observers",
             "  ABSENCE 14                days of absence per player (0: none)",
+            "  RELIABILITY 80            JOIN needs 80% of owed turns ordered in",
+            "                            time (once a player has owed 5 turns)",
             "  GM other@club.org         someone else runs it (then co-GMs)",
             "  PRESS white               press between players: none, white (signed)",
             "                            or grey (anonymous allowed); default white",
@@ -202,6 +204,9 @@ class CreateGame(Declared):
     invited: tuple[str, ...] = ()
     observers: bool = True
     absence_limit_days: int = 14
+    min_reliability: int | None = None
+    """The least share (a percentage) of owed turns a player must have ordered in time to join; None: any
+    player (:mod:`bot.core.people.reliability`)."""
     game_masters: tuple[tuple[str, str], ...] = ()
     """(channel, address) of the game's GMs when someone else creates it for them (the host): the first is
     the game's GM, the others co-GMs; each is sent the GM password.  Empty: the creator is the GM."""
@@ -635,6 +640,21 @@ class MutePress(Declared):
     mute: bool = True
 
 
+# ---- players' reliability records: see bot/core/commands/player_records.py ----------------------
+
+
+@dataclass(frozen=True)
+class ShowReliability(Declared):
+    """``RECORD ME``: the sender's reliability record across every game of this referee (turns owed,
+    ordered in time, missed; seats held to the end, resigned, ejected, replaced).  ``RECORD <game>`` is
+    a finished game's sealed record: no game may be named ``me``."""
+
+    declaration = Declaration(
+        "RECORD ME", Permission.ANYONE, summary="your record as a player: turns ordered in time, missed, games ended",
+        forms=(Form("RECORD ME", ""),),
+    )  # fmt: skip
+
+
 # ---- one person across channels: see bot/core/commands/linking.py ------------------------------
 
 
@@ -695,8 +715,8 @@ Command = (
     | CreateGame | StartGame | MarkReady
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
-    | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | SendPress
-    | ReplyPress | MutePress | RequestLink | ConfirmLink
+    | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
+    | SendPress | ReplyPress | MutePress | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from bot.core.games.stored import FORMING, rules_of
 from bot.core.messaging.delivery import Delivery
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.people.reliability import RESIGNED, leave_seat
 from bot.store.models import Game, Seat
 
 READY_BATCH = 25
@@ -110,6 +111,7 @@ def expire_ready_check(game: Game, now: datetime, delivery: Delivery, session: S
         message = Message("ready_freed", {**data, "seat": seat.name})
         delivery.send(Outcome(ToPlayer(seat.player_id), message, NOTICE,
                               f"ready-freed:{game.slug}:{game.ready_round}:{seat.name}", game.id))  # fmt: skip
+        leave_seat(session, game, seat.name, now, RESIGNED)  # before the start: the holding is forgotten
         game.seats.remove(seat)
         session.delete(seat)
     for position, seat in enumerate(game.seats):

@@ -45,6 +45,7 @@ from bot.core.games.stored import (
     state_for_reading,
 )
 from bot.core.messaging.rendering import environment
+from bot.core.people.reliability import TRIAL_TURNS, seat_figures
 from bot.core.turns.game_record import export_record
 from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import public_press_since
@@ -119,6 +120,17 @@ class Announcement:
 
 
 @dataclass(frozen=True)
+class HolderRecord:
+    """A seat of a forming game and its player's reliability record (:mod:`bot.core.people.reliability`):
+    of the turns they owed over every game, how many they ordered in time and how many they missed."""
+
+    seat: str
+    owed: int
+    ordered: int
+    missed: int
+
+
+@dataclass(frozen=True)
 class GamePage:
     """One game as everyone may see it."""
 
@@ -137,6 +149,12 @@ class GamePage:
     seed: str | None
     """Revealed once the game is over (None until then)."""
     created_at: datetime
+    holders: tuple[HolderRecord, ...] = ()
+    """Before the start: each seat's player's record, for those deciding whether to join (or to start)."""
+    min_reliability: int | None = None
+    """The share of owed turns a player must have ordered in time to join (None: anyone) ..."""
+    trial_turns: int = TRIAL_TURNS
+    """... once they have owed this many turns."""
 
     @property
     def over(self) -> bool:
@@ -217,7 +235,16 @@ def _page(session: Session, game: Game) -> GamePage:
         commitment=game.commitment,
         seed=game.seed if game.status in OVER else None,
         created_at=game.created_at,
+        holders=_holders(session, game),
+        min_reliability=game.min_reliability,
     )
+
+
+def _holders(session: Session, game: Game) -> tuple[HolderRecord, ...]:
+    if game.status != FORMING:
+        return ()
+    return tuple(HolderRecord(f["seat"], f["owed"], f["ordered"], f["missed"])
+                 for f in seat_figures(session, [game])[game.id])  # fmt: skip
 
 
 def _reports(
