@@ -7,8 +7,14 @@ import os
 
 import pytest
 
-pytest_plugins = ["tests.support.postgres", "tests.support.database", "tests.support.dovecot"]
-"""Fixtures for every package: the PostgreSQL cluster, the databases, the session's Dovecot (``dovecot``)."""
+pytest_plugins = [
+    "tests.support.postgres",
+    "tests.support.database",
+    "tests.support.dovecot",
+    "tests.support.smtp_sink",
+]
+"""Fixtures for every package: the PostgreSQL cluster, the databases, the session's Dovecot (``dovecot``),
+an aiosmtpd sink (``smtp``)."""
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -43,16 +42,6 @@ pytestmark = pytest.mark.integration
 REFEREE = "referee@example.com"
 ANN = "ann@example.org"
 SETUP = "cards 10 8 6 4 2"
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpSink]:
-    sink = SmtpSink()
-    sink.start()
-    try:
-        yield sink
-    finally:
-        sink.close()
 
 
 def mail_sender(world: World, sink: SmtpSink) -> MailSender:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -46,16 +45,6 @@ REFEREE = "referee@example.com"
 ANN = "ann@example.org"
 GM = "gm@example.org"
 DISCORD_SEATS = ("Ben", "Cat", "Dan", "Eve", "Fay")
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpSink]:
-    sink = SmtpSink()
-    sink.start()
-    try:
-        yield sink
-    finally:
-        sink.close()
 
 
 def text_of(received: Received) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -69,16 +69,6 @@ class ShiftedClock:
 
     def set(self, moment: datetime) -> None:
         self.offset = max(self.offset, moment - datetime.now(UTC))
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpSink]:
-    sink = SmtpSink()
-    sink.start()
-    try:
-        yield sink
-    finally:
-        sink.close()
 
 
 @asynccontextmanager

@@ -18,7 +18,6 @@ from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
 from tests.email.world import build_world
 from tests.support.dovecot import DovecotServer
-from tests.support.smtp_sink import SmtpSink
 
 
 @pytest.fixture(scope="session")
@@ -55,13 +54,3 @@ def world(world_path: Path) -> Iterator[sessionmaker[Session]]:
 def imap_user(dovecot: DovecotServer) -> str:
     """A user with a fresh, empty mailbox on the session's Dovecot."""
     return dovecot.new_user()
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpSink]:
-    sink = SmtpSink()
-    sink.start()
-    try:
-        yield sink
-    finally:
-        sink.close()

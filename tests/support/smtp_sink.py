@@ -14,12 +14,14 @@ import ssl
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
@@ -134,3 +136,14 @@ class SmtpSink:
                 return found
             time.sleep(0.02)
         raise AssertionError(f"expected {count} messages, got {len(self.messages())} in {timeout} s")
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpSink]:
+    """A running aiosmtpd sink for one test (every package's: tests/conftest.py names this plugin)."""
+    sink = SmtpSink()
+    sink.start()
+    try:
+        yield sink
+    finally:
+        sink.close()
