@@ -45,6 +45,8 @@ Examples:
   referee gm process spring26 --turn 4 --reason "everyone agreed"
   referee gm orders spring26 "Steve Ovett" "play 6/0 bank 2" --reason "sent to me by phone"
   referee gm replace spring26 "Steve Ovett" new@club.org --reason "Steve left" --extend +2d
+  referee gm substitute spring26 "Steve Ovett" --reason "no orders for two turns"
+  referee gm substitute spring26 "Steve Ovett" accept
   referee gm rollback spring26 --to-turn 3 --reason "wrong orders were processed"
   referee gm log spring26
   referee gm unlink discord:123456789012345678 --reason "linked to the wrong address"
@@ -123,6 +125,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
         absence_limit_days=a.absence_limit, game_masters=tuple(_address(x) for x in a.gm), press=a.press,
         min_reliability=a.min_reliability,
         press_gm_copies=not a.no_press_gm_copies, press_in_record=a.press_in_record, ready_check=a.ready_check,
+        substitute_after=a.substitute_after, substitute_auto=a.substitute_auto,
     ), example="referee gm create golden-strider spring26 --seats 6 --schedule 48h --gm gm@club.org")  # fmt: skip
     create.add_argument("kind")
     create.add_argument("game")
@@ -156,6 +159,14 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     create.add_argument("--ready-check", default="", metavar="DURATION",
                         help="once the game fills, each seat confirms within DURATION (e.g. 24h) or is freed "
                         "(default: no check)")  # fmt: skip
+    create.add_argument("--substitute-after", type=int, default=0, metavar="N",
+                        help="a seat whose player missed N turns in a row is offered to the standby list "
+                        "(default 0: only when you say so, with gm substitute)")  # fmt: skip
+    create.add_argument(
+        "--substitute-auto",
+        action="store_true",
+        help="the first to take a seat offered has it at once (default: you accept them)",
+    )
 
     add(c.StartGame, lambda a: c.StartGame(a.game),
         example="referee gm start spring26").add_argument("game")  # fmt: skip
@@ -191,6 +202,14 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     replace.add_argument("address", help="an email address, or discord:<user id>")
     replace.add_argument("--extend", metavar="WHEN", help="also move the deadline (+2d from it, or an ISO time)")
     reason(replace)
+    substitute = add(c.OfferSeat, lambda a: c.OfferSeat(a.game, a.seat, a.action, a.reason),
+                     example='referee gm substitute spring26 "Steve Ovett" --reason "no orders for 2 turns"')  # fmt: skip
+    substitute.add_argument("game")
+    substitute.add_argument("seat")
+    substitute.add_argument("action", nargs="?", default="offer", choices=c.OFFER_ACTIONS,
+                            help="offer the seat (the default), withdraw the offer, accept or decline who "
+                            "offered to take it")  # fmt: skip
+    substitute.add_argument("--reason", default="", help="why (written to the log and told to the players)")
     unlink = add(c.UnlinkIdentity, lambda a: c.UnlinkIdentity(*_address(a.address), a.reason))  # fmt: skip
     unlink.add_argument("address", help="an email address, or discord:<user id>")
     reason(unlink)

@@ -136,6 +136,18 @@ def press_recipients(text: str) -> tuple[str, ...]:
     return tuple(name for name in names if name)
 
 
+def _kind(text: str) -> str:
+    """A kind as written after STANDBY: ``ALL`` (or ``*``) is every kind (:data:`bot.core.model.commands.ANY_KIND`)."""
+    return c.ANY_KIND if text.upper() in ("ALL", "*") else text.lower()
+
+
+def _offer_action(word: str | None) -> str:
+    """``SUBSTITUTE <game> <seat> [OFF|WITHDRAW|ACCEPT|DECLINE]`` as one of :data:`bot.core.model.commands.OFFER_ACTIONS`."""
+    if word is None:
+        return "offer"
+    return "withdraw" if word.upper() in ("OFF", "WITHDRAW") else word.lower()
+
+
 def _extend(game: str, duration: str, reason: str) -> c.Command:
     duration = duration.strip()
     return c.SetDeadline(game, _later(duration), reason)
@@ -186,6 +198,11 @@ _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
                            lambda g, r: c.SendPress(g[0].lower(), press_recipients(g[1]), "", bool(g[2])), "text"),),
     c.ReplyPress: (_Reading(rf"\s+{_G}\s+REPLY\s+(?:TO\s+)?\[?([A-Za-z0-9]{{1,8}})\]?(?:\s+{_ANON})?(?:\s*:\s*(.*))?$",
                             lambda g, r: c.ReplyPress(g[0].lower(), g[1].upper(), "", bool(g[2])), "text"),),
+    c.SetStandby: (_Reading(r"\s+(?!OFF\b)([A-Za-z][\w-]*|\*)$", lambda g, r: c.SetStandby(_kind(g[0]))),
+                   _Reading(r"\s+([A-Za-z][\w-]*|\*)$", lambda g, r: c.SetStandby(_kind(g[0]), False)),
+                   _Reading("$", lambda g, r: c.SetStandby())),
+    c.OfferSeat: (_Reading(rf"\s+(?!(?:AFTER|AUTO)\b){_G}\s+(.+?)(?:\s+(OFF|WITHDRAW|ACCEPT|DECLINE))?$",
+                           lambda g, r: c.OfferSeat(g[0].lower(), g[1].strip(), _offer_action(g[2]), r)),),
     c.MutePress: (_Reading(rf"\s+{_G}\s+MUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip())),
                   _Reading(rf"\s+{_G}\s+UNMUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip(), False))),
 }  # fmt: skip
@@ -314,7 +331,7 @@ def usage(word: str) -> str:
 _SETTING_WORDS = (
     "SEATS", "MAX SEATS", "MAX", "TIME ZONE", "ZONE", "SCHEDULE", "MIN GAP", "GAP", "EARLY", "GRACE", "REMINDERS",
     "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM", "PRESS COPIES", "PRESS RECORD", "PRESS",
-    "READY CHECK", "MIN RELIABILITY", "RELIABILITY",
+    "READY CHECK", "MIN RELIABILITY", "RELIABILITY", "SUBSTITUTE AFTER", "SUBSTITUTE AUTO",
 )  # fmt: skip
 _SETTING = re.compile(
     r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
@@ -326,7 +343,7 @@ words (MIN RELIABILITY, MIN GAP, MAX SEATS, TIME ZONE)."""
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
     "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, PRESS none|white|grey, "
-    "PRESS COPIES|RECORD yes|no, READY CHECK d, RELIABILITY percent"
+    "PRESS COPIES|RECORD yes|no, READY CHECK d, RELIABILITY percent, SUBSTITUTE AFTER n, SUBSTITUTE AUTO yes|no"
 )
 
 
@@ -361,6 +378,15 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
         return replace(create, reminders=value)
     if key == "READY CHECK":
         return replace(create, ready_check=value)
+    if key == "SUBSTITUTE AFTER":
+        missed = value.split()[0] if value.split() else value  # "2", "2 turns", "2 missed turns"
+        if not missed.isdigit() or len(missed) > 6:
+            raise ValueError(f"SUBSTITUTE AFTER needs a number of missed turns, not {value!r}")
+        return replace(create, substitute_after=int(missed))
+    if key == "SUBSTITUTE AUTO":
+        if value.lower() not in ("yes", "no", "on", "off"):
+            raise ValueError(f"SUBSTITUTE AUTO is yes or no, not {value!r}")
+        return replace(create, substitute_auto=value.lower() in ("yes", "on"))
     if key == "AUTH":
         if value.lower() not in ("password", "address"):
             raise ValueError(f"AUTH is password or address, not {value!r}")

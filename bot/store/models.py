@@ -218,6 +218,11 @@ class Game(Base):
     min_reliability: Mapped[int | None] = mapped_column(Integer)
     """The least share of owed turns (a percentage) a player must have ordered in time to JOIN
     (:mod:`bot.core.people.reliability`); None: anyone may join."""
+    substitute_after: Mapped[int] = mapped_column(Integer, default=0)
+    """A seat whose holder missed this many turns in a row is put up for a substitute by the referee
+    (:mod:`bot.core.turns.substitutes`); 0: only a game master puts a seat up."""
+    substitute_auto: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The first player to take a seat put up has it at once; off: a game master accepts them first."""
 
     seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.position")
 
@@ -240,9 +245,15 @@ class Seat(Base):
     """The turn for which the seat asked the game to wait for the deadline (njudge's SET WAIT)."""
     ready_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """When the seat confirmed it will play (READY, or a game master for it); None: not confirmed."""
+    offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """Since when the seat is up for a substitute (:mod:`bot.core.turns.substitutes`); None: it is not."""
+    offer_round: Mapped[int] = mapped_column(Integer, default=0)
+    """How many times the seat has been put up (the outbox keys and buttons of each offer)."""
+    candidate_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    """The player who offered to take the seat, waiting for a game master to accept them."""
 
     game: Mapped[Game] = relationship(back_populates="seats")
-    player: Mapped[Player] = relationship()
+    player: Mapped[Player] = relationship(foreign_keys=[player_id])
 
 
 class PressMessage(Base):
@@ -303,6 +314,17 @@ class SeatHolder(Base):
     until_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     ended: Mapped[str | None] = mapped_column(String(16))
     """How the holder left the seat: ``replaced``, ``resigned`` or ``ejected``; None while they hold it."""
+
+
+class Standby(Base):
+    """A player who is ready to take over a seat in games of ``kind`` (``STANDBY <kind>``; ``*``: any kind):
+    offered every seat of that kind put up for a substitute (:mod:`bot.core.turns.substitutes`)."""
+
+    __tablename__ = "standbys"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40), primary_key=True)
+    since_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class GameMaster(Base):

@@ -65,7 +65,8 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
         reminders=settings.reminders, ready_check_minutes=settings.ready_minutes, max_seats=command.max_seats, target_seats=command.seats,
         joining_open=True, join_policy=command.join, invited=[a.strip().lower() for a in command.invited],
         observers_allowed=command.observers, absence_limit_days=command.absence_limit_days,
-        min_reliability=command.min_reliability,
+        min_reliability=command.min_reliability, substitute_after=command.substitute_after,
+        substitute_auto=command.substitute_auto,
         gm_secret_hash=hash_secret(gm_secret, ctx.config.secret_key), press=command.press,
         press_gm_copies=command.press_gm_copies, press_in_record=command.press_in_record,
     )  # fmt: skip

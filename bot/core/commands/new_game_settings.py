@@ -21,6 +21,8 @@ JOIN_POLICIES = ("anyone", "invited")
 PRESS_MODES = c.PRESS_MODES
 MAX_READY_MINUTES = 30 * 24 * 60
 """The longest ready check's window (a seat held a month without a word is the stall it prevents)."""
+MAX_MISSED_TURNS = 20
+"""The most missed turns in a row ``SUBSTITUTE AFTER`` may wait for."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
         raise ValueError("ready: a window of at most 30 days")
     if command.min_reliability is not None and not 0 <= command.min_reliability <= 100:
         raise ValueError(f"min-reliability: a percentage from 0 to 100, not {command.min_reliability}")
+    if not 0 <= command.substitute_after <= MAX_MISSED_TURNS:
+        raise ValueError(f"substitute after: a number of missed turns from 0 (never) to {MAX_MISSED_TURNS}")
     if command.absence_limit_days < 0:
         raise ValueError("absence limit: expected a number of days, 0 or more")
     return GameSettings(

@@ -28,12 +28,11 @@ from bot.core.games.filed_orders import commitment_of, file_orders
 from bot.core.games.stored import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
-from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player, seat_of
-from bot.core.people.reliability import EJECTED, REPLACED, leave_seat, take_seat
-from bot.core.people.seat_secrets import hash_secret, new_secret
+from bot.core.people.reliability import EJECTED, leave_seat
 from bot.core.turns.generations import live_records, roll_back
 from bot.core.turns.resolution import announced_action, next_deadline, resolve_current_turn
+from bot.core.turns.substitutes import hand_over
 from bot.store.models import Game, Seat
 
 
@@ -246,31 +245,12 @@ def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
         deadline = _moment(ctx, game, command.extend, line)
         if deadline is None:
             return REFUSED
-    old = seat.player_id
     before = game.deadline_at
-    if newcomer.id != old:  # a new holder answers for the seat from here on (bot.core.people.reliability)
-        leave_seat(ctx.session, game, seat.name, ctx.now, REPLACED)
-        take_seat(ctx.session, game, seat.name, newcomer.id, ctx.now)
-    secret = new_secret()
-    seat.player_id = newcomer.id
-    seat.player = newcomer  # the loaded relationship too: a batch's session goes on using it (bot.core.basics.batch)
-    seat.secret_hash = hash_secret(secret, ctx.config.secret_key)
-    seat.resigned = False
     if deadline is not None:
         game.deadline_at = deadline
-    ctx.session.flush()
-    records = live_records(ctx.session, game)
-    last = records[-1] if records else None
-    _tell(ctx, seat, "seat_given", {
-        "game": game.slug, "seat": seat.name, "secret": Secret(secret), "auth": game.auth_mode, "kind": game.kind,
-        "turn": last.turn_number if last else None, "report": last.report if last else None,
-        "events": [e["text"] for e in last.events] if last else [],
-        "private": last.private.get(seat.name) if last else None,
-        "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
-        "reason": command.reason,
-    })  # fmt: skip
-    ctx.delivery.send(Outcome(ToPlayer(old), Message("seat_taken", {"game": game.slug, "seat": seat.name,
-                               "reason": command.reason}), NOTICE, f"taken:{ctx.envelope.source_id}", game.id))  # fmt: skip
+    given = hand_over(ctx.session, game, seat, newcomer, ctx.now, ctx.config, reason=command.reason, how="replace",
+                      key=ctx.envelope.source_id)  # fmt: skip
+    ctx.delivery.send_all(given.outcomes)
     if deadline is not None:  # the other seats still believe the old deadline: tell them the new one
         moved = {"game": game.slug, "deadline": deadline.isoformat(), "before": before.isoformat() if before
                  else None, "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip

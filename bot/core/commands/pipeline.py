@@ -40,6 +40,7 @@ from bot.core.commands import (
     presence,
     press,
     ready,
+    substitutes,
 )
 from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.orders import tell_owner
@@ -65,6 +66,7 @@ FAMILIES = (
     press,
     ready,
     player_records,
+    substitutes,
 )
 """The modules of handlers, one per family of commands (importing them registers their handlers)."""
 check_complete(get_args(c.Command))

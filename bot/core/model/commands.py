@@ -175,6 +175,10 @@ class CreateGame(Declared):
             "  PRESS RECORD yes          keep the press's texts (default no)",
             "  READY CHECK 24h           once full, each seat confirms within 24h",
             "                            (READY <game>) or is freed (default: off)",
+            "  SUBSTITUTE AFTER 2        a seat that missed 2 turns in a row is offered",
+            "                            to the standby list (default: only by you)",
+            "  SUBSTITUTE AUTO yes       the first to TAKE it has it (default: you",
+            "                            accept them: SUBSTITUTE <game> <seat> ACCEPT)",
         )),),
     )  # fmt: skip
 
@@ -219,6 +223,10 @@ class CreateGame(Declared):
     ready_check: str = ""
     """The ready check's window (``24h``): once the game fills, each seat confirms within it or is freed
     (:mod:`bot.core.turns.ready_checks`); empty or ``0``: no check (the default)."""
+    substitute_after: int = 0
+    """A seat whose holder missed this many turns in a row is put up for a substitute (0: never by itself)."""
+    substitute_auto: bool = False
+    """The first to take a seat put up has it at once (default: a game master accepts them)."""
 
 
 @dataclass(frozen=True)
@@ -655,6 +663,70 @@ class ShowReliability(Declared):
     )  # fmt: skip
 
 
+# ---- substitutes: see bot/core/commands/substitutes.py and bot/core/turns/substitutes.py ---------
+
+ANY_KIND = "*"
+"""``STANDBY ALL``: seats of every kind of game (:class:`SetStandby`)."""
+OFFER_ACTIONS = ("offer", "withdraw", "accept", "decline")
+"""What a game master's ``SUBSTITUTE`` does with a seat (:class:`OfferSeat`)."""
+
+
+@dataclass(frozen=True)
+class SetStandby(Declared):
+    """``STANDBY <kind>``: the sender is offered every seat of a game of ``kind`` put up for a substitute
+    (``ALL``: of any kind); ``STANDBY OFF <kind>``: no longer; ``STANDBY`` alone: the kinds they stand by
+    for.  ``kind`` None: show the list."""
+
+    declaration = Declaration(
+        "STANDBY", Permission.ANYONE, summary="be offered seats that need a substitute (OFF: no longer)",
+        forms=(Form("STANDBY <kind>", "STANDBY <kind> or STANDBY ALL (be offered seats that need a substitute), "
+                    "STANDBY OFF <kind>, or STANDBY alone (your list)"),
+               Form("STANDBY OFF <kind>", ""), Form("STANDBY", "")),
+    )  # fmt: skip
+
+    kind: str | None = None
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class OfferSeat(Declared):
+    """GM: put a seat up for a substitute (``offer``: the standby list, the game's public place and page
+    are told), take the offer back (``withdraw``), or, when a game master accepts substitutes, give the
+    seat to the player who offered to take it (``accept``) or turn them down (``decline``)."""
+
+    declaration = Declaration(
+        "SUBSTITUTE", Permission.GAME_MASTER, announced=True,
+        summary="put a seat up for a substitute; withdraw the offer, accept or decline who offered",
+        forms=(Form("SUBSTITUTE <game> <seat> [<action>]",
+                    "SUBSTITUTE <game> <seat> [WITHDRAW|ACCEPT|DECLINE], and a REASON line below",
+                    help=("SUBSTITUTE <game> <seat>  offer the seat to the standby list (REASON)",
+                          "  ... WITHDRAW, ACCEPT, DECLINE  take the offer back, or give the seat to",
+                          "                          who offered to take it, or turn them down")),),
+    )  # fmt: skip
+
+    game: str
+    seat: str
+    action: str = "offer"
+    """One of :data:`OFFER_ACTIONS`."""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class TakeSeat(Declared):
+    """``TAKE <game> <seat>``: the sender takes over a seat put up for a substitute (the first to ask has it,
+    at once or once a game master accepts them, as the game says); then a briefing on the seat."""
+
+    declaration = Declaration(
+        "TAKE", Permission.ANYONE, announced=True, summary="take over a seat that needs a substitute",
+        forms=(Form("TAKE <game> <seat>", "TAKE <game> <seat> (a seat put up for a substitute)"),),
+    )  # fmt: skip
+
+    game: str
+    seat: str
+    offer_round: int | None = None
+    """The offer a button was made for (Discord): refused once the seat was put up again or taken."""
+
+
 # ---- one person across channels: see bot/core/commands/linking.py ------------------------------
 
 
@@ -716,7 +788,7 @@ Command = (
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
-    | SendPress | ReplyPress | MutePress | RequestLink | ConfirmLink
+    | SendPress | ReplyPress | MutePress | SetStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 

@@ -36,6 +36,7 @@ from bot.core.turns.absences import Absence, postpone_deadline
 from bot.core.turns.press_announcements import public_press_since, remember_public_press
 from bot.core.turns.schedule import first_deadline, parse_schedule
 from bot.core.turns.schedule import next_deadline as schedule_deadline
+from bot.core.turns.substitutes import offers_after_turn
 from bot.store.models import AuditEntry, Game, TurnRecord
 
 if TYPE_CHECKING:
@@ -148,10 +149,12 @@ def resolve_current_turn(
     if next_phase is None:
         game.status = FINISHED
         game.finished_at = now
+    offers, offered = offers_after_turn(session, game, record, now, config)  # seats whose holder went missing
     since = previous_report_at(session, game, record.turn_number)
-    actions = gm_actions_since(session, game, since) + list(announce)
+    actions = gm_actions_since(session, game, since) + list(announce) + offered
     outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, page=config.page_of(game.slug),
                                press=public_press_since(session, game, since))  # fmt: skip
+    outcomes += offers
     if reports is not None:
         reports += outcomes
     else:
