@@ -228,3 +228,43 @@ def test_create_takes_a_minimum_reliability_and_join_answers_with_it(tmp_path, c
     refused = send("Ann", c.JoinGame("picky", "Ann"), "join:picky")
     engine.dispose()
     assert refused.problems == ("below_min_reliability",)
+
+
+def test_the_host_puts_a_seat_up_for_a_substitute_and_accepts_the_first_taker(tmp_path, capsys):
+    """``--substitute-after 2`` at creation; ``referee gm substitute GAME SEAT`` offers a seat to the standby
+    list, ``... accept`` gives it to the first who asked (logged), a mistyped action is refused by argparse."""
+    database = tmp_path / "s.sqlite3"
+    upgrade(str(database))
+    config = tmp_path / "referee.toml"
+    config.write_text(f'database = "{database}"\n')
+    gm = ["--config", str(config), "gm"]
+    assert main([*gm, "create", "three-races", "tr1", "--seats", "4", "--substitute-after", "99"]) == 2
+    assert "substitute after" in capsys.readouterr().err
+    assert main([*gm, "create", "three-races", "tr1", "--seats", "4", "--substitute-after", "2"]) == 0
+    capsys.readouterr()
+    engine = make_engine(str(database))
+    service = GameService(session_factory(engine))
+    now = datetime.now(UTC)
+
+    def send(name: str, command: c.Command, n: int) -> tuple[str, ...]:
+        sender = c.Sender("email", f"{name.lower()}@club.org", name)
+        return service.apply(c.Envelope(sender, (command,), f"{name}:{n}", now, trust=c.Trust.VERIFIED)).results
+
+    for i, name in enumerate(SEATS[:4]):
+        assert send(name, c.JoinGame("tr1", name), i) == ("joined",)
+    assert send("Zed", c.SetStandby("three-races"), 9) == ("standby_set",)
+    assert main([*gm, "start", "tr1"]) == 0
+    assert main([*gm, "substitute", "tr1", "Ben", "--reason", "Ben is moving house"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Seat Ben is up for a substitute: 1 player on the standby list was told" in out
+    assert main([*gm, "substitute", "tr1", "Ben", "accept"]) == 2
+    assert "nobody has offered to take seat Ben" in capsys.readouterr().err
+    assert send("Zed", c.TakeSeat("tr1", "Ben"), 10) == ("take_waiting",)
+    engine.dispose()
+    with pytest.raises(SystemExit):
+        main([*gm, "substitute", "tr1", "Ben", "maybe"])
+    capsys.readouterr()
+    assert main([*gm, "substitute", "tr1", "Ben", "accept", "--reason", "Zed plays well"]) == 0
+    assert "now belongs to Zed" in " ".join(capsys.readouterr().out.split())
+    assert main([*gm, "log", "tr1"]) == 0
+    assert "Ben is moving house" in capsys.readouterr().out

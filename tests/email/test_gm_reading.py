@@ -101,6 +101,19 @@ TABLE: list[tuple[str, list[c.Command]]] = [
     (f"CREATE {G} golden-strider MAX SEATS 5 MIN GAP 12h TIME ZONE Europe/London",
      [c.CreateGame(G, "golden-strider", time_zone="Europe/London", max_seats=5, min_gap="12h")]),
     ("RECORD ME\nrecord me.\nRECORD spring26", [c.ShowReliability(), c.ShowReliability(), c.ShowRecord(G)]),
+    ("STANDBY three-races\nstandby ALL\nSTANDBY OFF golden-strider\nStandby off *\nSTANDBY",
+     [c.SetStandby("three-races"), c.SetStandby(c.ANY_KIND), c.SetStandby("golden-strider", False),
+      c.SetStandby(c.ANY_KIND, False), c.SetStandby()]),
+    (f"TAKE {G} Steve Ovett\ntake [{G}] #2", [c.TakeSeat(G, "Steve Ovett"), c.TakeSeat(G, "#2")]),
+    (f"SUBSTITUTE {G} Steve Ovett\nREASON silent for two turns",
+     [c.OfferSeat(G, "Steve Ovett", "offer", "silent for two turns")]),
+    (f"SUBSTITUTE {G} Steve Ovett ACCEPT\nSUBSTITUTE {G} Ann decline REASON not him\nSUBSTITUTE {G} #3 OFF",
+     [c.OfferSeat(G, "Steve Ovett", "accept"), c.OfferSeat(G, "Ann", "decline", "not him"),
+      c.OfferSeat(G, "#3", "withdraw")]),
+    (  # SUBSTITUTE AFTER / AUTO are settings of the CREATE above them, not SUBSTITUTE for a game "after"
+        f"CREATE {G} strike-gold\nSUBSTITUTE AFTER 2 missed turns\nSUBSTITUTE AUTO yes\nSTART {G}",
+        [c.CreateGame(G, "strike-gold", substitute_after=2, substitute_auto=True), c.StartGame(G)],
+    ),
 ]  # fmt: skip
 
 
@@ -181,6 +194,15 @@ def test_player_orders_blocks_are_read_as_before() -> None:
     body = "ORDERS demo\nplay 6 bank 2\nreason is an order word here\nPASSWORD amber-raven-1001\n"
     assert read_commands("x", body).commands == (c.SubmitOrders("demo", "play 6 bank 2\nreason is an order word here"),)
     assert read_commands("x", "END\nSTART demo\n").commands == ()
+
+
+def test_a_substitute_setting_that_is_not_one_is_answered() -> None:
+    refused = read_commands("gm", f"CREATE {G} golden-strider\nSUBSTITUTE AFTER soon\nSUBSTITUTE AUTO maybe\n")
+    reasons = " ".join(x.reason for x in refused.commands if isinstance(x, c.NotUnderstood))
+    assert "SUBSTITUTE AFTER needs a number of missed turns, not 'soon'" in reasons, refused
+    mistyped = read_commands("x", "TAKE spring26\n").commands
+    assert mistyped == (c.NotUnderstood("TAKE spring26", "write it as TAKE <game> <seat> (a seat put up for a "
+                                                         "substitute); nothing was done"),)  # fmt: skip
 
 
 def test_record_is_read_by_mail():

@@ -13,7 +13,7 @@ from __future__ import annotations
 from adjudicator import registry
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
-from bot.core.games.stored import PAUSED, RUNNING
+from bot.core.games.stored import PAUSED, RUNNING, seat_named
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.people.identities import find_or_create_player, find_player, seat_of
@@ -62,7 +62,7 @@ def standby(ctx: CommandContext, command: c.SetStandby) -> Result:
 
 
 def _seat(ctx: CommandContext, game: Game, name: str, line: str) -> Seat | None:
-    seat = next((s for s in game.seats if s.name.lower() == name.strip().lower()), None)
+    seat = seat_named(game, name)
     if seat is None:
         ctx.reply.problem(line, "no_such_seat", game=game.slug, seat=name, seats=[s.name for s in game.seats])
     return seat

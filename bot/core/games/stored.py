@@ -105,6 +105,17 @@ def phase_opened_at(session: Session, game: Game, number: int) -> datetime | Non
     return moment
 
 
+def seat_named(game: Game, text: str) -> Seat | None:
+    """The seat of ``game`` called ``text`` (case ignored), or numbered so (``#2``: the second seat, for a
+    command line a long name would push past 78 columns); None when there is none."""
+    wanted = text.strip().lower()
+    seat = next((s for s in game.seats if s.name.lower() == wanted), None)
+    if seat is None and wanted.startswith("#") and wanted[1:].isdigit() and len(wanted) <= 4:
+        number = int(wanted[1:])
+        seat = game.seats[number - 1] if 1 <= number <= len(game.seats) else None
+    return seat
+
+
 def active_seats(game: Game) -> list[Seat]:
     return [seat for seat in game.seats if not seat.resigned]
 

@@ -95,7 +95,7 @@ def offer_data(game: Game, seat: Seat, page: str | None) -> dict[str, Any]:
     phase = phase_of(game)
     return {
         "game": game.slug, "title": rules_of(game).title, "kind": game.kind, "seat": seat.name,
-        "round": seat.offer_round, "turn": phase.number if phase else None, "phase": phase.title if phase else None,
+        "number": game.seats.index(seat) + 1, "round": seat.offer_round, "turn": phase.number if phase else None, "phase": phase.title if phase else None,
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
         "min_reliability": game.min_reliability, "auto": game.substitute_auto, "page": page,
     }  # fmt: skip
