@@ -5,6 +5,7 @@ seat spoken for, a player below the game's minimum)."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -13,11 +14,13 @@ from sqlalchemy import select
 from bot.core.basics.display_width import display_width
 from bot.core.games.stored import find_game
 from bot.core.model import commands as c
+from bot.core.people.identities import find_player
 from bot.core.turns.generations import live_records
-from bot.store.db import unit_of_work
-from bot.store.models import AuditEntry, Standby
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.models import AuditEntry, Seat, Standby
 from tests.core.harness import SEATS, Harness
 from tests.core.test_reliability import PLAYS, SETUP, figures, start, turn
+from tests.support.database import fresh_postgres_database
 
 OFFER_TEMPLATES = ("seat_offer", "seat_offered", "seat_put_up", "substitute_candidate", "substitute_found",
                    "substitute_declined", "seat_given", "seat_taken")  # fmt: skip
@@ -245,3 +248,32 @@ def test_every_new_line_fits_78_columns_with_the_widest_names(harness):
     for text in [*replies, *bodies]:
         assert text is not None
         assert all(display_width(line) <= 78 for line in text.splitlines()), text
+
+
+def test_two_takes_at_once_on_postgresql_give_the_seat_to_the_first_only(postgres, postgres_template):
+    """Two processes on one PostgreSQL database: while one TAKE holds the seat (its transaction open), a
+    second TAKE waits for it and then sees the seat spoken for; without the row lock it would read the seat
+    free and write over the first."""
+    engine = make_engine(fresh_postgres_database(postgres, postgres_template))
+    try:
+        harness = Harness(session_factory(engine))
+        start(harness)
+        standby(harness, "Zed")
+        standby(harness, "Yan")
+        harness.send("GM", c.OfferSeat("g1", "Ben"))
+        with unit_of_work(harness.sessions) as first:  # Yan's TAKE, in the middle of its transaction
+            seat = first.scalars(select(Seat).where(Seat.name == "Ben").with_for_update()).one()
+            result: list[tuple[str, ...]] = []
+            second = threading.Thread(target=lambda: result.append(
+                harness.send("Zed", c.TakeSeat("g1", "Ben")).applied.problems))  # fmt: skip
+            second.start()
+            second.join(timeout=1.0)
+            assert second.is_alive(), "Zed's TAKE must wait for the seat's lock"
+            yan = find_player(first, c.Sender("email", "yan@example.org"))
+            assert yan is not None
+            seat.candidate_id = yan.id
+        second.join(timeout=30)
+        assert result == [("seat_spoken_for",)]
+        assert seat_state(harness, "Ben")[2] == yan.id
+    finally:
+        engine.dispose()

@@ -10,6 +10,8 @@ a forged From line must not put a victim on a list or in a seat.
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
 from adjudicator import registry
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
@@ -68,7 +70,16 @@ def _seat(ctx: CommandContext, game: Game, name: str, line: str) -> Seat | None:
     return seat
 
 
+def _locked(ctx: CommandContext, seat: Seat) -> None:
+    """Re-read ``seat`` under its row lock (``FOR UPDATE`` on PostgreSQL; SQLite writes one at a time), so
+    two TAKEs, or a TAKE and a game master's answer, from two processes are applied one after the other:
+    the second sees what the first did ("the first to ask has it")."""
+    query = select(Seat).where(Seat.id == seat.id).with_for_update().execution_options(populate_existing=True)
+    ctx.session.scalars(query).one()
+
+
 def _on_offer(ctx: CommandContext, game: Game, seat: Seat, line: str) -> bool:
+    _locked(ctx, seat)
     if seat.offered_at is not None:
         return True
     up = [s.name for s in game.seats if s.offered_at is not None]
@@ -91,6 +102,7 @@ def offer(ctx: CommandContext, command: c.OfferSeat) -> Result:
         ctx.reply.problem(line, "wrong_status", game=game.slug, status=game.status)
         return REFUSED
     if action == "offer":
+        _locked(ctx, seat)
         if seat.offered_at is not None:
             ctx.reply.problem(line, "already_offered", game=game.slug, seat=seat.name)
             return REFUSED
