@@ -213,6 +213,12 @@ def test_a_forming_or_finished_game_has_no_seat_to_put_up(harness):
     assert created.applied.results == ("created",)
     harness.send("Ann", c.JoinGame("f1", "Ann"))
     assert harness.send("GM", c.OfferSeat("f1", "Ann")).applied.problems == ("wrong_status",)
+    start(harness)
+    standby(harness, "Zed")
+    harness.send("GM", c.OfferSeat("g1", "Ben"))
+    assert harness.send("GM", c.EndGame("g1", "season over")).applied.problems == ()
+    assert harness.send("Zed", c.TakeSeat("g1", "Ben")).applied.problems == ("wrong_status",)
+    assert seat_state(harness, "Ben")[0] == "ben@example.org"
 
 
 @pytest.mark.parametrize("bad", [-1, 21])

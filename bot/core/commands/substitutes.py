@@ -153,7 +153,12 @@ def take(ctx: CommandContext, command: c.TakeSeat) -> Result:
     if game is None:
         return REFUSED
     seat = _seat(ctx, game, command.seat, line)
-    if seat is None or not _on_offer(ctx, game, seat, line):
+    if seat is None:
+        return REFUSED
+    if game.status not in (RUNNING, PAUSED):  # a game that ended with a seat up has nothing to take over
+        ctx.reply.problem(line, "wrong_status", game=game.slug, status=game.status)
+        return REFUSED
+    if not _on_offer(ctx, game, seat, line):
         return REFUSED
     if command.offer_round is not None and command.offer_round != seat.offer_round:
         ctx.reply.problem(line, "offer_stale", game=game.slug, seat=seat.name)
