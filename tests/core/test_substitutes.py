@@ -147,6 +147,12 @@ def test_decline_and_withdraw_tell_the_player_and_keep_or_end_the_offer(harness)
     assert seat_state(harness, "Ben") == ("ben@example.org", False, None)
     assert harness.send("Zed", c.TakeSeat("g1", "Ben")).applied.problems == ("seat_not_offered",)
     assert harness.send("GM", c.OfferSeat("g1", "Ben", "sideways")).applied.problems == ("bad_offer_action",)
+    harness.send("GM", c.OfferSeat("g1", "Ben"))  # up again; Zed asks; the GM gives it to someone else
+    assert harness.send("Zed", c.TakeSeat("g1", "Ben")).applied.results == ("take_waiting",)
+    replaced = harness.send("GM", c.ReplacePlayer("g1", "Ben", "email", "sub@example.org", "a friend of Ben's"))
+    assert replaced.applied.results == ("replaced",)
+    assert [row.recipient for row in rows(harness, "substitute_declined")][-1] == "zed@example.org"
+    assert seat_state(harness, "Ben") == ("sub@example.org", False, None)
 
 
 def test_after_missed_turns_the_referee_puts_the_seat_up_and_the_first_taker_has_it(harness):

@@ -161,10 +161,14 @@ def hand_over(
     seat.secret_hash = hash_secret(secret, config.secret_key)
     seat.resigned = False
     seat.wait_turn = None
-    close_offer(seat)
+    offer = offer_data(game, seat, config.page_of(game.slug))
+    waiting = close_offer(seat)
     session.flush()
     data = {**briefing(session, game, seat), "secret": Secret(secret), "reason": reason, "how": how}
     outcomes = [Outcome(ToPlayer(newcomer.id, seat.name), Message("seat_given", data), NOTICE, f"given:{key}", game.id)]
+    if waiting is not None and waiting != newcomer.id:  # a game master gave the seat to someone else
+        gone = Message("substitute_declined", {**offer, "reason": reason, "withdrawn": True})
+        outcomes.append(Outcome(ToPlayer(waiting), gone, NOTICE, f"gone:{key}", game.id))
     if newcomer.id != old:
         taken = {"game": game.slug, "seat": seat.name, "reason": reason, "how": how}
         outcomes.append(Outcome(ToPlayer(old), Message("seat_taken", taken), NOTICE, f"taken:{key}", game.id))
