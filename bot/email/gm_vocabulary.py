@@ -294,7 +294,8 @@ def _vocabulary_of(kinds: tuple[type[c.Declared], ...]) -> Vocabulary:
                 words = verb.split()
                 joined = len(words) > 1 and "".join(words) in form.verbs
                 key = "".join(words) if joined else words[0]
-                keywords[key] = r"\s*".join(map(re.escape, words)) if joined else re.escape(words[0])
+                if joined or key not in keywords:  # "STAND\s*IN" covers "STANDIN": never narrowed back
+                    keywords[key] = r"\s*".join(map(re.escape, words)) if joined else re.escape(words[0])
                 if hint not in hints.setdefault(key, []):
                     hints[key].append(hint)
     usage = {key: ", ".join(shown) + READER_WORDS.get(key, "") for key, shown in hints.items()

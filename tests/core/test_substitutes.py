@@ -80,7 +80,7 @@ def test_a_game_masters_offer_reaches_the_standby_list_the_public_place_and_the_
     told = sorted(row.recipient for row in rows(harness, "seat_offer"))
     assert told == ["xan@example.org", "yan@example.org", "zed@example.org"]
     offer = rows(harness, "seat_offer")[0]
-    assert "TAKE g1 Ben" in offer.body and "Ben has gone quiet" in offer.body
+    assert "STAND IN g1 Ben" in offer.body and "Ben has gone quiet" in offer.body
     assert [row.recipient for row in rows(harness, "seat_put_up")] == ["ben@example.org"]
     assert len(rows(harness, "seat_offered")) == 1  # the game's public place
     again = harness.send("GM", c.OfferSeat("g1", "Ben"))

@@ -104,7 +104,11 @@ TABLE: list[tuple[str, list[c.Command]]] = [
     ("STANDBY three-races\nstandby ALL\nSTANDBY OFF golden-strider\nStandby off *\nSTANDBY",
      [c.SetStandby("three-races"), c.SetStandby(c.ANY_KIND), c.SetStandby("golden-strider", False),
       c.SetStandby(c.ANY_KIND, False), c.SetStandby()]),
-    (f"TAKE {G} Steve Ovett\ntake [{G}] #2", [c.TakeSeat(G, "Steve Ovett"), c.TakeSeat(G, "#2")]),
+    (f"STAND IN {G} Steve Ovett\nstandin [{G}] #2", [c.TakeSeat(G, "Steve Ovett"), c.TakeSeat(G, "#2")]),
+    (  # TAKE is a word of Strike Gold's orders (and "take over" Dragon Stripes'): never a command in them
+        f"ORDERS {G}\nTAKE the discard, keep row 3 col 4\nTake over!",
+        [c.SubmitOrders(G, "TAKE the discard, keep row 3 col 4\nTake over!")],
+    ),
     (f"SUBSTITUTE {G} Steve Ovett\nREASON silent for two turns",
      [c.OfferSeat(G, "Steve Ovett", "offer", "silent for two turns")]),
     (f"SUBSTITUTE {G} Steve Ovett ACCEPT\nSUBSTITUTE {G} Ann decline REASON not him\nSUBSTITUTE {G} #3 OFF",
@@ -200,8 +204,8 @@ def test_a_substitute_setting_that_is_not_one_is_answered() -> None:
     refused = read_commands("gm", f"CREATE {G} golden-strider\nSUBSTITUTE AFTER soon\nSUBSTITUTE AUTO maybe\n")
     reasons = " ".join(x.reason for x in refused.commands if isinstance(x, c.NotUnderstood))
     assert "SUBSTITUTE AFTER needs a number of missed turns, not 'soon'" in reasons, refused
-    mistyped = read_commands("x", "TAKE spring26\n").commands
-    assert mistyped == (c.NotUnderstood("TAKE spring26", "write it as TAKE <game> <seat> (a seat put up for a "
+    mistyped = read_commands("x", "STAND IN spring26\n").commands
+    assert mistyped == (c.NotUnderstood("STAND IN spring26", "write it as STAND IN <game> <seat> (a seat put up for a "
                                                          "substitute); nothing was done"),)  # fmt: skip
 
 

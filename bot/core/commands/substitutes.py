@@ -1,10 +1,11 @@
 """The substitutes' commands: ``STANDBY`` (a player's standby list), a game master's ``SUBSTITUTE`` (put a
-seat up, withdraw it, accept or decline who offered) and ``TAKE`` (take a seat that is up).
+seat up, withdraw it, accept or decline who offered) and ``STAND IN``
+(take over a seat that is up; not ``TAKE``, a word of Strike Gold's and Dragon Stripes' orders).
 
 What an offer is, who is told and how a seat changes hands: :mod:`bot.core.turns.substitutes`.  Every
 refusal is a clear answer that changes nothing: an unknown kind or seat, a seat not up, one spoken for, a
 stale button, a sender already seated, one below the game's minimum reliability, and, above all, a sender
-the channel does not vouch for: ``STANDBY`` and ``TAKE`` change what the referee sends to an address, and
+the channel does not vouch for: ``STANDBY`` and ``STAND IN`` change what the referee sends to an address, and
 a forged From line must not put a victim on a list or in a seat.
 """
 
@@ -72,7 +73,7 @@ def _seat(ctx: CommandContext, game: Game, name: str, line: str) -> Seat | None:
 
 def _locked(ctx: CommandContext, seat: Seat) -> None:
     """Re-read ``seat`` under its row lock (``FOR UPDATE`` on PostgreSQL; SQLite writes one at a time), so
-    two TAKEs, or a TAKE and a game master's answer, from two processes are applied one after the other:
+    two STAND INs, or one and a game master's answer, from two processes are applied one after the other:
     the second sees what the first did ("the first to ask has it")."""
     query = select(Seat).where(Seat.id == seat.id).with_for_update().execution_options(populate_existing=True)
     ctx.session.scalars(query).one()
@@ -148,7 +149,7 @@ def _tell(ctx: CommandContext, player_id: int, template: str, game: Game, seat: 
 
 @handles(c.TakeSeat)
 def take(ctx: CommandContext, command: c.TakeSeat) -> Result:
-    line = f"TAKE {command.game} {command.seat}"
+    line = f"STAND IN {command.game} {command.seat}"
     game = ctx.game_named(command.game, line)
     if game is None:
         return REFUSED

@@ -177,7 +177,7 @@ class CreateGame(Declared):
             "                            (READY <game>) or is freed (default: off)",
             "  SUBSTITUTE AFTER 2        a seat that missed 2 turns in a row is offered",
             "                            to the standby list (default: only by you)",
-            "  SUBSTITUTE AUTO yes       the first to TAKE it has it (default: you",
+            "  SUBSTITUTE AUTO yes       the first to STAND IN has it (default: you",
             "                            accept them: SUBSTITUTE <game> <seat> ACCEPT)",
         )),),
     )  # fmt: skip
@@ -713,12 +713,13 @@ class OfferSeat(Declared):
 
 @dataclass(frozen=True)
 class TakeSeat(Declared):
-    """``TAKE <game> <seat>``: the sender takes over a seat put up for a substitute (the first to ask has it,
+    """``STAND IN <game> <seat>``: the sender takes over a seat put up for a substitute (the first to ask has it,
     at once or once a game master accepts them, as the game says); then a briefing on the seat."""
 
     declaration = Declaration(
-        "TAKE", Permission.ANYONE, announced=True, summary="take over a seat that needs a substitute",
-        forms=(Form("TAKE <game> <seat>", "TAKE <game> <seat> (a seat put up for a substitute)"),),
+        "STAND IN", Permission.ANYONE, announced=True, summary="take over a seat that needs a substitute",
+        forms=(Form("STAND IN <game> <seat>", "STAND IN <game> <seat> (a seat put up for a substitute)",
+                    also=("STANDIN",)),),
     )  # fmt: skip
 
     game: str

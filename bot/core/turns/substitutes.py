@@ -14,11 +14,11 @@ turn records).  The offer goes, in one pass:
   game's web page and the club's index while it is open;
 * to the seat's holder, who is told they play on until someone takes it.
 
-The first to ``TAKE <game> <seat>`` (a sender the channel vouches for, with
+The first to ``STAND IN <game> <seat>`` (a sender the channel vouches for, with
 the reliability the game asks) either has the seat at once (the game's
 ``substitute_auto``) or waits for a game master's ``SUBSTITUTE ... ACCEPT``;
 while one waits, the seat is spoken for.  Handing a seat over
-(:func:`hand_over`) is the one path of ``TAKE`` and of a game master's
+(:func:`hand_over`) is the one path of ``STAND IN`` and of a game master's
 ``REPLACE``: the holding history moves (``leave_seat`` as replaced,
 ``take_seat`` for the newcomer, who answers only for the turns after the one
 open: :mod:`bot.core.people.reliability`), a fresh seat password is made, and
