@@ -289,3 +289,25 @@ def test_two_takes_at_once_on_postgresql_give_the_seat_to_the_first_only(postgre
         assert seat_state(harness, "Ben")[2] == yan.id
     finally:
         engine.dispose()
+
+
+def test_in_a_game_of_one_move_at_a_time_only_the_turns_a_seat_owed_count(harness):
+    """Strike Gold moves one seat at a time: the other seats' turns between a seat's own neither count nor
+    break its run, so each silent seat is put up once it has missed two of its own turns, and only once."""
+    created = harness.send("GM", c.CreateGame("sg", "strike-gold", {}, "UTC", 60, False, "address",
+                                              substitute_after=2))  # fmt: skip
+    assert created.applied.results == ("created",), created.reply
+    for name in SEATS[:3]:
+        harness.send(name, c.JoinGame("sg", name))
+    assert harness.send("GM", c.StartGame("sg")).applied.results == ("started",)
+    put_up: list[str] = []
+    for _ in range(12):  # nobody orders
+        harness.pass_deadline()
+        put_up = [row.data["seat"] for row in rows(harness, "seat_offered")]
+    assert sorted(put_up) == sorted(SEATS[:3]), put_up
+    with unit_of_work(harness.sessions) as session:
+        game = find_game(session, "sg")
+        assert game is not None
+        for seat in game.seats:
+            owed = [r for r in live_records(session, game) if seat.name in r.defaulted]
+            assert len(owed) >= 2, (seat.name, len(owed))

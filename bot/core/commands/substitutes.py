@@ -50,7 +50,8 @@ def standby(ctx: CommandContext, command: c.SetStandby) -> Result:
         listed = standby_kinds(ctx.session, player.id) if player is not None else []
         ctx.reply.add("standby_list", kinds=listed, every=c.ANY_KIND in listed, known=kinds)
         return SHOWN
-    line = f"STANDBY {'' if command.on else 'OFF '}{command.kind}".strip()
+    shown = "ALL" if command.kind == c.ANY_KIND else command.kind
+    line = f"STANDBY {'' if command.on else 'OFF '}{shown}"
     kind = command.kind if command.kind == c.ANY_KIND else command.kind.strip().lower().replace("_", "-")
     if kind != c.ANY_KIND and kind not in kinds:
         ctx.reply.problem(line, "unknown_kind", name=command.kind, kinds=[*kinds, "ALL"])

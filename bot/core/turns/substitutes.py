@@ -203,8 +203,10 @@ def briefing(session: Session, game: Game, seat: Seat) -> dict[str, Any]:
 
 
 def missed_in_a_row(session: Session, game: Game, seat_name: str, record: TurnRecord, most: int) -> int:
-    """How many turns in a row, ending with ``record`` (not yet flushed, maybe), ``seat_name`` was given the
-    no-moves-received rule, counting only the turns since its present holding began (at most ``most``)."""
+    """How many of the turns ``seat_name`` owed orders in, in a row and ending with ``record`` (not yet
+    flushed, maybe), it was given the no-moves-received rule, counting only the turns since its present
+    holding began (at most ``most``).  A turn the seat owed nothing in (another seat's move, in a game
+    where one seat moves at a time) neither counts nor breaks the run."""
     if seat_name not in record.defaulted:
         return 0
     with session.no_autoflush:
@@ -219,13 +221,14 @@ def missed_in_a_row(session: Session, game: Game, seat_name: str, record: TurnRe
             .where(TurnRecord.game_id == game.id, TurnRecord.generation == game.generation,
                    TurnRecord.turn_number < record.turn_number, TurnRecord.turn_number >= (first or 0))
             .order_by(TurnRecord.turn_number.desc())
-            .limit(most - 1)
+            .limit(most * 2 * max(len(game.seats), 1))  # room for the other seats' turns between the seat's
         ).all()  # fmt: skip
     count = 1
     for row in earlier:
-        if seat_name not in row.defaulted:
+        if count >= most or seat_name in row.orders:
             break
-        count += 1
+        if seat_name in row.defaulted:
+            count += 1
     return count
 
 
@@ -243,7 +246,7 @@ def offers_after_turn(
     for seat in game.seats:
         if seat.offered_at is not None or missed_in_a_row(session, game, seat.name, record, after) != after:
             continue
-        reason = f"{seat.name} missed {after} turn{'' if after == 1 else 's'} in a row"
+        reason = f"{seat.name} missed a turn" if after == 1 else f"{seat.name} missed {after} turns in a row"
         sent, told = offer_seat(session, game, seat, now, config, reason)
         outcomes += sent
         outcome = {"code": "seat_put_up", "game": game.slug, "seat": seat.name, "told": told, "by_referee": True}
