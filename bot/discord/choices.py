@@ -31,6 +31,33 @@ async def game_choices(views: GameViews, typed: str, statuses: tuple[str, ...]) 
     ]
 
 
+async def offered_game_choices(views: GameViews, typed: str) -> list[app_commands.Choice[str]]:
+    """The games with a seat up for a substitute whose slug or title contains ``typed`` (``/take``)."""
+    offered = await asyncio.to_thread(views.offered_seats)
+    needle = typed.strip().lower()
+    games: dict[str, list[str]] = {}
+    titles: dict[str, str] = {}
+    for seat in offered:
+        if needle in seat.slug or needle in seat.title.lower():
+            games.setdefault(seat.slug, []).append(seat.seat)
+            titles[seat.slug] = seat.title
+    slugs = sorted(games, key=lambda slug: (not slug.startswith(needle), slug))
+    return [
+        app_commands.Choice(name=f"{slug} ({titles[slug]}; up: {', '.join(games[slug])})"[:100], value=slug)
+        for slug in slugs[:MAX_CHOICES]
+    ]
+
+
+async def offered_seat_choices(views: GameViews, game: str | None, typed: str) -> list[app_commands.Choice[str]]:
+    """The seats of ``game`` up for a substitute whose name contains ``typed`` (``/take``); none without a game."""
+    if not game or not game.strip():
+        return []
+    offered = await asyncio.to_thread(views.offered_seats, game)
+    needle = typed.strip().lower()
+    names = [seat.seat for seat in offered if needle in seat.seat.lower()]
+    return [app_commands.Choice(name=name, value=name) for name in names[:MAX_CHOICES]]
+
+
 def kind_choices(typed: str) -> list[app_commands.Choice[str]]:
     """The game kinds whose name or title contains ``typed`` (for ``/help``, which takes a kind as well as a game)."""
     needle = typed.strip().lower()

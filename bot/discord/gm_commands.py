@@ -2,8 +2,9 @@
 
 Each subcommand is one core command (``CreateGame``, ``StartGame``,
 ``SetDeadline``, ``PauseGame``, ``ResumeGame``, ``ProcessNow``,
-``PreviewTurn``, ``EnterOrders``, ``ReplacePlayer``, ``EjectPlayer``,
-``RollBack``, ``Broadcast``, ``ShowLog``), applied as one envelope like any
+``PreviewTurn``, ``EnterOrders``, ``ReplacePlayer``, ``OfferSeat``,
+``EjectPlayer``, ``RollBack``, ``Broadcast``, ``ShowLog``, and those made from
+their declared syntax), applied as one envelope like any
 other interaction; the core's pipeline authorises it (a game master of the
 game, or for ``create`` someone allowed to create games: the member's GM role
 is ``Envelope.may_create``) and writes the audit entry.
@@ -269,14 +270,19 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                            press_gm_copies="The game masters get a copy of the press (default: yes)",
                            press_in_record="Keep the press's texts (default: no)",
                            ready_check="Once full, each seat confirms within this (24h) or is freed; default: off",
-                           min_reliability="JOIN needs this % of owed turns ordered in time (once 5 are owed)")  # fmt: skip
+                           min_reliability="JOIN needs this % of owed turns ordered in time (once 5 are owed)",
+                           substitute_after="A seat that missed this many turns in a row is offered to the standby "
+                           "list (default 0: only by /gm substitute)",
+                           substitute_auto="The first to take a seat offered has it at once (default: a GM "
+                           "accepts them)")  # fmt: skip
     @app_commands.autocomplete(kind=kinds, options=option_names)
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "",
                      press: str = "white", press_gm_copies: bool = True, press_in_record: bool = False,
                      ready_check: str = "",
-                     min_reliability: app_commands.Range[int, 0, 100] | None = None) -> None:  # fmt: skip
+                     min_reliability: app_commands.Range[int, 0, 100] | None = None,
+                     substitute_after: app_commands.Range[int, 0] = 0, substitute_auto: bool = False) -> None:  # fmt: skip
         parsed = parse_options(options)
         if isinstance(parsed, str):
             await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
@@ -284,7 +290,9 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats, schedule=schedule or "",
                                                   press=press, press_gm_copies=press_gm_copies,
                                                   press_in_record=press_in_record, ready_check=ready_check,
-                                                  min_reliability=min_reliability))  # fmt: skip
+                                                  min_reliability=min_reliability,
+                                                  substitute_after=substitute_after,
+                                                  substitute_auto=substitute_auto))  # fmt: skip
 
     @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
     @app_commands.autocomplete(game=listed)
@@ -337,6 +345,15 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                       reason: str) -> None:  # fmt: skip
         await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
                       confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
+
+    @group.command(name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat))
+    @app_commands.describe(seat="The seat", action="offer (the default) to the standby list; withdraw the offer; "
+                           "accept or decline who offered to take it", reason="Why (told to the players)")  # fmt: skip
+    @app_commands.choices(action=[app_commands.Choice(name=action, value=action) for action in c.OFFER_ACTIONS])
+    @app_commands.autocomplete(game=playing, seat=seats)
+    async def substitute(interaction: discord.Interaction, game: str, seat: str, action: str = "offer",
+                         reason: str = "") -> None:  # fmt: skip
+        await run(interaction, game, c.OfferSeat(game, seat, action, reason))
 
     @group.command(name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer))
     @app_commands.autocomplete(game=listed, seat=seats)

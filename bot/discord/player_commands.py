@@ -1,18 +1,21 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
 ``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute``,
-``/ready`` and ``/reliability``.
+``/ready``, ``/reliability``, ``/standby`` and ``/take``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
 ``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``,
-``RECORD ME``); orders stay
+``RECORD ME``, ``STANDBY``, ``TAKE``); orders stay
 free text
 in the game's own syntax, read by the
 game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
 (:mod:`bot.discord.orders_modal`).  Game names
 autocomplete from live state: joinable games for ``/join``, games in play for
-``/orders`` and ``/resign``, any game for ``/status``, and any game or game kind for ``/help``.
+``/orders`` and ``/resign``, any game for ``/status``, any game or game kind for ``/help``, and for
+``/take`` the games with a seat up for a substitute, then that game's seats up (public: the game's post
+says so; :meth:`bot.core.views.GameViews.offered_seats`).  A seat offer's DM carries a button that is
+``/take`` for that offer (:mod:`bot.discord.substitute_button`).
 """
 
 from __future__ import annotations
@@ -23,11 +26,33 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from adjudicator import registry
 from bot.core.model import commands as c
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
-from bot.discord.choices import ANY, JOINABLE, LISTED, MAX_CHOICES, PLAYING, game_choices, kind_choices
+from bot.discord.choices import (
+    ANY,
+    JOINABLE,
+    LISTED,
+    MAX_CHOICES,
+    PLAYING,
+    game_choices,
+    kind_choices,
+    offered_game_choices,
+    offered_seat_choices,
+)
 from bot.discord.orders_modal import open_orders_modal
+
+ALL_KINDS = "all"
+"""``/standby kind:all``: every kind of game (the core's :data:`bot.core.model.commands.ANY_KIND`)."""
+STANDBY_KINDS = [
+    *(
+        app_commands.Choice(name=f"{registry.get_rules(kind).title} ({kind})"[:100], value=kind)
+        for kind in registry.kinds()
+    ),
+    app_commands.Choice(name="all kinds of game", value=ALL_KINDS),
+][:MAX_CHOICES]
+"""The choices of ``/standby kind:``: each kind of game this referee runs, and all."""
 
 
 def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Command[Any, ..., Any]]:
@@ -151,6 +176,29 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def reliability(interaction: discord.Interaction) -> None:
         await answers.apply(interaction, c.ShowReliability())
 
+    @app_commands.command(name="standby", description="Be offered seats that need a substitute (off: no longer)")
+    @app_commands.describe(kind="The kind of game, or all (leave out to see your list)",
+                           off="True: take yourself off that list")  # fmt: skip
+    @app_commands.choices(kind=STANDBY_KINDS)
+    async def standby(interaction: discord.Interaction, kind: str | None = None, off: bool = False) -> None:
+        if kind is None:
+            await answers.apply(interaction, c.SetStandby())
+            return
+        await answers.apply(interaction, c.SetStandby(c.ANY_KIND if kind == ALL_KINDS else kind, on=not off))
+
+    async def offered_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await offered_game_choices(views, current)
+
+    async def offered_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        return await offered_seat_choices(views, str(game) if game else None, current)
+
+    @app_commands.command(name="take", description="Take over a seat that needs a substitute")
+    @app_commands.describe(game="A game with a seat up for a substitute", seat="The seat")
+    @app_commands.autocomplete(game=offered_games, seat=offered_seats)
+    async def take(interaction: discord.Interaction, game: str, seat: str) -> None:
+        await answers.apply(interaction, c.TakeSeat(game, seat))
+
     return [
         games,
         join,
@@ -167,4 +215,6 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
         press,
         mute,
         reliability,
+        standby,
+        take,
     ]

@@ -26,6 +26,7 @@ from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Stage
 from bot.core.views import GameViews
+from bot.discord import dm_buttons
 from bot.discord.answers import Answers
 from bot.discord.channel import DiscordSettings
 from bot.discord.client import RefereeClient
@@ -33,7 +34,6 @@ from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
-from bot.discord.ready_button import ReadyButton, buttons_for
 from bot.discord.transport import DiscordDelivery
 from bot.discord.understand import CHANNEL
 
@@ -84,10 +84,10 @@ class DiscordRuntime:
         self.client.use_game_screens(screens := GameScreenSet(self.answers, views))
         self.client.install([gm_group(self.answers, views, settings.gm_role_id), link_command(self.answers)])
         self.client.gm_answers = self.answers
-        self.client.add_dynamic_items(GmConfirm, GmCancel, ReadyButton)
+        self.client.add_dynamic_items(GmConfirm, GmCancel, *dm_buttons.ITEMS)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
         self.delivery.after_public = screens.after_public_report
-        self.delivery.transport.dm_buttons = buttons_for
+        self.delivery.transport.dm_buttons = dm_buttons.buttons_for
         self.ready = asyncio.Event()
 
     name = "discord"

@@ -140,7 +140,7 @@ AfterPublic = Callable[[str, discord.abc.Messageable], Awaitable[None]]
 """Called after a public row is sent, with the game and its place (the decision prompts)."""
 DmButtons = Callable[[str, Mapping[str, Any]], discord.ui.View | None]
 """The buttons a DM of an outbox template carries, from its data (the ready check's:
-:func:`bot.discord.ready_button.buttons_for`), or None."""
+:func:`bot.discord.dm_buttons.buttons_for`), or None."""
 
 
 def nonce_for(message_id: str, index: int) -> str:

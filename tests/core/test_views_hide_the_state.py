@@ -62,6 +62,7 @@ def answers(views: GameViews) -> dict[str, Any]:
         "seat_view": lambda: [views.seat_view(SLUG, seat) for seat in SEATS],
         "game": lambda: views.game(SLUG),
         "games": lambda: views.games(),
+        "offered_seats": lambda: views.offered_seats(),
         "seat_of": lambda: views.seat_of(SLUG, sender),
         "is_game_master": lambda: views.is_game_master(SLUG, sender),
         "record": record,

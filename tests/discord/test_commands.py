@@ -17,6 +17,7 @@ import discord
 import pytest_asyncio
 from sqlalchemy.orm import Session, sessionmaker
 
+from adjudicator import registry
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
@@ -90,12 +91,13 @@ async def bench(
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
     assert sorted(synced) == ["absent", "calendar", "games", "gm", "help", "join", "link", "mute", "observe", "onfile",
-                              "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders", "runners", "status"]  # fmt: skip
+                              "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders",
+                              "runners", "standby", "status", "take"]  # fmt: skip
     link = {o["name"]: o for o in synced["link"]["options"]}
     assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())
     gm = {o["name"]: o for o in synced["gm"]["options"]}
     assert sorted(gm) == ["broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview",
-                          "process", "ready", "replace", "resume", "rollback", "start"]  # fmt: skip
+                          "process", "ready", "replace", "resume", "rollback", "start", "substitute"]  # fmt: skip
     replace = {o["name"]: o for o in gm["replace"]["options"]}
     assert replace["member"]["type"] == 6 and replace["seat"]["autocomplete"]  # a USER option: a discord.Member
     assert {o["name"]: o for o in gm["create"]["options"]}["kind"]["autocomplete"]
@@ -105,6 +107,18 @@ async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Be
     assert join["game"]["required"] and join["game"]["autocomplete"] and not join["name"].get("required", False)
     orders = {o["name"]: o for o in synced["orders"]["options"]}
     assert orders["game"]["required"] and not orders["text"].get("required", False)
+    standby = {o["name"]: o for o in synced["standby"]["options"]}
+    assert not any(o.get("required") for o in standby.values()) and standby["off"]["type"] == 5  # a BOOLEAN
+    assert [choice["value"] for choice in standby["kind"]["choices"]] == [*registry.kinds(), "all"]
+    take = {o["name"]: o for o in synced["take"]["options"]}
+    assert all(o["required"] and o["autocomplete"] for o in take.values()) and sorted(take) == ["game", "seat"]
+    substitute = {o["name"]: o for o in gm["substitute"]["options"]}
+    assert [choice["value"] for choice in substitute["action"]["choices"]] == list(c.OFFER_ACTIONS)
+    assert substitute["game"]["required"] and substitute["seat"]["autocomplete"]
+    assert not substitute["action"].get("required") and not substitute["reason"].get("required")
+    create = {o["name"]: o for o in gm["create"]["options"]}
+    assert create["substitute_after"]["type"] == 4 and create["substitute_after"]["min_value"] == 0  # an INTEGER
+    assert create["substitute_auto"]["type"] == 5 and not create["substitute_auto"].get("required")
 
 
 async def test_join_parses_options_and_answers_privately_in_code_blocks(bench: Bench) -> None:

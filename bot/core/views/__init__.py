@@ -21,13 +21,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator.api import JSON, GameRules, Phase
-from bot.core.games.stored import find_game, phase_of, rules_of, state_for_reading
+from bot.core.games.stored import PAUSED, RUNNING, find_game, normalise_slug, phase_of, rules_of, state_for_reading
 from bot.core.messaging.delivery import game_masters
 from bot.core.model.commands import Sender
 from bot.core.people.identities import find_player, seat_of
 from bot.core.turns.game_record import export_record
 from bot.store.db import unit_of_work
-from bot.store.models import Game
+from bot.store.models import Game, Seat
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,15 @@ class GameListing:
     kind: str
     title: str
     status: str
+
+
+@dataclass(frozen=True)
+class OfferedSeat:
+    """A seat up for a substitute (public: the game's post and page say so), as a ``TAKE`` names it."""
+
+    slug: str
+    title: str
+    seat: str
 
 
 class GameViews:
@@ -93,6 +102,20 @@ class GameViews:
             if statuses is not None:
                 query = query.where(Game.status.in_(statuses))
             return [GameListing(g.slug, g.kind, rules_of(g).title, g.status) for g in session.scalars(query)]
+
+    def offered_seats(self, slug: str | None = None) -> list[OfferedSeat]:
+        """The seats up for a substitute (``Seat.offered_at``) in running or paused games (or in ``slug``
+        alone), by game and seat; what the seat's offer made public, nothing of who waits for it."""
+        with unit_of_work(self._sessions) as session:
+            query = (
+                select(Game, Seat.name)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Seat.offered_at.is_not(None), Game.status.in_((RUNNING, PAUSED)))
+                .order_by(Game.slug, Seat.position)
+            )
+            if slug is not None:
+                query = query.where(Game.slug == normalise_slug(slug))
+            return [OfferedSeat(game.slug, rules_of(game).title, name) for game, name in session.execute(query)]
 
     def seat_of(self, slug: str, sender: Sender) -> str | None:
         """The name of ``sender``'s seat in ``slug`` (resigned or not), or None: no seat, no player, no game."""
