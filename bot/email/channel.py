@@ -270,7 +270,7 @@ CHANNEL = Channel(
     own_address=lambda settings: settings.bot_address.lower(),
     log_quiet=("imapclient", "aiosmtplib", "mail.log"),
     join_hint=by_mail("JOIN {game}"),
-    take_hint=by_mail("TAKE {game} {seat}"),
+    take_hint=by_mail("STAND IN {game} {seat}"),
     standby_hint=by_mail("STANDBY {kind}"),
 )
 """Email, as :data:`bot.channels.CHANNELS` lists it."""

@@ -18,7 +18,7 @@ import jinja2
 
 from bot.channel_contract import Hints
 from bot.core.messaging.rendering import Rendered, render_message
-from bot.core.views.pages import ClubPage, GamePage, OfferedSeat, PublicReport
+from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer
 from bot.pictures import Picture
 from bot.resources import TEMPLATES_DIR
 
@@ -66,14 +66,14 @@ class Offers:
     """The seats up for a substitute a page lists, each with how to take it, and how to be offered the
     next ones of the same kinds (``STANDBY``)."""
 
-    seats: list[tuple[OfferedSeat, list[str]]]
+    seats: list[tuple[SeatOffer, list[str]]]
     standby: list[tuple[str, list[str]]]
     """Per kind of game among the seats, (kind, the lines); none when no channel says how."""
     trial_turns: int
 
 
-def offers_of(offered: tuple[OfferedSeat, ...], hints: Hints, trial_turns: int) -> Offers:
-    """``offered`` with each channel's ``TAKE`` line for each seat, and its ``STANDBY`` line for each kind."""
+def offers_of(offered: tuple[SeatOffer, ...], hints: Hints, trial_turns: int) -> Offers:
+    """``offered`` with each channel's line to take each seat (``STAND IN`` by mail), and its ``STANDBY`` line for each kind."""
     kinds = sorted({seat.kind for seat in offered})
     return Offers(
         seats=[(seat, filled(hints.take, game=seat.slug, seat=seat.seat)) for seat in offered],

@@ -113,7 +113,7 @@ async def test_the_pages_in_a_headless_chromium(tmp_path: Path) -> None:
                  "missing": "/games/none"}  # fmt: skip
         async with served(site_for(made.sessions, made.service.config, HINTS)) as reader:
             for path in ("/", "/games/spring-cup"):
-                assert "send TAKE spring-cup Peter Elliott to" in await reader.get(path), path
+                assert "send STAND IN spring-cup Peter Elliott to" in await reader.get(path), path
             problems = await asyncio.to_thread(look, reader.base, pages)
     console = [p for p in problems if "missing" in p and "404" in p]
     assert [p for p in problems if p not in console] == []

@@ -80,14 +80,14 @@ async def test_an_offered_seat_shows_on_the_index_and_the_game_page_with_how_to_
         said = words(page)
         assert "Taking it needs 60% of the turns a player owed" in said and "fewer than 5 turns" in said
         assert "The first to ask has it once a game master agrees." in said
-        assert "By mail: send TAKE race O'Neil to referee@club.example" in said
+        assert "By mail: send STAND IN race O'Neil to referee@club.example" in said
         assert "On Discord: /take game:race seat:O'Neil" in said
         assert "By mail: send STANDBY golden-strider to referee@club.example" in said
         assert "On Discord: /standby kind:golden-strider" in said
-        assert "<code>By mail: send TAKE race O&#39;Neil to referee@club.example</code>" in page, "escaped"
+        assert "<code>By mail: send STAND IN race O&#39;Neil to referee@club.example</code>" in page, "escaped"
     now = game[game.index('id="h-now"') : game.index("</section>", game.index('id="h-now"'))]
-    assert "Orders due from:" in now and "By mail: send TAKE race" in now, "beside who owes orders"
-    assert "TAKE forming1" not in index and "TAKE race Ben" not in index, "only the seat on offer"
+    assert "Orders due from:" in now and "By mail: send STAND IN race" in now, "beside who owes orders"
+    assert "STAND IN forming1" not in index and "STAND IN race Ben" not in index, "only the seat on offer"
 
 
 async def test_a_paused_game_keeps_its_offer_and_an_automatic_one_says_so(tmp_path: Path) -> None:
@@ -118,7 +118,9 @@ async def test_a_seat_no_longer_up_shows_nowhere(tmp_path: Path) -> None:
         accepted = await pages_of(made)
     for state in (withdrawn, accepted):
         for path in ("/", "/games/race"):
-            assert HEADING not in state[path] and "TAKE race" not in state[path], path
+            assert HEADING not in state[path] and "STAND IN race" not in state[path] and "/take" not in state[path], (
+                path
+            )
     assert offered_on(waiting["/"]) == ["Ben"], "up until a game master accepts who offered"
     assert "the GM gave seat Ben to a substitute" in words(accepted["/games/race"])
 
@@ -131,7 +133,7 @@ async def test_a_game_that_is_over_lists_no_seat(tmp_path: Path) -> None:
         assert not ended.problems, ended
         pages = await pages_of(made)
     for path in ("/", "/games/race"):
-        assert HEADING not in pages[path] and "TAKE race" not in pages[path], path
+        assert HEADING not in pages[path] and "STAND IN race" not in pages[path] and "/take" not in pages[path], path
 
 
 async def test_the_player_waiting_for_a_game_master_and_every_address_stay_unseen(tmp_path: Path) -> None:
@@ -156,13 +158,24 @@ async def test_the_player_waiting_for_a_game_master_and_every_address_stay_unsee
                 assert address not in page, (path, address)
     page = waiting["/games/race"]
     assert "moved &lt;away&gt; &amp; gone" in page and "<away>" not in page, "the reason is escaped"
-    assert "TAKE race O&#39;Neil" in page, "the seat too"
+    assert "STAND IN race O&#39;Neil" in page, "the seat too"
+
+
+async def test_without_a_channel_that_takes_it_the_page_says_to_ask_the_host(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        running_race(made)
+        gm(made, "Ben")
+        async with served(made) as reader:  # no channel configured: no hints
+            index = await reader.get("/")
+    assert offered_on(index) == ["Ben"]
+    assert "Ask the club's host how to take it." in words(index)
+    assert "standby list" not in index and "<code>" not in index
 
 
 def test_a_hint_is_filled_in_one_pass() -> None:
     """A seat named like a placeholder stays as it is written."""
     assert filled(HINTS.take, game="race", seat="{game}") == [
-        "By mail: send TAKE race {game} to referee@club.example",
+        "By mail: send STAND IN race {game} to referee@club.example",
         "On Discord: /take game:race seat:{game}",
     ]
     assert filled(HINTS.standby, kind="strike-gold")[1] == "On Discord: /standby kind:strike-gold"

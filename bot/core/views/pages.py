@@ -64,7 +64,7 @@ from bot.store.models import Game
 OVER = (FINISHED, ABANDONED)
 """The statuses of a game that is over: its seed is revealed and its record may be downloaded."""
 TAKING = (RUNNING, PAUSED)
-"""The statuses of a game whose seats may be up for a substitute (``TAKE`` is refused in any other)."""
+"""The statuses of a game whose seats may be up for a substitute (taking one is refused in any other)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class GameLine:
 
 
 @dataclass(frozen=True)
-class OfferedSeat:
+class SeatOffer:
     """A seat up for a substitute, as its offer made it public (the game's public place was told the same):
     the game, the seat, since when, and what taking it needs.  Nothing of who has offered to take it."""
 
@@ -117,7 +117,7 @@ class ClubPage:
     running: tuple[GameLine, ...]
     forming: tuple[GameLine, ...]
     finished: tuple[GameLine, ...]
-    offered: tuple[OfferedSeat, ...] = ()
+    offered: tuple[SeatOffer, ...] = ()
     """The seats up for a substitute in running and paused games, by game and seat."""
     trial_turns: int = TRIAL_TURNS
     """A player who has owed fewer turns meets any game's minimum reliability."""
@@ -186,7 +186,7 @@ class GamePage:
     """The share of owed turns a player must have ordered in time to join (None: anyone) ..."""
     trial_turns: int = TRIAL_TURNS
     """... once they have owed this many turns."""
-    offered: tuple[OfferedSeat, ...] = ()
+    offered: tuple[SeatOffer, ...] = ()
     """Its seats up for a substitute (running or paused), in seat order."""
 
     @property
@@ -245,14 +245,14 @@ def _line(game: Game) -> GameLine:
     )  # fmt: skip
 
 
-def _offered(games: list[Game]) -> tuple[OfferedSeat, ...]:
+def _offered(games: list[Game]) -> tuple[SeatOffer, ...]:
     """The seats up for a substitute among ``games`` (those running or paused), as their offers made public."""
-    found: list[OfferedSeat] = []
+    found: list[SeatOffer] = []
     for game, seat in offered_seats(game for game in games if game.status in TAKING):
         since = _moment(seat.offered_at, game.time_zone)
         assert since is not None
         found.append(
-            OfferedSeat(
+            SeatOffer(
                 slug=game.slug,
                 kind=game.kind,
                 title=rules_of(game).title,
