@@ -136,6 +136,16 @@ async def test_a_game_that_is_over_lists_no_seat(tmp_path: Path) -> None:
         assert HEADING not in pages[path] and "STAND IN race" not in pages[path] and "/take" not in pages[path], path
 
 
+def nobody_shown(pages: dict[str, str], addresses: list[str]) -> None:
+    """No page names the candidate (escaped or not) or carries any of ``addresses``."""
+    for path, page in pages.items():
+        assert "alert" not in page and "onerror" not in page, path
+        assert page.count("<script") == (0 if path.endswith(".atom") else 1), "the page's own script only"
+        assert CANDIDATE not in page and "sneaky" not in page, path
+        for address in addresses:
+            assert address not in page, (path, address)
+
+
 async def test_the_player_waiting_for_a_game_master_and_every_address_stay_unseen(tmp_path: Path) -> None:
     """A candidate with a hostile display name offers to take the seat: no page names them, before or after
     the game master accepts them; no page carries their address, nor any player's or the game master's."""
@@ -150,15 +160,29 @@ async def test_the_player_waiting_for_a_game_master_and_every_address_stay_unsee
         accepted = await pages_of(made)
     assert offered_on(waiting["/"]) == offered_on(waiting["/games/race"]) == ["O&#39;Neil"]
     for state in (waiting, accepted):
-        for path, page in state.items():
-            assert "alert" not in page and "onerror" not in page, path
-            assert page.count("<script") == (0 if path.endswith(".atom") else 1), "the page's own script only"
-            assert CANDIDATE not in page and "sneaky" not in page, path
-            for address in addresses:
-                assert address not in page, (path, address)
+        nobody_shown(state, addresses)
     page = waiting["/games/race"]
     assert "moved &lt;away&gt; &amp; gone" in page and "<away>" not in page, "the reason is escaped"
     assert "STAND IN race O&#39;Neil" in page, "the seat too"
+
+
+async def test_who_took_a_seat_at_once_stays_unseen(tmp_path: Path) -> None:
+    """With ``substitute_auto`` the candidate has the seat at once (the referee's log names their address):
+    the pages say a substitute took it, and nothing of who, through the turn's report that announces it."""
+    with club(tmp_path) as made:
+        running_race(made, substitute_auto=True)
+        addresses = [GM, CANDIDATE, *(made.seat_address("race", seat) for seat in ["O'Neil", *RUNNERS[1:]])]
+        gm(made, "Ben")
+        taken = made.apply(CANDIDATE, HOSTILE, c.TakeSeat("race", "Ben"))
+        assert "seat_taken_over" in taken.results, taken
+        deadline = made.service.next_deadline()
+        assert deadline is not None
+        made.clock.set(deadline)
+        made.service.resolve_due(made.clock.now())
+        pages = await pages_of(made)
+    nobody_shown(pages, addresses)
+    assert HEADING not in pages["/"]
+    assert "a substitute took seat Ben" in words(pages["/games/race"])
 
 
 async def test_without_a_channel_that_takes_it_the_page_says_to_ask_the_host(tmp_path: Path) -> None:
