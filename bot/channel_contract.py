@@ -73,6 +73,20 @@ class AddressSyntax:
 
 
 @dataclass(frozen=True)
+class Hints:
+    """How a person does what a page invites them to, one line per channel that takes it (``By mail: send
+    JOIN {game} to referee@club.org``, ``On Discord: /join game:{game}``), each with its placeholders
+    (filled by whoever shows them, in one pass, so a seat's name is never read as one)."""
+
+    join: tuple[str, ...] = ()
+    """Join a forming game: ``{game}``."""
+    take: tuple[str, ...] = ()
+    """Take a seat up for a substitute: ``{game}`` and ``{seat}``."""
+    standby: tuple[str, ...] = ()
+    """Be offered the seats of a kind of game that need a substitute: ``{kind}``."""
+
+
+@dataclass(frozen=True)
 class Runtime:
     """What every channel's workers are built from, besides its own settings."""
 
@@ -86,9 +100,9 @@ class Runtime:
     read_address: Callable[[str], tuple[str, str]]
     """The one reader of every channel's addresses (:func:`bot.channels.parse_address`), for a channel that
     reads addresses in what people write (a GM's ``ADD GM gs1 1234`` by mail)."""
-    joining: tuple[str, ...] = ()
-    """How a person joins a game on each channel that takes joins, one line each with ``{game}`` for
-    the game's name (each channel's :attr:`Channel.join_hint`), for a channel that tells people."""
+    hints: Hints = Hints()
+    """How a person joins a game, takes a seat up for a substitute, or stands by, on each channel (each
+    channel's :attr:`Channel.join_hint` ...), for a channel that tells people (the web pages)."""
 
 
 @dataclass(frozen=True)
@@ -143,13 +157,19 @@ class Channel(Generic[S]):
     intakes: Callable[[S], tuple[str, ...]] = field(default=lambda section: ())
     """The watermark names of its intakes: each deadline waits for them."""
     log_quiet: tuple[str, ...] = ()
+    """Loggers that write protocol traffic (message text, passwords) at DEBUG: held at INFO."""
     pages_url: Callable[[S], str] = field(default=lambda section: "")
     """Where it shows each game's page (``https://club.org``: a game is ``<url>/games/<slug>``), for links
     in every channel's messages; empty: it shows none."""
     join_hint: Callable[[S], str] = field(default=lambda section: "")
     """How a person joins a game on it, ``{game}`` standing for the game's name (``On Discord:
     /join game:{game}``), or empty: not configured, or it takes no joins."""
-    """Loggers that write protocol traffic (message text, passwords) at DEBUG: held at INFO."""
+    take_hint: Callable[[S], str] = field(default=lambda section: "")
+    """How a person takes a seat up for a substitute on it, ``{game}`` and ``{seat}`` standing for the
+    game's and the seat's names, or empty."""
+    standby_hint: Callable[[S], str] = field(default=lambda section: "")
+    """How a person asks to be offered seats of a kind of game that need a substitute, ``{kind}`` standing
+    for the kind, or empty."""
 
     @property
     def package(self) -> str:

@@ -18,7 +18,7 @@ from datetime import timedelta
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot import channels, heap
-from bot.channel_contract import Runtime
+from bot.channel_contract import Hints, Runtime
 from bot.core.basics.clock import Clock, SystemClock
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model.config import ServiceConfig
@@ -71,9 +71,15 @@ def web_base_url(settings: Settings) -> str:
     return next((url for c in channels.CHANNELS if (url := c.pages_url(settings.of(c)))), "")
 
 
-def joining(settings: Settings) -> tuple[str, ...]:
-    """How a person joins a game on each channel that takes joins (:attr:`Channel.join_hint`)."""
-    return tuple(hint for c in channels.CHANNELS if (hint := c.join_hint(settings.of(c))))
+def hints(settings: Settings) -> Hints:
+    """How a person joins a game, takes a seat up for a substitute, or stands by, on each channel that
+    takes it (:attr:`Channel.join_hint`, :attr:`Channel.take_hint`, :attr:`Channel.standby_hint`)."""
+    sections = [(c, settings.of(c)) for c in channels.CHANNELS]
+    return Hints(
+        join=tuple(hint for c, section in sections if (hint := c.join_hint(section))),
+        take=tuple(hint for c, section in sections if (hint := c.take_hint(section))),
+        standby=tuple(hint for c, section in sections if (hint := c.standby_hint(section))),
+    )
 
 
 def public_channels(settings: Settings) -> tuple[str, ...]:
@@ -115,7 +121,7 @@ def workers(settings: Settings, sessions: sessionmaker[Session], clock: Clock | 
     found: list[Worker] = [
         DeadlineWorker(service, clock, timedelta(seconds=settings.game.deadline_check_seconds), housekeeping)
     ]
-    runtime = Runtime(sessions, clock, service, settings.intake, bell, channels.parse_address, joining(settings))
+    runtime = Runtime(sessions, clock, service, settings.intake, bell, channels.parse_address, hints(settings))
     for channel in channels.CHANNELS:
         found += channel.workers(settings.of(channel), runtime)
     return found

@@ -86,5 +86,7 @@ CHANNEL = Channel(
     unreachable=lambda settings: "" if settings.token else "Discord user ids, but Discord is not configured",
     reach_by="REFEREE_DISCORD_TOKEN",
     join_hint=lambda settings: "On Discord: /join game:{game}" if settings.token else "",
+    take_hint=lambda settings: "On Discord: /take game:{game} seat:{seat}" if settings.token else "",
+    standby_hint=lambda settings: "On Discord: /standby kind:{kind}" if settings.token else "",
 )
 """Discord, as :data:`bot.channels.CHANNELS` lists it."""

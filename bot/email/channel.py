@@ -12,6 +12,7 @@ first channel of :data:`bot.channels.CHANNELS`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -244,6 +245,16 @@ def unreachable(settings: EmailSettings) -> str:
     return "" if settings.smtp_host or settings.maildir_outbox else "addresses, but no outgoing mail is configured"
 
 
+def by_mail(words: str) -> Callable[[EmailSettings], str]:
+    """A hint (:attr:`Channel.join_hint` ...): send ``words`` to the referee's address, when mail is read."""
+
+    def hint(settings: EmailSettings) -> str:
+        reads = settings.imap_host or settings.maildir_inbox
+        return f"By mail: send {words} to {settings.bot_address}" if reads else ""
+
+    return hint
+
+
 CHANNEL = Channel(
     name=NAME,
     label="Email",
@@ -258,8 +269,8 @@ CHANNEL = Channel(
     reach_by="smtp_host (or maildir_outbox)",
     own_address=lambda settings: settings.bot_address.lower(),
     log_quiet=("imapclient", "aiosmtplib", "mail.log"),
-    join_hint=lambda settings: (
-        f"By mail: send JOIN {{game}} to {settings.bot_address}" if settings.imap_host or settings.maildir_inbox else ""
-    ),
+    join_hint=by_mail("JOIN {game}"),
+    take_hint=by_mail("STAND IN {game} {seat}"),
+    standby_hint=by_mail("STANDBY {kind}"),
 )
 """Email, as :data:`bot.channels.CHANNELS` lists it."""

@@ -74,7 +74,7 @@ def workers(settings: WebSettings, runtime: Runtime) -> list[Worker]:
         return []
     from bot.web.runtime import WebWorker  # aiohttp's server, imported only when the pages are served
 
-    return [WebWorker(settings, runtime.sessions, runtime.service.config, runtime.joining)]
+    return [WebWorker(settings, runtime.sessions, runtime.service.config, runtime.hints)]
 
 
 def doctor(settings: WebSettings, context: DoctorContext) -> list[Check]:

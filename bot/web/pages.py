@@ -10,12 +10,15 @@ reader's own zone.  Each table has a list beside it saying the same in words
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 import jinja2
 
+from bot.channel_contract import Hints
 from bot.core.messaging.rendering import Rendered, render_message
-from bot.core.views.pages import ClubPage, GamePage, PublicReport
+from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer
 from bot.pictures import Picture
 from bot.resources import TEMPLATES_DIR
 
@@ -44,20 +47,56 @@ def report_text(report: PublicReport) -> Rendered:
     return render_message(TEXT_FORM, "report", report.data)
 
 
+PLACEHOLDER = re.compile(r"\{(game|seat|kind)\}")
+
+
+def filled(lines: tuple[str, ...], **values: str) -> list[str]:
+    """``lines`` (a channel's hints) with ``{game}``, ``{seat}``, ``{kind}`` replaced by ``values``, in one
+    pass: a seat named ``{game}`` stays as it is written."""
+    return [PLACEHOLDER.sub(lambda m: values.get(m[1], m[0]), line) for line in lines]
+
+
 def joins_for(joining: tuple[str, ...], slug: str) -> list[str]:
     """The join lines of one game (``{game}`` replaced by its name; nothing else is formatted)."""
-    return [line.replace("{game}", slug) for line in joining]
+    return filled(joining, game=slug)
 
 
-def index_html(club: ClubPage, joining: tuple[str, ...] = ()) -> str:
-    """``/``: the club's games, running, forming (with how to join) and over."""
-    return (
-        environment().get_template("index.html.j2").render(root="./", club=club, joining=joining, joins_for=joins_for)
+@dataclass(frozen=True)
+class Offers:
+    """The seats up for a substitute a page lists, each with how to take it, and how to be offered the
+    next ones of the same kinds (``STANDBY``)."""
+
+    seats: list[tuple[SeatOffer, list[str]]]
+    standby: list[tuple[str, list[str]]]
+    """Per kind of game among the seats, (kind, the lines); none when no channel says how."""
+    trial_turns: int
+
+
+def offers_of(offered: tuple[SeatOffer, ...], hints: Hints, trial_turns: int) -> Offers:
+    """``offered`` with each channel's line to take each seat (``STAND IN`` by mail), and its ``STANDBY`` line for each kind."""
+    kinds = sorted({seat.kind for seat in offered})
+    return Offers(
+        seats=[(seat, filled(hints.take, game=seat.slug, seat=seat.seat)) for seat in offered],
+        standby=[(kind, lines) for kind in kinds if (lines := filled(hints.standby, kind=kind))],
+        trial_turns=trial_turns,
     )
 
 
-def game_html(page: GamePage, picture: Picture | None, joining: tuple[str, ...] = ()) -> str:
+def index_html(club: ClubPage, hints: Hints | None = None) -> str:
+    """``/``: the seats up for a substitute (if any), and the club's games, running, forming (with how to
+    join) and over."""
+    hints = hints or Hints()
+    return (
+        environment()
+        .get_template("index.html.j2")
+        .render(root="./", club=club, joining=hints.join, joins_for=joins_for,
+                offers=offers_of(club.offered, hints, club.trial_turns))
+    )  # fmt: skip
+
+
+def game_html(page: GamePage, picture: Picture | None, hints: Hints | None = None) -> str:
     """``/games/<slug>``: one game as everyone may see it."""
+    hints = hints or Hints()
     return (
         environment()
         .get_template("game.html.j2")
@@ -66,7 +105,8 @@ def game_html(page: GamePage, picture: Picture | None, joining: tuple[str, ...] 
             page=page,
             line=page.line,
             picture=picture,
-            joins=joins_for(joining, page.line.slug),
+            joins=joins_for(hints.join, page.line.slug),
+            offers=offers_of(page.offered, hints, page.trial_turns),
             reports=[(report, report_text(report)) for report in list(reversed(page.reports))[:MAX_REPORTS]],
             reports_left_out=max(0, len(page.reports) - MAX_REPORTS),
         )

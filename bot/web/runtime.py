@@ -12,6 +12,7 @@ from bot.web.server import bound_port, site_for, start
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
 
+    from bot.channel_contract import Hints
     from bot.core.model.config import ServiceConfig
     from bot.web.channel import WebSettings
 
@@ -29,10 +30,10 @@ class WebWorker:
         settings: WebSettings,
         sessions: sessionmaker[Session],
         config: ServiceConfig,
-        joining: tuple[str, ...] = (),
+        hints: Hints | None = None,
     ) -> None:
         self.settings = settings
-        self.site = site_for(sessions, config, joining, settings.base_url)
+        self.site = site_for(sessions, config, hints, settings.base_url)
 
     async def prepare(self) -> None:
         return None

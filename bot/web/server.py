@@ -23,11 +23,12 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiohttp import web
 from sqlalchemy.orm import Session, sessionmaker
 
+from bot.channel_contract import Hints
 from bot.core.model.config import ServiceConfig
 from bot.core.views.calendars import MEDIA_TYPE, CalendarViews
 from bot.core.views.pages import Pages
@@ -57,12 +58,12 @@ SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 
 @dataclass(frozen=True)
 class Site:
-    """What the handlers read: the pages' data, the calendars, the join lines, the base URL of links."""
+    """What the handlers read: the pages' data, the calendars, the hints, the base URL of links."""
 
     pages: Pages
     calendars: CalendarViews
-    joining: tuple[str, ...] = ()
-    """How to join a game on each channel, ``{game}`` standing for its name (Runtime.joining)."""
+    hints: Hints = field(default_factory=Hints)
+    """How to join a game, take a seat up for a substitute, stand by, on each channel (Runtime.hints)."""
     base_url: str = ""
     """Where people read the pages (for the feed's links); empty: the request's own address."""
 
@@ -72,7 +73,7 @@ Handler = Callable[[Site, web.Request], Awaitable[web.StreamResponse]]
 
 async def index(site: Site, request: web.Request) -> web.StreamResponse:
     club = await asyncio.to_thread(site.pages.club)
-    return _html(index_html(club, site.joining))
+    return _html(index_html(club, site.hints))
 
 
 async def game(site: Site, request: web.Request) -> web.StreamResponse:
@@ -80,7 +81,7 @@ async def game(site: Site, request: web.Request) -> web.StreamResponse:
     if page is None:
         raise _not_found()
     picture = await asyncio.to_thread(draw, page.line.kind, page.board)
-    return _html(game_html(page, picture, site.joining))
+    return _html(game_html(page, picture, site.hints))
 
 
 async def board(site: Site, request: web.Request) -> web.StreamResponse:
@@ -233,12 +234,12 @@ def bound_port(runner: web.AppRunner) -> int:
 def site_for(
     sessions: sessionmaker[Session],
     config: ServiceConfig | None = None,
-    joining: tuple[str, ...] = (),
+    hints: Hints | None = None,
     base_url: str = "",
 ) -> Site:
     """The site of the database ``sessions`` reads; ``config`` keys the private calendars (the
     service's secret key) and names their entries (the mail domain, the pages' address)."""
-    return Site(Pages(sessions), CalendarViews(sessions, config or ServiceConfig()), joining, base_url)
+    return Site(Pages(sessions), CalendarViews(sessions, config or ServiceConfig()), hints or Hints(), base_url)
 
 
 __all__ = ["ROUTES", "Site", "bound_port", "make_app", "site_for", "start"]

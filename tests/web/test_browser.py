@@ -1,7 +1,7 @@
 """The pages in a real browser: Debian's headless Chromium, driven by Selenium.
 
 The index and a game's page (a running Golden Strider race with a board
-picture, and a finished Strike Gold game) are loaded at desktop width (1280)
+picture and a seat up for a substitute, and a finished Strike Gold game) are loaded at desktop width (1280)
 and phone width (390x844), and screenshots written under
 ``test-artifacts/screenshots/`` (git-ignored; the paths are printed, so CI's
 log shows them).  In each: no console error (a script or a style refused by
@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
+from bot.core.model import commands as c
 from bot.pictures import registry as pictures
 from bot.web.server import site_for
-from tests.web.test_pages import JOINING
-from tests.web.world import club, served
+from tests.web.test_pages import HINTS
+from tests.web.world import GM, club, served
 
 pytestmark = pytest.mark.integration
 
@@ -106,9 +107,13 @@ async def test_the_pages_in_a_headless_chromium(tmp_path: Path) -> None:
         made.start("autumn-gold")
         made.play("autumn-gold", 10_000)
         made.create("newcomers", "dragon-stripes", ["Wil"])
+        offered = made.apply(GM, "Game Master", c.OfferSeat("spring-cup", "Peter Elliott", reason="moved away"))
+        assert "seat_put_up" in offered.results, offered.problems
         pages = {"index": "/", "running-game": "/games/spring-cup", "finished-game": "/games/autumn-gold",
                  "missing": "/games/none"}  # fmt: skip
-        async with served(site_for(made.sessions, made.service.config, JOINING)) as reader:
+        async with served(site_for(made.sessions, made.service.config, HINTS)) as reader:
+            for path in ("/", "/games/spring-cup"):
+                assert "send STAND IN spring-cup Peter Elliott to" in await reader.get(path), path
             problems = await asyncio.to_thread(look, reader.base, pages)
     console = [p for p in problems if "missing" in p and "404" in p]
     assert [p for p in problems if p not in console] == []

@@ -30,13 +30,17 @@ from bot.core.messaging.rendering import render_message
 from bot.core.model import commands as c
 from bot.pictures import Picture
 from bot.pictures import registry as pictures
+from bot.settings import Settings
 from bot.web import feed
 from bot.web import pages as web_pages
 from bot.web.server import site_for
+from bot.wiring import hints
 from tests.web.world import GM, Club, club, served
 
 ATOM = "{http://www.w3.org/2005/Atom}"
-JOINING = ("By mail: send JOIN {game} to referee@club.example", "On Discord: /join game:{game}")
+HINTS = hints(Settings.load(None, {"REFEREE_IMAP_HOST": "imap.club.example", "REFEREE_DISCORD_TOKEN": "x",
+                                   "REFEREE_BOT_ADDRESS": "referee@club.example"}))  # fmt: skip
+"""How to join, take a seat, stand by, by mail and on Discord, as ``referee serve`` says it."""
 RUNNERS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 
@@ -61,7 +65,7 @@ def three_games(directory: Path) -> Club:
 async def test_the_index_lists_the_games_by_state_with_how_to_join(tmp_path: Path) -> None:
     made = three_games(tmp_path)
     try:
-        async with served(site_for(made.sessions, made.service.config, JOINING)) as reader:
+        async with served(site_for(made.sessions, made.service.config, HINTS)) as reader:
             page = await reader.get("/")
     finally:
         made.close()

@@ -54,9 +54,12 @@ class Club:
                               self.clock.now(), trust=c.Trust.VERIFIED, may_create=True)  # fmt: skip
         return self.service.apply(envelope)
 
-    def create(self, slug: str, kind: str, names: list[str], options: dict[str, Any] | None = None) -> None:
+    def create(
+        self, slug: str, kind: str, names: list[str], options: dict[str, Any] | None = None, **settings: Any
+    ) -> None:
+        """``slug`` created by :data:`GM` and joined by ``names``; ``settings``: more of CreateGame's fields."""
         created = self.apply(GM, "Game Master", c.CreateGame(slug, kind, options or {}, "Europe/London", 48 * 60,
-                                                             False, "address"))  # fmt: skip
+                                                             False, "address", **settings))  # fmt: skip
         assert "created" in created.results, created.problems
         with unit_of_work(self.sessions) as session:  # a fixed seed: the same game on every run
             game = find_game(session, slug)

@@ -15,7 +15,12 @@ page is the public view only:
   every one of them is in ``public_state`` (``tests/web/test_hidden.py``
   checks the standings shown against the public view);
 * the seed only once the game is over (it is secret until then: its
-  commitment is public from the start).
+  commitment is public from the start);
+* of a seat up for a substitute, what its offer made public (the game's
+  public place says the same): the seat, since when, the game's minimum
+  reliability and whether a game master accepts the taker.  Never who has
+  offered to take it (``Seat.candidate_id`` waits for a game master, and is
+  nobody else's business) nor anyone's address.
 
 Several ``referee serve`` processes may read the same database: nothing here
 writes, nor keeps anything between calls.
@@ -38,6 +43,8 @@ from bot.core.games.stored import (
     ABANDONED,
     FINISHED,
     FORMING,
+    PAUSED,
+    RUNNING,
     current_orders,
     find_game,
     phase_of,
@@ -50,11 +57,14 @@ from bot.core.turns.game_record import export_record
 from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import public_press_since
 from bot.core.turns.resolution import gm_actions_since, public_report
+from bot.core.turns.substitutes import offered_seats
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 
 OVER = (FINISHED, ABANDONED)
 """The statuses of a game that is over: its seed is revealed and its record may be downloaded."""
+TAKING = (RUNNING, PAUSED)
+"""The statuses of a game whose seats may be up for a substitute (taking one is refused in any other)."""
 
 
 @dataclass(frozen=True)
@@ -86,10 +96,31 @@ class GameLine:
 
 
 @dataclass(frozen=True)
+class SeatOffer:
+    """A seat up for a substitute, as its offer made it public (the game's public place was told the same):
+    the game, the seat, since when, and what taking it needs.  Nothing of who has offered to take it."""
+
+    slug: str
+    kind: str
+    title: str
+    seat: str
+    since: Moment
+    """When it was put up (UTC and the game's zone)."""
+    min_reliability: int | None
+    """The share of owed turns a taker must have ordered in time, as to join (None: anyone)."""
+    auto: bool
+    """True: the first to take it has it at once; False: a game master accepts (or declines) them."""
+
+
+@dataclass(frozen=True)
 class ClubPage:
     running: tuple[GameLine, ...]
     forming: tuple[GameLine, ...]
     finished: tuple[GameLine, ...]
+    offered: tuple[SeatOffer, ...] = ()
+    """The seats up for a substitute in running and paused games, by game and seat."""
+    trial_turns: int = TRIAL_TURNS
+    """A player who has owed fewer turns meets any game's minimum reliability."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +186,8 @@ class GamePage:
     """The share of owed turns a player must have ordered in time to join (None: anyone) ..."""
     trial_turns: int = TRIAL_TURNS
     """... once they have owed this many turns."""
+    offered: tuple[SeatOffer, ...] = ()
+    """Its seats up for a substitute (running or paused), in seat order."""
 
     @property
     def over(self) -> bool:
@@ -170,12 +203,14 @@ class Pages:
     def club(self) -> ClubPage:
         """Every game: running (and paused), forming, and over; each list by slug."""
         with unit_of_work(self._sessions) as session:
-            games = session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.slug))
+            games = list(session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.slug)))
             lines = [_line(game) for game in games]
+            offered = _offered(games)
         return ClubPage(
             running=tuple(line for line in lines if line.status not in (FORMING, *OVER)),
             forming=tuple(line for line in lines if line.status == FORMING),
             finished=tuple(line for line in lines if line.status in OVER),
+            offered=offered,
         )
 
     def game(self, slug: str) -> GamePage | None:
@@ -210,6 +245,26 @@ def _line(game: Game) -> GameLine:
     )  # fmt: skip
 
 
+def _offered(games: list[Game]) -> tuple[SeatOffer, ...]:
+    """The seats up for a substitute among ``games`` (those running or paused), as their offers made public."""
+    found: list[SeatOffer] = []
+    for game, seat in offered_seats(game for game in games if game.status in TAKING):
+        since = _moment(seat.offered_at, game.time_zone)
+        assert since is not None
+        found.append(
+            SeatOffer(
+                slug=game.slug,
+                kind=game.kind,
+                title=rules_of(game).title,
+                seat=seat.name,
+                since=since,
+                min_reliability=game.min_reliability,
+                auto=game.substitute_auto,
+            )
+        )
+    return tuple(found)  # fmt: skip
+
+
 def _page(session: Session, game: Game) -> GamePage:
     line = _line(game)
     rules = rules_of(game)
@@ -237,6 +292,7 @@ def _page(session: Session, game: Game) -> GamePage:
         created_at=game.created_at,
         holders=_holders(session, game),
         min_reliability=game.min_reliability,
+        offered=_offered([game]),
     )
 
 
