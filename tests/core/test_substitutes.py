@@ -5,6 +5,7 @@ seat spoken for, a player below the game's minimum)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import timedelta
 
@@ -311,3 +312,21 @@ def test_in_a_game_of_one_move_at_a_time_only_the_turns_a_seat_owed_count(harnes
         for seat in game.seats:
             owed = [r for r in live_records(session, game) if seat.name in r.defaulted]
             assert len(owed) >= 2, (seat.name, len(owed))
+
+
+def test_a_report_announces_who_took_a_seat_without_any_address(harness):
+    """A report is public (its public place's copy, the web page): its announcements of a REPLACE, a seat put
+    up and a seat taken name no address, neither the game master's nor the newcomer's."""
+    start(harness, substitute_auto=True)
+    standby(harness, "Zed")
+    harness.clock.advance(timedelta(minutes=5))
+    harness.send("GM", c.ReplacePlayer("g1", "Cat", "email", "newcat@example.org", "Cat moved"))
+    harness.send("GM", c.OfferSeat("g1", "Ben", reason="Ben is away"))
+    harness.send("Zed", c.TakeSeat("g1", "Ben"))
+    turn(harness, {name: SETUP for name in SEATS if name not in ("Ben", "Cat")})
+    public = [row for row in harness.outbox("report") if row.recipient == "public:g1"]
+    assert public, "the turn's report went to the public place"
+    text = json.dumps([row.data for row in public])
+    assert "gave seat Cat to a new player" in " ".join(public[-1].body.split())
+    assert "a substitute took seat Ben" in " ".join(public[-1].body.split())
+    assert "@example.org" not in text, "an address in the public report's data"

@@ -164,8 +164,7 @@ def process(ctx: CommandContext, command: c.ProcessNow) -> Result:
                            open=phase.number if phase else None)  # fmt: skip
         return REFUSED
     game.status = RUNNING
-    early = announced_action(type(command).__name__, command.reason, ctx.now, ctx.envelope.sender.address,
-                             {"turn": phase.number}, game.time_zone)  # fmt: skip
+    early = announced_action(type(command).__name__, command.reason, ctx.now, {"turn": phase.number}, game.time_zone)
     record = resolve_current_turn(ctx.session, game, ctx.now, ctx.config, ctx.delivery, announce=[early])
     ctx.reply.add("processed", game=game.slug, turn=record.turn_number, reason=command.reason)
     return DONE

@@ -198,18 +198,22 @@ def gm_actions_since(session: Session, game: Game, since: datetime | None) -> li
             query = query.where(AuditEntry.at > since)
         entries = list(session.scalars(query.order_by(AuditEntry.id)).all())
     return [
-        announced_action(entry.action, entry.reason, entry.at, entry.actor, _outcome(entry), game.time_zone)
-        for entry in entries
+        announced_action(entry.action, entry.reason, entry.at, _outcome(entry), game.time_zone) for entry in entries
     ]
 
 
-def announced_action(
-    action: str, reason: str, at: datetime, by: str, outcome: dict[str, Any], time_zone: str
-) -> dict[str, Any]:
+def announced_action(action: str, reason: str, at: datetime, outcome: dict[str, Any], time_zone: str) -> dict[str, Any]:
     """One override as a report announces it: the phrase ``gm_action`` words it from ``action`` (the
-    command's name) and ``outcome`` (what it did: the new deadline, the turn, the seat...)."""
-    return {"action": action, "reason": reason, "at": at.isoformat(), "by": by, "outcome": outcome,
-            "time_zone": time_zone}  # fmt: skip
+    command's name) and ``outcome`` (what it did: the new deadline, the turn, the seat...).  A report is
+    public data (its public place's copy, the web page): it names nobody's address, neither who acted
+    (the game's log keeps that) nor, but for the co-GM an ``ADD GM`` announces, whom it touched."""
+    shown = outcome if action in NAMES_AN_ADDRESS else {k: v for k, v in outcome.items() if k != "address"}
+    return {"action": action, "reason": reason, "at": at.isoformat(), "outcome": shown, "time_zone": time_zone}
+
+
+NAMES_AN_ADDRESS = frozenset({"AddGameMaster"})
+"""The overrides whose announcement names an address (the game master added): every player is to know who runs
+their game."""
 
 
 def _outcome(entry: AuditEntry) -> dict[str, Any]:

@@ -255,8 +255,8 @@ def offers_after_turn(
             detail={"command": c.OfferSeat.__name__, "arguments": {"game": game.slug, "seat": seat.name,
                     "action": "offer"}, "outcome": [outcome]}, at=now,
         ))  # fmt: skip
-        announced.append({"action": c.OfferSeat.__name__, "reason": reason, "at": now.isoformat(), "by": REFEREE,
-                          "outcome": outcome, "time_zone": game.time_zone})  # fmt: skip
+        announced.append({"action": c.OfferSeat.__name__, "reason": reason, "at": now.isoformat(), "outcome": outcome,
+                          "time_zone": game.time_zone})  # fmt: skip
     return outcomes, announced
 
 
