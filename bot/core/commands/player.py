@@ -14,6 +14,7 @@ from sqlalchemy.orm import selectinload
 
 from adjudicator import registry
 from bot.core.basics.display_width import display_width
+from bot.core.commands.admission import admitted
 from bot.core.commands.context import CommandContext
 from bot.core.commands.player_settings import calendar_address
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
@@ -22,13 +23,10 @@ from bot.core.model import commands as c
 from bot.core.model.declaration import game_master_help
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToGameMasters
 from bot.core.model.secret_values import Secret
-from bot.core.people.identities import find_or_create_player, find_player, seat_of
+from bot.core.people.identities import find_player, seat_of
 from bot.core.people.reliability import (
     RESIGNED,
-    TRIAL_TURNS,
-    admits,
     leave_seat,
-    reliability_of,
     seat_figures,
     take_seat,
 )
@@ -117,16 +115,10 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
     if game.join_policy == "invited" and ctx.envelope.sender.address.lower() not in game.invited:
         ctx.reply.problem(line, "not_invited", game=game.slug)
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
-    own = seat_of(game, player)
-    if own is not None:
-        ctx.reply.problem(line, "already_seated", game=game.slug, seat=own.name)
+    found = admitted(ctx, game, line)
+    if found is None:
         return REFUSED
-    record = reliability_of(ctx.session, [player.id])[player.id]
-    if not admits(record, game.min_reliability):
-        ctx.reply.problem(line, "below_min_reliability", game=game.slug, minimum=game.min_reliability,
-                          trial=TRIAL_TURNS, **record.as_data())  # fmt: skip
-        return REFUSED
+    player, record = found
     rules = rules_of(game)
     most = seat_limit(game)
     if len(game.seats) >= most:

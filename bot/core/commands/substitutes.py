@@ -14,13 +14,13 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from adjudicator import registry
+from bot.core.commands.admission import admitted
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.stored import PAUSED, RUNNING, seat_named
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.people.identities import find_or_create_player, find_player, seat_of
-from bot.core.people.reliability import TRIAL_TURNS, admits, reliability_of
 from bot.core.turns.substitutes import (
     close_offer,
     hand_over,
@@ -167,16 +167,10 @@ def take(ctx: CommandContext, command: c.TakeSeat) -> Result:
         return REFUSED
     if not _vouched(ctx, line):
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
-    own = seat_of(game, player)
-    if own is not None:
-        ctx.reply.problem(line, "already_seated", game=game.slug, seat=own.name)
+    found = admitted(ctx, game, line)
+    if found is None:
         return REFUSED
-    record = reliability_of(ctx.session, [player.id])[player.id]
-    if not admits(record, game.min_reliability):
-        ctx.reply.problem(line, "below_min_reliability", game=game.slug, minimum=game.min_reliability,
-                          trial=TRIAL_TURNS, **record.as_data())  # fmt: skip
-        return REFUSED
+    player, record = found
     if seat.candidate_id is not None:
         code = "take_pending" if seat.candidate_id == player.id else "seat_spoken_for"
         ctx.reply.problem(line, code, game=game.slug, seat=seat.name)
