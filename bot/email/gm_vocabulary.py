@@ -14,7 +14,8 @@ One command a line, case-insensitively, like the players' vocabulary in
                                 OPTION name=value, INVITE address, OBSERVERS yes|no,
                                 ABSENCE n (days), GM address, RELIABILITY percent,
                                 READY CHECK d (the window
-                                in which each seat confirms once the game fills)
+                                in which each seat confirms once the game fills),
+                                SUBSTITUTE AFTER n, SUBSTITUTE AUTO yes|no
     START <game>                OPEN <game> / CLOSE <game>      (joining)
     READY <game> FOR <seat>     (confirm a seat in the ready check)
     SET DEADLINE <game> <when>  EXTEND <game> <duration>        (= SET DEADLINE <game> +<duration>)
@@ -22,11 +23,13 @@ One command a line, case-insensitively, like the players' vocabulary in
     PROCESS <game> TURN <n>     PREVIEW <game>                  ROLLBACK <game> TO <n> [DEADLINE <when>]
     ORDERS <game> FOR <seat>    (then the seat's order lines)
     REPLACE <game> <seat> WITH <address> [EXTEND <d>]           EJECT <game> <seat>
+    SUBSTITUTE <game> <seat> [WITHDRAW|ACCEPT|DECLINE]          (a seat up for a substitute)
     BROADCAST <game>            (then the message's lines)      SET OPTION <game> <name> <value>
     END <game> / ABANDON <game> ADD GM <game> <address>         HANDOVER <game> <address>
     LOG <game>
     players: SET WAIT <game> / SET NOWAIT <game>, OBSERVE <game> / STOP OBSERVING <game>,
-             ABSENT <game> <from> <to>, READY <game> (in a ready check)
+             ABSENT <game> <from> <to>, READY <game> (in a ready check),
+             STANDBY <kind>|ALL / STANDBY OFF <kind> / STANDBY, STAND IN <game> <seat>
 
 * A command that changes the game takes a reason (it is written to the
   game's log and told to the players): a line ``REASON <text>`` right below
