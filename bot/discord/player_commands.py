@@ -182,7 +182,7 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     @app_commands.choices(kind=STANDBY_KINDS)
     async def standby(interaction: discord.Interaction, kind: str | None = None, off: bool = False) -> None:
         if kind is None:
-            await answers.apply(interaction, c.SetStandby())
+            await answers.apply(interaction, c.ShowStandby())
             return
         await answers.apply(interaction, c.SetStandby(c.ANY_KIND if kind == ALL_KINDS else kind, on=not off))
 

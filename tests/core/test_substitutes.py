@@ -46,7 +46,7 @@ def seat_state(harness: Harness, name: str, slug: str = "g1") -> tuple[str, bool
 
 
 def standby(harness: Harness, who: str, kind: str | None = "golden-strider", on: bool = True, **kw):
-    return harness.send(who, c.SetStandby(kind, on), **kw)
+    return harness.send(who, c.ShowStandby() if kind is None else c.SetStandby(kind, on), **kw)
 
 
 def test_the_standby_list_needs_a_vouched_sender_and_a_known_kind(harness):

@@ -256,7 +256,7 @@ async def test_a_seat_missed_twice_is_put_up_taken_by_button_accepted_by_the_gm_
         # A forged STAND IN (a From line nobody vouches for) is refused and changes nothing.
         forged = await mail.send(f"STAND IN {GAME} Ann", sender="mallory@example.net", name="Mallory", vouched=False)
         assert "your address could not be verified" in one_line(forged), forged
-        assert "NOT UNDERSTOOD > STAND IN sub1 Ann" in one_line(forged)
+        assert "NOT UNDERSTOOD > STAND IN sub1 your address could not be verified" in one_line(forged)
         assert seat_row(world, "Ann") == ("Ann", 1, None, True)
 
         # Zed clicks; Yan's click on Zed's button is Yan's TAKE, refused: the seat is spoken for.

@@ -103,7 +103,7 @@ TABLE: list[tuple[str, list[c.Command]]] = [
     ("RECORD ME\nrecord me.\nRECORD spring26", [c.ShowReliability(), c.ShowReliability(), c.ShowRecord(G)]),
     ("STANDBY three-races\nstandby ALL\nSTANDBY OFF golden-strider\nStandby off *\nSTANDBY",
      [c.SetStandby("three-races"), c.SetStandby(c.ANY_KIND), c.SetStandby("golden-strider", False),
-      c.SetStandby(c.ANY_KIND, False), c.SetStandby()]),
+      c.SetStandby(c.ANY_KIND, False), c.ShowStandby()]),
     (f"STAND IN {G} Steve Ovett\nstandin [{G}] #2", [c.TakeSeat(G, "Steve Ovett"), c.TakeSeat(G, "#2")]),
     (  # TAKE is a word of Strike Gold's orders (and "take over" Dragon Stripes'): never a command in them
         f"ORDERS {G}\nTAKE the discard, keep row 3 col 4\nTake over!",

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.core.commands.replies import ReplyBuilder
-from bot.core.games.stored import FINISHED, find_game
+from bot.core.games.stored import FINISHED, find_game, seat_named
 from bot.core.messaging.delivery import Delivery
 from bot.core.model import commands as c
 from bot.store.models import Game, Player, Seat
@@ -69,3 +69,13 @@ class CommandContext:
         else:
             self.reply.game_tag = game.slug
         return game
+
+    def seat_named(self, game: Game, name: str, command_line: str) -> Seat | None:
+        """The seat of ``game`` called ``name`` (or numbered so, ``#2``: :func:`bot.core.games.stored.seat_named`),
+        or None after telling the sender which seats there are."""
+        seat = seat_named(game, name)
+        if seat is None:
+            self.reply.problem(
+                command_line, "no_such_seat", game=game.slug, seat=name, seats=[s.name for s in game.seats]
+            )
+        return seat

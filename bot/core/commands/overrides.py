@@ -62,13 +62,6 @@ def _running(ctx: CommandContext, game: Game, line: str, *statuses: str) -> bool
     return False
 
 
-def _seat(ctx: CommandContext, game: Game, name: str, line: str) -> Seat | None:
-    seat = next((s for s in game.seats if s.name.lower() == name.strip().lower()), None)
-    if seat is None:
-        ctx.reply.problem(line, "no_such_seat", game=game.slug, seat=name, seats=[s.name for s in game.seats])
-    return seat
-
-
 def _tell(ctx: CommandContext, seat: Seat, template: str, data: dict[str, Any]) -> None:
     key = f"{template}:{ctx.envelope.source_id}:{seat.name}"
     ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message(template, data), NOTICE, key,
@@ -200,7 +193,7 @@ def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
     line = f"ORDERS {game.slug} FOR {command.seat}"
     if not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
-    seat = _seat(ctx, game, command.seat, line)
+    seat = ctx.seat_named(game, command.seat, line)
     phase = phase_of(game)
     if seat is None or phase is None:
         return REFUSED
@@ -231,7 +224,7 @@ def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
 def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
     game = ctx.game
     line = f"REPLACE {game.slug} {command.seat}"
-    seat = _seat(ctx, game, command.seat, line)
+    seat = ctx.seat_named(game, command.seat, line)
     if seat is None or not _running(ctx, game, line, RUNNING, PAUSED, "forming"):
         return REFUSED
     newcomer = find_or_create_player(ctx.session, c.Sender(command.channel, command.address.strip()), ctx.now)
@@ -266,7 +259,7 @@ def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
 def eject(ctx: CommandContext, command: c.EjectPlayer) -> Result:
     game = ctx.game
     line = f"EJECT {game.slug} {command.seat}"
-    seat = _seat(ctx, game, command.seat, line)
+    seat = ctx.seat_named(game, command.seat, line)
     if seat is None or not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
     if not seat.resigned:

@@ -3,7 +3,7 @@
 For each command of an envelope, inside the envelope's transaction:
 
 1. **authorise** by the command's declared :class:`~bot.core.model.commands.Permission`:
-   ``ANYONE`` runs; ``SEAT`` needs the named game and a seat of it, found by the
+   ``ANYONE`` runs; ``VOUCHED`` needs a sender the channel vouches for; ``SEAT`` needs the named game and a seat of it, found by the
    sender's identity when the channel's :class:`~bot.core.model.commands.Trust` is enough
    for the game's authentication, else by the seat password; ``GAME_MASTER``
    needs a game master of the named game (or the host), proven by the GM
@@ -105,6 +105,10 @@ def authorise(ctx: CommandContext, command: c.Command) -> Authorised | None:
     envelope = ctx.envelope
     if permission is c.Permission.HOST:
         return Authorised() if envelope.as_host else _refuse(ctx, command, line, "host_only")
+    if permission is c.Permission.VOUCHED:
+        if envelope.trust is c.Trust.CLAIMED and not envelope.as_host:
+            return _refuse(ctx, command, line, "sender_not_verified", reason=envelope.unverified_reason)
+        return Authorised()
     if permission is c.Permission.CREATOR:
         allowed = envelope.as_host or envelope.may_create or envelope.sender.address in ctx.config.game_masters
         if not allowed:

@@ -70,9 +70,8 @@ def mark_ready(ctx: CommandContext, command: c.MarkReady) -> Result:
     with its reason)."""
     game = ctx.game
     line = f"READY {game.slug} FOR {command.seat}"
-    seat = next((s for s in game.seats if s.name.lower() == command.seat.strip().lower()), None)
+    seat = ctx.seat_named(game, command.seat, line)
     if seat is None:
-        ctx.reply.problem(line, "no_such_seat", game=game.slug, seat=command.seat, seats=[s.name for s in game.seats])
         return REFUSED
     if not _open(ctx, game, seat, line):
         return REFUSED

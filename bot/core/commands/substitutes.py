@@ -5,8 +5,9 @@ seat up, withdraw it, accept or decline who offered) and ``STAND IN``
 What an offer is, who is told and how a seat changes hands: :mod:`bot.core.turns.substitutes`.  Every
 refusal is a clear answer that changes nothing: an unknown kind or seat, a seat not up, one spoken for, a
 stale button, a sender already seated, one below the game's minimum reliability, and, above all, a sender
-the channel does not vouch for: ``STANDBY`` and ``STAND IN`` change what the referee sends to an address, and
-a forged From line must not put a victim on a list or in a seat.
+the channel does not vouch for (their permission, ``VOUCHED``, checked by the pipeline): ``STANDBY`` and
+``STAND IN`` change what the referee sends to an address, and a forged From line must not put a victim
+on a list or in a seat.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from adjudicator import registry
 from bot.core.commands.admission import admitted
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
-from bot.core.games.stored import PAUSED, RUNNING, seat_named
+from bot.core.games.stored import PAUSED, RUNNING
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.people.identities import find_or_create_player, find_player, seat_of
@@ -33,43 +34,28 @@ from bot.core.turns.substitutes import (
 from bot.store.models import AuditEntry, Game, Player, Seat
 
 
-def _vouched(ctx: CommandContext, line: str) -> bool:
-    """Whether the sender's channel vouches for them (a bare From line does not); else refused."""
-    envelope = ctx.envelope
-    if envelope.trust is not c.Trust.CLAIMED or envelope.as_host:
-        return True
-    ctx.reply.problem(line, "sender_not_verified", reason=envelope.unverified_reason)
-    return False
+@handles(c.ShowStandby)
+def show_standby(ctx: CommandContext, command: c.ShowStandby) -> Result:
+    player = find_player(ctx.session, ctx.envelope.sender)
+    listed = standby_kinds(ctx.session, player.id) if player is not None else []
+    ctx.reply.add("standby_list", kinds=listed, every=c.ANY_KIND in listed, known=list(registry.kinds()))
+    return SHOWN
 
 
 @handles(c.SetStandby)
 def standby(ctx: CommandContext, command: c.SetStandby) -> Result:
     kinds = list(registry.kinds())
-    if command.kind is None:
-        player = find_player(ctx.session, ctx.envelope.sender)
-        listed = standby_kinds(ctx.session, player.id) if player is not None else []
-        ctx.reply.add("standby_list", kinds=listed, every=c.ANY_KIND in listed, known=kinds)
-        return SHOWN
     shown = "ALL" if command.kind == c.ANY_KIND else command.kind
     line = f"STANDBY {'' if command.on else 'OFF '}{shown}"
     kind = command.kind if command.kind == c.ANY_KIND else command.kind.strip().lower().replace("_", "-")
     if kind != c.ANY_KIND and kind not in kinds:
         ctx.reply.problem(line, "unknown_kind", name=command.kind, kinds=[*kinds, "ALL"])
         return REFUSED
-    if not _vouched(ctx, line):
-        return REFUSED
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
     changed = set_standby(ctx.session, player.id, kind, command.on, ctx.now)
     ctx.reply.add("standby_set", kind=None if kind == c.ANY_KIND else kind, on=command.on, changed=changed,
                   kinds=standby_kinds(ctx.session, player.id))  # fmt: skip
     return DONE if changed else SHOWN
-
-
-def _seat(ctx: CommandContext, game: Game, name: str, line: str) -> Seat | None:
-    seat = seat_named(game, name)
-    if seat is None:
-        ctx.reply.problem(line, "no_such_seat", game=game.slug, seat=name, seats=[s.name for s in game.seats])
-    return seat
 
 
 def _locked(ctx: CommandContext, seat: Seat) -> None:
@@ -97,7 +83,7 @@ def offer(ctx: CommandContext, command: c.OfferSeat) -> Result:
     if action not in c.OFFER_ACTIONS:
         ctx.reply.problem(line, "bad_offer_action", action=command.action, actions=list(c.OFFER_ACTIONS))
         return REFUSED
-    seat = _seat(ctx, game, command.seat, line)
+    seat = ctx.seat_named(game, command.seat, line)
     if seat is None:
         return REFUSED
     if game.status not in (RUNNING, PAUSED):
@@ -154,7 +140,7 @@ def take(ctx: CommandContext, command: c.TakeSeat) -> Result:
     game = ctx.game_named(command.game, line)
     if game is None:
         return REFUSED
-    seat = _seat(ctx, game, command.seat, line)
+    seat = ctx.seat_named(game, command.seat, line)
     if seat is None:
         return REFUSED
     if game.status not in (RUNNING, PAUSED):  # a game that ended with a seat up has nothing to take over
@@ -164,8 +150,6 @@ def take(ctx: CommandContext, command: c.TakeSeat) -> Result:
         return REFUSED
     if command.offer_round is not None and command.offer_round != seat.offer_round:
         ctx.reply.problem(line, "offer_stale", game=game.slug, seat=seat.name)
-        return REFUSED
-    if not _vouched(ctx, line):
         return REFUSED
     found = admitted(ctx, game, line)
     if found is None:

@@ -674,18 +674,26 @@ OFFER_ACTIONS = ("offer", "withdraw", "accept", "decline")
 @dataclass(frozen=True)
 class SetStandby(Declared):
     """``STANDBY <kind>``: the sender is offered every seat of a game of ``kind`` put up for a substitute
-    (``ALL``: of any kind); ``STANDBY OFF <kind>``: no longer; ``STANDBY`` alone: the kinds they stand by
-    for.  ``kind`` None: show the list."""
+    (``ALL``: of any kind, :data:`ANY_KIND`); ``STANDBY OFF <kind>``: no longer."""
 
     declaration = Declaration(
-        "STANDBY", Permission.ANYONE, summary="be offered seats that need a substitute (OFF: no longer)",
+        "STANDBY", Permission.VOUCHED, summary="be offered seats that need a substitute (OFF: no longer)",
         forms=(Form("STANDBY <kind>", "STANDBY <kind> or STANDBY ALL (be offered seats that need a substitute), "
                     "STANDBY OFF <kind>, or STANDBY alone (your list)"),
-               Form("STANDBY OFF <kind>", ""), Form("STANDBY", "")),
+               Form("STANDBY OFF <kind>", "")),
     )  # fmt: skip
 
-    kind: str | None = None
+    kind: str
     on: bool = True
+
+
+@dataclass(frozen=True)
+class ShowStandby(Declared):
+    """``STANDBY`` alone: the kinds the sender stands by for (reading it changes nothing: anyone may ask)."""
+
+    declaration = Declaration(
+        "STANDBY", Permission.ANYONE, summary="the kinds of game you stand by for", forms=(Form("STANDBY", ""),)
+    )
 
 
 @dataclass(frozen=True)
@@ -717,7 +725,7 @@ class TakeSeat(Declared):
     at once or once a game master accepts them, as the game says); then a briefing on the seat."""
 
     declaration = Declaration(
-        "STAND IN", Permission.ANYONE, announced=True, summary="take over a seat that needs a substitute",
+        "STAND IN", Permission.VOUCHED, announced=True, summary="take over a seat that needs a substitute",
         forms=(Form("STAND IN <game> <seat>", "STAND IN <game> <seat> (a seat put up for a substitute)",
                     also=("STANDIN",)),),
     )  # fmt: skip
@@ -789,7 +797,7 @@ Command = (
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
-    | SendPress | ReplyPress | MutePress | SetStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
+    | SendPress | ReplyPress | MutePress | SetStandby | ShowStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
 

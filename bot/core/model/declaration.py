@@ -33,6 +33,9 @@ class Permission(enum.Enum):
     """Who may run a command (checked by :func:`bot.core.commands.pipeline.authorise`)."""
 
     ANYONE = "anyone"
+    VOUCHED = "vouched"
+    """Anyone the channel vouches for, VERIFIED or VOUCHED (or the host): a command that changes what the
+    referee sends an address (a standby list, a seat taken over) is never taken from a bare From line."""
     SEAT = "seat"
     """A seat of the named game, authenticated by identity and trust, or by the seat password."""
     GAME_MASTER = "game master"

@@ -151,7 +151,7 @@ def resolve_current_turn(
         game.finished_at = now
     offers, offered = offers_after_turn(session, game, record, now, config)  # seats whose holder went missing
     since = previous_report_at(session, game, record.turn_number)
-    actions = gm_actions_since(session, game, since) + list(announce) + offered
+    actions = gm_actions_since(session, game, since) + list(announce) + [announcement(e, game) for e in offered]
     outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, page=config.page_of(game.slug),
                                press=public_press_since(session, game, since))  # fmt: skip
     outcomes += offers
@@ -197,9 +197,12 @@ def gm_actions_since(session: Session, game: Game, since: datetime | None) -> li
         if since is not None:
             query = query.where(AuditEntry.at > since)
         entries = list(session.scalars(query.order_by(AuditEntry.id)).all())
-    return [
-        announced_action(entry.action, entry.reason, entry.at, _outcome(entry), game.time_zone) for entry in entries
-    ]
+    return [announcement(entry, game) for entry in entries]
+
+
+def announcement(entry: AuditEntry, game: Game) -> dict[str, Any]:
+    """The log entry of an override as the game's report announces it (:func:`announced_action`)."""
+    return announced_action(entry.action, entry.reason, entry.at, _outcome(entry), game.time_zone)
 
 
 def announced_action(action: str, reason: str, at: datetime, outcome: dict[str, Any], time_zone: str) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def offer_data(game: Game, seat: Seat, page: str | None) -> dict[str, Any]:
     phase = phase_of(game)
     return {
         "game": game.slug, "title": rules_of(game).title, "kind": game.kind, "seat": seat.name,
-        "number": game.seats.index(seat) + 1, "round": seat.offer_round, "turn": phase.number if phase else None, "phase": phase.title if phase else None,
+        "number": seat.position + 1, "round": seat.offer_round, "turn": phase.number if phase else None, "phase": phase.title if phase else None,
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None, "time_zone": game.time_zone,
         "min_reliability": game.min_reliability, "auto": game.substitute_auto, "page": page,
     }  # fmt: skip
@@ -234,15 +234,15 @@ def missed_in_a_row(session: Session, game: Game, seat_name: str, record: TurnRe
 
 def offers_after_turn(
     session: Session, game: Game, record: TurnRecord, now: datetime, config: ServiceConfig
-) -> tuple[list[Outcome], list[dict[str, Any]]]:
+) -> tuple[list[Outcome], list[AuditEntry]]:
     """The game's option ``substitute_after``: each seat whose holder has just missed that many turns in a row
     (exactly: a seat a game master withdrew is not put up again every turn) is put up now.  Returns the
-    outcomes to send and what the turn's report announces; each is in the game's log."""
+    outcomes to send and the game's log entries of the offers (the turn's report announces them)."""
     after = game.substitute_after
     if after <= 0 or not record.defaulted or phase_of(game) is None:
         return [], []
     outcomes: list[Outcome] = []
-    announced: list[dict[str, Any]] = []
+    logged: list[AuditEntry] = []
     for seat in game.seats:
         if seat.offered_at is not None or missed_in_a_row(session, game, seat.name, record, after) != after:
             continue
@@ -250,14 +250,13 @@ def offers_after_turn(
         sent, told = offer_seat(session, game, seat, now, config, reason)
         outcomes += sent
         outcome = {"code": "seat_put_up", "game": game.slug, "seat": seat.name, "told": told, "by_referee": True}
-        session.add(AuditEntry(
-            game_id=game.id, actor=REFEREE, channel=REFEREE, action=c.OfferSeat.__name__, reason=reason,
-            detail={"command": c.OfferSeat.__name__, "arguments": {"game": game.slug, "seat": seat.name,
-                    "action": "offer"}, "outcome": [outcome]}, at=now,
-        ))  # fmt: skip
-        announced.append({"action": c.OfferSeat.__name__, "reason": reason, "at": now.isoformat(), "outcome": outcome,
-                          "time_zone": game.time_zone})  # fmt: skip
-    return outcomes, announced
+        arguments = {"game": game.slug, "seat": seat.name, "action": "offer"}
+        entry = AuditEntry(game_id=game.id, actor=REFEREE, channel=REFEREE, action=c.OfferSeat.__name__, reason=reason,
+                           detail={"command": c.OfferSeat.__name__, "arguments": arguments, "outcome": [outcome]},
+                           at=now)  # fmt: skip
+        session.add(entry)
+        logged.append(entry)
+    return outcomes, logged
 
 
 def tell_game_masters(game: Game, template: str, data: dict[str, Any], key: str) -> Outcome:
