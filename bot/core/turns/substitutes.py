@@ -81,7 +81,7 @@ def _standing_by(session: Session, game: Game, limit: int) -> list[int]:
         select(Standby.player_id, Standby.since_at)
         .where(or_(Standby.kind == game.kind, Standby.kind == c.ANY_KIND))
         .order_by(Standby.since_at, Standby.player_id)
-        .limit(limit + len(seated) + limit)  # a player may stand by twice (the kind and ALL)
+        .limit(2 * limit + len(seated))  # a player may be listed twice (the kind and ALL), a seated one left out
     ).all()
     found: list[int] = []
     for player_id, _ in rows:
