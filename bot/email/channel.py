@@ -102,6 +102,13 @@ class EmailSettings:
     unread and the reader goes on (bot.email.mail_reader; needs email_reader_processes = 1)."""
     email_read_memory_mb: int = setting(1024, whole_number(256, None, "a whole number of megabytes, at least 256"))
     """The reader process's address space; a mail that needs more is parked unread."""
+    email_sender_read_seconds: float = 10.0
+    """Reading time one sender's mails may take together in 10 minutes at the full budget per mail;
+    past it each gets 2 s (bot.core.intake.sender_budgets)."""
+    email_strangers_read_seconds: float = 5.0
+    """Reading time the mail of every sender the referee does not know (no seat in a live game, no
+    game run) may take together in 10 minutes; past it such mail is parked unread and answered, so
+    a crowd of new addresses cannot hold back a seated player's mail."""
     email_trusted_authserv_ids: tuple[str, ...] = setting((), lower_case)
     """Authserv-ids whose Authentication-Results vouch for a sender (bot.email.policy); empty: nobody
     is vouched for, and games with address-only authentication cannot be created."""
@@ -169,6 +176,7 @@ def _intake(settings: EmailSettings, runtime: Runtime) -> IntakeLoop | None:
     core, sessions, service, clock = runtime.intake, runtime.sessions, runtime.service, runtime.clock
     from bot.core.intake.inbox import Inbox
     from bot.core.intake.reply_limit import ReplyBudget
+    from bot.core.intake.sender_budgets import KnownAddresses, SenderBudgetLimits, SenderBudgets
     from bot.core.intake.watermarks import Watermarks
     from bot.email.imap import ImapIntakeLoop
     from bot.email.intake import Intake
@@ -193,7 +201,9 @@ def _intake(settings: EmailSettings, runtime: Runtime) -> IntakeLoop | None:
         nested_lines=settings.email_max_nested_lines,
     )  # fmt: skip
     budget = ReadingBudget(settings.email_read_seconds, settings.email_read_memory_mb)
-    reader = MailReader(policy, settings.email_reader_processes, limits, budget)
+    shares = SenderBudgetLimits(settings.email_sender_read_seconds, settings.email_strangers_read_seconds)
+    senders = SenderBudgets(shares, KnownAddresses(sessions, NAME))
+    reader = MailReader(policy, settings.email_reader_processes, limits, budget, senders)
     intake = Intake(processor, Watermarks(sessions), timedelta(seconds=core.intake_settle_seconds), reader)
     if settings.imap_host:
         return ImapIntakeLoop(_imap_config(settings), intake)

@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from multiprocessing.connection import Connection
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from bot import heap
 from bot.email.mime import content_digest, message_id_of, parse_plain
@@ -63,12 +63,16 @@ from bot.email.prescreen import (
     NotRead,
     Refusal,
     cheap_message_id,
+    cheap_sender,
     raw_digest,
     refusal_envelope,
     refused,
     screen,
 )
 from bot.email.understand import IntakePolicy, Understanding, understand
+
+if TYPE_CHECKING:  # the reader process imports the reader only
+    from bot.core.intake.sender_budgets import SenderBudgets
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +180,8 @@ def not_read(item: ToRead, reason: str, policy: IntakePolicy, limits: MailLimits
 
 
 def _serve(requests: Connection, answers: Connection) -> None:
-    """The reader process: read each batch sent, saying when each mail starts, until the pipe closes."""
+    """The reader process: read each batch sent, saying when each mail starts, until the pipe closes
+    (a ``None`` in a batch is a mail the intake does not want read: answered ``None`` at once)."""
     while True:
         try:
             base, items, policy, limits = requests.recv()
@@ -184,6 +189,9 @@ def _serve(requests: Connection, answers: Connection) -> None:
             return  # the intake's process is gone, or closed the pipe: nothing is lost here
         try:
             for offset, item in enumerate(items):
+                if item is None:
+                    answers.send(("done", base + offset, None))
+                    continue
                 answers.send(("start", base + offset, time.monotonic()))
                 answers.send(("done", base + offset, read_mail(item, policy, limits)))
             answers.send(("end", base + len(items), None))
@@ -206,6 +214,7 @@ class MailReader:
         processes: int = 0,
         limits: MailLimits = DEFAULT_LIMITS,
         budget: ReadingBudget = DEFAULT_BUDGET,
+        senders: SenderBudgets | None = None,
     ) -> None:
         if processes not in (0, 1):
             raise ValueError("a mail reader runs inline (0) or in one process of its own (1)")
@@ -213,6 +222,8 @@ class MailReader:
         self.processes = processes
         self.limits = limits
         self.budget = budget
+        self.senders = senders
+        """Reading time per sender across mails (:mod:`bot.core.intake.sender_budgets`); None: per mail only."""
         self._process: Any = None
         self._connection: _Duplex | None = None
         self._in_hand: Sequence[ToRead] | None = None
@@ -230,7 +241,7 @@ class MailReader:
         if self._send(0, items):
             self._in_hand = items
             return
-        self._ready = read_mails(items, self.policy, self.limits)
+        self._ready = self._read_inline(items)
 
     def result(self) -> list[MailRead]:
         """What the batch handed over last gave (read inline if the reader process died meanwhile)."""
@@ -276,8 +287,9 @@ class MailReader:
         connection = self._child()
         if connection is None:
             return False
+        wanted = [item if self._allowance(item) > 0 else None for item in items]
         try:
-            connection.send((base, list(items), self.policy, self.limits))
+            connection.send((base, wanted, self.policy, self.limits))
             return True
         except (OSError, ValueError) as exc:
             self._lost(exc)
@@ -287,24 +299,25 @@ class MailReader:
         """The reader process's answers for ``items``, each mail within its budget (module
         docstring); whether the process (or its successors) read all of them."""
         found: dict[int, MailRead] = {}
-        started: tuple[int, float] | None = None
+        started: tuple[int, float, float] | None = None
+        """The mail being read: its index, when it started, and the seconds it may take."""
         waiting_since = time.monotonic()
         whole = True
         while len(found) < len(items) or (self._connection is not None and whole):
             connection = self._connection
             if connection is None:  # lost (or killed at the batch's last mail): the rest inline
                 unread = [index for index in range(len(items)) if index not in found]
-                found.update(zip(unread, read_mails([items[i] for i in unread], self.policy, self.limits), strict=True))
+                found.update(zip(unread, self._read_inline([items[i] for i in unread]), strict=True))
                 return [found[index] for index in range(len(items))], whole and not unread
             if started is not None:
-                wait = started[1] + self.budget.seconds - time.monotonic()
+                wait = started[1] + started[2] - time.monotonic()
             else:
                 wait = waiting_since + self.budget.seconds + START_ALLOWANCE - time.monotonic()
             try:
                 if not connection.poll(max(0.0, wait)):
                     if started is None:
                         raise TimeoutError(f"no answer within {self.budget.seconds + START_ALLOWANCE:.0f} s")
-                    found[started[0]] = self._give_up(items[started[0]])
+                    found[started[0]] = self._give_up(items[started[0]], started[2])
                     rest = started[0] + 1
                     started, waiting_since = None, time.monotonic()
                     if rest < len(items) and not self._send(rest, items[rest:]):
@@ -316,24 +329,67 @@ class MailReader:
                 whole = False
                 continue
             if kind == "start":
-                started = (index, payload)
+                started = (index, payload, self._allowance(items[index]))
             elif kind == "done":
-                found[index], started, waiting_since = payload, None, time.monotonic()
+                if payload is None:  # not sent to be read (_send): the strangers' budget was spent
+                    found[index] = self._not_now(items[index])
+                else:
+                    found[index] = payload
+                    if started is not None:
+                        self._spend(items[index], time.monotonic() - started[1])
+                started, waiting_since = None, time.monotonic()
             else:  # "end": the process has answered everything it was handed
                 break
         return [found[index] for index in range(len(items))], whole
 
-    def _give_up(self, item: ToRead) -> MailRead:
-        """``item`` took longer than the budget: the process is killed, the mail not read."""
+    def _give_up(self, item: ToRead, seconds: float) -> MailRead:
+        """``item`` took longer than its budget (``seconds``): the process is killed, the mail not read."""
         self._kill()
         self.over_budget += 1
-        seconds = self.budget.seconds
+        self._spend(item, seconds)
         log.warning(
-            "reading mail %s took more than %.0f s; the mail reader process was stopped, the mail is parked "
+            "reading mail %s took more than %.4g s; the mail reader process was stopped, the mail is parked "
             "unread, and a new process reads the rest", item.key, seconds,
         )  # fmt: skip
-        return not_read(item, f"reading it took longer than the mail reader's budget of {seconds:.0f} s",
+        return not_read(item, f"reading it took longer than the mail reader's budget of {seconds:.4g} s",
                         self.policy, self.limits)  # fmt: skip
+
+    def _sender(self, item: ToRead) -> str | None:
+        """The sender's address as read cheaply from the raw bytes (never from decoded text)."""
+        return cheap_sender(item.raw, self.limits, self.policy.own_addresses)
+
+    def _allowance(self, item: ToRead) -> float:
+        """Seconds reading ``item`` may take: the budget per mail, within its sender's budget
+        across mails (:mod:`bot.core.intake.sender_budgets`); 0: not to be read now."""
+        if self.senders is None:
+            return self.budget.seconds
+        return self.senders.allowance(self._sender(item), self.budget.seconds)
+
+    def _spend(self, item: ToRead, seconds: float) -> None:
+        if self.senders is not None:
+            self.senders.spend(self._sender(item), seconds)
+
+    def _not_now(self, item: ToRead) -> MailRead:
+        """``item``'s sender is one the referee does not know, and the strangers' budget is spent."""
+        assert self.senders is not None
+        self.senders.refused += 1
+        log.warning("mail %s is parked unread: senders the referee does not know have spent their reading "
+                    "budget (the host can requeue it)", item.key)  # fmt: skip
+        return not_read(item, "the referee is reading too much costly mail from senders it does not know",
+                        self.policy, self.limits)  # fmt: skip
+
+    def _read_inline(self, items: Sequence[ToRead]) -> list[MailRead]:
+        """Read ``items`` in this process (the screen applies, no wall-clock budget), each within its
+        sender's budget across mails."""
+        found = []
+        for item in items:
+            if self._allowance(item) <= 0:
+                found.append(self._not_now(item))
+                continue
+            began = time.monotonic()
+            found.append(read_mail(item, self.policy, self.limits))
+            self._spend(item, time.monotonic() - began)
+        return found
 
     def _kill(self) -> None:
         if self._process is not None:

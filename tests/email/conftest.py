@@ -54,3 +54,15 @@ def world(world_path: Path) -> Iterator[sessionmaker[Session]]:
 def imap_user(dovecot: DovecotServer) -> str:
     """A user with a fresh, empty mailbox on the session's Dovecot."""
     return dovecot.new_user()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
+    """A migrated SQLite database file: its path and a session factory (for ``referee serve``'s workers)."""
+    path = str(tmp_path / "referee.sqlite3")
+    upgrade(path)
+    engine = make_engine(path)
+    try:
+        yield path, session_factory(engine)
+    finally:
+        engine.dispose()
