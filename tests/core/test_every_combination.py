@@ -1,0 +1,367 @@
+"""Every promise in every combination: a hypothesis state machine drives the service as the channels do.
+
+For each of the five games, random sequences of player commands (orders, the
+game's own example orders or rubbish, SET WAIT and NOWAIT, RESIGN, STATUS)
+and game master commands (pause, resume, move the deadline, orders for a
+seat, process now, roll back, eject, end), clock jumps across deadlines (the
+deadline worker runs after every step, as it does under ``referee serve``),
+and restarts (a new service on the same database).  After every step the
+promises are checked against the store:
+
+* **a complete turn resolves at once**, whatever completed it: a running game
+  with early processing at 0 never waits with every seat that owes orders in
+  and nobody waiting for the deadline;
+* **no order accepted in time is lost or used twice**: a resolved turn used,
+  for every seat, the last orders its player or a game master had accepted
+  for it (until a rollback reopens the turn);
+* **a turn resolves once**: one record per turn and generation;
+* **every player gets every report**: each seat's player has one report for
+  each turn resolved while they held it;
+* **every surface agrees with the store**: STATUS names the open turn and
+  whether the game is paused.
+
+``REFEREE_STATE_EXAMPLES`` sets the examples per game (default 200; the fuzz
+run uses 2,000); the PostgreSQL run takes a tenth of them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import shutil
+import tempfile
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from adjudicator import registry
+from bot.core.games.stored import PAUSED, RUNNING, current_orders, find_game, phase_of
+from bot.core.model import commands as c
+from bot.core.runtime.service import GameService
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.migrate import upgrade
+from bot.store.models import OutboxMessage, Seat, TurnRecord
+from tests.core.harness import SEATS, Harness
+from tests.support.postgres import PostgresCluster
+from tests.support.stored import example_orders, stored_state
+
+EXAMPLES = int(os.environ.get("REFEREE_STATE_EXAMPLES", "200"))
+STEPS = 15
+SLUG = "g1"
+REASON = "as the machine decided"
+RUBBISH = ("zzz qqq", "", "ORDERS", "play 99 bank -4", "x" * 300)
+
+
+class _Promises(RuleBasedStateMachine):
+    """The machine for one kind (a subclass per kind sets ``kind`` and ``database``)."""
+
+    kind = ""
+    database: str = ""
+    """A migrated SQLite template to copy for each example (or a PostgreSQL URL maker's output)."""
+    fresh: staticmethod  # () -> database URL for one example
+    drop: staticmethod  # (database name) -> None: an example's database is done with
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.engine = make_engine(type(self).fresh())
+        self.sessions: sessionmaker[Session] = session_factory(self.engine)
+        self.harness = Harness(self.sessions, counter=itertools.count(10_000))  # after the template's ids
+        self.rules = registry.get_rules(self.kind)
+        self.seats = SEATS[: self.rules.min_seats]
+        self.rng = random.Random(0)
+        self.accepted: dict[tuple[int, int, str], str] = {}
+        """(generation, turn, seat) -> the orders last accepted for the seat while that turn was open."""
+        self.checked: set[tuple[int, int]] = set()
+        self.holders: dict[str, set[tuple[int, int]]] = {}
+        self.ended = False
+        self.always_held = set(self.seats)
+        """The seats whose first player has held them all along (no RESIGN, no EJECT)."""
+
+    def teardown(self) -> None:
+        self.engine.dispose()
+        type(self).drop(self.engine.url.database)
+
+    # -- the game ----------------------------------------------------------------------------
+
+    @initialize()
+    def started(self) -> None:
+        """The game was created and started in the database this example copied (:func:`started_game_at`)."""
+        self.settle()
+
+    def settle(self) -> None:
+        """What the deadline worker does right after a change: resolve what is due now."""
+        self.harness.service.resolve_due(self.harness.clock.now())
+
+    def open_turn(self) -> tuple[int, int, set[str], str] | None:
+        """(generation, turn, owing seats, status) of the game, or None once it is over."""
+        with unit_of_work(self.sessions) as session:
+            game = find_game(session, SLUG)
+            assert game is not None
+            if game.status not in (RUNNING, PAUSED):
+                return None
+            phase = phase_of(game)
+            if phase is None:
+                return None
+            return game.generation, phase.number, set(phase.owing), game.status
+
+    def remember(self, seat: str, text: str, reply: str | None) -> None:
+        """The orders a reply accepted, in the game's canonical form (as turn records keep them)."""
+        now = self.open_turn()
+        if now is None or reply is None or "ORDERS ACCEPTED" not in reply:
+            return
+        state = stored_state(self.sessions, SLUG)
+        parsed = self.rules.parse_orders(state, seat, text)
+        assert parsed.orders is not None, f"accepted, yet the game reads errors in {text!r}: {parsed.errors}"
+        self.accepted[(now[0], now[1], seat)] = self.rules.format_orders(state, seat, parsed.orders)
+
+    # -- player commands ---------------------------------------------------------------------
+
+    @rule(seat=st.integers(0, 5), rubbish=st.sampled_from((None, *RUBBISH)))
+    def player_orders(self, seat: int, rubbish: str | None) -> None:
+        name = self.seats[seat % len(self.seats)]
+        now = self.open_turn()
+        if now is None:
+            return
+        text = rubbish if rubbish is not None else example_orders(self.sessions, SLUG, name, self.rng)
+        reply = self.harness.send(name, c.SubmitOrders(SLUG, text)).reply
+        self.remember(name, text, reply)
+        self.settle()
+
+    @rule(seat=st.integers(0, 5), wait=st.booleans())
+    def player_wait(self, seat: int, wait: bool) -> None:
+        self.harness.send(self.seats[seat % len(self.seats)], c.WaitForDeadline(SLUG, wait))
+        self.settle()
+
+    @rule(seat=st.integers(0, 5))
+    def player_status(self, seat: int) -> None:
+        name = self.seats[seat % len(self.seats)]
+        reply = self.harness.send(name, c.ShowStatus(SLUG)).reply or ""
+        now = self.open_turn()
+        if now is not None and now[3] == PAUSED:
+            assert "paused" in reply.lower(), f"STATUS of a paused game does not say so:\n{reply}"
+
+    @rule(seat=st.integers(0, 5))
+    def player_resigns(self, seat: int) -> None:
+        self.harness.send(self.seats[seat % len(self.seats)], c.Resign(SLUG))
+        self.settle()
+
+    # -- game master commands ----------------------------------------------------------------
+
+    @rule(seat=st.integers(0, 5))
+    def gm_eject(self, seat: int) -> None:
+        self.harness.send("GM", c.EjectPlayer(SLUG, self.seats[seat % len(self.seats)], REASON))
+        self.settle()
+
+    @rule(seat=st.integers(0, 5), rubbish=st.sampled_from((None, None, *RUBBISH)))
+    def gm_orders(self, seat: int, rubbish: str | None) -> None:
+        name = self.seats[seat % len(self.seats)]
+        if self.open_turn() is None:
+            return
+        text = rubbish if rubbish is not None else example_orders(self.sessions, SLUG, name, self.rng)
+        reply = self.harness.send("GM", c.EnterOrders(SLUG, name, text, REASON)).reply
+        self.remember(name, text, reply)
+        self.settle()
+
+    @rule()
+    def gm_pause(self) -> None:
+        self.harness.send("GM", c.PauseGame(SLUG, REASON))
+        self.settle()
+
+    @rule()
+    def gm_resume(self) -> None:
+        self.harness.send("GM", c.ResumeGame(SLUG, REASON))
+        self.settle()
+
+    @rule(hours=st.integers(-2, 6))
+    def gm_move_deadline(self, hours: int) -> None:
+        when = f"+{hours}h" if hours >= 0 else (self.harness.clock.now() + timedelta(hours=hours)).isoformat()
+        self.harness.send("GM", c.SetDeadline(SLUG, when, REASON))
+        self.settle()
+
+    @rule(ahead=st.integers(-1, 1))
+    def gm_process(self, ahead: int) -> None:
+        now = self.open_turn()
+        turn = (now[1] if now is not None else 0) + ahead
+        self.harness.send("GM", c.ProcessNow(SLUG, max(turn, 0), REASON))
+        self.settle()
+
+    @rule(back=st.integers(0, 3))
+    def gm_rollback(self, back: int) -> None:
+        now = self.open_turn()
+        if now is None:
+            return
+        self.harness.send("GM", c.RollBack(SLUG, max(now[1] - back, 0), REASON))
+        self.settle()
+
+    @precondition(lambda self: not self.ended)
+    @rule(abandon=st.booleans())
+    def gm_end(self, abandon: bool) -> None:
+        reply = self.harness.send("GM", c.EndGame(SLUG, REASON, abandon)).reply
+        self.ended = self.open_turn() is None
+        del reply
+
+    # -- time and restarts -------------------------------------------------------------------
+
+    @rule(minutes=st.sampled_from((1, 30, 59, 61, 120, 60 * 24)))
+    def clock_jump(self, minutes: int) -> None:
+        self.harness.clock.advance(timedelta(minutes=minutes))
+        self.settle()
+
+    @rule()
+    def restart(self) -> None:
+        self.harness.service = GameService(self.sessions, self.harness.config)
+        self.settle()
+
+    # -- the promises ------------------------------------------------------------------------
+
+    @invariant()
+    def a_complete_turn_is_resolved(self) -> None:
+        with unit_of_work(self.sessions) as session:
+            game = find_game(session, SLUG)
+            if game is None or game.status != RUNNING:
+                return
+            phase = phase_of(game)
+            if phase is None or not phase.owing:
+                return
+            orders = current_orders(session, game, phase.number)
+            waiting = [s.name for s in game.seats if s.wait_turn == phase.number and not s.resigned]
+            left = {s.name for s in game.seats if s.resigned}  # a seat its player left owes nothing more
+            playing = set(phase.owing) - left
+            complete = bool(playing) and all(seat in orders for seat in playing) and not waiting
+            assert not complete, (
+                f"turn {phase.number} of {self.kind} has every order in ({sorted(phase.owing)}) "
+                f"and nobody waits, yet it is not resolved"
+            )
+
+    @invariant()
+    def accepted_orders_are_used_and_every_player_gets_every_report(self) -> None:
+        with unit_of_work(self.sessions) as session:
+            game = find_game(session, SLUG)
+            if game is None:
+                return
+            records = session.scalars(select(TurnRecord).where(TurnRecord.game_id == game.id)).all()
+            counted = Counter((r.generation, r.turn_number) for r in records)
+            assert all(n == 1 for n in counted.values()), counted
+            seated = session.scalars(select(Seat).where(Seat.game_id == game.id)).all()
+            seats = {s.name: s.player_id for s in seated}
+            holding = {s.name for s in seated if not s.resigned}
+            reports = Counter(
+                (row.recipient, row.turn_number)
+                for row in session.scalars(
+                    select(OutboxMessage).where(
+                        OutboxMessage.game_id == game.id,
+                        OutboxMessage.kind == "report",
+                        OutboxMessage.channel == "email",
+                    )
+                )
+            )
+            self.always_held &= holding
+            for record in records:
+                key = (record.generation, record.turn_number)
+                if key in self.checked:
+                    continue
+                self.checked.add(key)
+                for seat in record.orders:
+                    wanted = self.accepted.get((record.generation, record.turn_number, seat))
+                    if wanted is not None and seat not in record.defaulted:
+                        assert record.orders[seat].strip() == wanted, (
+                            f"{self.kind} turn {record.turn_number}: {seat}'s accepted orders {wanted!r} "
+                            f"were not used ({record.orders[seat]!r})"
+                        )
+                for seat, text in self.accepted.items():
+                    if seat[:2] == key and seat[2] not in record.orders and seat[2] in seats:
+                        raise AssertionError(f"{self.kind} turn {key}: {seat[2]}'s accepted orders {text!r} are lost")
+            resolved = Counter(record.turn_number for record in records)
+            event(f"turns resolved so far: {min(len(resolved), 3)}{'+' if len(resolved) >= 3 else ''}")
+            for name in self.seats:
+                if name not in self.always_held:
+                    continue  # a seat its player left: what they were told after is not counted here
+                address = f"{name.lower()}@example.org"
+                for turn, times in resolved.items():
+                    got = reports[(address, turn)]
+                    assert got == times, f"{self.kind}: {name} got {got} reports of turn {turn}, resolved {times} times"
+
+
+def started_game_at(kind: str, url: str) -> None:
+    """Create and start game ``g1`` of ``kind`` with its least number of seats in the database at ``url``
+    (every order due within the hour, processed as soon as every order is in)."""
+    engine = make_engine(url)
+    try:
+        h = Harness(session_factory(engine))
+        created = h.send("GM", c.CreateGame(SLUG, kind, {}, "UTC", 60, True, "address", early_delay="0")).reply
+        assert created is not None and SLUG in created, created
+        for name in SEATS[: registry.get_rules(kind).min_seats]:
+            h.send(name, c.JoinGame(SLUG, name))
+        started = h.send("GM", c.StartGame(SLUG)).reply
+        assert started is not None and "STARTED" in started, started
+    finally:
+        engine.dispose()
+
+
+def _machine(kind: str, fresh: object, drop: object) -> type[_Promises]:
+    name = "Promises_" + kind.replace("-", "_")
+    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh), "drop": staticmethod(drop)})  # type: ignore[arg-type]
+
+
+def _run(machine: type[_Promises], examples: int) -> None:
+    machine.TestCase.settings = settings(
+        max_examples=examples, stateful_step_count=STEPS, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )  # fmt: skip
+    machine.TestCase().runTest()
+
+
+@pytest.fixture(scope="module")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("machine") / "template.sqlite3"
+    upgrade(str(path))
+    return path
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
+def test_every_promise_holds_in_every_combination(kind: str, sqlite_template: Path, tmp_path: Path) -> None:
+    counter = iter(range(10**9))
+    template = tmp_path / "started.sqlite3"
+    shutil.copyfile(sqlite_template, template)
+    started_game_at(kind, str(template))
+
+    place = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path  # memory: no disk flush a step
+    folder = Path(tempfile.mkdtemp(dir=place))
+
+    def fresh() -> str:
+        target = folder / f"example{next(counter)}.sqlite3"
+        for old in folder.glob("example*"):
+            old.unlink()
+        shutil.copyfile(template, target)
+        return str(target)
+
+    try:
+        _run(_machine(kind, fresh, lambda name: None), EXAMPLES)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("kind", registry.kinds())
+def test_every_promise_holds_in_every_combination_on_postgresql(kind: str, postgres: PostgresCluster) -> None:
+    """The same machine on PostgreSQL (each example a database cloned from a started game), shorter."""
+    template = f"machine_{kind.replace('-', '_')}"
+    postgres.execute(f"CREATE DATABASE {template}")
+    upgrade(postgres.url(template))
+    started_game_at(kind, postgres.url(template))
+    counter = itertools.count()
+
+    def fresh() -> str:
+        name = f"{template}_{next(counter)}"
+        postgres.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
+        return postgres.url(name)
+
+    _run(_machine(kind, fresh, lambda name: postgres.execute(f"DROP DATABASE {name}")), max(EXAMPLES // 10, 5))
