@@ -28,6 +28,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
@@ -47,11 +48,11 @@ SPEC_BYTES = 1 << 20
 FILE_RESERVE = 64
 """Open files kept beside the connections: the database, its journal, pipes, the listening socket."""
 STAMP_READERS = 4
-"""Database connections beside one per build: the stamps every request reads."""
+"""Threads (and database connections) beside one per build: the stamps every request reads."""
 NICENESS = 10
 """How much lower the process's CPU priority is than the serving process's (best effort)."""
 EXIT_BAD_SPEC = 2
-EXIT_CANNOT_LISTEN = 1
+EXIT_CANNOT_LISTEN = EXIT_FAILED = 1
 
 Opener = Callable[[str, int], AbstractContextManager[sessionmaker[Session]]]
 """(database, connections) -> read-only sessions on it, closed when the block ends (the composition
@@ -78,8 +79,12 @@ def main(open_reader: Opener, stdin: BinaryIO | None = None, stderr: TextIO | No
     logging.getLogger().setLevel(spec.log_level)
     itself = Process(raise_file_limit(), lower_priority())
     limits = limits_of(spec.settings, itself.file_limit)
-    with open_reader(spec.database, limits.max_builds + STAMP_READERS) as sessions:
-        return asyncio.run(serve(spec, sessions, limits, itself, stdin, repeats))
+    try:
+        with open_reader(spec.database, threads_for(limits)) as sessions:
+            return asyncio.run(serve(spec, sessions, limits, itself, stdin, repeats))
+    except Exception:
+        log.exception("the web pages' process failed")
+        return EXIT_FAILED
 
 
 async def serve(
@@ -89,6 +94,7 @@ async def serve(
     """Serve until the spec's pipe closes or a signal says stop; 0, or :data:`EXIT_CANNOT_LISTEN`."""
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(loop_errors)
+    loop.set_default_executor(ThreadPoolExecutor(threads_for(limits), thread_name_prefix="web"))
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
@@ -134,6 +140,12 @@ def limits_of(settings: WebSettings, file_limit: int) -> Limits:
         max_builds=settings.max_builds,
         cache_bytes=settings.cache_megabytes << 20,
     )
+
+
+def threads_for(limits: Limits) -> int:
+    """The process's threads that read the database, and so its database connections: every build's
+    and :data:`STAMP_READERS` for the stamps (a thread never waits for a connection)."""
+    return limits.max_builds + STAMP_READERS
 
 
 def raise_file_limit() -> int:

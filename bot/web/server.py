@@ -163,12 +163,12 @@ async def record(serving: Serving, request: web.Request) -> web.StreamResponse:
 
 async def game_calendar(serving: Serving, request: web.Request) -> web.StreamResponse:
     slug = _slug(request)
-    return _calendar(await _bounded(serving, lambda: serving.site.calendars.game_calendar(slug)), "deadlines.ics")
+    return _calendar(await serving.builds.run(lambda: serving.site.calendars.game_calendar(slug)), "deadlines.ics")
 
 
 async def player_calendar(serving: Serving, request: web.Request) -> web.StreamResponse:
     key = request.match_info["key"]
-    return _calendar(await _bounded(serving, lambda: serving.site.calendars.player_calendar(key)), None)
+    return _calendar(await serving.builds.run(lambda: serving.site.calendars.player_calendar(key)), None)
 
 
 def _calendar(ics: bytes | None, filename: str | None) -> web.StreamResponse:
@@ -224,10 +224,6 @@ async def _page(
     if built is None:
         raise _not_found()
     return _answer(request, built)
-
-
-async def _bounded(serving: Serving, work: Callable[[], bytes | None]) -> bytes | None:
-    return await serving.builds.run(work)
 
 
 def _answer(request: web.Request, built: Built) -> web.StreamResponse:
