@@ -167,3 +167,30 @@ def test_the_pages_process_can_only_read_the_database(tmp_path: Path) -> None:
         assert session.execute(text("SELECT count(*) FROM games")).scalar() == 0
         with pytest.raises(OperationalError, match=r"readonly|read-only|query_only"):
             session.execute(text("INSERT INTO worker_health (name, error_at, error) VALUES ('x', '2026-01-01', 'y')"))
+
+
+RAISE = """
+import resource
+from bot.web.process import raise_file_limit
+raised = raise_file_limit()
+print(raised, *resource.getrlimit(resource.RLIMIT_NOFILE))
+"""
+
+
+def test_the_pages_process_raises_its_own_file_limit_and_keeps_its_connections_below_it() -> None:
+    import resource
+    import subprocess
+
+    from bot.web.process import FILE_RESERVE, limits_of
+
+    def started_with(soft: int, hard: int) -> list[int]:
+        done = subprocess.run(
+            [sys.executable, "-c", RAISE], cwd=ROOT, capture_output=True, text=True, check=True,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard)),
+        )  # fmt: skip
+        return [int(word) for word in done.stdout.split()]
+
+    assert started_with(256, 2048) == [2048, 2048, 2048], "the soft limit raised to the hard one"
+    assert started_with(1024, 1024) == [1024, 1024, 1024]
+    assert limits_of(WebSettings(max_connections=5000), 1024).max_connections == 1024 - FILE_RESERVE
+    assert limits_of(WebSettings(max_connections=100), 1024).max_connections == 100
