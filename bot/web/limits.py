@@ -1,10 +1,11 @@
 """The web server's bounds: how many connections, how long one may sit without a request, how many builds.
 
 aiohttp closes a connection that stays idle past its ``keepalive_timeout``
-(since 3.10, from the connection's start too), but it has no cap on
-connections, and its timer is not ours to test or to tell apart from an
-idle keep-alive.  So each connection passes through :class:`Guarded`, a thin
-protocol in front of aiohttp's own (the transport's public calls only):
+(recent versions arm that timer at the connection's start too, with a
+default of an hour), but it has no timeout of its own for a request's head
+and no cap on connections.  So each connection passes through
+:class:`Guarded`, a thin protocol in front of aiohttp's own (the transport's
+public calls only):
 
 * **a cap**: past ``max_connections`` open at once, a new connection is
   answered ``503`` with ``Retry-After`` and closed at once, before a byte of
