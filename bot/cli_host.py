@@ -4,7 +4,9 @@
   channel, until SIGTERM (exit 0); SIGHUP re-reads the settings and restarts the workers;
 * ``referee status [--json]``: games and deadlines, queues, parked turns, each worker's last error;
 * ``referee doctor [--send-test]``: one line per check of the configured servers (:mod:`bot.doctor`);
-* ``referee db backup PATH``: an online SQLite backup (PostgreSQL: the ``pg_dump`` line to use).
+* ``referee db backup PATH``: an online SQLite backup (PostgreSQL: the ``pg_dump`` line to use);
+* ``referee web-pages``: the web pages' own process, which ``serve`` starts and watches (its settings
+  come as one line on standard input: :mod:`bot.web.process`).
 
 Part of the composition root (``bot.cli`` registers them).  The settings are
 checked before anything is touched: every problem is one line naming the key.
@@ -45,6 +47,9 @@ def register(sub: Any, settings_of: SettingsOf, db_sub: Any) -> None:
     )
     doctor.set_defaults(run=lambda args: _doctor(args, settings_of(args)))
 
+    pages = sub.add_parser("web-pages", help="the web pages' own process (serve starts it, settings on stdin)")
+    pages.set_defaults(run=lambda args: _web_pages())
+
     backup = db_sub.add_parser("backup", help="copy a SQLite database while the bot runs (PostgreSQL: pg_dump)")
     backup.add_argument("path", type=Path, help="the new file")
     backup.add_argument("--db", help="SQLAlchemy URL or SQLite path (default: the settings' database)")
@@ -52,6 +57,15 @@ def register(sub: Any, settings_of: SettingsOf, db_sub: Any) -> None:
 
 
 # -- serve ---------------------------------------------------------------------------------
+
+
+def _web_pages() -> int:
+    """The web pages' own process (:mod:`bot.web.process`): its settings on standard input, the
+    database opened read-only here (an adapter opens no store)."""
+    from bot.web.process import main
+    from bot.wiring import open_reader
+
+    return main(open_reader)
 
 
 def _complete(settings: Settings) -> Settings:

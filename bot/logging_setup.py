@@ -11,6 +11,11 @@
 whichever logger wrote it: the configured secrets (passwords, tokens) and
 anything shaped like a seat password (``amber-raven-4821``, or the value
 after ``PASSWORD``) become ``***`` in the message and in a traceback.
+
+:class:`RepeatFilter` logs a repeated warning or error once per interval,
+with a count of those it held back, never a line per event: a flood that
+raises the same error on every request or every accept writes a few lines a
+minute, not hundreds of megabytes (the web pages' process uses it).
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Iterable
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -74,6 +82,78 @@ class SecretFilter(logging.Filter):
             if isinstance(value, str):
                 setattr(record, name, self.mask(value))
         return True
+
+
+REPEAT_INTERVAL = 60.0
+"""Seconds in which a repeated warning or error is logged once (:class:`RepeatFilter`)."""
+REPEAT_KINDS = 1000
+"""The kinds of record :class:`RepeatFilter` remembers (the oldest forgotten first): bounded memory."""
+
+
+@dataclass
+class _Seen:
+    since: float
+    held: int = 0
+
+
+class RepeatFilter(logging.Filter):
+    """Lets through the first warning or error of each kind in an interval and holds back the others,
+    counting them; the first of the kind let through after the interval says how many were held back.
+
+    A kind is the logger, the level, the message before its arguments are put in (``"%s failed"``, not
+    each failure's text) and the exception's type: the same fault on every request or every accept is
+    one kind.  :meth:`flush` writes the counts still held (call it now and then, and at the end), so a
+    flood that stops is still counted.  Records below WARNING pass untouched.
+    """
+
+    def __init__(self, interval: float = REPEAT_INTERVAL, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.interval = interval
+        self.clock = clock
+        self._seen: OrderedDict[tuple[str, int, str, str], _Seen] = OrderedDict()
+        self._examples: dict[tuple[str, int, str, str], str] = {}
+
+    @staticmethod
+    def kind(record: logging.LogRecord) -> tuple[str, int, str, str]:
+        error = record.exc_info[0].__name__ if record.exc_info and record.exc_info[0] else ""
+        return record.name, record.levelno, str(record.msg)[:200], error
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.WARNING or getattr(record, "repeat_count", None) is not None:
+            return True
+        key, now = self.kind(record), self.clock()
+        seen = self._seen.get(key)
+        if seen is not None and now - seen.since < self.interval:
+            seen.held += 1
+            self._examples[key] = record.getMessage()[:500]
+            return False
+        if seen is not None and seen.held:
+            record.msg = f"{record.getMessage()} ({self._counted(seen.held, now - seen.since)})"
+            record.args = None
+        self._seen[key] = _Seen(now)
+        self._seen.move_to_end(key)
+        self._examples.pop(key, None)
+        while len(self._seen) > REPEAT_KINDS:
+            forgotten, _ = self._seen.popitem(last=False)
+            self._examples.pop(forgotten, None)
+        return True
+
+    def flush(self) -> None:
+        """Log the count of every kind held back for a whole interval (and start its interval anew)."""
+        now = self.clock()
+        for key, seen in list(self._seen.items()):
+            if seen.held and now - seen.since >= self.interval:
+                name, level, _, _ = key
+                example = self._examples.pop(key, "")
+                logging.getLogger(name).log(
+                    level, "%s (%s)", example, self._counted(seen.held, now - seen.since),
+                    extra={"repeat_count": seen.held},
+                )  # fmt: skip
+                self._seen[key] = _Seen(now)
+
+    @staticmethod
+    def _counted(held: int, seconds: float) -> str:
+        return f"{held} more like it in the last {seconds:.0f} s, not logged one by one"
 
 
 def _context(record: logging.LogRecord) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from bot.core.runtime.housekeeping import Housekeeping
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Worker
 from bot.settings import Settings
-from bot.store.db import make_engine, session_factory
+from bot.store.db import make_engine, make_reader_engine, session_factory
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,16 @@ log = logging.getLogger(__name__)
 def open_store(settings: Settings) -> Iterator[sessionmaker[Session]]:
     """Sessions on the configured database (which must be migrated: ``referee db upgrade``)."""
     engine = make_engine(settings.store.database)
+    try:
+        yield session_factory(engine)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def open_reader(database: str, connections: int) -> Iterator[sessionmaker[Session]]:
+    """Read-only sessions on ``database``, at most ``connections`` at once (the web pages' process)."""
+    engine = make_reader_engine(database, connections)
     try:
         yield session_factory(engine)
     finally:

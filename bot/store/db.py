@@ -6,14 +6,17 @@ SQLAlchemy URL works, e.g. ``postgresql+psycopg://user@host/db``.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import QueuePool
 
 
 def database_url(target: str) -> str:
@@ -48,6 +51,44 @@ def make_engine(target: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+READER_BUSY_SECONDS = 5
+"""How long a read-only connection waits for a busy SQLite file (a reader rarely waits at all: in WAL
+mode readers never wait for the writer)."""
+
+
+def make_reader_engine(target: str, connections: int) -> Engine:
+    """An engine that can only read ``target``, with at most ``connections`` connections.
+
+    For a process that must never write (the web pages): SQLite is opened with
+    ``mode=ro`` and ``query_only``, so a write fails in the driver; PostgreSQL
+    sessions start with ``default_transaction_read_only``.  A SQLite database
+    in memory cannot be shared with another process and is refused.
+    """
+    file = sqlite_file(target)
+    if file is not None:
+        address = f"file:{quote(str(file.resolve()))}?mode=ro"
+
+        def connect() -> sqlite3.Connection:
+            return sqlite3.connect(address, uri=True, timeout=READER_BUSY_SECONDS, check_same_thread=False)
+
+        engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool, pool_size=connections, max_overflow=0)
+        event.listen(engine, "connect", _sqlite_reader_pragmas)
+        return engine
+    url = database_url(target)
+    if url.startswith("sqlite"):
+        raise ValueError("a SQLite database in memory cannot be read by another process")
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=connections, max_overflow=0,
+        connect_args={"options": "-c default_transaction_read_only=on"},
+    )  # fmt: skip
+
+
+def _sqlite_reader_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -6,6 +6,14 @@ port = 8080``); ``base_url`` is where people read the pages (a proxy in front,
 usually), for the links every channel's messages carry.  Nobody is reached on
 the web, so its address syntax reads no address (``web:...`` is refused) and it
 has no public place.
+
+The pages are served by a process of their own (:mod:`bot.web.process`), which
+``referee serve``'s web worker starts and watches (:mod:`bot.web.runtime`): no
+number of readers can take the intake's, the sender's or the deadline
+worker's file descriptors, threads or database connections.  Its bounds are
+settings here: connections at once, the time to send a request's head, the
+idle time of a kept-alive connection, pages built at once, megabytes of built
+pages kept (:mod:`bot.web.limits`).
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
-from bot.settings_fields import PORT, Bad, not_empty, setting
+from bot.settings_fields import PORT, Bad, not_empty, setting, whole
 
 if TYPE_CHECKING:
     from bot.core.runtime.supervisor import Worker
@@ -62,6 +70,17 @@ class WebSettings:
     """The port it listens on; 0: no web pages."""
     base_url: str = setting("", base_url)
     """Where people read the pages (``https://referee.club.org``), for links in messages; empty: no links."""
+    max_connections: int = setting(256, whole(1, 1_000_000))
+    """Connections open at once; a reader past it is answered 503 and closed (the process's own file
+    limit, raised to its hard limit at the start, lowers it if need be)."""
+    header_timeout_seconds: float = 10.0
+    """The time a connection has to send a request's line and headers, else it is dropped."""
+    keepalive_seconds: float = 15.0
+    """The time a kept-alive connection may sit idle after an answer, else it is dropped."""
+    max_builds: int = setting(2, whole(1, 64))
+    """Pages built at once (a page is built once per change of its game, then served as built)."""
+    cache_megabytes: int = setting(32, whole(1, 65536))
+    """Megabytes of built pages kept (the least recently read dropped first)."""
 
 
 def is_on(settings: WebSettings) -> bool:
@@ -72,7 +91,7 @@ def workers(settings: WebSettings, runtime: Runtime) -> list[Worker]:
     if not is_on(settings):
         log.info("no web port ([referee.web] port): no web pages are served")
         return []
-    from bot.web.runtime import WebWorker  # aiohttp's server, imported only when the pages are served
+    from bot.web.runtime import WebWorker
 
     return [WebWorker(settings, runtime.sessions, runtime.service.config, runtime.hints)]
 

@@ -6,14 +6,23 @@ at most 40), is 404 before the database is asked.  Every page is the public
 view (:mod:`bot.core.views.pages`); every response carries a Content Security
 Policy that runs no script but the page's own file, loads nothing from
 elsewhere, and forbids framing, so a name that slipped an escape would still
-run nothing.  The database is read in a worker thread, one short transaction
-per request; nothing is kept between requests, so any number of ``referee
-serve`` processes may serve the same database.
+run nothing.
+
+A page is built once per change of what it shows, not per request: each
+request reads its page's stamp (one small SELECT), and while the stamp is the
+same the kept bytes are served again, with an ``ETag`` a reader may send back
+for ``304 Not Modified`` (:mod:`bot.web.cache`).  Builds run in threads, a
+few at once, one per page and stamp however many ask; beyond a bound a
+request is answered 503 with ``Retry-After``.  Connections are capped and
+timed (:mod:`bot.web.limits`).  Nothing is written, and nothing kept is
+shared with another process: any number of servers may read one database.
 
 The routes are :data:`ROUTES`: adding one is a line there and its handler.
 The calendars (:mod:`bot.core.views.calendars`) are a game's public one and a
 player's private one, whose address carries a key derived from the player
-(a wrong or revoked key is a plain 404, the same as no such calendar).
+(a wrong or revoked key is a plain 404, the same as no such calendar); they
+are read per request (they carry the time they were made), within the
+bound on builds.
 """
 
 from __future__ import annotations
@@ -22,8 +31,9 @@ import asyncio
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from aiohttp import web
 from sqlalchemy.orm import Session, sessionmaker
@@ -35,6 +45,8 @@ from bot.core.views.pages import Pages
 from bot.pictures import draw
 from bot.resources import TEMPLATES_DIR
 from bot.web import feed
+from bot.web.cache import Builds, Built, Busy, PageCache
+from bot.web.limits import RETRY_AFTER_SECONDS, Connections, GuardedSite, Limits, timed
 from bot.web.pages import game_html, index_html, not_found_html
 
 log = logging.getLogger(__name__)
@@ -54,6 +66,11 @@ SECURITY_HEADERS = {
 }
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 """A board picture opened on its own: styles only, no script, no load."""
+HTML = "text/html; charset=utf-8"
+REVALIDATE = "no-cache"
+"""A page's ``Cache-Control``: a reader's cache keeps it but asks each time (a 304 costs a stamp)."""
+SHUTDOWN_SECONDS = 3.0
+"""How long a stopping server lets the requests it is answering finish."""
 
 
 @dataclass(frozen=True)
@@ -68,59 +85,90 @@ class Site:
     """Where people read the pages (for the feed's links); empty: the request's own address."""
 
 
-Handler = Callable[[Site, web.Request], Awaitable[web.StreamResponse]]
+@dataclass(frozen=True)
+class Serving:
+    """A site as one server serves it: with its built pages and the bound on builds."""
+
+    site: Site
+    builds: Builds
 
 
-async def index(site: Site, request: web.Request) -> web.StreamResponse:
-    club = await asyncio.to_thread(site.pages.club)
-    return _html(index_html(club, site.hints))
+BUILDS = web.AppKey("builds", Builds)
+"""The application's :class:`Builds` (tests count them)."""
+
+Handler = Callable[[Serving, web.Request], Awaitable[web.StreamResponse]]
 
 
-async def game(site: Site, request: web.Request) -> web.StreamResponse:
-    page = await asyncio.to_thread(site.pages.game, _slug(request))
-    if page is None:
-        raise _not_found()
-    picture = await asyncio.to_thread(draw, page.line.kind, page.board)
-    return _html(game_html(page, picture, site.hints))
+async def index(serving: Serving, request: web.Request) -> web.StreamResponse:
+    site = serving.site
+    stamp = await asyncio.to_thread(site.pages.club_stamp)
+
+    def build() -> Built:
+        return Built.of(index_html(site.pages.club(), site.hints).encode(), HTML)
+
+    return await _page(serving, request, ("index",), stamp, build)
 
 
-async def board(site: Site, request: web.Request) -> web.StreamResponse:
-    page = await asyncio.to_thread(site.pages.game, _slug(request))
-    picture = None if page is None else await asyncio.to_thread(draw, page.line.kind, page.board)
-    if picture is None:
-        raise _not_found()
-    response = web.Response(text=picture.svg, content_type="image/svg+xml", charset="utf-8")
-    response.headers.update({**SECURITY_HEADERS, "Content-Security-Policy": SVG_POLICY})
-    return response
+async def game(serving: Serving, request: web.Request) -> web.StreamResponse:
+    site, slug = serving.site, _slug(request)
+
+    def build() -> Built | None:
+        page = site.pages.game(slug)
+        if page is None:
+            return None
+        picture = draw(page.line.kind, page.board)
+        return Built.of(game_html(page, picture, site.hints).encode(), HTML)
+
+    return await _game_page(serving, request, ("game", slug), slug, build)
 
 
-async def atom(site: Site, request: web.Request) -> web.StreamResponse:
-    page = await asyncio.to_thread(site.pages.game, _slug(request))
-    if page is None:
-        raise _not_found()
-    body = feed.atom_feed(page, _base(site, request))
-    response = web.Response(body=body, content_type="application/atom+xml", charset="utf-8")
-    response.headers.update(SECURITY_HEADERS)
-    return response
+async def board(serving: Serving, request: web.Request) -> web.StreamResponse:
+    site, slug = serving.site, _slug(request)
+
+    def build() -> Built | None:
+        found = site.pages.board(slug)
+        picture = None if found is None else draw(*found)
+        if picture is None:
+            return None
+        return Built.of(
+            picture.svg.encode(), "image/svg+xml; charset=utf-8", (("Content-Security-Policy", SVG_POLICY),)
+        )
+
+    return await _game_page(serving, request, ("board", slug), slug, build)
 
 
-async def record(site: Site, request: web.Request) -> web.StreamResponse:
+async def atom(serving: Serving, request: web.Request) -> web.StreamResponse:
+    site, slug, base = serving.site, _slug(request), _base(serving.site, request)
+
+    def build() -> Built | None:
+        page = site.pages.game(slug)
+        return None if page is None else Built.of(feed.atom_feed(page, base), "application/atom+xml; charset=utf-8")
+
+    return await _game_page(serving, request, ("feed", slug, base), slug, build)
+
+
+async def record(serving: Serving, request: web.Request) -> web.StreamResponse:
+    site, slug = serving.site, _slug(request)
+
+    def build() -> Built | None:
+        document = site.pages.record(slug)
+        if document is None:
+            return None
+        body = (json.dumps(document, indent=1) + "\n").encode()
+        download = (("Content-Disposition", f'attachment; filename="{slug}.json"'),)
+        return Built.of(body, "application/json; charset=utf-8", download)
+
+    return await _game_page(serving, request, ("record", slug), slug, build)
+
+
+async def game_calendar(serving: Serving, request: web.Request) -> web.StreamResponse:
     slug = _slug(request)
-    document = await asyncio.to_thread(site.pages.record, slug)
-    if document is None:
-        raise _not_found()
-    response = web.Response(text=json.dumps(document, indent=1) + "\n", content_type="application/json")
-    response.headers.update(SECURITY_HEADERS)
-    response.headers["Content-Disposition"] = f'attachment; filename="{slug}.json"'
-    return response
+    return _calendar(await serving.builds.run(lambda: serving.site.calendars.game_calendar(slug)), "deadlines.ics")
 
 
-async def game_calendar(site: Site, request: web.Request) -> web.StreamResponse:
-    return _calendar(await asyncio.to_thread(site.calendars.game_calendar, _slug(request)), "deadlines.ics")
-
-
-async def player_calendar(site: Site, request: web.Request) -> web.StreamResponse:
-    return _calendar(await asyncio.to_thread(site.calendars.player_calendar, request.match_info["key"]), None)
+async def player_calendar(serving: Serving, request: web.Request) -> web.StreamResponse:
+    key = request.match_info["key"]
+    return _calendar(await serving.builds.run(lambda: serving.site.calendars.player_calendar(key)), None)
 
 
 def _calendar(ics: bytes | None, filename: str | None) -> web.StreamResponse:
@@ -134,13 +182,16 @@ def _calendar(ics: bytes | None, filename: str | None) -> web.StreamResponse:
     return response
 
 
-async def static(site: Site, request: web.Request) -> web.StreamResponse:
+async def static(serving: Serving, request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     if name not in STATIC_FILES:
         raise _not_found()
-    response = web.Response(body=(STATIC / name).read_bytes(), content_type=STATIC_FILES[name], charset="utf-8")
-    response.headers.update(SECURITY_HEADERS)
-    return response
+    return _answer(request, _static_file(name))
+
+
+@lru_cache(maxsize=len(STATIC_FILES))
+def _static_file(name: str) -> Built:
+    return Built.of((STATIC / name).read_bytes(), f"{STATIC_FILES[name]}; charset=utf-8")
 
 
 ROUTES: tuple[tuple[str, Handler], ...] = (
@@ -156,17 +207,48 @@ ROUTES: tuple[tuple[str, Handler], ...] = (
 """Every page: path -> handler (GET, and HEAD)."""
 
 
-def make_app(site: Site) -> web.Application:
+async def _game_page(
+    serving: Serving, request: web.Request, key: Hashable, slug: str, build: Callable[[], Built | None]
+) -> web.StreamResponse:
+    """A page of game ``slug``: 404 when there is no such game (its stamp says so, nothing is built)."""
+    stamp = await asyncio.to_thread(serving.site.pages.stamp, slug)
+    if stamp is None:
+        raise _not_found()
+    return await _page(serving, request, key, stamp, build)
+
+
+async def _page(
+    serving: Serving, request: web.Request, key: Hashable, stamp: str, build: Callable[[], Built | None]
+) -> web.StreamResponse:
+    built = await serving.builds.page(key, stamp, build)
+    if built is None:
+        raise _not_found()
+    return _answer(request, built)
+
+
+def _answer(request: web.Request, built: Built) -> web.StreamResponse:
+    """``built``, or 304 when the reader holds it already (its ETag is in ``If-None-Match``)."""
+    headers = {**SECURITY_HEADERS, "Cache-Control": REVALIDATE, "ETag": f'"{built.etag}"', **dict(built.headers)}
+    held = request.if_none_match or ()
+    if any(tag.value in (built.etag, "*") for tag in held):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=built.body, headers={**headers, "Content-Type": built.content_type})
+
+
+def make_app(site: Site, limits: Limits | None = None) -> web.Application:
     """The application serving :data:`ROUTES` for ``site``; unknown paths 404, other methods 405."""
-    app = web.Application(middlewares=[_errors], client_max_size=1024)
+    limits = limits or Limits()
+    app = web.Application(middlewares=[timed, _errors], client_max_size=1024)
+    serving = Serving(site, Builds(limits.max_builds, limits.build_queue, PageCache(limits.cache_bytes)))
+    app[BUILDS] = serving.builds
     for path, handler in ROUTES:
-        app.router.add_get(path, _bound(site, handler))
+        app.router.add_get(path, _bound(serving, handler))
     return app
 
 
-def _bound(site: Site, handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def _bound(serving: Serving, handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handle(request: web.Request) -> web.StreamResponse:
-        return await handler(site, request)
+        return await handler(serving, request)
 
     return handle
 
@@ -175,17 +257,37 @@ def _bound(site: Site, handler: Handler) -> Callable[[web.Request], Awaitable[we
 async def _errors(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
-    """404 and 405 as small pages of their own; a bug is logged and answered 500 without detail."""
+    """404 and 405 as small pages of their own; too busy, 503 with ``Retry-After``; a bug is logged and
+    answered 500 without detail."""
     try:
         return await handler(request)
     except web.HTTPException as exc:
         if exc.status == 404:
-            return _html(not_found_html(), status=404)
+            return _html(_not_found_page(), status=404)
         exc.headers.update(SECURITY_HEADERS)
         raise
+    except Busy:
+        response = _html(_busy_page(), status=503)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     except Exception:
         log.exception("web: %s %s failed", request.method, request.path[:200])
-        return _html(not_found_html("Something went wrong on our side."), status=500)
+        return _html(_failed_page(), status=500)
+
+
+@lru_cache(maxsize=1)
+def _not_found_page() -> str:
+    return not_found_html()
+
+
+@lru_cache(maxsize=1)
+def _busy_page() -> str:
+    return not_found_html("Many readers at once just now: try again in a few seconds.")
+
+
+@lru_cache(maxsize=1)
+def _failed_page() -> str:
+    return not_found_html("Something went wrong on our side.")
 
 
 def _slug(request: web.Request) -> str:
@@ -215,12 +317,25 @@ def _base(site: Site, request: web.Request) -> str:
         return "http://localhost"
 
 
-async def start(site: Site, host: str, port: int) -> web.AppRunner:
-    """Serve ``site`` on ``host``:``port`` (0: a free port); stop with ``runner.cleanup()``."""
-    runner = web.AppRunner(make_app(site), access_log=None, handle_signals=False)
+async def start(site: Site, host: str, port: int, limits: Limits | None = None) -> web.AppRunner:
+    """Serve ``site`` on ``host``:``port`` (0: a free port) within ``limits``; stop with ``runner.cleanup()``."""
+    limits = limits or Limits()
+    runner = web.AppRunner(
+        make_app(site, limits), access_log=None, handle_signals=False, handler_cancellation=True,
+        keepalive_timeout=limits.keepalive_timeout, max_line_size=limits.max_line_size,
+        max_field_size=limits.max_field_size, shutdown_timeout=SHUTDOWN_SECONDS,
+    )  # fmt: skip
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    await GuardedSite(runner, host, port, Connections(limits)).start()
     return runner
+
+
+def connections_of(runner: web.AppRunner) -> Connections:
+    """The connections of ``runner``'s site (how many are open, refused, dropped)."""
+    for site in runner.sites:
+        if isinstance(site, GuardedSite):
+            return site.connections
+    raise RuntimeError("the web server has no guarded site")
 
 
 def bound_port(runner: web.AppRunner) -> int:
@@ -242,7 +357,7 @@ def site_for(
     return Site(Pages(sessions), CalendarViews(sessions, config or ServiceConfig()), hints or Hints(), base_url)
 
 
-__all__ = ["ROUTES", "Site", "bound_port", "make_app", "site_for", "start"]
+__all__ = ["ROUTES", "Limits", "Site", "bound_port", "connections_of", "make_app", "site_for", "start"]
 
 
 def serve_pages(

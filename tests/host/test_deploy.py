@@ -55,6 +55,18 @@ def test_the_unit_restarts_on_failure_and_is_hardened():
     assert unit(DEPLOY / "referee.service")["Install"]["WantedBy"] == ["multi-user.target"]
 
 
+def test_the_unit_gives_the_web_pages_process_room_and_lets_it_lower_its_priority():
+    """Not systemd's default soft limit of 1,024 open files; the pages' process raises its own to the
+    unit's limit and keeps its connections below it, and may lower its priority (a filtered call fails
+    with EPERM, never kills it)."""
+    from bot.web.channel import WebSettings
+    from bot.web.process import FILE_RESERVE
+
+    service = unit(DEPLOY / "referee.service")["Service"]
+    assert int(service["LimitNOFILE"][-1]) >= max(65536, WebSettings().max_connections + FILE_RESERVE)
+    assert "setpriority" in service["SystemCallFilter"] and service["SystemCallErrorNumber"] == ["EPERM"]
+
+
 def test_the_template_unit_is_the_same_service():
     single, template = unit(DEPLOY / "referee.service"), unit(DEPLOY / "referee@.service")
     assert "%i" in template["Unit"]["Description"][0]

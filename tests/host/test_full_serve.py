@@ -128,9 +128,10 @@ class Referee:
                 sys.executable, "-m", "bot.cli", "--config", str(self.config), "serve",
                 cwd=ROOT, env=self.environ, stdout=output, stderr=asyncio.subprocess.STDOUT,
             )  # fmt: skip
-        # Ready when it has identified on the gateway and synced its commands (the mail waits in Dovecot).
+        # Ready when it has identified on the gateway and synced its commands (the mail waits in Dovecot),
+        # and its web pages' process serves.
         await self.until(lambda: self.fake.identifies > identified and self._syncs() > synced
-                         and "Discord ready" in log.read_text())  # fmt: skip
+                         and "Discord ready" in log.read_text() and "web pages served on" in log.read_text())  # fmt: skip
 
     def _syncs(self) -> int:
         return sum(r.method == "PUT" and r.path.endswith("/commands") for r in self.fake.requests)
@@ -256,7 +257,7 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
         # Turn 1: three orders in (two by mail, one on Discord), then SIGTERM mid-turn.
         await players.orders_by_mail(1, ("Ann", "Ben"), ROUND)
         await players.orders_on_discord(1, ("Dan",), ROUND)
-        running = await read_page(page)  # the web pages, served by the same process: who ordered, never what
+        running = await read_page(page)  # the web pages, served by serve's pages' process: who ordered, never what
         assert "Orders received from: Ann, Ben, Dan." in running and ROUND not in running
         assert 'alt="Golden Strider, round 1' in running, "the board's picture and its words"
         await referee.terminate()

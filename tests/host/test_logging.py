@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.email.maildir import deliver
-from bot.logging_setup import MASK, SecretFilter, configure
+from bot.logging_setup import MASK, RepeatFilter, SecretFilter, configure
 from tests.email.pipeline import message
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,3 +119,40 @@ def test_the_database_password_is_never_shown(tmp_path: Path, capsys):
         shown = captured.out + captured.err
         assert "referee:***@127.0.0.1" in shown or "pg_dump" in shown, (command, shown)
         assert "Pass" not in shown, (command, shown)
+
+
+def test_a_repeated_error_is_logged_once_per_interval_with_a_count():
+    """Ten thousand failures of one kind write two lines: the first, and after the interval the next,
+    saying how many were held back; a warning of another kind, and INFO lines, pass as they come."""
+    now = [0.0]
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    repeats = RepeatFilter(interval=60, clock=lambda: now[0])
+    handler.addFilter(repeats)
+    log = logging.getLogger("bot.test.repeats")
+    log.addHandler(handler)
+    log.propagate = False
+    log.setLevel(logging.INFO)
+    try:
+        for number in range(10_000):
+            now[0] = number * 0.001
+            log.error("accept failed: %s", f"EMFILE #{number}")
+            if number < 3:
+                log.info("served %d", number)
+        log.warning("another kind")
+        now[0] = 61.0
+        log.error("accept failed: %s", "EMFILE again")
+        for _ in range(5):
+            log.error("accept failed: %s", "and again")
+        now[0] = 122.0
+        repeats.flush()
+        repeats.flush()
+    finally:
+        log.removeHandler(handler)
+        log.propagate = True
+    lines = stream.getvalue().splitlines()
+    assert lines == [
+        "accept failed: EMFILE #0", "served 0", "served 1", "served 2", "another kind",
+        "accept failed: EMFILE again (9999 more like it in the last 61 s, not logged one by one)",
+        "accept failed: and again (5 more like it in the last 61 s, not logged one by one)",
+    ]  # fmt: skip

@@ -1,10 +1,11 @@
 """Several ``referee serve`` processes on one PostgreSQL database may each serve the pages.
 
-Two web workers (as two processes would run them: their own engine, their own
-port) read one PostgreSQL database while a game is played on it through a third
-connection: at each step both answer every page, byte for byte the same, and
-each shows the turn just played.  The worker keeps nothing between requests and
-writes nothing, so neither needs to know of the other.
+Two web workers (each starts a pages' process of its own, with its own
+read-only engine and port) read one PostgreSQL database while a game is played
+on it through a third connection: at each step both answer every page, byte
+for byte the same, and each shows the turn just played.  What a server keeps
+between requests it keeps by the game's stamp, read from the database each
+time, and it writes nothing, so neither needs to know of the other.
 """
 
 from __future__ import annotations
@@ -47,13 +48,13 @@ async def test_two_servers_on_one_postgresql_serve_the_same_pages(
         async with aiohttp.ClientSession() as http:
 
             async def read(port: int, path: str) -> str:
-                for _ in range(100):
+                for _ in range(600):
                     try:
                         async with http.get(f"http://127.0.0.1:{port}{path}") as response:
                             assert response.status == 200, (port, path, response.status)
                             return await response.text()
                     except aiohttp.ClientConnectionError:
-                        await asyncio.sleep(0.05)  # the worker is still starting
+                        await asyncio.sleep(0.05)  # the pages' process is still starting
                 raise AssertionError(f"port {port} never answered")
 
             for turn in range(3):

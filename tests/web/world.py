@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp import web
+from multidict import CIMultiDict
 
 from adjudicator.rng import commitment
 from bot.core.basics.clock import SimulatedClock
@@ -25,7 +27,7 @@ from bot.core.runtime.service import Applied, GameService
 from bot.core.views import GameViews
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
-from bot.web.server import Site, bound_port, site_for, start
+from bot.web.server import BUILDS, Limits, Site, bound_port, site_for, start
 
 START = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 GM = "gm@club.example"
@@ -133,14 +135,14 @@ def club(directory: Path, config: ServiceConfig | None = None) -> Iterator[Club]
 
 
 @asynccontextmanager
-async def served(site: Site | Club) -> AsyncIterator[Reader]:
+async def served(site: Site | Club, limits: Limits | None = None) -> AsyncIterator[Reader]:
     """The pages of ``site`` (or of a club's database) on a free loopback port, and a reader of them."""
     runner = await start(
-        site if isinstance(site, Site) else site_for(site.sessions, site.service.config), "127.0.0.1", 0
+        site if isinstance(site, Site) else site_for(site.sessions, site.service.config), "127.0.0.1", 0, limits
     )
     try:
         async with aiohttp.ClientSession() as session:
-            yield Reader(session, f"http://127.0.0.1:{bound_port(runner)}")
+            yield Reader(session, f"http://127.0.0.1:{bound_port(runner)}", runner)
     finally:
         await runner.cleanup()
 
@@ -148,8 +150,14 @@ async def served(site: Site | Club) -> AsyncIterator[Reader]:
 class Reader:
     """GETs pages of one server; each answer's status, headers and text."""
 
-    def __init__(self, session: aiohttp.ClientSession, base: str) -> None:
-        self.session, self.base = session, base
+    def __init__(self, session: aiohttp.ClientSession, base: str, runner: web.AppRunner) -> None:
+        self.session, self.base, self.runner = session, base, runner
+        self.port = bound_port(runner)
+
+    @property
+    def builds(self) -> int:
+        """How many pages the server has built so far (:class:`bot.web.cache.Builds`)."""
+        return self.runner.app[BUILDS].builds
 
     async def get(self, path: str, expect: int = 200) -> str:
         async with self.session.get(self.base + path) as response:
@@ -157,6 +165,9 @@ class Reader:
             assert response.status == expect, (path, response.status, text[:500])
             return text
 
-    async def response(self, method: str, path: str) -> tuple[int, dict[str, str], str]:
-        async with self.session.request(method, self.base + path) as response:
-            return response.status, dict(response.headers), await response.text()
+    async def response(
+        self, method: str, path: str, headers: dict[str, str] | None = None
+    ) -> tuple[int, CIMultiDict[str], str]:
+        """The answer's status, headers (any case) and text."""
+        async with self.session.request(method, self.base + path, headers=headers) as response:
+            return response.status, CIMultiDict(response.headers), await response.text()

@@ -23,7 +23,9 @@ page is the public view only:
   nobody else's business) nor anyone's address.
 
 Several ``referee serve`` processes may read the same database: nothing here
-writes, nor keeps anything between calls.
+writes, nor keeps anything between calls.  What a page is built from changes
+when its stamp does (:mod:`bot.core.views.page_stamps`, one small SELECT): a
+reader keeps a built page until then.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import public_press_since
 from bot.core.turns.resolution import gm_actions_since, public_report
 from bot.core.turns.substitutes import offered_seats
+from bot.core.views.page_stamps import club_stamp, game_stamp
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 
@@ -218,6 +221,26 @@ class Pages:
         with unit_of_work(self._sessions) as session:
             game = find_game(session, slug)
             return None if game is None else _page(session, game)
+
+    def board(self, slug: str) -> tuple[str, dict[str, JSON] | None] | None:
+        """The kind of ``slug`` and its board (the rules' ``public_state``; None before the start), or None:
+        no such game.  What a picture is drawn from, without the reports a page reads."""
+        with unit_of_work(self._sessions) as session:
+            game = find_game(session, slug)
+            if game is None:
+                return None
+            return game.kind, (None if game.state is None else rules_of(game).public_state(state_for_reading(game)))
+
+    def stamp(self, slug: str) -> str | None:
+        """What changes whenever ``slug``'s page, board, feed or record does
+        (:func:`bot.core.views.page_stamps.game_stamp`); None: no such game."""
+        with unit_of_work(self._sessions) as session:
+            return game_stamp(session, slug)
+
+    def club_stamp(self) -> str:
+        """What changes whenever the club's index does (:func:`bot.core.views.page_stamps.club_stamp`)."""
+        with unit_of_work(self._sessions) as session:
+            return club_stamp(session)
 
     def record(self, slug: str) -> dict[str, Any] | None:
         """The sealed record of ``slug`` once it is over (:func:`export_record`), or None: no such
