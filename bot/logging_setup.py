@@ -211,7 +211,8 @@ def configure(
     handler = logging.StreamHandler(stream or sys.stderr)
     setattr(handler, _OURS, True)
     handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
-    handler.addFilter(SecretFilter(secrets))
+    handler.addFilter(RepeatFilter())  # a fault that repeats (a server away, a flood) is one line a minute
+    handler.addFilter(SecretFilter(secrets))  # after it: masking puts the arguments into the message
     root.addHandler(handler)
     root.setLevel(level)
     return handler

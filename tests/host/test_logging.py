@@ -156,3 +156,20 @@ def test_a_repeated_error_is_logged_once_per_interval_with_a_count():
         "accept failed: EMFILE again (9999 more like it in the last 61 s, not logged one by one)",
         "accept failed: and again (5 more like it in the last 61 s, not logged one by one)",
     ]  # fmt: skip
+
+
+def test_the_referees_own_log_holds_back_a_fault_that_repeats():
+    """serve's handler (configure) lets one line of a repeated fault through a minute: an intake whose
+    server is away fails every 2 s, and a flood of one error, are not a line each."""
+    stream = io.StringIO()
+    handler = configure("text", "INFO", stream=stream)
+    log = logging.getLogger("referee.test.repeats")
+    try:
+        for attempt in range(500):
+            log.warning("the IMAP server refused the login (attempt %d)", attempt)
+        log.info("an ordinary line")
+    finally:
+        logging.getLogger().removeHandler(handler)
+    lines = stream.getvalue().splitlines()
+    assert sum("refused the login" in line for line in lines) == 1, lines[:5]
+    assert any("ordinary line" in line for line in lines)
