@@ -41,8 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOP_FOLDERS = ("bot", "adjudicator", "tests", "templates", "docs", "deploy", "migrations", "scripts", "bench")
 """A token starting with one of these and a slash is a path in the repository."""
 
-BUILT = frozenset({"bot/_templates", "bot/_migrations"})
-"""Paths of the built wheel (pyproject.toml maps templates/ and migrations/ there), not of the tree."""
+BUILT = frozenset({"bot/_templates", "bot/_migrations", "bot/_rules"})
+"""Paths of the built wheel (pyproject.toml maps templates/, migrations/ and docs/rules/ there), not of the tree."""
 
 SKIPPED = frozenset(
     {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis", "build", "dist"}
