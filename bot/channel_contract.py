@@ -1,4 +1,4 @@
-"""What a channel declares, in one ``channel.py`` of its package (ARCHITECTURE.md, "Channels").
+"""What a channel declares, in one ``channel.py`` of its package (docs/architecture.md, "Channels").
 
 A channel is one :class:`Channel` value: its name, its settings section (a
 frozen dataclass, :mod:`bot.settings_fields`), its address syntax, whether it

@@ -54,3 +54,5 @@ def _locate(packaged: str, source: str) -> Path:
 
 TEMPLATES_DIR = _locate("_templates", "templates")
 MIGRATIONS_DIR = _locate("_migrations", "migrations")
+RULES_DIR = _locate("_rules", "docs/rules")
+"""Each game's rules page, ``<kind>.md`` (``RULES <kind>`` sends it)."""

@@ -1,4 +1,4 @@
-"""The import rules of ARCHITECTURE.md, checked by walking every module's imports with ast.
+"""The import rules of docs/architecture.md, checked by walking every module's imports with ast.
 
 (CI also runs import-linter with the contracts in pyproject.toml.)
 """

@@ -1,6 +1,6 @@
 """Understanding an interaction: Interaction -> Envelope, and the core's answer -> text (the role of bot.email.understand).
 
-Each interaction is one envelope (ARCHITECTURE: the common command model):
+Each interaction is one envelope (docs/architecture.md, "The common command model"):
 
 * ``source_id`` is ``discord:<interaction id>``: Discord never reuses an
   interaction id, so applying the same interaction twice is a no-op;

@@ -1,7 +1,7 @@
 """Reading commands from the text of a message: the email vocabulary.
 
 Commands are read one per line, case-insensitively, from the subject and then
-the body (see ``templates/common/help.txt.j2``, which ``HELP`` mails back)::
+the body (see ``templates/email/help.txt.j2``, which ``HELP`` mails back)::
 
     HELP [game]            LIST                 JOIN <game> [AS <name>]
     ORDERS <game>          GAME <game>          (then order lines, in the game's syntax)

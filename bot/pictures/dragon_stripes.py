@@ -1,6 +1,6 @@
 """Dragon Stripes' board: the dragon's 17 stripes from the tail to the head, the knight on its stripe
 with the gems beside it, the hoard at the head, the danger cards seen (the third ends the game);
-then every player's gems, the active player and the turn's owner marked (seed; RULINGS 4.1)."""
+then every player's gems, the active player and the turn's owner marked (seed; docs/rules/dragon-stripes.md 4.1)."""
 
 from __future__ import annotations
 

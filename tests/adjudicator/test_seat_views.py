@@ -4,7 +4,7 @@ The attack: build a state where another seat holds a secret (a three-race team's
 split, the card a Strike Gold player drew alone, a Dragon Stripes player's standing
 orders, the deck order), change only that secret, and the seat's view must not
 change; change the seat's own secret and its view must show it.  Golden Strider and
-L'autobus keep nothing private in the state (hands are public, RULINGS 1.1 and 5.1:
+L'autobus keep nothing private in the state (hands are public, docs/rules/golden-strider.md 1.1 and docs/rules/lautobus.md 5.1:
 only each turn's order is secret): their views add only the seat's own cards.
 """
 
@@ -32,7 +32,7 @@ def own_keys(view: dict[str, JSON], public: dict[str, JSON]) -> set[str]:
 
 
 def test_three_races_a_team_never_sees_another_teams_cards():
-    """RULINGS 2.1: each team's split of 1-12 and its spent cards are its own secret."""
+    """docs/rules/three-races.md 2.1: each team's split of 1-12 and its spent cards are its own secret."""
     rules = ThreeRaces()
     state = start_game(rules, "ABCD", {}, "views")
     splits = {"A": "25: 1 2 3 4 / 55: 5 6 7 8 / 85: 9 10 11 12", "B": "25: 9 10 11 12 / 55: 1 2 3 4 / 85: 5 6 7 8"}
@@ -50,7 +50,7 @@ def test_three_races_a_team_never_sees_another_teams_cards():
 
 
 def test_strike_gold_the_card_drawn_alone_is_its_drawers_and_face_down_cards_nobodys():
-    """RULINGS 3.1: the card drawn from the deck is seen by its drawer first; face-down
+    """docs/rules/strike-gold.md 3.1: the card drawn from the deck is seen by its drawer first; face-down
     values and the deck order are the referee's only (the owner does not know its own)."""
     rules = StrikeGold()
     state = start_game(rules, "AB", {}, "views")
@@ -80,7 +80,7 @@ def test_strike_gold_the_card_drawn_alone_is_its_drawers_and_face_down_cards_nob
 
 
 def test_dragon_stripes_standing_orders_are_their_seats_and_the_deck_nobodys():
-    """RULINGS 4.1: only the deck order is hidden; a standing order is its player's intention."""
+    """docs/rules/dragon-stripes.md 4.1: only the deck order is hidden; a standing order is its player's intention."""
     rules = DragonStripes()
     state = start_game(rules, "ABC", {}, "views")
     b = state.index("B")
@@ -95,7 +95,7 @@ def test_dragon_stripes_standing_orders_are_their_seats_and_the_deck_nobodys():
 
 
 def test_golden_strider_a_view_adds_only_the_seats_own_hand():
-    """RULINGS 1.1: hands are public; the view adds the seat's cards with their last round (seed rule 8)."""
+    """docs/rules/golden-strider.md 1.1: hands are public; the view adds the seat's cards with their last round (seed rule 8)."""
     rules = GoldenStrider()
     state = start_game(rules, "ABCDEF", {}, "views")
     orders = {seat: rules.parse_orders(state, seat, "6 6 6 6 6").orders for seat in "ABCDEF"}
@@ -107,7 +107,7 @@ def test_golden_strider_a_view_adds_only_the_seats_own_hand():
 
 
 def test_lautobus_a_view_adds_only_the_seats_own_riders():
-    """RULINGS 5.1: hands are public; the view adds the team's riders and the cards they may play
+    """docs/rules/lautobus.md 5.1: hands are public; the view adds the team's riders and the cards they may play
     now (no special on the first turn, seed rule 10)."""
     rules = Lautobus()
     state = start_game(rules, "ABCDE", {}, "views")

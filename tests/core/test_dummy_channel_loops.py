@@ -6,7 +6,7 @@ one-line ``understand(raw) -> Envelope | Skip``, and a transport
 acknowledging, applying, settling, retrying, parking, claiming, back-off,
 marking sent) is the core's intake runner (bot.core.runtime.intake_runner) and
 sender loop (bot.core.messaging.sender_loop).  Nothing received is dropped,
-nothing refused is retried for ever (ARCHITECTURE.md, "Durable work lives in
+nothing refused is retried for ever (docs/architecture.md, "Durable work lives in
 the database").
 """
 

@@ -1,8 +1,8 @@
-"""Adapters get a game's views, never its stored state (ARCHITECTURE "How a game plugs in").
+"""Adapters get a game's views, never its stored state (docs/architecture.md, "How a game plugs in").
 
 :class:`bot.core.views.GameViews` is all an adapter reads of a game.  Every one of
 its public methods is called on a running Strike Gold game in which Ann holds a
-card she drew alone and every grid has face-down cards (RULINGS 3.1: secrets of
+card she drew alone and every grid has face-down cards (docs/rules/strike-gold.md 3.1: secrets of
 the referee, and of the drawer); no answer holds the stored state, its deck, a
 grid as stored (face-down values included), and only Ann's own view shows her card.
 The adapters' code is checked too: nothing in ``bot/discord`` or ``bot/email``

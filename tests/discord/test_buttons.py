@@ -189,7 +189,7 @@ async def test_buttons_and_undelivered_messages_survive_a_restart(
 async def test_the_holder_chooses_among_several_takers_by_buttons(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
-    """RULINGS D6 with ``takeover_selection = holder_chooses``: one ``choose`` button per taker, for the holder."""
+    """docs/rules/dragon-stripes.md D6 with ``takeover_selection = holder_chooses``: one ``choose`` button per taker, for the holder."""
     options = {"takeover_selection": "holder_chooses", "bounty_rule": "fixed", "bounty_fixed": 0, "deck": "F2 F3"}
     async with running_world(fake_discord, sqlite_sessions) as world:
         world.harness.send("GM", c.CreateGame("ds1", "dragon-stripes", options, "UTC", 60, False, "address"))

@@ -1,7 +1,7 @@
 """What Strike Gold's buttons show and send (bot/discord/games/strike_gold_hand.py, strike_gold.py).
 
 The hand is read from the seat view of the player to move: it must show
-exactly the public view of their grid (RULINGS 3.1: face-down values are the
+exactly the public view of their grid (docs/rules/strike-gold.md 3.1: face-down values are the
 referee's alone), the card they drew alone and nobody else's, and the buttons
 must send orders the game's own parser takes.
 """

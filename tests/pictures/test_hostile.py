@@ -67,7 +67,7 @@ def test_a_long_board_still_has_a_bounded_alt_text():
 
 @pytest.mark.parametrize("moment", ["start", "mid"])
 def test_strike_gold_never_shows_a_face_down_value(moment: str):
-    """RULINGS 3.1: face-down values are nobody's.  The attack: give every face-down card of the
+    """docs/rules/strike-gold.md 3.1: face-down values are nobody's.  The attack: give every face-down card of the
     stored state a value no board holds; the picture must not change, nor show it."""
     rules = registry.get_rules("strike-gold")
     state = play("strike-gold", ("Alice", "Bob", "Chidi"), seed="secret").state(moment)
@@ -95,7 +95,7 @@ def test_strike_gold_never_shows_a_face_down_value(moment: str):
 
 
 def test_strike_gold_never_shows_the_card_drawn_alone_from_the_deck():
-    """RULINGS 3.1: a card drawn from the deck is its drawer's until placed; the board says only
+    """docs/rules/strike-gold.md 3.1: a card drawn from the deck is its drawer's until placed; the board says only
     that a card was drawn."""
     from adjudicator.games.strike_gold.state import Pending, Source, Stage
 

@@ -1,7 +1,7 @@
 """The Dragon Stripes deck: 38 footprint, 10 stop and 3 danger cards (seed).
 
 Cards are written ``F1``-``F4`` (a footprint of that many stripes), ``S`` (stop)
-and ``D`` (danger).  The deck is shuffled once and never reshuffled (RULINGS
+and ``D`` (danger).  The deck is shuffled once and never reshuffled (docs/rules/dragon-stripes.md
 4.1, after Kali); it cannot run out, because the third danger card ends the
 game at the latest as the last card.
 """

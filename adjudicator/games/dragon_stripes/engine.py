@@ -1,4 +1,4 @@
-"""The Dragon Stripes turn, card by card (RULINGS 4.1 steps 1-5; rulings D3-D11).
+"""The Dragon Stripes turn, card by card (docs/rules/dragon-stripes.md 4.1 steps 1-5; rulings D3-D11).
 
 Every function takes the state and a list of report lines to append to, and
 returns the new state.  :func:`play_on` runs the game forward until a live
@@ -52,7 +52,7 @@ def follow_run_order(state: State, log: list[Line]) -> State:
 
 
 def reveal(state: State, log: list[Line]) -> State:
-    """The active player reveals the top card (RULINGS 4.1 step 2)."""
+    """The active player reveals the top card (docs/rules/dragon-stripes.md 4.1 step 2)."""
     if not state.deck:
         raise InvariantViolation("the deck ran out before the third danger card")
     card = state.deck[0]
@@ -121,7 +121,7 @@ def _third_danger(state: State, card: Card, log: list[Line]) -> State:
 
 
 def hold(state: State, log: list[Line]) -> State:
-    """The active player holds: the others may take over (RULINGS 4.1 step 4)."""
+    """The active player holds: the others may take over (docs/rules/dragon-stripes.md 4.1 step 4)."""
     text = f"{state.active_player.seat} holds"
     log.append(note(state, state.active, "hold", text))
     return replace(state, step=Step.OFFER)

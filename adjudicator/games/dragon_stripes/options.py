@@ -1,4 +1,4 @@
-"""Dragon Stripes options (RULINGS.md section 4.2, D1-D8).
+"""Dragon Stripes options (docs/rules/dragon-stripes.md 4.2, D1-D8).
 
 The footprint values, stripe values, bounty and hoard size are *invented*
 defaults (no source gives them): they are options so that a GM holding the

@@ -117,9 +117,9 @@ def public_state(state: State) -> dict[str, JSON]:
 
 def seat_view(state: State, seat: str) -> dict[str, JSON]:
     """``seat``'s view: the public state, the seats in order, the seats that offered to take
-    over and wait for the holder's choice (public decisions, RULINGS 4.1; ruling D6), and
+    over and wait for the holder's choice (public decisions, docs/rules/dragon-stripes.md 4.1; ruling D6), and
     ``seat``'s own standing orders (a player's intentions, shown to that player only).
-    Never the deck order (RULINGS 4.1) nor another seat's standing orders."""
+    Never the deck order (docs/rules/dragon-stripes.md 4.1) nor another seat's standing orders."""
     return {
         **public_state(state),
         "seat": seat,

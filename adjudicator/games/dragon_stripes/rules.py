@@ -1,6 +1,6 @@
 """Dragon Stripes (Alex Randolph, 1989): the :class:`~adjudicator.api.GameRules` implementation.
 
-Rules: the Dragon Stripes seed; rulings D1-D12 (the rulings' section 4).
+Rules: docs/rules/dragon-stripes.md (the rule text restated; rulings D1-D12).
 A sequential game: each phase is one decision of the active player, a short
 take-over window after a hold, or the holder's choice between several takers.
 
@@ -72,7 +72,7 @@ class DragonStripes:
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Deal the deck (stacked by the ``deck`` option, the rest shuffled) and play the first
-        player's compulsory first card (RULINGS 4.1 step 2); those lines open the first report."""
+        player's compulsory first card (docs/rules/dragon-stripes.md 4.1 step 2); those lines open the first report."""
         check_seats(
             seats, self.min_seats, self.max_seats, game="Dragon Stripes", noun="players", twice="a seat is named twice"
         )

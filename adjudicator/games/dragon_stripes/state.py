@@ -1,7 +1,7 @@
 """Dragon Stripes state: players, standing orders, the knight, the hoard and the deck.
 
 Everything is public except ``deck`` (the order of the cards not yet revealed,
-RULINGS 4.1) and each seat's standing orders (a player's intentions, shown only
+docs/rules/dragon-stripes.md 4.1) and each seat's standing orders (a player's intentions, shown only
 to that player).  ``turn`` counts resolved phases.  ``step`` is what the game
 waits for: the active player's decision, the take-over window after a hold,
 the holder's choice between several offers, or nothing (game over).

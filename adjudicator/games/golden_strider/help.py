@@ -1,6 +1,6 @@
 """The players' help text for Golden Strider: order syntax, rules in brief, report columns.
 
-Rules: the Golden Strider seed; rulings G1-G14 (the rulings' section 1).
+Rules: docs/rules/golden-strider.md (the rule text restated; rulings G1-G14).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Golden Strider options (RULINGS.md section 1.2; defaults are the seed's reading)."""
+"""Golden Strider options (docs/rules/golden-strider.md 1.2; defaults are the seed's reading)."""
 
 from __future__ import annotations
 

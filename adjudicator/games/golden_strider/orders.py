@@ -195,7 +195,7 @@ def parse_play(text: str, runner: Runner) -> ParsedOrders[PlayOrder]:
 
 
 def _spending_notes(order: PlayOrder, owed: int) -> list[str]:
-    """How the card will be spent (RULINGS 1.1 default resolution, G5)."""
+    """How the card will be spent (docs/rules/golden-strider.md 1.1 default resolution, G5)."""
     deducted = min(order.card.value, owed)
     banked = min(order.bank, order.card.value - deducted)
     moved = order.card.value - deducted - banked

@@ -71,7 +71,7 @@ def public_state(state: State) -> dict[str, JSON]:
 
 
 def seat_view(state: State, seat: str) -> dict[str, JSON]:
-    """``seat``'s view: the public state (hands are public, RULINGS 1.1: only each round's
+    """``seat``'s view: the public state (hands are public, docs/rules/golden-strider.md 1.1: only each round's
     order is secret) and its own hand with the last round each card may be played in
     (seed rule 8), and the largest card value (seed rule 2), for a screen's suggestions."""
     runner = next(r for r in state.runners if r.seat == seat)

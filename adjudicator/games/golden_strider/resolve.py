@@ -1,4 +1,4 @@
-"""Resolving the setup and one round of Golden Strider (RULINGS 1.1, steps 1-7)."""
+"""Resolving the setup and one round of Golden Strider (docs/rules/golden-strider.md 1.1, steps 1-7)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def _choose_play(state: State, runner: Runner, order: PlayOrder, events: list[Ev
 
 
 def _spend(order: PlayOrder, owed: int) -> _Spend:
-    """Restitution first, then the bank as ordered, the rest is movement (RULINGS 1.1, G5)."""
+    """Restitution first, then the bank as ordered, the rest is movement (docs/rules/golden-strider.md 1.1, G5)."""
     value = order.card.value
     deducted = min(value, owed)
     banked = min(order.bank, value - deducted)

@@ -1,6 +1,6 @@
 """Golden Strider (Alan Parr): the :class:`~adjudicator.api.GameRules` implementation.
 
-Rules: the Golden Strider seed; rulings G1-G14 (the rulings' section 1).
+Rules: docs/rules/golden-strider.md (the rule text restated; rulings G1-G14).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Golden Strider state: runners, their public hands, and the round counter.
 
 Hands are public (the rule-15 report prints them); only each round's order is
-secret (RULINGS 1.1).  Turn 0 of the record is the setup; round r is turn r.
+secret (docs/rules/golden-strider.md 1.1).  Turn 0 of the record is the setup; round r is turn r.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Positions, positional bonus and steeplechase movement (seed rules 6, 9-11; RULINGS 1.1, 1.3)."""
+"""Positions, positional bonus and steeplechase movement (seed rules 6, 9-11; docs/rules/golden-strider.md 1.1, 1.3)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class Stride:
 
 
 def run(start: int, points: int, steeplechase: bool) -> Stride:
-    """Spend ``points`` of movement from ``start`` (RULINGS 1.3, G9, G10).
+    """Spend ``points`` of movement from ``start`` (docs/rules/golden-strider.md 1.3, G9, G10).
 
     Flat race: one square per point.  Steeplechase: entering an obstacle square
     costs 1 + its jump; with too few points left the runner stops on it,

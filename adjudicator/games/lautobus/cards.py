@@ -1,7 +1,7 @@
 """L'autobus cards: movement cards and the two specials, ZERO and SPRINT (seed rule 10).
 
 A hand is a sorted tuple: movement cards lowest first, then ZERO, then SPRINT.
-Hands are public (RULINGS 5.1): only each turn's choice is secret.
+Hands are public (docs/rules/lautobus.md 5.1): only each turn's choice is secret.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The players' help text for L'autobus: order syntax and the rules as refereed.
 
-Rules: the L'autobus seed; rulings L1-L10 (the rulings' section 5).
+Rules: docs/rules/lautobus.md (the rule text restated; rulings L1-L10).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""L'autobus options (RULINGS.md section 5.2; the defaults are the rulings' defaults).
+"""L'autobus options (docs/rules/lautobus.md 5.2; the defaults are the rulings' defaults).
 
 ``movement_cards`` (L1), ``start_layout`` (L2), ``start_assignment`` (L3),
 ``slipstream_timing`` (L4), ``sprint1_retainable`` (L5),

@@ -49,7 +49,7 @@ def _labels(cards: Sequence[Card]) -> list[JSON]:
 
 
 def turn_report(before: State, after: State, lines: Sequence[TurnLine], bonuses: Sequence[Bonus]) -> dict[str, JSON]:
-    """Plain JSON data for everyone (hands are public, RULINGS 5.1)."""
+    """Plain JSON data for everyone (hands are public, docs/rules/lautobus.md 5.1)."""
     codes = team_codes(after.seats)
     places = race_places(_moved(before, lines))
     return {
@@ -130,7 +130,7 @@ def public_state(state: State) -> dict[str, JSON]:
 
 
 def seat_view(state: State, seat: str) -> dict[str, JSON]:
-    """``seat``'s view: the public state (hands are public, RULINGS 5.1: only each turn's
+    """``seat``'s view: the public state (hands are public, docs/rules/lautobus.md 5.1: only each turn's
     choice is secret) and its own riders' cards with those it may play now (ruling L8;
     no special on the first turn, seed rule 10), for a screen's suggestions."""
     return {

@@ -1,4 +1,4 @@
-"""Resolving one L'autobus turn (RULINGS 5.1 steps 1-4, seed rules 4-13).
+"""Resolving one L'autobus turn (docs/rules/lautobus.md 5.1 steps 1-4, seed rules 4-13).
 
 1. Every cyclist with cards plays one (L7); a missing or illegal card is
    replaced by ruling L8.
@@ -166,7 +166,7 @@ def _check_orders(state: State, orders: Mapping[str, TeamOrders]) -> None:
 
 
 def resolve_turn(state: State, orders: Mapping[str, TeamOrders]) -> TurnResult:
-    """Play one turn for every cyclist with cards (RULINGS 5.1)."""
+    """Play one turn for every cyclist with cards (docs/rules/lautobus.md 5.1)."""
     _check_orders(state, orders)
     events: list[Event] = []
     chosen: dict[Key, tuple[Card, Card | None]] = {}
@@ -228,7 +228,7 @@ def _move_all(order: Sequence[Cyclist], effects: Mapping[Key, Effect]) -> dict[K
 
 def finish(state: State) -> tuple[State, tuple[Bonus, ...]]:
     """Seed rules 12-13: the race is over; the three leaders move on 3, 2 and 1,
-    1st first, by the same movement rule (they can never collide, RULINGS 5.1)."""
+    1st first, by the same movement rule (they can never collide, docs/rules/lautobus.md 5.1)."""
     occupied = {c.space for c in state.cyclists}
     moved: dict[Key, int] = {}
     bonuses = []

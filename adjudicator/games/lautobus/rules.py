@@ -1,6 +1,6 @@
 """L'autobus (Tony Reeves): the :class:`~adjudicator.api.GameRules` implementation.
 
-Rules: the L'autobus seed; rulings L1-L10 (the rulings' section 5).
+Rules: docs/rules/lautobus.md (the rule text restated; rulings L1-L10).
 A simultaneous game: every turn each team that still has a cyclist with cards
 owes one card per such cyclist.
 """

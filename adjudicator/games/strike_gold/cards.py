@@ -1,4 +1,4 @@
-"""Strike Gold cards and grid geometry (seed "The Deck" and "Setup"; RULINGS 3.1).
+"""Strike Gold cards and grid geometry (seed "The Deck" and "Setup"; docs/rules/strike-gold.md 3.1).
 
 A grid is 3 rows by 4 columns; its twelve slots are numbered 0-11 in reading
 order (r1c1, r1c2, r1c3, r1c4, r2c1 ... r3c4), which is also the deal order and

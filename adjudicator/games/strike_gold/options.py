@@ -1,4 +1,4 @@
-"""Strike Gold options: the seed's four table options and the rulings' options (RULINGS 3.2, 6).
+"""Strike Gold options: the seed's four table options and the rulings' options (docs/rules/strike-gold.md 3.2 and "Options").
 
 The seed's "Out player scores 0" (``out_player_scores_zero``) and ruling S3b's
 ``out_penalty`` describe the same thing: the flag on is ``out_penalty`` "zero".

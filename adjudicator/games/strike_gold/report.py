@@ -125,8 +125,8 @@ def public_state(state: State) -> dict[str, JSON]:
 def seat_view(state: State, seat: str) -> dict[str, JSON]:
     """``seat``'s view: the public state, the slots' names in reading order, whether a card
     taken from the discard pile must be kept (ruling S1), and the card ``seat`` drew alone,
-    which is its drawer's until placed or discarded (RULINGS 3.1).  No face-down value:
-    the owner does not know its own (RULINGS 3.1)."""
+    which is its drawer's until placed or discarded (docs/rules/strike-gold.md 3.1).  No face-down value:
+    the owner does not know its own (docs/rules/strike-gold.md 3.1)."""
     drawn = None
     if state.pending is not None and state.seats[state.current] == seat:
         drawn = {"value": state.pending.value, "source": state.pending.source.value}

@@ -4,7 +4,7 @@ then keep, discard & flip, or just discard (seed "On Your Turn").
 Column clears (and row wipes) follow every move (seed "Clearing Columns", S4); a player
 left with no face-down card goes out and the others take their final turns (seed
 "Ending a Round"; SG-11).  The drawn card is public once placed or discarded; a card
-drawn alone ("draw deck") is shown only to its drawer until then (RULINGS 3.1).
+drawn alone ("draw deck") is shown only to its drawer until then (docs/rules/strike-gold.md 3.1).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Strike Gold: the :class:`~adjudicator.api.GameRules` implementation.
 
-Rules: the Strike Gold seed; rulings S1-S11 (the rulings' section 3).
+Rules: docs/rules/strike-gold.md (the rule text restated; rulings S1-S11).
 
 Phases: each round opens with one simultaneous setup phase in which every seat owes its
 starting flips (2 cards in round 1, 1 later; it resolves once all have sent them).  Then

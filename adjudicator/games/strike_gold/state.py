@@ -1,4 +1,4 @@
-"""Strike Gold state: grids, piles, totals and whose move it is (RULINGS 3.1).
+"""Strike Gold state: grids, piles, totals and whose move it is (docs/rules/strike-gold.md 3.1).
 
 Hidden from every player (the referee only): the draw-pile order and the value
 of every face-down card, and the card a player has drawn alone on Discord until

@@ -1,6 +1,6 @@
 """The players' help text for the three-race game: order syntax and the rules as refereed.
 
-Rules: the three-race card game seed; rulings P1-P8 (the rulings' section 2).
+Rules: docs/rules/three-races.md (the rule text restated; rulings P1-P8).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Options of the three-race game (RULINGS.md section 2.2; defaults are the rulings' defaults)."""
+"""Options of the three-race game (docs/rules/three-races.md 2.2; defaults are the rulings' defaults)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Public: each move's cards, reference card and movement, squares and places,
 race results and points, and the cards played so far this cycle (the cards
-played are public, RULINGS 2.1).  Private (``Resolution.private``): the team's
+played are public, docs/rules/three-races.md 2.1).  Private (``Resolution.private``): the team's
 own split, the cards each of its runners still has to play this cycle, its
 readjustments left and how its orders were applied.
 """
@@ -167,7 +167,7 @@ def public_state(state: State) -> dict[str, JSON]:
 
 
 def seat_view(state: State, seat: str) -> dict[str, JSON]:
-    """``seat``'s view: the public state and its own team's secret (RULINGS 2.1): each
+    """``seat``'s view: the public state and its own team's secret (docs/rules/three-races.md 2.1): each
     runner's hand and the cards spent this cycle, the readjustments left; and what the
     coming phase asks for (the setup's split, or the moves of the deadline).  Never
     another team's cards."""

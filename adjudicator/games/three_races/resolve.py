@@ -109,7 +109,7 @@ def _finish_event(race: Race, move: int) -> Event:
 
 
 def play_move(state: State, cards: Mapping[int, Mapping[str, int]]) -> tuple[State, MoveLine, list[Event]]:
-    """Play one move of every running race (seed rules 4-7 by the formula of RULINGS 2.1);
+    """Play one move of every running race (seed rules 4-7 by the formula of docs/rules/three-races.md 2.1);
     a race ends when a runner reaches its finish (seed rule 1, P8) or at ``max_moves``."""
     move = state.moves + 1
     teams = {team.seat: team for team in state.teams}

@@ -1,6 +1,6 @@
 """The Alan Parr three-race card game: the :class:`~adjudicator.api.GameRules` implementation.
 
-Rules: the three-race card game seed; rulings P1-P8 (the rulings' section 2).
+Rules: docs/rules/three-races.md (the rule text restated; rulings P1-P8).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ class Movement:
 
 
 def move_runners(cards: Mapping[str, int], movers: int, top_tie_mode: str = "literal") -> Movement:
-    """RULINGS 2.1: sort the cards ``c1 >= c2 >= ...``; the reference is ``c(k+1)``
+    """docs/rules/three-races.md 2.1: sort the cards ``c1 >= c2 >= ...``; the reference is ``c(k+1)``
     for a race with k movers; every card above the reference moves the difference.
 
     This reproduces seed rules 4-7, including the "commonsense" ties (PA-1,

@@ -1,6 +1,6 @@
 """Three-race game state: the teams' secret cards and the three public races.
 
-Secret (RULINGS 2.1): each team's split of the cards 1-12 among its three
+Secret (docs/rules/three-races.md 2.1): each team's split of the cards 1-12 among its three
 runners, and which of a runner's cards are spent in the current cycle.
 Public: squares, which races have finished, points, and the cards played this
 cycle.  Turn 0 of the record is the setup; deadline t (turn t) plays moves

@@ -1,4 +1,4 @@
-"""Player commands that change no orders: help, list, join, status, resign.
+"""Player commands that change no orders: help, rules, list, join, status, resign.
 
 Mistakes (an unknown game, a full game, a taken name) are problems in the
 reply; nothing here raises for them.  Every answer is a phrase code with
@@ -14,6 +14,7 @@ from sqlalchemy.orm import selectinload
 
 from adjudicator import registry
 from bot.core.basics.display_width import display_width
+from bot.core.basics.markdown_text import markdown_text
 from bot.core.commands.admission import admitted
 from bot.core.commands.context import CommandContext
 from bot.core.commands.player_settings import calendar_address
@@ -33,6 +34,7 @@ from bot.core.people.reliability import (
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.game_record import export_record
 from bot.core.turns.ready_checks import begin_ready_check, cancel_ready_check
+from bot.resources import RULES_DIR
 from bot.store.models import Game, GameMaster, Seat, TurnRecord
 
 _SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
@@ -251,3 +253,22 @@ def not_understood(ctx: CommandContext, command: c.NotUnderstood) -> Result:
     """A line the adapter could not read: quoted back with the adapter's reason."""
     ctx.reply.problem(command.line, "as_given", reason=command.reason)
     return REFUSED
+
+
+@handles(c.ShowRules)
+def show_rules(ctx: CommandContext, command: c.ShowRules) -> Result:
+    """A kind's whole rules page (``docs/rules/<kind>.md``) as mailed text; a game's name gives its kind's.
+
+    A kind without a page (a game registered for a test) gets its help text instead.
+    """
+    game = find_game(ctx.session, command.kind)
+    kind = game.kind if game is not None else command.kind.strip().lower()
+    try:
+        rules = registry.get_rules(kind)
+    except registry.UnknownGame:
+        ctx.reply.problem(f"RULES {command.kind}", "unknown_kind", name=command.kind, kinds=list(registry.kinds()))
+        return REFUSED
+    page = RULES_DIR / f"{rules.kind}.md"
+    text = markdown_text(page.read_text(encoding="utf-8")) if page.is_file() else rules.help_text()
+    ctx.reply.add("rules", title=rules.title, kind=rules.kind, text=text)
+    return SHOWN

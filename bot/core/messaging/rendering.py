@@ -18,7 +18,7 @@ Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 * ``seat``: the seat the copy is for (None for the public copy);
 * ``private``: that seat's private data (``Resolution.private[seat]``) or None.
 
-``templates/common/*.txt.j2`` wrap it with a header (game, turn, deadlines in
+``templates/<form>/report.txt.j2`` wrap it with a header (game, turn, deadlines in
 UTC and the game's time zone, seed commitment or reveal) and a footer.
 Filters for columns, each measuring display columns
 (:mod:`bot.core.basics.display_width`: East Asian wide and fullwidth characters

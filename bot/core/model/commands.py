@@ -74,6 +74,18 @@ class ShowHelp(Declared):
 
 
 @dataclass(frozen=True)
+class ShowRules(Declared):
+    """``RULES <kind>``: a game's whole rules as this referee applies them (its page of ``docs/rules/``)."""
+
+    declaration = Declaration(
+        "RULES", Permission.ANYONE, summary="a game's rules as this referee applies them",
+        forms=(Form("RULES <kind>", "RULES <kind> (a kind of game: HELP lists them)"),),
+    )  # fmt: skip
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class ListGames(Declared):
     """``LIST``: the games open to join or running."""
 
@@ -792,7 +804,7 @@ class NotUnderstood(Declared):
 
 
 Command = (
-    ShowHelp | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
+    ShowHelp | ShowRules | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
     | CreateGame | StartGame | MarkReady
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog

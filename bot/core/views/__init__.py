@@ -1,6 +1,6 @@
 """Read-only views of the store for adapters and the demo (no models leak out).
 
-A game reaches an adapter only as a view (ARCHITECTURE "How a game plugs in"):
+A game reaches an adapter only as a view (docs/architecture.md, "How a game plugs in"):
 :meth:`GameViews.public_view` (what everyone may see: the rules' ``public_state``)
 or :meth:`GameViews.seat_view` (what one seat may see: the rules' ``seat_view``).
 The stored state holds every secret (the deck order, face-down cards, another

@@ -1,7 +1,7 @@
 """What the web channel's pages show: the club's games, and one game as everyone may see it.
 
 Plain frozen values, read in one short transaction each; no store model and
-no stored state leaves this module (ARCHITECTURE "How a game plugs in").  A
+no stored state leaves this module (docs/architecture.md, "How a game plugs in").  A
 page is the public view only:
 
 * the board is the rules' ``public_state`` (never a seat's view);

@@ -4,7 +4,7 @@ After each public report of a Dragon Stripes game, the game's post gets a
 prompt for the phase now open: ``Reveal`` / ``Hold`` for the active player,
 or, in a take-over window, ``Take over for N gems`` / ``Pass`` for each
 player asked, or, when several took and the game's option
-``takeover_selection`` is ``holder_chooses`` (RULINGS D6), one ``Choose B``
+``takeover_selection`` is ``holder_chooses`` (docs/rules/dragon-stripes.md D6), one ``Choose B``
 button per taker for the holder (the game's own text orders ``reveal``,
 ``hold``, ``take``, ``pass`` and ``choose B``; see its help).  A click is one
 envelope, exactly as if the player had typed the order.

@@ -1,7 +1,7 @@
 """The one protocol a game's Discord screens implement: its typed commands, its buttons, its prompts.
 
-A game brings to Discord only what is its own (ARCHITECTURE "Channels, commands
-and games"): typed commands (``/play``), persistent buttons and menus
+A game brings to Discord only what is its own (docs/architecture.md, "How a game plugs in"
+and "Channels"): typed commands (``/play``), persistent buttons and menus
 (:class:`discord.ui.DynamicItem` classes, found by their custom id after a
 restart too), and what it posts after each public report of one of its games
 (the prompt that carries those buttons).  Each game's screens are one module

@@ -5,7 +5,7 @@ The hand is read from the seat view of the player to move (Strike Gold's
 ``"x"`` cleared; the ``slots`` names; ``stage``; ``next``; ``discard_top``;
 ``drawn``, the card that seat alone drew; ``discard_pick_must_keep``), and
 the prompt from the public view.  The engine decides what the seat may see
-(RULINGS 3.1): its own face-up values, which of its slots are face down or
+(docs/rules/strike-gold.md 3.1): its own face-up values, which of its slots are face down or
 cleared (never a face-down value), the discard pile's top card, and the card
 it has drawn alone.  A view without them offers no buttons; the game is
 still played with ``/orders``.

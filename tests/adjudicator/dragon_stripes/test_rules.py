@@ -1,4 +1,4 @@
-"""Rulings D1-D12 and the cases around them (RULINGS.md 4.1-4.2), beyond the worked examples."""
+"""Rulings D1-D12 and the cases around them (docs/rules/dragon-stripes.md 4.1-4.2), beyond the worked examples."""
 
 from __future__ import annotations
 

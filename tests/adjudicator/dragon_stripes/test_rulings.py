@@ -1,4 +1,4 @@
-"""The worked examples of RULINGS.md section 4.3, one test each, named after their ids.
+"""The worked examples of docs/rules/dragon-stripes.md 4.3, one test each, named after their ids.
 
 Defaults: v(k) = k, hoard 400, bounty = gems beside the knight.
 """
@@ -99,7 +99,7 @@ def test_DS_9_takeover():
 
 
 def test_reveal_is_compulsory_after_a_takeover_even_into_a_stop():
-    """RULINGS 4.1 step 4: the taker must reveal; a stop then costs the taker a quarter of its gems."""
+    """docs/rules/dragon-stripes.md 4.1 step 4: the taker must reveal; a stop then costs the taker a quarter of its gems."""
     table = position({"A": 40, "B": 40}, active="A", knight=9, beside=20, seen="F4 F3 F2", deck="S F1")
     held = play(table, {"A": "hold"})
     result = play(held.state, {"B": "take"})

@@ -1,4 +1,4 @@
-"""The worked examples of RULINGS.md section 1.4, one test each, named after their ids."""
+"""The worked examples of docs/rules/golden-strider.md 1.4, one test each, named after their ids."""
 
 from __future__ import annotations
 
@@ -191,7 +191,7 @@ def test_GS_9_tie_broken_by_position_before_with_option():
     ],
 )
 def test_GS_10_steeplechase_vectors(start, points, end, tripped, shortfall, penalty):
-    """GS-10: the steeplechase movement table, row by row (RULINGS 1.3, G9, G10)."""
+    """GS-10: the steeplechase movement table, row by row (docs/rules/golden-strider.md 1.3, G9, G10)."""
     stride = run(start, points, steeplechase=True)
     assert (stride.square, stride.tripped, stride.shortfall, stride.penalty) == (end, tripped, shortfall, penalty)
 
@@ -275,7 +275,7 @@ def test_G4_substitute_lowest_sufficient_option():
 
 
 def test_G5_bank_is_capped_at_the_points_left_after_restitution():
-    """G5 / RULINGS 1.1: B' = min(B, card - D): owing 3 with a 4 and bank 3 banks only 1, moves 0."""
+    """G5 / docs/rules/golden-strider.md 1.1: B' = min(B, card - D): owing 3 with a 4 and bank 3 banks only 1, moves 0."""
     start = _gs4_field(3, "4/0 7/0 7/0 5/2 8/3", 4)
     parsed = RULES.parse_orders(start, "D", "play 4/0 bank 3")
     assert "only 1 can be banked after restitution" in parsed.notes

@@ -141,7 +141,7 @@ def test_L4_after_timing_option_discards_when_separated_by_movement(la: SimpleNa
 
 def test_no_keep_behind_a_cyclist_without_cards(la: SimpleNamespace) -> None:
     """Seed rules 5-6: the cyclist ahead must have played the same card; an idle one played none.
-    It still fills its space and does not move (RULINGS 5.1 step 4)."""
+    It still fills its space and does not move (docs/rules/lautobus.md 5.1 step 4)."""
     state = la.state([("A", 1, 10, [1]), ("B", 1, 11, []), ("E", 1, 1, [1, 2])])
     result = la.play(state, {"A": "1: 1", "E": "1: 1"})
     assert la.where(result.state) == {("A", 1): 12, ("B", 1): 11, ("E", 1): 2}

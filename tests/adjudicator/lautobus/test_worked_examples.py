@@ -1,4 +1,4 @@
-"""RULINGS.md section 5.3: every worked example of L'autobus, by its id."""
+"""docs/rules/lautobus.md 5.3: every worked example of L'autobus, by its id."""
 
 from __future__ import annotations
 

@@ -144,7 +144,7 @@ def test_keep_where_it_clears_may_replace_a_face_up_card(sg: SimpleNamespace) ->
 
 
 def test_clearing_is_mandatory_even_for_minus_twos(sg: SimpleNamespace) -> None:
-    """RULINGS 3.1 step 3: "Clearing is mandatory, even for -2/-2/-2"."""
+    """docs/rules/strike-gold.md 3.1 step 3: "Clearing is mandatory, even for -2/-2/-2"."""
     state = _two(sg, ("-2 ?1 ?2 ?4", "-2 ?5 ?6 ?7", "?3 ?8 ?9 ?10"), deck_top=(-2,))
     after = sg.play(state, "draw deck, keep r3c1").state
     assert after.columns_cleared == (1, 0)

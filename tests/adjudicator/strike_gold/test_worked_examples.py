@@ -1,4 +1,4 @@
-"""RULINGS.md section 3.3: every worked example of Strike Gold, by its id."""
+"""docs/rules/strike-gold.md 3.3: every worked example of Strike Gold, by its id."""
 
 from __future__ import annotations
 

@@ -392,7 +392,7 @@ def test_bad_setup_is_refused(tr: SimpleNamespace, seats: tuple[str, ...], optio
 
 
 def test_every_ruling_option_is_declared(tr: SimpleNamespace) -> None:
-    """RULINGS section 6 lists PA top_tie_mode, placing_tie, readjust_timing and the overall tie-break."""
+    """docs/rules/three-races.md "Options" lists top_tie_mode, placing_tie, readjust_timing and the overall tie-break."""
     specs = {spec.name: spec for spec in tr.rules.options()}
     assert specs["top_tie_mode"].default == "literal"
     assert specs["placing_tie"].default == "average"
@@ -415,7 +415,7 @@ def test_dump_and_load_round_trip(tr: SimpleNamespace) -> None:
 
 
 def test_secrets_stay_private(tr: SimpleNamespace) -> None:
-    """RULINGS 2.1: the split is secret: not in the report, events or public state; the
+    """docs/rules/three-races.md 2.1: the split is secret: not in the report, events or public state; the
     team's own copy (Resolution.private) has it."""
     state = tr.start()
     result = tr.submit(state, {"A": "25: 2 4 5 10 / 55: 1 6 9 11 / 85: 3 7 8 12"})

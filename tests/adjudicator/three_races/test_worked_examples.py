@@ -1,4 +1,4 @@
-"""RULINGS.md section 2.3: every worked example of the three-race game, by its id."""
+"""docs/rules/three-races.md 2.3: every worked example of the three-race game, by its id."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ tests/email/world.py, and each must:
   that show no seat password of the world.
 
 Not checked here: that every body line fits in 78 columns.  The reply
-template does not wrap (bot/core/commands/replies.py, templates/common/reply.txt.j2):
+template does not wrap (bot/core/commands/replies.py, templates/email/reply.txt.j2):
 a quoted line of up to 160 characters, and the reason "not a command (send
 HELP for the list); orders go on the lines after ORDERS <game>" (88 columns
 as printed) are mailed as they are.  That belongs to the reply's owner.

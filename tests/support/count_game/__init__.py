@@ -5,7 +5,7 @@ totals grow by the orders, and the game ends after the turn in which a total
 reaches the target (option ``target``, 10).  Places go by total.  Nothing is
 secret: a seat's view is the public state and its own name.  It shows what a
 new game costs: this package, one registry entry, one report template
-(``templates/count-to-ten/report.txt.j2`` beside it), and no Discord module
+(``tests/support/count_game/templates/count-to-ten/report.txt.j2``), and no Discord module
 (the generic ``/orders`` plays it).
 """
 
