@@ -16,6 +16,8 @@ compile time rather than silently changed:
 * no ``\\b``/``\\B`` in a ``str`` pattern: RE2's word boundary knows only ASCII letters, where Python's
   knows every letter (a Kelvin sign ending ``LINK`` is a letter to Python): write ``(?:$|\\W)`` after a
   keyword, or test in code;
+* a lone surrogate in a ``str`` (raw bytes decoded with ``surrogateescape``) is read as U+FFFD, and a
+  match or a substitution gives U+FFFD in its place (RE2 reads UTF-8, which has no surrogates);
 * ``$`` is the end of the text only (Python's also matches before a final newline: the readers match
   stripped lines, which end in none); ``\\Z`` is written ``\\z``.
 
@@ -83,30 +85,46 @@ class Pattern(Generic[AnyStr]):
         return cast(int, self._regexp.groups)
 
     def match(self, text: AnyStr) -> Match[AnyStr] | None:
-        return cast("Match[AnyStr] | None", self._regexp.match(text))
+        return cast("Match[AnyStr] | None", self._regexp.match(_encodable(text)))
 
     def fullmatch(self, text: AnyStr) -> Match[AnyStr] | None:
-        return cast("Match[AnyStr] | None", self._regexp.fullmatch(text))
+        return cast("Match[AnyStr] | None", self._regexp.fullmatch(_encodable(text)))
 
     def search(self, text: AnyStr) -> Match[AnyStr] | None:
-        return cast("Match[AnyStr] | None", self._regexp.search(text))
+        return cast("Match[AnyStr] | None", self._regexp.search(_encodable(text)))
 
     def finditer(self, text: AnyStr) -> Iterator[Match[AnyStr]]:
-        return cast("Iterator[Match[AnyStr]]", self._regexp.finditer(text))
+        return cast("Iterator[Match[AnyStr]]", self._regexp.finditer(_encodable(text)))
 
     def findall(self, text: AnyStr) -> list[Any]:
-        return cast("list[Any]", self._regexp.findall(text))
+        return cast("list[Any]", self._regexp.findall(_encodable(text)))
 
     def split(self, text: AnyStr, maxsplit: int = 0) -> list[AnyStr | Any]:
-        return cast("list[AnyStr | Any]", self._regexp.split(text, maxsplit))
+        return cast("list[AnyStr | Any]", self._regexp.split(_encodable(text), maxsplit))
 
     def sub(self, repl: AnyStr | Callable[[Match[AnyStr]], AnyStr], text: AnyStr, count: int = 0) -> AnyStr:
-        return cast(AnyStr, self._regexp.sub(repl, text, count))
+        return cast(AnyStr, self._regexp.sub(repl, _encodable(text), count))
 
     def subn(
         self, repl: AnyStr | Callable[[Match[AnyStr]], AnyStr], text: AnyStr, count: int = 0
     ) -> tuple[AnyStr, int]:
-        return cast("tuple[AnyStr, int]", self._regexp.subn(repl, text, count))
+        return cast("tuple[AnyStr, int]", self._regexp.subn(repl, _encodable(text), count))
+
+
+def _encodable(text: AnyStr) -> AnyStr:
+    """``text`` as RE2 can read it: a lone surrogate (raw bytes a decoder kept, ``surrogateescape``) has no
+    UTF-8 form, so it is read, and given back in what a match holds, as U+FFFD (one character for one:
+    every position stays where it was)."""
+    if isinstance(text, bytes) or text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return cast(AnyStr, text.translate(_SURROGATES))
+    return text
+
+
+_SURROGATES = {code: "\ufffd" for code in range(0xD800, 0xE000)}
 
 
 @overload
