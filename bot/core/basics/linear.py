@@ -84,14 +84,14 @@ class Pattern(Generic[AnyStr]):
     def groups(self) -> int:
         return cast(int, self._regexp.groups)
 
-    def match(self, text: AnyStr) -> Match[AnyStr] | None:
-        return cast("Match[AnyStr] | None", self._regexp.match(_encodable(text)))
+    def match(self, text: AnyStr, pos: int | None = None) -> Match[AnyStr] | None:
+        return cast("Match[AnyStr] | None", self._regexp.match(_encodable(text), pos))
 
-    def fullmatch(self, text: AnyStr) -> Match[AnyStr] | None:
-        return cast("Match[AnyStr] | None", self._regexp.fullmatch(_encodable(text)))
+    def fullmatch(self, text: AnyStr, pos: int | None = None) -> Match[AnyStr] | None:
+        return cast("Match[AnyStr] | None", self._regexp.fullmatch(_encodable(text), pos))
 
-    def search(self, text: AnyStr) -> Match[AnyStr] | None:
-        return cast("Match[AnyStr] | None", self._regexp.search(_encodable(text)))
+    def search(self, text: AnyStr, pos: int | None = None) -> Match[AnyStr] | None:
+        return cast("Match[AnyStr] | None", self._regexp.search(_encodable(text), pos))
 
     def finditer(self, text: AnyStr) -> Iterator[Match[AnyStr]]:
         return cast("Iterator[Match[AnyStr]]", self._regexp.finditer(_encodable(text)))
@@ -120,7 +120,7 @@ def _encodable(text: AnyStr) -> AnyStr:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return cast(AnyStr, text.translate(_SURROGATES))
+        return text.translate(_SURROGATES)
     return text
 
 
