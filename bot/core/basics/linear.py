@@ -13,9 +13,10 @@ compile time rather than silently changed:
 
 * no look-around (``(?=``, ``(?!``, ``(?<=``, ``(?<!``), back-reference, atomic group or possessive
   quantifier (RE2 has none: write the test in code, or as a pattern without it);
-* no ``\\b``/``\\B`` in a ``str`` pattern: RE2's word boundary knows only ASCII letters, where Python's
-  knows every letter (a Kelvin sign ending ``LINK`` is a letter to Python): write ``(?:$|\\W)`` after a
-  keyword, or test in code;
+* no ``\\b``/``\\B`` in a ``str`` pattern without ``re.ASCII``: RE2's word boundary knows only ASCII
+  letters, where Python's knows every letter (a Kelvin sign ending ``LINK`` is a letter to Python): write
+  ``(?:$|\\W)`` after a keyword, or test in code (:func:`word_ends_at`); with ``re.ASCII``, or in a
+  ``bytes`` pattern, ``\\b`` is the ASCII one for both;
 * a lone surrogate in a ``str`` (raw bytes decoded with ``surrogateescape``) is read as U+FFFD, and a
   match or a substitution gives U+FFFD in its place (RE2 reads UTF-8, which has no surrogates);
 * ``$`` is the end of the text only (Python's also matches before a final newline: the readers match
@@ -142,7 +143,7 @@ def compile(pattern: str | bytes, flags: int = 0) -> Pattern[str] | Pattern[byte
         raise ValueError(f"flags not supported: {re.RegexFlag(flags & ~_FLAGS)!r}")
     text = pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern
     ascii_only = isinstance(pattern, bytes) or bool(flags & re.ASCII)
-    translated = _translate(text, ascii_only, unicode_boundary_refused=not isinstance(pattern, bytes))
+    translated = _translate(text, ascii_only, unicode_boundary_refused=not ascii_only)
     inline = "".join(
         letter for flag, letter in ((re.IGNORECASE, "i"), (re.MULTILINE, "m"), (re.DOTALL, "s")) if flags & flag
     )
