@@ -264,6 +264,9 @@ filler (and no game is named ``me``)."""
 
 
 def _read_subject(reader: _Reader, subject: str) -> bool:
+    if len(subject.strip()) > MAX_LINE_LENGTH:  # tried against no pattern, the press tag's either
+        reader.ignored.append(f"the subject was not read as a command: {_too_long(subject.strip())}")
+        return False
     tag = _PRESS_TAG.search(subject)
     if tag is not None:  # a reply to press: the body (above the quoted message) answers its sender
         item = gm.parse(f"PRESS {tag.group(1)} REPLY {tag.group(2)}")
@@ -273,9 +276,6 @@ def _read_subject(reader: _Reader, subject: str) -> bool:
             reader.subject_item = item
             return True
     line = subject_text(subject)
-    if len(line) > MAX_LINE_LENGTH:
-        reader.ignored.append(f"the subject was not read as a command: {_too_long(line)}")
-        return False
     password = _password(line)
     if password:
         reader.passwords.append(password)
@@ -607,7 +607,8 @@ def _hide_text(text: str, secrets: list[str]) -> str:
 def _hide(command: c.Command, secrets: list[str]) -> c.Command:
     if isinstance(command, c.NotUnderstood):
         # Hidden before clipped: a secret cut at the clip would not be found, and its start shown (found by the fuzz test).
-        return c.NotUnderstood(clip(_hide_text(command.line, secrets)), command.reason)
+        # Only what the clip can show is hidden: a secret (from a line within the cap) that starts there ends in it.
+        return c.NotUnderstood(clip(_hide_text(command.line[: MAX_QUOTE + MAX_LINE_LENGTH], secrets)), command.reason)
     if isinstance(command, c.SubmitOrders) and secrets:
         text = command.text
         for secret in secrets:
