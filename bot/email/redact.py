@@ -47,7 +47,7 @@ def redact_mail(raw: bytes, secrets: Iterable[str] = ()) -> bytes | None:
     masked = bytearray(raw)
     for start, end in spans:
         masked[start:end] = MASK * (end - start)
-    headers = _END_OF_HEADERS.search(masked)
+    headers = _END_OF_HEADERS.search(bytes(masked))
     cut = len(masked) if headers is None else headers.end()
     head = _ENCODED_WORD.sub(lambda word: MASK * len(word.group()), bytes(masked[:cut]))
     body = BODY_REMOVED if headers is not None and _ENCODED_PART.search(raw) else bytes(masked[cut:])
