@@ -35,19 +35,30 @@ def check_seats(seats: Sequence[str], low: int, high: int, *, game: str, noun: s
 
 MAX_DIGITS = 100
 """No order needs a number this long; Python's ``int()`` refuses more than 4300 digits."""
-_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+_LONG_NUMBER = re.compile(rf"(?<!\d)\d{{{MAX_DIGITS + 1},}}")
+MAX_LINE_CHARS = 500
+"""The longest line of orders a game reads, in characters (an order line is a few dozen; a whole turn's
+orders on one line a few hundred at most).  A longer line is refused before any parser sees it: every parser
+reads in time linear in its line, but a line is read word by word in Python, so its length bounds the time
+(``tests/adjudicator/test_linear_orders.py`` times every game's parser on lines of this length)."""
 
 
-def refuse_long_numbers(text: str) -> ParsedOrders[Any] | None:
-    """An error for text holding a number of more than :data:`MAX_DIGITS` digits, else None.
+def refuse_oversized(text: str) -> ParsedOrders[Any] | None:
+    """An error for text holding a line of more than :data:`MAX_LINE_CHARS` characters, or a number of more
+    than :data:`MAX_DIGITS` digits, else None.
 
     Every ``parse_orders`` asks this first: the games' parsers turn digit runs
     into ``int``, which raises ``ValueError`` past 4300 digits (found by the
-    parser fuzz), and no order is meant by such a number.
+    parser fuzz), and no order is meant by such a number; nor is any order a
+    line that long.
     """
     for line in text.splitlines():
+        shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:57] + "..."
+        if len(line) > MAX_LINE_CHARS:
+            return ParsedOrders(
+                None, "", (OrderError(shown, f"line too long, {len(line)} characters; at most {MAX_LINE_CHARS}"),)
+            )
         if match := _LONG_NUMBER.search(line):
-            shown = line.strip() if len(line.strip()) <= 60 else line.strip()[:57] + "..."
             return ParsedOrders(None, "", (OrderError(shown, f"a number of {len(match.group())} digits is no order"),))
     return None
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from bot.core.basics import linear
 from bot.core.basics.log_fields import current_fields
 from bot.core.runtime.health import current_worker
 
@@ -38,9 +39,14 @@ CONTEXT_FIELDS = ("game", "turn", "message_id", "interaction", "worker")
 """The ids a record may carry (``log.info(..., extra={"game": slug, "turn": 3})``)."""
 MASK = "***"
 MIN_SECRET = 4
-SEAT_PASSWORD = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
-"""The shape of a seat password (bot/core/people/seat_secrets.py: two words and four digits)."""
-PASSWORD_VALUES = (re.compile(r"(?im)(^[ \t>]*password\b[ \t:=]*)(\S+)"), re.compile(r"(\bPASSWORD\b[ \t:=]*)(\S+)"))
+SEAT_PASSWORD = linear.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE | re.ASCII)
+"""The shape of a seat password (bot/core/people/seat_secrets.py: two words and four digits).  Word edges
+are ASCII ones here (RE2 knows no other): a letter such as é next to a password is no letter, so more is
+masked, never less."""
+PASSWORD_VALUES = (
+    linear.compile(r"(?im)(^[ \t>]*password\b[ \t:=]*)(\S+)", re.ASCII),
+    linear.compile(r"(\bPASSWORD\b[ \t:=]*)(\S+)", re.ASCII),
+)
 """The value after a mail's PASSWORD command: at the start of a line (any case), or PASSWORD in capitals."""
 _OURS = "_referee_handler"
 

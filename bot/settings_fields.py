@@ -19,6 +19,8 @@ from collections.abc import Callable
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.core.basics import linear
+
 Check = Callable[[Any], Any]
 """A value (already of the field's type) -> the value kept; raises :class:`Bad` when it is refused."""
 
@@ -91,7 +93,8 @@ def url(*schemes: str) -> Check:
     return check
 
 
-EMAIL_ADDRESS = re.compile(r"^[^@\s,]+@[^@\s,]+\.[^@\s,]+$|^[^@\s,]+@localhost$")
+EMAIL_ADDRESS = linear.compile(r"^[^@\s,]+@[^@\s,]+\.[^@\s,]+$|^[^@\s,]+@localhost$")
+"""An email address, in a setting and in what a GM writes (the mail channel reads its addresses with it)."""
 
 
 def email_address(text: str) -> str:

@@ -28,17 +28,19 @@ from discord import app_commands
 
 from adjudicator import registry
 from adjudicator.api import OptionSpec
+from bot.core.basics import linear
 from bot.discord.choices import MAX_CHOICES
 
 CHOICE_LIMIT = 100
 """Discord's limit on a choice's name and value."""
-_LAST = re.compile(r"^(?P<head>.*[,\s])?(?P<last>[^,\s]*)$", re.DOTALL)
-_NAME = re.compile(r"(?:^|[,\s])([A-Za-z_][\w-]*)\s*=")
+_LAST = linear.compile(r"^(?P<head>.*[,\s])?(?P<last>[^,\s]*)$", re.DOTALL)
+_NAME = linear.compile(r"(?:^|[,\s])([A-Za-z_][\w-]*)\s*=")
+_NEEDS_QUOTES = linear.compile(r"[\s,\"'\[\]{}=]")
 
 
 def value_text(value: Any) -> str:
     """``value`` as written after ``name=``: a plain word for a string that reads as itself, else JSON."""
-    if isinstance(value, str) and value and not re.search(r"[\s,\"'\[\]{}=]", value):
+    if isinstance(value, str) and value and not _NEEDS_QUOTES.search(value):
         try:
             json.loads(value)
         except ValueError:

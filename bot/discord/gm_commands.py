@@ -45,6 +45,7 @@ import discord
 from discord import app_commands
 
 from adjudicator import registry
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared, field_types, is_number
 from bot.core.views import GameViews
@@ -72,7 +73,12 @@ def described(kind: type[c.Declared]) -> str:
     return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "\u2026"
 
 
-_OPTION = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*$")
+_OPTION_START = linear.compile(r"[,\s]+([A-Za-z_][\w-]*\s*=)")
+"""The commas and spaces before a ``name=``: where a line of options is cut."""
+_OPTION = linear.compile(r"^\s*([A-Za-z_][\w-]*)\s*=\s*(.*?)\s*$")
+
+
+_CONFIRM_ID = linear.compile(r"^gm:[a-z]+:\d+:(?P<rest>.+)$")
 
 
 def has_gm_role(user: discord.abc.User, role_id: int) -> bool:
@@ -89,7 +95,10 @@ def parse_options(text: str | None) -> dict[str, Any] | str:
     Only the form is checked here; the game's own option checker validates names and values in the core.
     """
     options: dict[str, Any] = {}
-    for part in re.split(r"[,\s]+(?=[A-Za-z_][\w-]*\s*=)", (text or "").strip()):
+    line = (text or "").strip()
+    cuts = [(found.start(), found.start(1)) for found in _OPTION_START.finditer(line)]
+    starts, ends = [0] + [start for _, start in cuts], [end for end, _ in cuts] + [len(line)]
+    for part in (line[start:end] for start, end in zip(starts, ends, strict=True)):
         if not part.strip():
             continue
         match = _OPTION.match(part)
@@ -106,7 +115,7 @@ def parse_options(text: str | None) -> dict[str, Any] | str:
 def deadline_spec(when: str) -> str:
     """An ISO time as given, or a shift ``+2d 3h`` with its spaces taken out (the core reads ``+2d3h``)."""
     text = when.strip()
-    return re.sub(r"\s+", "", text) if text.startswith("+") else text
+    return "".join(text.split()) if text.startswith("+") else text
 
 
 def confirm_id(verb: str, user_id: int, game: str, argument: str, reason: str, member: int | None = None) -> str:
@@ -230,7 +239,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
             room = CUSTOM_ID_LIMIT - (len(custom_id) - len(custom_id.rsplit(":", 1)[1]))
             await tell_privately(interaction, f"The reason is too long for a confirmation: at most {room} characters.")
             return
-        match = re.match(r"^gm:[a-z]+:\d+:(?P<rest>.+)$", custom_id)
+        match = _CONFIRM_ID.match(custom_id)
         assert match is not None
         view = discord.ui.View(timeout=None)
         view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))

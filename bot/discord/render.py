@@ -29,6 +29,7 @@ from typing import Any
 
 import discord
 
+from bot.core.basics import linear
 from bot.core.messaging.rendering import environment, render_message
 
 FORM = "discord"
@@ -50,8 +51,7 @@ templates is one or the other), so a new message is never shown in another chann
 LIMIT = 2000
 _FENCE_OPEN = "```\n"
 _FENCE_CLOSE = "\n```"
-_DEADLINE = re.compile(r"^\s*Deadline:\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
-_TOUCHING_BACKTICK = re.compile(r"`(?=`)")
+_DEADLINE = linear.compile(r"^\s*Deadline:\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 ZERO_WIDTH_SPACE = "\u200b"
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -70,7 +70,9 @@ def inert_backticks(text: str) -> str:
     A code block ends at the next run of three backticks, wherever it is;
     with no two backticks side by side, no run of any length is left.
     """
-    return _TOUCHING_BACKTICK.sub("`" + ZERO_WIDTH_SPACE, text)
+    parts = text.split("`")  # an empty part between two parts is two backticks touching
+    last = len(parts) - 1
+    return "`".join(part if part or index in (0, last) else ZERO_WIDTH_SPACE for index, part in enumerate(parts))
 
 
 def plain(text: object) -> str:
@@ -144,7 +146,7 @@ def deadline_note(text: str) -> str | None:
     return f"Deadline: {timestamp(moment)}"
 
 
-_PAGE = re.compile(r"^(https?://[!-~]+/games/[a-z0-9][a-z0-9_-]{0,39})$", re.MULTILINE)
+_PAGE = linear.compile(r"^(https?://[!-~]+/games/[a-z0-9][a-z0-9_-]{0,39})$", re.MULTILINE)
 
 
 def page_note(text: str) -> str | None:

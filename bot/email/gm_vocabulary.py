@@ -56,17 +56,34 @@ from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass, 
 from functools import lru_cache
 from typing import Any
 
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared, field_types, is_number
 
 _G = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
 _ADDRESS = r"<?([^\s<>]+?)>?"
 _ANON = r"(ANON(?:YMOUS(?:LY)?)?)"
-_REASON_AT_END = re.compile(r"^(.*?)\s+REASON\s*[:=]?\s+(\S.*)$", re.IGNORECASE)
-REASON_LINE = re.compile(r"^REASON\b\s*[:=]?\s*(.*)$", re.IGNORECASE)
+_REASON_AT_END = linear.compile(r"^(.*?)\s+REASON\s*[:=]?\s+(\S.*)$", re.IGNORECASE)
+_REASON_WORD = linear.compile(r"^REASON(|\W.*)$", re.IGNORECASE)
+"""``REASON`` as a word of its own (the end of the line or no letter after it), and what follows."""
+
+
+def _value_after(rest: str) -> str:
+    """What follows a keyword, without the spaces, colon or equals sign between them (``: 4`` is ``4``)."""
+    rest = rest.lstrip()
+    return (rest[1:] if rest[:1] in (":", "=") else rest).strip()
+
+
+def reason_line(line: str) -> str | None:
+    """The text of a ``REASON <text>`` line (``REASON: late``; empty for ``REASON`` alone), or None."""
+    word = _REASON_WORD.match(line)
+    return None if word is None else _value_after(word.group(1))
+
 
 Builder = Callable[[tuple[Any, ...], str], c.Command]
 """(the pattern's groups, the reason) -> the command (text blocks: see :class:`GmItem`)."""
+Refusal = Callable[[str, "linear.Match[str]"], bool]
+"""(the line, the pattern's match) -> whether the form refuses the line its pattern matched."""
 
 
 OWN_CHANNEL = "email"
@@ -120,22 +137,32 @@ class _Reading:
     block: str = ""
     hint: str | None = None
     """What a mistyped line is told to write, where mail says it its own way (None: the declared hint)."""
+    refuses: Refusal | None = None
+    """A line this form never reads although its pattern matches (what a look-ahead said, in code)."""
 
 
 @dataclass(frozen=True)
 class _Form:
     name: str
-    pattern: re.Pattern[str]
+    pattern: linear.Pattern[str]
     build: Builder
     reason: str = "needed"
     """``needed``, ``optional`` or ``none``: from the command's ``reason`` field (none, with a default, without)."""
     block: str = ""
+    refuses: Refusal | None = None
+
+
+_AND_SPLIT = linear.compile(r"\s+(?:AND|&)\s+", re.IGNORECASE)
 
 
 def press_recipients(text: str) -> tuple[str, ...]:
     """The seats of ``PRESS <game> TO Ann, Ben and Cat`` (commas, ``AND`` or ``&`` between them); ``ALL``
     alone is every seat (:data:`bot.core.model.commands.EVERY_SEAT`)."""
-    names = [" ".join(name.split()) for name in re.split(r"\s*,\s*|\s+(?:AND|&)\s+", text.strip(), flags=re.IGNORECASE)]
+    names = [
+        " ".join(name.split())
+        for piece in text.strip().split(",")  # the spaces around a comma go with the names' own (below)
+        for name in (_AND_SPLIT.split(piece) if "&" in piece or "and" in piece.lower() else (piece,))
+    ]
     return tuple(name for name in names if name)
 
 
@@ -158,7 +185,30 @@ def _extend(game: str, duration: str, reason: str) -> c.Command:
 
 def _later(text: str) -> str:
     """``2d`` is ``+2d`` (from the deadline); an ISO time (``2027-01-04T18:00``) stays as it is."""
-    return text if text.startswith("+") or re.match(r"\d{4}-\d{2}-\d{2}", text) else "+" + text
+    return text if text.startswith("+") or _ISO_DATE.match(text) else "+" + text
+
+
+_ISO_DATE = linear.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _word_at(word: str, group: int) -> Refusal:
+    """Refuses a line whose ``group`` starts with the keyword ``word`` (any case) as a word of its own:
+    what the look-ahead ``(?!WORD\\b)`` said before that group (``SUBSTITUTE AFTER 2`` is a CREATE
+    setting, not the seat of a game named AFTER up for a substitute)."""
+
+    def refuses(line: str, match: linear.Match[str]) -> bool:
+        start = match.start(group)
+        if start > 0 and line[start - 1] == "[":
+            return False
+        end = start + len(word)
+        return line[start:end].upper() == word and linear.word_ends_at(line, end)
+
+    return refuses
+
+
+def _any_word_at(words: tuple[str, ...], group: int) -> Refusal:
+    refusals = [_word_at(word, group) for word in words]
+    return lambda line, match: any(refuses(line, match) for refuses in refusals)
 
 
 _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
@@ -201,11 +251,13 @@ _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
                            lambda g, r: c.SendPress(g[0].lower(), press_recipients(g[1]), "", bool(g[2])), "text"),),
     c.ReplyPress: (_Reading(rf"\s+{_G}\s+REPLY\s+(?:TO\s+)?\[?([A-Za-z0-9]{{1,8}})\]?(?:\s+{_ANON})?(?:\s*:\s*(.*))?$",
                             lambda g, r: c.ReplyPress(g[0].lower(), g[1].upper(), "", bool(g[2])), "text"),),
-    c.SetStandby: (_Reading(r"\s+(?!OFF\b)([A-Za-z][\w-]*|\*)$", lambda g, r: c.SetStandby(_kind(g[0]))),
+    c.SetStandby: (_Reading(r"\s+([A-Za-z][\w-]*|\*)$", lambda g, r: c.SetStandby(_kind(g[0])),
+                            refuses=_word_at("OFF", 1)),
                    _Reading(r"\s+([A-Za-z][\w-]*|\*)$", lambda g, r: c.SetStandby(_kind(g[0]), False))),
     c.ShowStandby: (_Reading("$", lambda g, r: c.ShowStandby()),),
-    c.OfferSeat: (_Reading(rf"\s+(?!(?:AFTER|AUTO)\b){_G}\s+(.+?)(?:\s+(OFF|WITHDRAW|ACCEPT|DECLINE))?$",
-                           lambda g, r: c.OfferSeat(g[0].lower(), g[1].strip(), _offer_action(g[2]), r)),),
+    c.OfferSeat: (_Reading(rf"\s+{_G}\s+(.+?)(?:\s+(OFF|WITHDRAW|ACCEPT|DECLINE))?$",
+                           lambda g, r: c.OfferSeat(g[0].lower(), g[1].strip(), _offer_action(g[2]), r),
+                           refuses=_any_word_at(("AFTER", "AUTO"), 1)),),
     c.MutePress: (_Reading(rf"\s+{_G}\s+MUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip())),
                   _Reading(rf"\s+{_G}\s+UNMUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip(), False))),
 }  # fmt: skip
@@ -269,7 +321,7 @@ class Vocabulary:
 
     forms: tuple[_Form, ...]
     starts: Starts
-    keyword: re.Pattern[str]
+    keyword: linear.Pattern[str]
     """The first word of a GM (or player presence) command: a line starting with it that is no command is
     mistyped."""
     usage: dict[str, str]
@@ -287,9 +339,9 @@ def _vocabulary_of(kinds: tuple[type[c.Declared], ...]) -> Vocabulary:
             raise ValueError(f"{kind.__name__}: {len(own)} mail readings for {len(declared.forms)} forms")
         for index, form in enumerate(declared.forms):
             read = own[index] if own is not None else _declared_reading(kind, form)
-            pattern = re.compile("^" + _verb_pattern(form.verbs) + read.arguments, re.IGNORECASE)
+            pattern = linear.compile("^" + _verb_pattern(form.verbs) + read.arguments, re.IGNORECASE)
             name = declared.label if index == 0 else form.verb
-            forms.append(_Form(name.lower(), pattern, read.build, _reason_rule(kind), read.block))
+            forms.append(_Form(name.lower(), pattern, read.build, _reason_rule(kind), read.block, read.refuses))
             hint = form.shown_hint if read.hint is None else read.hint
             if not hint:
                 continue
@@ -304,7 +356,7 @@ def _vocabulary_of(kinds: tuple[type[c.Declared], ...]) -> Vocabulary:
     usage = {key: ", ".join(shown) + READER_WORDS.get(key, "") for key, shown in hints.items()
              if key not in PLAYER_WORDS}  # fmt: skip
     alternatives = sorted((keywords[key] for key in usage), key=len, reverse=True)
-    keyword = re.compile(r"^(" + "|".join(alternatives) + r")\b", re.IGNORECASE)
+    keyword = linear.compile(r"^(" + "|".join(alternatives) + r")(?:$|\W)", re.IGNORECASE)
     return Vocabulary(tuple(forms), Starts(form.pattern.pattern for form in forms), keyword, usage)
 
 
@@ -316,7 +368,7 @@ def vocabulary() -> Vocabulary:
 class _Keyword:
     """:data:`KEYWORD`: matches with the current vocabulary's keyword pattern."""
 
-    def match(self, text: str) -> re.Match[str] | None:
+    def match(self, text: str) -> linear.Match[str] | None:
         return vocabulary().keyword.match(text)
 
 
@@ -337,13 +389,40 @@ _SETTING_WORDS = (
     "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM", "PRESS COPIES", "PRESS RECORD", "PRESS",
     "READY CHECK", "MIN RELIABILITY", "RELIABILITY", "SUBSTITUTE AFTER", "SUBSTITUTE AUTO",
 )  # fmt: skip
-_SETTING = re.compile(
-    r"^(?:SET\s+)?(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b\s*[:=]?\s*(.*)$", re.IGNORECASE
-)
-_SETTING_SPLIT = re.compile(r"(?<!\s)(?<!\bMIN)(?<!\bMAX)(?<!\bTIME)\s+(?=(?:"
-                            + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + r")\b)", re.IGNORECASE)  # fmt: skip
-"""Where one line of settings is cut into settings: before each setting's word, never inside a setting of two
-words (MIN RELIABILITY, MIN GAP, MAX SEATS, TIME ZONE)."""
+_ANY_SETTING = "(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + ")"
+_SETTING = linear.compile(r"^(?:SET\s+)?" + _ANY_SETTING + r"(|\W.*)$", re.IGNORECASE)
+"""A setting: its word (a word of its own: the end of the line or no letter after it), then its value."""
+_SETTING_START = linear.compile("^" + _ANY_SETTING + r"(?:$|\W)", re.IGNORECASE)
+_SETTING_AFTER_SPACE = linear.compile(r"\s+" + _ANY_SETTING, re.IGNORECASE)
+_TWO_WORD_HEADS = ("MIN", "MAX", "TIME")
+"""The first words of settings of two words, whose second word is a setting of its own (MIN GAP, GAP)."""
+
+
+def split_settings(text: str) -> list[str]:
+    """One line of settings cut into settings: at the spaces before each setting's word, never inside a
+    setting of two words (MIN RELIABILITY, MIN GAP, MAX SEATS, TIME ZONE).
+
+    One pass finds the spaces followed by a setting's word; each is then checked in code (the word ends
+    there, and the word before the spaces is not the head of a setting of two words): no pattern is tried
+    at every space of the line."""
+    pieces: list[str] = []
+    start = 0
+    for found in _SETTING_AFTER_SPACE.finditer(text):
+        spaces, word = found.start(), found.start(1)
+        if not linear.word_ends_at(text, found.end()) and _SETTING_START.match(text[word : found.end() + 1]) is None:
+            continue  # "SEATSX" is no setting's word; for "MAX SEATSX" the shorter "MAX" is (and is found so)
+        head = text[max(0, spaces - 4) : spaces].upper()
+        if any(head.endswith(two) and linear.word_starts_at(text, spaces - len(two)) for two in _TWO_WORD_HEADS):
+            continue
+        pieces.append(text[start:spaces])
+        start = word
+    pieces.append(text[start:])
+    return pieces
+
+
+MAX_SETTINGS = 50
+"""The most settings a CREATE takes (there are 26 kinds; OPTION, INVITE and GM may repeat): more is refused,
+and reading them all would cost time for nothing."""
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
     "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, PRESS none|white|grey, "
@@ -433,6 +512,8 @@ class GmItem:
     reason: str | None = None
     lines: list[str] = field(default_factory=list)
     settings: list[str] = field(default_factory=list)
+    extra_settings: int = 0
+    """Settings past the first :data:`MAX_SETTINGS` + 1, counted (not kept: the CREATE is refused)."""
     mistakes: list[str] = field(default_factory=list)
 
     @property
@@ -454,9 +535,11 @@ class GmItem:
             self.lines.append(line)
 
     def add_settings(self, text: str) -> None:
-        for piece in _SETTING_SPLIT.split(text.strip()):
-            if piece.strip():
+        for piece in split_settings(text.strip()):
+            if piece.strip() and len(self.settings) <= MAX_SETTINGS:  # one more: to say there were too many
                 self.settings.append(piece.strip())
+            elif piece.strip():
+                self.extra_settings += 1
 
     def finish(self) -> c.Command:
         """The command, or a NotUnderstood saying what was understood and what is missing."""
@@ -487,12 +570,15 @@ class GmItem:
 
     def _create(self, create: c.CreateGame) -> c.Command:
         understood: list[str] = []
+        if len(self.settings) > MAX_SETTINGS:
+            return c.NotUnderstood(self.opener, f"{len(self.settings) + self.extra_settings} settings; a CREATE takes at most "
+                                   f"{MAX_SETTINGS} ({SETTINGS_HELP}); nothing was created")  # fmt: skip
         for setting in self.settings:
             match = _SETTING.match(setting)
             try:
                 if match is None:
                     raise ValueError(f"{setting!r} is not a setting ({SETTINGS_HELP})")
-                create = _apply_setting(create, match.group(1), match.group(2).strip())
+                create = _apply_setting(create, match.group(1), _value_after(match.group(2)))
             except ValueError as error:
                 self.mistakes.append(str(error))
                 continue
@@ -531,7 +617,9 @@ class Starts:
                 words.append(found.group(1).upper())
             keywords.append(words)
         every = sorted({word for words in keywords for word in words}, key=len, reverse=True)
-        self.pattern = re.compile("^(?:" + "|".join(f"(?P<k{n}>{word})" for n, word in enumerate(every)) + ")", re.I)
+        self.pattern = linear.compile(
+            "^(?:" + "|".join(f"(?P<k{n}>{word})" for n, word in enumerate(every)) + ")", re.I
+        )
         self.candidates: dict[str, tuple[int, ...]] = {}
         for n, word in enumerate(every):
             self.candidates[f"k{n}"] = tuple(
@@ -546,7 +634,7 @@ class Starts:
         return () if found is None or found.lastgroup is None else self.candidates[found.lastgroup]
 
 
-_LITERAL_START = re.compile(r"([A-Z]+)(?=\\|\(|\)|\$|$)")
+_LITERAL_START = linear.compile(r"([A-Z]+)(?:\\|\(|\)|\$|$)")
 """A keyword, then an escape, a group or the end (no quantifier that would make its last letter optional)."""
 
 
@@ -588,6 +676,8 @@ def parse(line: str) -> GmItem | None:
         for form in forms:
             match = form.pattern.match(candidate)
             if match is None or (reason is not None and form.reason == "none"):
+                continue
+            if form.refuses is not None and form.refuses(candidate, match):
                 continue
             groups = match.groups()
             item = GmItem(line.strip(), form, groups, reason)

@@ -7,8 +7,9 @@ any quoted reply, scripts and styles vanish, entities are decoded.
 
 from __future__ import annotations
 
-import re
 from html.parser import HTMLParser
+
+from bot.core.basics import linear
 
 _BLOCKS = frozenset(
     {
@@ -18,7 +19,7 @@ _BLOCKS = frozenset(
     }
 )  # fmt: skip
 _SKIPPED = frozenset({"script", "style", "head", "title", "template"})
-_SPACES = re.compile(r"[ \t\r\n\f\v\u00a0]+")
+_SPACES = linear.compile(r"[ \t\r\n\f\v\u00a0]+")
 
 
 class _TextMaker(HTMLParser):

@@ -23,7 +23,6 @@ messages dropped).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from functools import lru_cache
@@ -32,10 +31,12 @@ from imapclient import IMAPClient
 from imapclient.datetime_util import parse_to_datetime
 from imapclient.response_parser import parse_fetch_response
 
+from bot.core.basics import linear
+
 FetchData = dict[int, dict[bytes, object]]
 
-_LISTING = re.compile(rb'(\d+) \(UID (\d+) RFC822\.SIZE (\d+) INTERNALDATE "([^"\\\r\n]*)"\)')
-_BODY = re.compile(rb"(\d+) \(UID (\d+) BODY\[\](<0>)? \{(\d+)\}")
+_LISTING = linear.compile(rb'(\d+) \(UID (\d+) RFC822\.SIZE (\d+) INTERNALDATE "([^"\\\r\n]*)"\)')
+_BODY = linear.compile(rb"(\d+) \(UID (\d+) BODY\[\](<0>)? \{(\d+)\}")
 
 
 @lru_cache(maxsize=4096)

@@ -23,6 +23,7 @@ from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from typing import Any
 
+from bot.core.basics import linear
 from bot.email.htmltext import html_to_text
 from bot.email.originator import read_address, read_originator
 from bot.email.plainmime import PlainMessage, split_plain
@@ -231,14 +232,14 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
 
 
 _TOKEN = rb"[A-Za-z0-9!#$%&'+.^_`{|}~-]+"
-_QUOTED = rb'"(?:[^"\\\x00-\x1f\x7f-\xff=]|=(?!\?))*"'
+_QUOTED = rb'"(?:[^"\\\x00-\x1f\x7f-\xff=]|=+[^"\\\x00-\x1f\x7f-\xff=?])*=*"'
 _PARAMS = rb"(?:\s*;\s*[A-Za-z0-9._-]+\s*=\s*(?:" + _TOKEN + rb"|" + _QUOTED + rb"))*\s*;?\s*"
 _PLAIN_FIELD = {
-    b"content-type": re.compile(rb"\s*" + _TOKEN + rb"/" + _TOKEN + _PARAMS),
-    b"content-disposition": re.compile(rb"\s*" + _TOKEN + _PARAMS),
-    b"content-transfer-encoding": re.compile(rb"\s*" + _TOKEN + rb"\s*"),
+    b"content-type": linear.compile(rb"\s*" + _TOKEN + rb"/" + _TOKEN + _PARAMS),
+    b"content-disposition": linear.compile(rb"\s*" + _TOKEN + _PARAMS),
+    b"content-transfer-encoding": linear.compile(rb"\s*" + _TOKEN + rb"\s*"),
 }
-_MIME_FIELD = re.compile(
+_MIME_FIELD = linear.compile(
     rb"^(content-type|content-disposition|content-transfer-encoding)[ \t]*:(.*(?:\r?\n[ \t].*)*)", re.I | re.M
 )
 

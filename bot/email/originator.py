@@ -28,9 +28,10 @@ length, and the field is bounded first.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from email import _header_value_parser as rfc5322
+
+from bot.core.basics import linear
 
 MAX_FIELD_CHARS = 2048
 """A From, Sender or Return-Path field longer than this is not parsed (one address needs far less)."""
@@ -39,13 +40,13 @@ MAX_NAME_CHARS = 100
 
 _ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]"
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_ADDR_SPEC = re.compile(rf"{_ATEXT}+(?:\.{_ATEXT}+)*@{_LABEL}(?:\.{_LABEL})+")
+_ADDR_SPEC = linear.compile(rf"{_ATEXT}+(?:\.{_ATEXT}+)*@{_LABEL}(?:\.{_LABEL})+")
 """A plain addr-spec: a dot-atom local part and a domain of LDH labels (no quoted, routed or literal forms)."""
-_FOLD = re.compile(r"\r?\n(?=[ \t])")
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_NAME_CONTROL = re.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ud800-\udfff]+")
-_COMMENT = re.compile(r"\([^()\\]*\)")
-_ANGLE = re.compile(r"<([^<>]*)>")
+_FOLD = linear.compile(r"\r?\n([ \t])")
+_CONTROL = linear.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_NAME_CONTROL = linear.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ufffd]+")
+_COMMENT = linear.compile(r"\([^()\\]*\)")
+_ANGLE = linear.compile(r"<([^<>]*)>")
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def read_originator(values: list[str]) -> Originator:
     raw = values[0]
     if len(raw) > MAX_FIELD_CHARS:
         return Originator(None, None, f"the From field is longer than {MAX_FIELD_CHARS} characters")
-    text = _FOLD.sub("", raw).strip()
+    text = _FOLD.sub(r"\1", raw).strip()
     fallback = _lone_angle_address(text)
     if _CONTROL.search(text):
         return Originator(fallback, None, "the From field holds control characters")
@@ -99,7 +100,7 @@ def read_address(raw: str | None) -> str | None:
     "" for the null path ``<>``; None when absent or not one plain address."""
     if raw is None:
         return None
-    text = _FOLD.sub("", raw).strip()
+    text = _FOLD.sub(r"\1", raw).strip()
     if len(text) > MAX_FIELD_CHARS or _CONTROL.search(text):
         return None
     if text in ("", "<>"):

@@ -19,14 +19,15 @@ corpus and the fuzzers' generated mails and checks that the results are the same
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from email.message import Message
 from email.policy import compat32
 
-_FIELD = re.compile(r"[\x21-\x39\x3b-\x7e]+:")
+from bot.core.basics import linear
+
+_FIELD = linear.compile(r"[\x21-\x39\x3b-\x7e]+:")
 """The start of a header line as the feed parser reads one (its ``headerRE``, without ``From ``)."""
-_BAD_HEAD = re.compile(r"[^\t\n\r\x20-\x7e]|\r(?!\n)")
+_BAD_HEAD = linear.compile(r"[^\t\n\r\x20-\x7e]|\r(?:[^\n]|\z)")
 """What a simple header block has not: anything but printable ASCII, tab and line ends; a lone CR
 (the feed parser ends a line there)."""
 
@@ -119,8 +120,8 @@ def _content_type(value: str | None) -> str:
 
 _TOKEN = r"[A-Za-z0-9!#$%&'+.^_`{|}~-]+"
 _WS = r"[ \t\r\n]*"
-_PARAMETER = re.compile(rf';{_WS}([A-Za-z0-9_.-]+){_WS}={_WS}({_TOKEN}|"[^"\\;\s]*"){_WS}')
-_SIMPLE_TYPE = re.compile(
+_PARAMETER = linear.compile(rf';{_WS}([A-Za-z0-9_.-]+){_WS}={_WS}({_TOKEN}|"[^"\\;\s]*"){_WS}')
+_SIMPLE_TYPE = linear.compile(
     rf'{_WS}{_TOKEN}/{_TOKEN}{_WS}((?:;{_WS}[A-Za-z0-9_.-]+{_WS}={_WS}(?:{_TOKEN}|"[^"\\;\s]*"){_WS})*)(?:;{_WS})?'
 )
 

@@ -62,9 +62,9 @@ the sender was not vouched for (:attr:`Vouching.reason`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from bot.core.basics import linear
 from bot.email.mime import MailText
 
 _BOUNCE_LOCALPARTS = frozenset({"mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon"})
@@ -187,7 +187,7 @@ def _aligned(from_domain: str, other: str | None) -> bool:
     return from_domain == other or from_domain.endswith("." + other)
 
 
-_COMMENT = re.compile(r"\([^()]*\)")
+_COMMENT = linear.compile(r"\([^()]*\)")
 Check = tuple[str, str, str, dict[str, str]]
 """(authserv-id, method, result, {ptype.property: value}) of one result in one header."""
 

@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.email.understand import EMAIL, IntakePolicy, Understanding
 
@@ -77,7 +78,7 @@ _ADDRESS_FIELDS = frozenset(
     {b"from", b"sender", b"to", b"cc", b"bcc", b"reply-to", b"resent-from", b"resent-sender", b"resent-to",
      b"resent-cc", b"resent-bcc"}
 )  # fmt: skip
-_MULTIPART = re.compile(rb"^content-type[ \t]*:[ \t]*(?:\r?\n[ \t]+)?\"?multipart/", re.IGNORECASE | re.MULTILINE)
+_MULTIPART = linear.compile(rb"^content-type[ \t]*:[ \t]*(?:\r?\n[ \t]+)?\"?multipart/", re.IGNORECASE | re.MULTILINE)
 
 
 def header_block(raw: bytes, limit: int) -> bytes | None:
@@ -147,16 +148,16 @@ def screen(raw: bytes, limits: MailLimits) -> Refusal | None:
 _ATOM = rb"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 _LABEL = rb"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _ADDRESS = _ATOM + rb"(?:\." + _ATOM + rb")*@" + _LABEL + rb"(?:\." + _LABEL + rb")+"
-_FROM = re.compile(
+_FROM = linear.compile(
     rb"[ \t]*(?:(" + _ADDRESS + rb")|(?:\"[^\"\\<>@]*\"|[A-Za-z0-9 .'_-]*)[ \t]*<(" + _ADDRESS + rb")>)[ \t]*"
 )
-_MESSAGE_ID = re.compile(rb"[ \t]*(<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>)[ \t]*")
+_MESSAGE_ID = linear.compile(rb"[ \t]*(<[\x21-\x3b\x3d\x3f-\x7e]{1,250}>)[ \t]*")
 _BOUNCE_OR_NOREPLY = frozenset(
     {b"mailer-daemon", b"postmaster", b"mail-daemon", b"mailerdaemon", b"noreply", b"no-reply", b"no_reply",
      b"donotreply", b"do-not-reply", b"do_not_reply", b"bounce", b"bounces"}
 )  # fmt: skip
 _MAX_FROM = 998
-_CHEAP_FIELDS = re.compile(
+_CHEAP_FIELDS = linear.compile(
     rb"^(from|message-id|auto-submitted|precedence|list-id|list-unsubscribe|feedback-type|return-path)[ \t]*:"
     rb"(.*(?:\n[ \t].*)*)",
     re.IGNORECASE | re.MULTILINE,

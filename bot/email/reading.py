@@ -47,17 +47,23 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.email import gm_vocabulary as gm
 
 MAX_LINES = 500
+MAX_LINE_LENGTH = 1000
+"""The longest line read as a command, in characters (a command line is a few dozen; the longest a GM
+writes, a CREATE with its settings on one line, a few hundred).  A longer line is tried against no
+pattern: inside a block of text (orders, press, a broadcast) it stays part of the text, which its reader
+answers; anywhere else it is answered "line too long" and the rest of the mail is still read."""
 MAX_NOT_UNDERSTOOD = 20
 MAX_QUOTE = 160
 HIDDEN = "********"
 
 _GAME = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
-_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE))
+_PATTERNS: tuple[tuple[str, linear.Pattern[str]], ...] = tuple(
+    (name, linear.compile(pattern, re.IGNORECASE))
     for name, pattern in (
         ("help", rf"^HELP(?:\s+{_GAME})?$"),
         ("list", r"^LIST$"),
@@ -74,9 +80,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 _PATTERN_STARTS = gm.Starts(pattern.pattern for _, pattern in _PATTERNS)
 """Which of :data:`_PATTERNS` can match a line (see :class:`bot.email.gm_vocabulary.Starts`)."""
-_PASSWORD = re.compile(r"^PASSWORD\b\s*[:=]?\s*(.*?)[\s.:;!?,]*$", re.IGNORECASE)
+_PASSWORD_WORD = linear.compile(r"^PASSWORD(|\W.*)$", re.IGNORECASE)
+"""``PASSWORD`` as a word of its own (the end of the line or no letter after it), and what follows."""
+_SECRET = linear.compile(r"^\s*[:=]?\s*(.*?)[\s.:;!?,]*$")
 """A secret never ends in punctuation: "PASSWORD amber-raven-4821." gives amber-raven-4821 (found by the fuzz test)."""
-_KEYWORD = re.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN|LINK)\b", re.IGNORECASE)
+_KEYWORD = linear.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN|LINK)(?:$|\W)", re.IGNORECASE)
 _USAGE = {
     "HELP": "HELP or HELP <game>",
     "LIST": "LIST, alone on its line",
@@ -90,47 +98,51 @@ _USAGE = {
 }
 _TRAILING = ".:;!?,"
 
-_SUBJECT_PREFIX = re.compile(
+_SUBJECT_PREFIX = linear.compile(
     r"^\s*(?:(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]*\]\s*)",
     re.IGNORECASE,
 )
-_REPLY_SUBJECT = re.compile(
+_REPLY_SUBJECT = linear.compile(
     r"^\s*(?:\[[^\]]*\]\s*)*(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]",
     re.IGNORECASE,
 )
-_SUBJECT_TAG = re.compile(r"\s*\[[^\]]*\]\s*$")
-_PRESS_TAG = re.compile(r"\[\s*([A-Za-z0-9][A-Za-z0-9_-]{0,39})\s+press\s+([A-Za-z0-9]{4})\s*\]", re.IGNORECASE)
+_SUBJECT_TAG = linear.compile(r"\s*\[[^\]]*\]\s*$")
+_PRESS_TAG = linear.compile(r"\[\s*([A-Za-z0-9][A-Za-z0-9_-]{0,39})\s+press\s+([A-Za-z0-9]{4})\s*\]", re.IGNORECASE)
 """The tag of a press message's subject (``[gs1 press P7K2]``, ``templates/email/press.txt.j2``): a reply
 that keeps it answers that message's sender (:func:`_read_subject`)."""
 
-_ATTRIBUTION_START = re.compile(r"^(on|le|am|el|il|op|em|den|på|w dniu)\b", re.IGNORECASE)
-_ATTRIBUTION_END = re.compile(
+_ATTRIBUTION_START = linear.compile(r"^(on|le|am|el|il|op|em|den|på|w dniu)(?:$|\W)", re.IGNORECASE)
+_ATTRIBUTION_END = linear.compile(
     r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|skrev|napisał|kirjoitti)\s*(.*)?:\s*$", re.IGNORECASE
 )
-_QUOTED_MESSAGE = re.compile(
+_QUOTED_MESSAGE = linear.compile(
     r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine|mensaje original)"
     r"\s*-{2,}|_{10,}|begin forwarded message:?|receipt R[0-9A-F]{8} -- )",
     re.IGNORECASE,
 )
-_HEADER_BLOCK_FROM = re.compile(r"^\*?(from|von|de|van|da)\*?\s*:\s*\S", re.IGNORECASE)
-_HEADER_BLOCK_NEXT = re.compile(r"^\*?(sent|date|to|subject|gesendet|envoyé|enviado|datum|an|à)\*?\s*:", re.IGNORECASE)
-_PHONE_SIGNATURE = re.compile(
+_HEADER_BLOCK_FROM = linear.compile(r"^\*?(from|von|de|van|da)\*?\s*:\s*\S", re.IGNORECASE)
+_HEADER_BLOCK_NEXT = linear.compile(
+    r"^\*?(sent|date|to|subject|gesendet|envoyé|enviado|datum|an|à)\*?\s*:", re.IGNORECASE
+)
+_PHONE_SIGNATURE = linear.compile(
     r"^(sent from my |sent from (mail|outlook|yahoo mail) for |get outlook for |sent with proton ?mail|"
     r"envoyé de mon |von meinem .* gesendet|enviado desde mi )",
     re.IGNORECASE,
 )
-_CLOSING = re.compile(
+_CLOSING = linear.compile(
     r"^(thanks?|thank you|thx|ta|cheers|regards|best|best regards|kind regards|warm regards|best wishes|"
     r"all the best|many thanks|greetings|bye|cheerio|good luck|sincerely|yours|yours sincerely|yours truly|love|"
     r"have fun|gl|hf|merci|cordialement|bien à vous|grüße|viele grüße|gruß|mfg|saludos|un saludo|groeten|"
-    r"hälsningar|mvh)\b[\s,.!:;)-]*(\S.{0,40})?$",
+    r"hälsningar|mvh)(?:[\s,.!:;)-]+(?:\S.{0,40})?|[^\w\s].{0,40})?$",
     re.IGNORECASE,
 )
-"""A closing line: a closing word or phrase, maybe followed by a name ("Cheers, N.")."""
-_NAME_LINE = re.compile(r"^[^\W\d_][\w.'-]*(?:\s+[^\W\d_][\w.'-]*){0,3}[.!]?$")
-"""A short line of words without digits (see :func:`_is_name`)."""
-_SECRET_SHAPE = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
-"""The shape of a seat secret (bot.core.people.seat_secrets): hidden wherever it turns up in quoted lines."""
+"""A closing line: a closing word or phrase (a word of its own: the end of the line or no letter after it),
+maybe followed by a name ("Cheers, N.")."""
+_NAME_LINE = linear.compile(r"^[\p{L}\p{Nl}\p{No}][\w.'-]*(?:\s+[\p{L}\p{Nl}\p{No}][\w.'-]*){0,3}[.!]?$")
+"""A short line of words (letters, no digit first) (see :func:`_is_name`)."""
+_SECRET_SHAPE = linear.compile(r"[a-z]+-[a-z]+-\d{4}", re.IGNORECASE)
+"""The shape of a seat secret (bot.core.people.seat_secrets), a word of its own: hidden wherever it turns up
+in quoted lines (:func:`hide_secret_shapes`)."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +206,17 @@ def subject_text(subject: str) -> str:
         text = stripped
 
 
+def _password(line: str) -> str | None:
+    """The secret of a ``PASSWORD <secret>`` line (empty for ``PASSWORD`` alone), or None for another line."""
+    word = _PASSWORD_WORD.match(line)
+    secret = None if word is None else _SECRET.match(word.group(1))
+    return None if secret is None else str(secret.group(1)).strip()
+
+
+def _too_long(line: str) -> str:
+    return f"line too long, {len(line)} characters; at most {MAX_LINE_LENGTH} (not read)"
+
+
 def _parse(line: str) -> tuple[str, tuple[str | None, ...]] | None:
     """The command a whole line is, as (name, groups), or None."""
     text = line.strip()
@@ -235,12 +258,15 @@ def read_commands(subject: str, text: str) -> Reading:
 
 _FILLER = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "again", "today", "asap", "me", "it", "the"})
 """Words a subject in plain English ends with ("start please"): never the name of a game there."""
-_RECORD_ME = re.compile(r"^RECORD\s+ME[.!]*$", re.IGNORECASE)
+_RECORD_ME = linear.compile(r"^RECORD\s+ME[.!]*$", re.IGNORECASE)
 """``RECORD ME``, a player's own record (:class:`bot.core.model.commands.ShowReliability`): its ``me`` is no
 filler (and no game is named ``me``)."""
 
 
 def _read_subject(reader: _Reader, subject: str) -> bool:
+    if len(subject.strip()) > MAX_LINE_LENGTH:  # tried against no pattern, the press tag's either
+        reader.ignored.append(f"the subject was not read as a command: {_too_long(subject.strip())}")
+        return False
     tag = _PRESS_TAG.search(subject)
     if tag is not None:  # a reply to press: the body (above the quoted message) answers its sender
         item = gm.parse(f"PRESS {tag.group(1)} REPLY {tag.group(2)}")
@@ -250,9 +276,9 @@ def _read_subject(reader: _Reader, subject: str) -> bool:
             reader.subject_item = item
             return True
     line = subject_text(subject)
-    password = _PASSWORD.match(line)
-    if password is not None and password.group(1).strip():
-        reader.passwords.append(password.group(1).strip())
+    password = _password(line)
+    if password:
+        reader.passwords.append(password)
         return True
     words = line.split()
     if len(words) >= 2 and words[-1].strip(_TRAILING).lower() in _FILLER and not _RECORD_ME.match(line):
@@ -302,6 +328,14 @@ def _read_body(reader: _Reader, lines: list[str]) -> None:
             quoted += 1
             index += 1
             continue
+        if len(line) > MAX_LINE_LENGTH:  # no pattern is tried on it
+            read += 1
+            if read > MAX_LINES:
+                reader.ignored.append(f"{rest} line{'' if rest == 1 else 's'} after the first {MAX_LINES} (not read)")
+                break
+            _read_long_line(reader, line)
+            index += 1
+            continue
         attribution = _attribution_length(lines, index)
         if attribution:
             quoted += attribution
@@ -349,26 +383,35 @@ def _stop_reason(lines: list[str], index: int, line: str, raw: str) -> str | Non
     return None
 
 
+def _read_long_line(reader: _Reader, line: str) -> None:
+    """A line longer than :data:`MAX_LINE_LENGTH`: part of the block of text it is in, else answered."""
+    if reader.gm_block is not None and reader.gm_block.block == "text":
+        reader.gm_block.add_line(line)
+    elif reader.block is not None:
+        reader.block.lines.append(line)
+    else:
+        reader.not_understood_line(line, _too_long(line))
+
+
 def _read_line(reader: _Reader, line: str) -> None:
-    password = _PASSWORD.match(line)
-    if password is not None:
-        secret = password.group(1).strip()
+    secret = _password(line)
+    if secret is not None:
         if secret:
             reader.passwords.append(secret)
         else:
             reader.not_understood_line("PASSWORD", "give the password on the same line: PASSWORD <password>")
         return
-    reason = gm.REASON_LINE.match(line)
+    reason = gm.reason_line(line)
     pending = reader.last_gm()
     if reason is not None and (pending is not None or (reader.block is None and reader.gm_block is None)):
-        if not reason.group(1).strip():
+        if not reason.strip():
             reader.not_understood_line(line, "give the reason on the same line: REASON <text>")
         elif pending is None and _mistyped_gm(reader):
             pass  # the REASON of a mistyped command, which was quoted back: nothing was done
         elif pending is None:
             reader.not_understood_line(line, "a REASON line goes right below the game master command it explains")
         else:
-            pending.add_reason(reason.group(1).strip())
+            pending.add_reason(reason.strip())
         return
     item = gm.parse(line)
     if item is not None:
@@ -418,7 +461,7 @@ def _close_command(line: str) -> str | None:
     return found[0] if found else None
 
 
-_COMMENT = re.compile(r"^(.*?\S)\s+--(?:\s+(.*?))?\s*$")
+_COMMENT = linear.compile(r"^(.*?\S)\s+--(?:\s+(.*?))?\s*$")
 
 
 def _without_comment(line: str) -> tuple[str, str]:
@@ -520,8 +563,17 @@ def _finish(reader: _Reader) -> list[c.Command]:
 
 
 def hide_secret_shapes(text: str) -> str:
-    """``text`` with every word shaped like a seat secret replaced by :data:`HIDDEN`."""
-    return _SECRET_SHAPE.sub(HIDDEN, text)
+    """``text`` with every word shaped like a seat secret replaced by :data:`HIDDEN` (a word of its own:
+    no letter, digit or underscore just before or after it)."""
+    pieces: list[str] = []
+    end = 0
+    for match in _SECRET_SHAPE.finditer(text):
+        start, stop = match.span()
+        if linear.word_starts_at(text, start) and linear.word_ends_at(text, stop):
+            pieces += [text[end:start], HIDDEN]
+            end = stop
+    pieces.append(text[end:])
+    return "".join(pieces)
 
 
 def _signoff_start(lines: list[str]) -> int | None:
@@ -548,18 +600,19 @@ def _is_name(line: str) -> bool:
 
 def _hide_text(text: str, secrets: list[str]) -> str:
     for secret in secrets:
-        text = re.sub(re.escape(secret), HIDDEN, text, flags=re.IGNORECASE)
-    return _SECRET_SHAPE.sub(HIDDEN, text)
+        text = linear.compile(re.escape(secret), re.IGNORECASE).sub(HIDDEN, text)
+    return hide_secret_shapes(text)
 
 
 def _hide(command: c.Command, secrets: list[str]) -> c.Command:
     if isinstance(command, c.NotUnderstood):
         # Hidden before clipped: a secret cut at the clip would not be found, and its start shown (found by the fuzz test).
-        return c.NotUnderstood(clip(_hide_text(command.line, secrets)), command.reason)
+        # Only what the clip can show is hidden: a secret (from a line within the cap) that starts there ends in it.
+        return c.NotUnderstood(clip(_hide_text(command.line[: MAX_QUOTE + MAX_LINE_LENGTH], secrets)), command.reason)
     if isinstance(command, c.SubmitOrders) and secrets:
         text = command.text
         for secret in secrets:
-            text = re.sub(re.escape(secret), HIDDEN, text, flags=re.IGNORECASE)
+            text = linear.compile(re.escape(secret), re.IGNORECASE).sub(HIDDEN, text)
         return c.SubmitOrders(command.game, text)
     if isinstance(command, c.SendPress | c.ReplyPress):  # a password never reaches another player
         return replace(command, text=_hide_text(command.text, secrets))

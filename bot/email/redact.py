@@ -23,16 +23,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from bot.core.basics import linear
+
 MASK = b"*"
 BODY_REMOVED = b"(the body of this mail is not kept: it held a password or a code in an encoded part)\r\n"
 
-_AFTER_KEYWORD = re.compile(rb"\b(?:password|link[ \t]+code)\b[ \t]*[:=]?[ \t]*([^\r\n]*)")
-_SECRET_SHAPE = re.compile(rb"\b[a-z]+-[a-z]+-\d{4}\b")
-_SHAPE_TAIL = re.compile(rb"-\d{4}")
+_AFTER_KEYWORD = linear.compile(rb"\b(?:password|link[ \t]+code)\b[ \t]*[:=]?[ \t]*([^\r\n]*)")
+_SECRET_SHAPE = linear.compile(rb"\b[a-z]+-[a-z]+-\d{4}\b")
+_SHAPE_TAIL = linear.compile(rb"-\d{4}")
 """What every seat secret has: a cheap look before :data:`_SECRET_SHAPE` (most mail has none)."""
-_ENCODED_PART = re.compile(rb"content-transfer-encoding:[ \t]*(?:base64|quoted-printable)", re.IGNORECASE)
-_ENCODED_WORD = re.compile(rb"=\?[^?\s]+\?[bq]\?[^?\s]*\?=", re.IGNORECASE)
-_END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
+_ENCODED_PART = linear.compile(rb"content-transfer-encoding:[ \t]*(?:base64|quoted-printable)", re.IGNORECASE)
+_ENCODED_WORD = linear.compile(rb"=\?[^?\s]+\?[bq]\?[^?\s]*\?=", re.IGNORECASE)
+_END_OF_HEADERS = linear.compile(rb"\r?\n\r?\n")
 
 
 def redact_mail(raw: bytes, secrets: Iterable[str] = ()) -> bytes | None:
@@ -45,7 +47,7 @@ def redact_mail(raw: bytes, secrets: Iterable[str] = ()) -> bytes | None:
     masked = bytearray(raw)
     for start, end in spans:
         masked[start:end] = MASK * (end - start)
-    headers = _END_OF_HEADERS.search(masked)
+    headers = _END_OF_HEADERS.search(bytes(masked))
     cut = len(masked) if headers is None else headers.end()
     head = _ENCODED_WORD.sub(lambda word: MASK * len(word.group()), bytes(masked[:cut]))
     body = BODY_REMOVED if headers is not None and _ENCODED_PART.search(raw) else bytes(masked[cut:])

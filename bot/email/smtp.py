@@ -25,7 +25,6 @@ every message; any other goes through the library's ``mail`` and ``rcpt``.
 
 from __future__ import annotations
 
-import re
 import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -37,10 +36,11 @@ import aiosmtplib
 from aiosmtplib.protocol import normalize_message_line_endings
 from aiosmtplib.typing import SMTPStatus
 
+from bot.core.basics import linear
 from bot.core.messaging.transport import Unavailable
 from bot.email.render import BuiltMail
 
-_PLAIN_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
+_PLAIN_ADDRESS = linear.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+")
 """An ASCII addr-spec with a dot-atom local part and a plain domain: what aiosmtplib's ``quote_address``
 returns unchanged (nothing to parse or quote), so ``MAIL FROM`` and ``RCPT TO`` can go without it."""
 

@@ -150,13 +150,33 @@ def _answer_note(answer: Answer, ctx: Context) -> str:
     return f"pass: you do not take over {ctx.holder}'s run"
 
 
-_CHOOSE = re.compile(r"^\s*(?:choose|pick|accept|select|let)\s+(.+?)(?:\s+takes?\s+over)?[\s.!]*$", re.I)
+_CHOOSE = re.compile(r"^\s*+(?:choose|pick|accept|select|let)(\s.*)$", re.I | re.DOTALL)
+"""A choice's verb, then the name (with what may follow it: :func:`_named`)."""
+
+
+def _named(rest: str) -> str | None:
+    """The name in what follows a choice's verb: without the full stops, exclamation marks and spaces that
+    end it, nor a last ``take(s) over`` (read in code: a lazy name before optional words, as a pattern,
+    backtracks over every run of spaces)."""
+    if rest.isspace():  # a name of spaces (none to compare), if a space that is no line break follows the first
+        return "" if rest[1:].strip("\n") else None
+    rest = rest.lstrip()
+    end = len(rest)
+    while end > 1 and (rest[end - 1] in ".!" or rest[end - 1].isspace()):
+        end -= 1
+    words = rest[:end].rsplit(None, 2)
+    if len(words) == 3 and words[1].lower() in ("take", "takes") and words[2].lower() == "over":
+        name = words[0]
+    else:
+        name = rest[:end]
+    return None if "\n" in name else name  # a name is on one line
 
 
 def _chosen_seat(line: str, ctx: Context) -> str | None:
     """The taker named on the line (``choose B``, ``pick b``, or just ``B``), or None."""
     match = _CHOOSE.match(line)
-    name = (match.group(1) if match else line).strip().casefold()
+    named = _named(match.group(1)) if match else None
+    name = (line if named is None else named).strip().casefold()
     for seat in ctx.takers:
         if seat.casefold() == name:
             return seat

@@ -112,7 +112,7 @@ def normalise(line: str) -> str:
     """Lower case, punctuation and filler words out, numbers as digits."""
     text = line.lower().replace("≥", " at least ").replace(">=", " at least ")
     text = text.replace("take-over", "take over").replace("takeover", "take over")
-    text = re.sub(r"(\d+)\s*\+", r"\1 or more", text)
+    text = re.sub(r"(?<!\d)(\d++)\s*+\+", r"\1 or more", text)
     text = re.sub(r"[^\w\s]", " ", text)
     words = [NUMBER_WORDS.get(word, word) for word in text.split()]
     return " ".join(word for word in words if word not in FILLER)

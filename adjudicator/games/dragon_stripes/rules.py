@@ -43,7 +43,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.checks import check_seats, expect_orders, refuse_oversized
 from adjudicator.games.dragon_stripes import computer, report
 from adjudicator.games.dragon_stripes import help as game_help
 from adjudicator.games.dragon_stripes import orders as order_syntax
@@ -119,7 +119,7 @@ class DragonStripes:
         )
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Orders]:
-        if (refused := refuse_long_numbers(text)) is not None:
+        if (refused := refuse_oversized(text)) is not None:
             return refused
         return order_parser.parse(text, self.context(state, seat))
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from adjudicator.api import OrderError, ParsedOrders
 from adjudicator.games.golden_strider.state import HAND_SIZE, MAX_CARD, TOTAL_INITIAL, Card, Runner
+from adjudicator.text import tight
 
 SETUP_SYNTAX = "cards V V V V V (five values 0-10 totalling 30), e.g. cards 10 8 6 4 2"
 ROUND_SYNTAX = "play CARD [move M] [bank B], e.g. play 6/0 bank 2 or play 6 bank 2"
@@ -61,7 +62,7 @@ def _lines(text: str) -> list[str]:
 
 def _tokens(line: str) -> list[str]:
     """Words of ``line``; spaces around the ``/`` of a card do not matter (``6 / 0`` is ``6/0``)."""
-    return re.sub(r"[,;:=]", " ", re.sub(r"\s*/\s*", "/", line.lower())).split()
+    return re.sub(r"[,;:=]", " ", tight(line.lower(), "/", "/")).split()
 
 
 def parse_setup(text: str, min_card: int) -> ParsedOrders[SetupOrder]:

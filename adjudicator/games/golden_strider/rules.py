@@ -20,7 +20,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.checks import check_seats, expect_orders, refuse_oversized
 from adjudicator.games.golden_strider import computer, report
 from adjudicator.games.golden_strider import help as game_help
 from adjudicator.games.golden_strider import orders as order_syntax
@@ -74,7 +74,7 @@ class GoldenStrider:
         return Phase(state.turn, PhaseKind.TURN, owing, f"round {state.round}")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
-        if (refused := refuse_long_numbers(text)) is not None:
+        if (refused := refuse_oversized(text)) is not None:
             return refused
         if state.turn == 0:
             return order_syntax.parse_setup(text, state.options.min_initial_card)

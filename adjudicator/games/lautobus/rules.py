@@ -23,7 +23,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.checks import check_seats, expect_orders, refuse_oversized
 from adjudicator.games.lautobus import computer, report
 from adjudicator.games.lautobus import help as game_help
 from adjudicator.games.lautobus import state as state_io
@@ -71,7 +71,7 @@ class Lautobus:
         return Phase(state.turn, PhaseKind.TURN, owing, phase_title(state), "turn")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[TeamOrders]:
-        if (refused := refuse_long_numbers(text)) is not None:
+        if (refused := refuse_oversized(text)) is not None:
             return refused
         return parse_team_orders(state.team(seat), text, state.first_turn, state.options)
 

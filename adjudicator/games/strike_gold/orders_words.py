@@ -37,7 +37,7 @@ _SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
     (r"\b(?:col(?:umn)?|c)\s*(\d+)\s*[,/\-]?\s*(?:rows?|r)\s*(\d+)\b", r" r\2c\1 "),
     (r"\(\s*(\d+)\s*,\s*(\d+)\s*\)", r" r\1c\2 "),
     (r"\bbetween\s+(-?\d+)\s+and\s+(-?\d+)", r"\1 to \2"),
-    (r"(-?\d+)\s*\.{2,3}\s*(-?\d+)", r"\1 to \2"),
+    (r"(?<!\d)(-?\d++)\s*+\.{2,3}\s*(-?\d+)", r"\1 to \2"),  # starts at a number's start: linear in a run of digits
     (
         r"\bif\s+(?:it|the\s+card|that)\s+(?:would\s+|will\s+|can\s+)?(?:clears?|completes?)\s+"
         r"(?:a\s+|the\s+|any\s+)?(?:matching\s+)?(?:column|col|line|row)s?\s*,?\s*"

@@ -28,7 +28,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.checks import check_seats, expect_orders, refuse_oversized
 from adjudicator.games.strike_gold import computer, report
 from adjudicator.games.strike_gold import help as game_help
 from adjudicator.games.strike_gold import state as state_io
@@ -82,7 +82,7 @@ class StrikeGold:
         return Phase(state.turn, PhaseKind.DECISION, (seat,), title, "decision", resolve_when_complete=True)
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
-        if (refused := refuse_long_numbers(text)) is not None:
+        if (refused := refuse_oversized(text)) is not None:
             return refused
         phase = self.phase(state)
         if phase is None:

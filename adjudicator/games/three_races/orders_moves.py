@@ -14,7 +14,7 @@ from adjudicator.games.three_races.state import CARDS, RACES
 
 MOVE_SYNTAX = "move N: 25=C 55=C 85=C, e.g. move 1: 25=10 55=6 85=12"
 
-_BARE = r"(?:(?!(?:25|55|85)\b)|(?=\d+\s*[:.)]\s*(?:r|race)?\s*(?:25|55|85)\b))(\d{1,3})(?=\s*[:.)])"
+_BARE = r"(?:(?!(?:25|55|85)\b)|(?=\d++\s*+[:.)]\s*+(?:race|r)?+\s*+(?:25|55|85)\b))(\d{1,3})(?=\s*+[:.)])"
 """A bare move number (``3:``); 25, 55 or 85 only when a race follows (``25: 25=4``),
 since ``25:10`` is a race and its card."""
 LABEL = re.compile(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from adjudicator.games.three_races.cycle import is_cycle_start
 from adjudicator.games.three_races.state import RACES, READJUSTMENTS, State, Team
+from adjudicator.text import tight
 
 KEYWORDS = frozenset({"swap", "exchange", "trade", "readjust", "readjustment", "rotate", "rotation", "cycle"})
 SYNTAX = "swap 25:10 55:11 (two runners) or rotate 25:10 55:11 85:12 (three runners)"
@@ -54,7 +55,7 @@ def describe(readjust: Readjust) -> str:
 
 def parse_readjust(rest: str, team: Team) -> tuple[Readjust | None, str]:
     """Read what follows the keyword: the readjustment, or None and the reason."""
-    text = re.sub(r"\s*[:=]\s*", ":", rest.lower())
+    text = tight(rest.lower(), ":=", ":")
     text = re.sub(r"<->|->|<>|\b(?:with|and|for|from|to|race|cards?)\b|[,;/]", " ", text)
     transfers: list[tuple[int, int]] = []
     for word in text.split():

@@ -20,7 +20,7 @@ from adjudicator.api import (
     Resolution,
     Standing,
 )
-from adjudicator.checks import check_seats, expect_orders, refuse_long_numbers
+from adjudicator.checks import check_seats, expect_orders, refuse_oversized
 from adjudicator.games.three_races import computer, report
 from adjudicator.games.three_races import help as game_help
 from adjudicator.games.three_races import state as state_io
@@ -76,7 +76,7 @@ class ThreeRaces:
         return Phase(state.turn, PhaseKind.TURN, state.seats, f"deadline {state.turn}: {moves}")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
-        if (refused := refuse_long_numbers(text)) is not None:
+        if (refused := refuse_oversized(text)) is not None:
             return refused
         if state.turn == 0:
             return parse_setup(text)

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.core.basics import linear
+
 __all__ = [
     "MAX_DURATION",
     "TimeInputError",
@@ -84,7 +86,11 @@ _UNIT_WORDS = {
 }
 _UNIT_ORDER = "wdhms"
 _DURATION_EXAMPLE = "a duration like 48h, 30m or 2d 3h"
-_TOKEN = re.compile(r"\s*([0-9]+)\s*([a-z]+)\s*", re.ASCII)
+_TOKEN = linear.compile(r"\s*([0-9]+)\s*([a-z]+)\s*", re.ASCII)
+_ZEROS = linear.compile(r"0+", re.ASCII)
+_DIGITS = linear.compile(r"[0-9]+", re.ASCII)
+_DECIMAL = linear.compile(r"[0-9][.,][0-9]")
+_ISO_DATE = linear.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
 
 
 def _shown(text: str) -> str:
@@ -104,11 +110,11 @@ def parse_duration(text: str, *, allow_seconds: bool = True, maximum: timedelta 
     cleaned = text.strip().lower()
     if not cleaned:
         raise TimeInputError(f"expected {_DURATION_EXAMPLE}, got nothing")
-    if re.fullmatch(r"0+", cleaned, re.ASCII):
+    if _ZEROS.fullmatch(cleaned):
         return timedelta(0)
-    if re.fullmatch(r"[0-9]+", cleaned, re.ASCII):
+    if _DIGITS.fullmatch(cleaned):
         raise TimeInputError(f"a unit is missing after {cleaned}; expected {_DURATION_EXAMPLE}")
-    if re.search(r"[0-9][.,][0-9]", cleaned):
+    if _DECIMAL.search(cleaned):
         raise TimeInputError(f"whole numbers only, as in 1h30m; got {_shown(text)}")
     if cleaned.startswith("-"):
         raise TimeInputError(f"a duration cannot be negative; expected {_DURATION_EXAMPLE}")
@@ -231,7 +237,7 @@ def local_to_utc(local: datetime, zone: ZoneInfo) -> datetime:
     return local.replace(tzinfo=zone, fold=0).astimezone(UTC)
 
 
-_ISO_MOMENT = re.compile(
+_ISO_MOMENT = linear.compile(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ](?P<time>[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?)"
     r"\s*(?P<offset>Z|UTC|[+-][0-9]{2}(?::?[0-9]{2})?)?",
     re.ASCII,
@@ -243,7 +249,7 @@ _MOMENT_EXAMPLE = "a date and time like 2026-12-05 18:00 (or 2026-12-05T18:00Z)"
 def parse_date(text: str) -> date:
     """Read an ISO date, ``2026-12-05``; years outside 1970-9998 are refused as typos."""
     cleaned = text.strip()
-    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned, re.ASCII):
+    if not _ISO_DATE.fullmatch(cleaned):
         raise TimeInputError(f"expected a date like 2026-12-05, got {_shown(text)}")
     try:
         day = date.fromisoformat(cleaned)
@@ -267,7 +273,7 @@ def _parse_instant(text: str, zone: ZoneInfo, example: str) -> datetime:
     cleaned = text.strip().upper()
     match = _ISO_MOMENT.fullmatch(cleaned)
     if match is None:
-        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", cleaned, re.ASCII):
+        if _ISO_DATE.fullmatch(cleaned):
             raise TimeInputError(f"a time of day is missing; expected {example}")
         raise TimeInputError(f"expected {example}, got {_shown(text)}")
     day = parse_date(match["date"])

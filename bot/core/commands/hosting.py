@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import timedelta
 
@@ -11,6 +10,7 @@ from adjudicator.api import GameError
 from adjudicator.options import resolve_options
 from adjudicator.record import start_game
 from adjudicator.rng import commitment
+from bot.core.basics import linear
 from bot.core.basics.durations import format_duration
 from bot.core.commands.context import CommandContext
 from bot.core.commands.new_game_settings import read_settings
@@ -27,7 +27,7 @@ from bot.core.turns.reminder_pass import skip_reminders_at_opening
 from bot.core.turns.resolution import next_deadline
 from bot.store.models import Game, GameMaster
 
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+_SLUG = linear.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 RESERVED_NAMES = frozenset({"me"})
 """Names no game may take: ``RECORD ME`` is a player's own record, never the record of a game ``me``."""
 

@@ -7,12 +7,11 @@ plain data (:mod:`bot.core.commands.replies`).
 
 from __future__ import annotations
 
-import re
-
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from adjudicator import registry
+from bot.core.basics import linear
 from bot.core.basics.display_width import display_width
 from bot.core.basics.markdown_text import markdown_text
 from bot.core.commands.admission import admitted
@@ -37,7 +36,7 @@ from bot.core.turns.ready_checks import begin_ready_check, cancel_ready_check
 from bot.resources import RULES_DIR
 from bot.store.models import Game, GameMaster, Seat, TurnRecord
 
-_SEAT_NAME = re.compile(r"^[\w][\w .'-]{0,39}$")
+_SEAT_NAME = linear.compile(r"^[\w][\w .'-]{0,39}$")
 SEAT_NAME_COLUMNS = 40
 """The most columns a seat name may take (:func:`bot.core.basics.display_width.display_width`: a CJK or
 fullwidth letter takes two), so that the reports' name columns and legends fit in 78."""

@@ -9,9 +9,10 @@ is sent.
 
 from __future__ import annotations
 
-import re
 import secrets
 import unicodedata
+
+from bot.core.basics import linear
 
 MAX_PRESS_CHARS = 4_000
 """The longest press text, in characters: a long letter, not a flood (a longer one is refused, nothing sent)."""
@@ -29,7 +30,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 4
 """A code names a message within its game only, and only a recipient of the message may use it, so four
 letters (a million codes) leave nothing to guess: a wrong code and someone else's code get the same answer."""
-_CODE = re.compile(rf"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+_CODE = linear.compile(rf"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 _DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 """Unicode categories a press text never carries: controls, format characters (bidi overrides, zero
 widths), surrogates, private use and unassigned code points (each becomes U+FFFD, so nothing vanishes)."""

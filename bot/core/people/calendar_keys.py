@@ -23,7 +23,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import re
+
+from bot.core.basics import linear
 
 _MAC_BYTES = 16
 _MAC_CHARS = 22
@@ -33,7 +34,7 @@ MAX_PLAYER_ID = 2**31 - 1
 """``players.id`` is a 32-bit integer: a larger number is no player's (and PostgreSQL refuses to look for it)."""
 MAX_KEY_CHARS = _ID_DIGITS + 1 + _MAC_CHARS
 """The longest key there is; a longer text is refused unread."""
-_KEY = re.compile(rf"([1-9][0-9]{{0,{_ID_DIGITS - 1}}})-([A-Za-z0-9_-]{{{_MAC_CHARS}}})")
+_KEY = linear.compile(rf"([1-9][0-9]{{0,{_ID_DIGITS - 1}}})-([A-Za-z0-9_-]{{{_MAC_CHARS}}})")
 _LABEL = b"referee private calendar\x00"
 """Keeps these MACs apart from any other use of the same key."""
 

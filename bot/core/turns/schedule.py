@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.core.basics import linear
 from bot.core.basics.durations import TimeInputError, format_duration, local_to_utc, parse_duration
 
 __all__ = [
@@ -257,7 +258,7 @@ def parse_schedule(text: str) -> Schedule:
     at = _parse_clock_time(clock)
     if when == "daily":
         return EveryDays(1, at)
-    every = re.fullmatch(r"every(?: ([0-9]+))? days?", when, re.ASCII)
+    every = _EVERY_DAYS.fullmatch(when)
     if every is not None:
         return EveryDays(1 if every[1] is None else int(every[1]), at)
     if when.startswith("every"):
@@ -265,8 +266,12 @@ def parse_schedule(text: str) -> Schedule:
     return OnDays(_parse_days(when), at)
 
 
+_EVERY_DAYS = linear.compile(r"every(?: ([0-9]+))? days?", re.ASCII)
+_CLOCK_TIME = linear.compile(r"([0-9]{1,2}):([0-9]{2})", re.ASCII)
+
+
 def _parse_clock_time(text: str) -> time:
-    match = re.fullmatch(r"([0-9]{1,2}):([0-9]{2})", text, re.ASCII)
+    match = _CLOCK_TIME.fullmatch(text)
     if match is None:
         raise TimeInputError(f"expected a 24-hour time like 18:00 after 'at', got {text[:20]!r}")
     hour, minute = int(match[1]), int(match[2])

@@ -35,6 +35,7 @@ from typing import Any
 
 import discord
 
+from bot.core.basics import linear
 from bot.core.games.stored import RUNNING
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
@@ -51,7 +52,7 @@ MAX_ROWS = 5
 """Discord allows five rows of buttons on a message."""
 MAX_ROW_BUTTONS = 5
 """And five buttons on a row."""
-_BOUNTY = re.compile(r"\bfor (\d+) gems\b")
+_BOUNTY = linear.compile(r"(?:^|\W)for (\d+) gems(?:$|\W)")
 
 
 @dataclass(frozen=True)

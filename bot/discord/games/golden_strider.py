@@ -19,7 +19,6 @@ the game's parser checks the card itself).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
@@ -38,7 +38,7 @@ from bot.discord.render import NO_MENTIONS, plain
 KIND = "golden-strider"
 MAX_CARD = 10
 """The ``bank`` option's range as Discord shows it (seed rule 2: cards are 0 to 10)."""
-_CARD = re.compile(r"^\s*(\d{1,2})\s*/\s*(\d{1,4})\s*$")
+_CARD = linear.compile(r"^\s*(\d{1,2})\s*/\s*(\d{1,4})\s*$")
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,13 @@ largest the game's parser reads, ``zero`` or ``sprint``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
@@ -44,7 +44,7 @@ RIDERS = (1, 2, 3, 4, 5)
 MAX_CARD = 99
 """The largest movement card the game's parser reads."""
 SPECIALS = ("zero", "sprint")
-_NUMBER = re.compile(r"^\d{1,2}$")
+_NUMBER = linear.compile(r"^\d{1,2}$")
 
 
 def hands_of(view: GameView) -> dict[int, tuple[str, ...]]:

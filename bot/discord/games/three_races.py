@@ -33,7 +33,6 @@ the form check before anything is read takes a card as 1 to 12 (seed rule 2).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +40,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
@@ -55,7 +55,7 @@ RACES = (25, 55, 85)
 """The command's options, one per race (``race25`` ...)."""
 CARDS = range(1, 13)
 """The form check's cards (seed rule 2), before any view is read."""
-_NUMBER = re.compile(r"^\d{1,3}$")
+_NUMBER = linear.compile(r"^\d{1,3}$")
 
 
 @dataclass(frozen=True)
