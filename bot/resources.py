@@ -63,7 +63,7 @@ _KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 
 
 def rules_page(kind: str) -> Path | None:
-    """The rules page of ``kind`` (``RULES_DIR/<kind>.md``), or None when it has none.
+    """The rules page of ``kind`` (its ``<kind>.md`` in :data:`RULES_DIR`), or None when it has none.
 
     ``kind`` may come from a reader (a mail, a web address): anything that is not a kind's name
     (a slash, a dot, upper case) has no page, so no other file can be named through it.
