@@ -24,6 +24,7 @@ only reads the migrations, and pip byte-compiles them at install time.
 
 from __future__ import annotations
 
+import re
 from importlib.resources import files
 from pathlib import Path
 
@@ -55,4 +56,19 @@ def _locate(packaged: str, source: str) -> Path:
 TEMPLATES_DIR = _locate("_templates", "templates")
 MIGRATIONS_DIR = _locate("_migrations", "migrations")
 RULES_DIR = _locate("_rules", "docs/rules")
-"""Each game's rules page, ``<kind>.md`` (``RULES <kind>`` sends it)."""
+"""Each game's rules page, ``<kind>.md`` (``RULES <kind>``, ``/rules`` and the web's ``/rules/<kind>`` show it)."""
+
+_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+"""A kind's name as the registry spells them: a word, never a path (no slash, no dot)."""
+
+
+def rules_page(kind: str) -> Path | None:
+    """The rules page of ``kind`` (its ``<kind>.md`` in :data:`RULES_DIR`), or None when it has none.
+
+    ``kind`` may come from a reader (a mail, a web address): anything that is not a kind's name
+    (a slash, a dot, upper case) has no page, so no other file can be named through it.
+    """
+    if not _KIND.fullmatch(kind):
+        return None
+    page = RULES_DIR / f"{kind}.md"
+    return page if page.is_file() else None

@@ -1,10 +1,10 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute``,
+``/rules``, ``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute``,
 ``/ready``, ``/reliability``, ``/standby`` and ``/take``.
 
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
-``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``,
+``RULES``, ``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``,
 ``RECORD ME``, ``STANDBY``, ``TAKE``); orders stay
 free text
 in the game's own syntax, read by the
@@ -12,7 +12,8 @@ game's own parser in the core.  ``/orders`` without ``text`` opens a modal
 with a paragraph field, for long or multi-line orders
 (:mod:`bot.discord.orders_modal`).  Game names
 autocomplete from live state: joinable games for ``/join``, games in play for
-``/orders`` and ``/resign``, any game for ``/status``, any game or game kind for ``/help``, and for
+``/orders`` and ``/resign``, any game for ``/status``, any game or game kind for ``/help``, the game kinds then the games for
+``/rules`` (a game gives its kind's rules), and for
 ``/take`` the games with a seat up for a substitute, then that game's seats up (public: the game's post
 says so; :meth:`bot.core.views.GameViews.offered_seats`).  A seat offer's DM carries a button that is
 ``/take`` for that offer (:mod:`bot.discord.substitute_button`).
@@ -107,6 +108,16 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     @app_commands.autocomplete(game=game_or_kind)
     async def help_(interaction: discord.Interaction, game: str | None = None) -> None:
         await answers.apply(interaction, c.ShowHelp(game))
+
+    async def kind_or_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        kinds = kind_choices(current)
+        return (kinds + await game_choices(views, current, ANY))[:MAX_CHOICES]
+
+    @app_commands.command(name="rules", description="A game's whole rules as this referee applies them, with examples")
+    @app_commands.describe(kind="A kind of game (or a game: its kind's rules)")
+    @app_commands.autocomplete(kind=kind_or_game)
+    async def rules(interaction: discord.Interaction, kind: str) -> None:
+        await answers.apply(interaction, c.ShowRules(kind))
 
     @app_commands.command(name="resign", description="Leave a game; your seat gets no-moves-received orders")
     @app_commands.describe(game="The game to leave")
@@ -206,6 +217,7 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
         onfile,
         status,
         help_,
+        rules,
         resign,
         absent,
         observe,

@@ -2,8 +2,13 @@
 
 What runs is decided by the settings alone, each part a supervised worker:
 
-* intake: IMAP when ``imap_host`` is set, else a Maildir when ``maildir_inbox`` is set, else none;
-* sending: SMTP when ``smtp_host`` is set, else a Maildir when ``maildir_outbox`` is set, else none.
+* intake: a Maildir when ``maildir_inbox`` is set, else IMAP when ``imap_host`` is set, else none;
+* sending: a Maildir when ``maildir_outbox`` is set, else SMTP when ``smtp_host`` is set, else none.
+
+A Maildir named wins over a server (:func:`intake_kind`, :func:`sending_kind`): naming one is the
+choice of a host with no mail server, or of a first try, and a copy of the example settings still
+names the example's servers.  The server's section is then not used: nothing checks it, asks for
+its password or connects to it (``referee doctor`` says "not used").
 
 Email has no public place for games.  Bare addresses (``ann@club.org``) are email's: it is the
 first channel of :data:`bot.channels.CHANNELS`.
@@ -49,7 +54,7 @@ class EmailSettings:
     """The address players write to; replies and reports come from it."""
     mail_from_name: str = "Referee"
 
-    # -- intake: IMAP (when imap_host is set) or a Maildir -------------------------
+    # -- intake: a Maildir (when maildir_inbox is set) or IMAP (when imap_host is) ---
     imap_host: str = ""
     imap_port: int = setting(0, PORT)
     imap_security: str = setting("tls", SECURITY)
@@ -64,7 +69,7 @@ class EmailSettings:
     maildir_inbox: str = ""
     maildir_done_folder: str = "Processed"
 
-    # -- sending: SMTP (when smtp_host is set) or a Maildir ------------------------
+    # -- sending: a Maildir (when maildir_outbox is set) or SMTP (when smtp_host is) -
     smtp_host: str = ""
     smtp_port: int = setting(0, PORT)
     smtp_security: str = setting("starttls", SECURITY)
@@ -118,14 +123,29 @@ def _read_address(text: str) -> str | None:
     return text.lower() if EMAIL_ADDRESS.match(text) else None
 
 
+IMAP, SMTP, MAILDIR = "imap", "smtp", "maildir"
+
+
+def intake_kind(settings: EmailSettings) -> str:
+    """Where mail is read: :data:`MAILDIR` when ``maildir_inbox`` is set, else :data:`IMAP` when
+    ``imap_host`` is, else "" (no intake).  Every part of the channel asks here."""
+    return MAILDIR if settings.maildir_inbox else IMAP if settings.imap_host else ""
+
+
+def sending_kind(settings: EmailSettings) -> str:
+    """Where mail goes: :data:`MAILDIR` when ``maildir_outbox`` is set, else :data:`SMTP` when
+    ``smtp_host`` is, else "" (mail waits in the outbox).  Every part of the channel asks here."""
+    return MAILDIR if settings.maildir_outbox else SMTP if settings.smtp_host else ""
+
+
 def missing(settings: EmailSettings) -> list[str]:
     found: list[str] = []
-    if settings.imap_host:
+    if intake_kind(settings) == IMAP:
         if not settings.imap_user:
             found.append("imap_user: missing: imap_host is set, so the IMAP login name is needed")
         if not settings.imap_password:
             found.append("imap_password: missing: set REFEREE_IMAP_PASSWORD (or REFEREE_IMAP_PASSWORD_FILE)")
-    if settings.smtp_host and settings.smtp_user and not settings.smtp_password:
+    if sending_kind(settings) == SMTP and settings.smtp_user and not settings.smtp_password:
         found.append("smtp_password: missing: smtp_user is set, so set REFEREE_SMTP_PASSWORD")
     return found
 
@@ -134,9 +154,10 @@ def intake_names(settings: EmailSettings) -> tuple[str, ...]:
     """The watermark names of the configured intakes: each deadline waits for them."""
     from bot.email.maildir import maildir_intake_name
 
-    if settings.imap_host:
+    kind = intake_kind(settings)
+    if kind == IMAP:
         return (_imap_config(settings).intake_name,)
-    if settings.maildir_inbox:
+    if kind == MAILDIR:
         return (maildir_intake_name(Path(settings.maildir_inbox)),)
     return ()
 
@@ -205,9 +226,10 @@ def _intake(settings: EmailSettings, runtime: Runtime) -> IntakeLoop | None:
     senders = SenderBudgets(shares, KnownAddresses(sessions, NAME))
     reader = MailReader(policy, settings.email_reader_processes, limits, budget, senders)
     intake = Intake(processor, Watermarks(sessions), timedelta(seconds=core.intake_settle_seconds), reader)
-    if settings.imap_host:
+    kind = intake_kind(settings)
+    if kind == IMAP:
         return ImapIntakeLoop(_imap_config(settings), intake)
-    if settings.maildir_inbox:
+    if kind == MAILDIR:
         mailbox = MaildirMailbox(Path(settings.maildir_inbox), settings.maildir_done_folder)
         return MaildirIntakeLoop(mailbox, intake, poll_seconds=settings.intake_poll_seconds)
     return None
@@ -224,7 +246,8 @@ def _sender(
 
     transport: Transport
     connections = 1
-    if settings.smtp_host:
+    kind = sending_kind(settings)
+    if kind == SMTP:
         transport = SmtpTransport(
             SmtpConfig(
                 host=settings.smtp_host, port=settings.smtp_port, security=settings.smtp_security,
@@ -233,7 +256,7 @@ def _sender(
             )
         )  # fmt: skip
         connections = settings.smtp_connections
-    elif settings.maildir_outbox:
+    elif kind == MAILDIR:
         transport = MaildirTransport(Path(settings.maildir_outbox))
     else:
         return None
@@ -252,15 +275,14 @@ def doctor(settings: EmailSettings, context: DoctorContext) -> list[Check]:
 
 def unreachable(settings: EmailSettings) -> str:
     """Why mail to an address cannot go out, or empty."""
-    return "" if settings.smtp_host or settings.maildir_outbox else "addresses, but no outgoing mail is configured"
+    return "" if sending_kind(settings) else "addresses, but no outgoing mail is configured"
 
 
 def by_mail(words: str) -> Callable[[EmailSettings], str]:
     """A hint (:attr:`Channel.join_hint` ...): send ``words`` to the referee's address, when mail is read."""
 
     def hint(settings: EmailSettings) -> str:
-        reads = settings.imap_host or settings.maildir_inbox
-        return f"By mail: send {words} to {settings.bot_address}" if reads else ""
+        return f"By mail: send {words} to {settings.bot_address}" if intake_kind(settings) else ""
 
     return hint
 

@@ -3,7 +3,8 @@
 * IMAP: connect and log in, the intake folder exists, the done folder, IDLE and MOVE offered;
 * SMTP: connect (TLS as configured) and AUTH; with ``--send-test`` a message to ``host_addresses``;
 * a Maildir intake or outbox: the directory exists and is writable; with ``--send-test`` the test
-  message is written into a Maildir outbox (and the check says nothing went by SMTP);
+  message is written into a Maildir outbox (and the check says nothing went by SMTP); a Maildir
+  wins over a server named beside it, which is reported "not used" and never tried;
 * sender trust: whether any Authentication-Results vouch for a sender.
 
 No secret is ever printed.
@@ -28,25 +29,40 @@ TIMEOUT = 15.0
 
 
 def run(settings: EmailSettings, context: DoctorContext) -> list[Check]:
-    """Every email check the settings call for, in order."""
+    """Every email check the settings call for, in order: what the channel uses (its own rule,
+    :func:`bot.email.channel.intake_kind` and :func:`~bot.email.channel.sending_kind`), and a server
+    that is named but not used said to be so, never tried."""
+    from bot.email.channel import IMAP, MAILDIR, SMTP, intake_kind, sending_kind
+
     checks: list[Check] = []
-    if settings.imap_host:
+    reads = intake_kind(settings)
+    if reads == IMAP:
         checks += imap_checks(settings) + in_clear_check("IMAP", settings.imap_host, settings.imap_security, True)
-    elif settings.maildir_inbox:
+    elif reads == MAILDIR:
         checks.append(_directory_check("Maildir intake", Path(settings.maildir_inbox), "maildir_inbox"))
+        if settings.imap_host:
+            checks.append(_not_used("IMAP", settings.imap_host, "maildir_inbox", "the Maildir is read"))
     else:
         checks.append(Check("email intake", True, "no imap_host nor maildir_inbox: no mail is read", warning=True))
-    if settings.smtp_host:
+    sends = sending_kind(settings)
+    if sends == SMTP:
         checks += asyncio.run(smtp_checks(settings, context))
         checks += in_clear_check("SMTP", settings.smtp_host, settings.smtp_security, bool(settings.smtp_user))
-    elif settings.maildir_outbox:
+    elif sends == MAILDIR:
         checks.append(_directory_check("Maildir outbox", Path(settings.maildir_outbox), "maildir_outbox"))
+        if settings.smtp_host:
+            checks.append(_not_used("SMTP", settings.smtp_host, "maildir_outbox", "mail is written to the Maildir"))
         if context.send_test:
             checks.append(maildir_test_check(settings, context))
     else:
         checks.append(Check("email sending", True, "no smtp_host nor maildir_outbox: mail waits in the outbox",
                             warning=True))  # fmt: skip
     return [*checks, sender_trust_check(settings)]
+
+
+def _not_used(server: str, host: str, maildir: str, instead: str) -> Check:
+    """A server named beside the Maildir that wins over it: not tried, and said so (not a fault)."""
+    return Check(server, True, f"not used: {maildir} is set, so {instead} ({host} is not tried)")
 
 
 def in_clear_check(server: str, host: str, security: str, logs_in: bool) -> list[Check]:

@@ -1,7 +1,10 @@
 """The web channel's form: HTML pages from ``templates/web/*.html.j2`` (jinja2, autoescaped).
 
 Every name on a page (games, seats, reasons, report text) is someone's input,
-so the environment escapes everything; no template marks anything safe.  A
+so the environment escapes everything; no template marks anything safe.  The one
+HTML not written by a template is a rules page's body, rendered from the project's
+own ``docs/rules/<kind>.md`` by markdown-it-py with raw HTML off
+(:mod:`bot.web.markdown_html`).  A
 page needs no script: times are written in UTC and the game's zone, inside
 ``<time datetime>``, which ``local-time.js`` (if it runs) rewrites to the
 reader's own zone.  Each table has a list beside it saying the same in words
@@ -16,11 +19,13 @@ from functools import lru_cache
 
 import jinja2
 
+from adjudicator import registry
 from bot.channel_contract import Hints
 from bot.core.messaging.rendering import Rendered, render_message
 from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer
 from bot.pictures import Picture
-from bot.resources import TEMPLATES_DIR
+from bot.resources import TEMPLATES_DIR, rules_page
+from bot.web.markdown_html import markdown_html
 
 
 @lru_cache(maxsize=1)
@@ -82,16 +87,45 @@ def offers_of(offered: tuple[SeatOffer, ...], hints: Hints, trial_turns: int) ->
     )
 
 
+@dataclass(frozen=True)
+class RulesLink:
+    """A kind of game whose rules page the site shows (``/rules/<kind>``)."""
+
+    kind: str
+    title: str
+
+
+def rules_links() -> list[RulesLink]:
+    """Every kind of game this referee runs that has a rules page, in the registry's order."""
+    return [RulesLink(kind, registry.get_rules(kind).title) for kind in registry.kinds() if rules_page(kind)]
+
+
+def has_rules(kind: str) -> bool:
+    """Whether ``/rules/<kind>`` is a page: a kind the registry runs, with its page of ``docs/rules/``."""
+    return kind in registry.kinds() and rules_page(kind) is not None
+
+
 def index_html(club: ClubPage, hints: Hints | None = None) -> str:
-    """``/``: the seats up for a substitute (if any), and the club's games, running, forming (with how to
-    join) and over."""
+    """``/``: the seats up for a substitute (if any), the club's games, running, forming (with how to
+    join) and over, and the rules of each kind of game."""
     hints = hints or Hints()
     return (
         environment()
         .get_template("index.html.j2")
         .render(root="./", club=club, joining=hints.join, joins_for=joins_for,
-                offers=offers_of(club.offered, hints, club.trial_turns))
+                offers=offers_of(club.offered, hints, club.trial_turns), rules=rules_links())
     )  # fmt: skip
+
+
+def rules_html(kind: str) -> str | None:
+    """``/rules/<kind>``: the kind's rules as this referee applies them (its ``docs/rules/<kind>.md``),
+    or None when ``kind`` is no kind with a page.  The page never changes while the process runs."""
+    page = rules_page(kind) if has_rules(kind) else None
+    if page is None:
+        return None
+    body = markdown_html(page.read_text(encoding="utf-8"))
+    title = registry.get_rules(kind).title
+    return environment().get_template("rules.html.j2").render(root="../", kind=kind, title=title, body=body)
 
 
 def game_html(page: GamePage, picture: Picture | None, hints: Hints | None = None) -> str:
@@ -105,6 +139,7 @@ def game_html(page: GamePage, picture: Picture | None, hints: Hints | None = Non
             page=page,
             line=page.line,
             picture=picture,
+            rules=has_rules(page.line.kind),
             joins=joins_for(hints.join, page.line.slug),
             offers=offers_of(page.offered, hints, page.trial_turns),
             reports=[(report, report_text(report)) for report in list(reversed(page.reports))[:MAX_REPORTS]],

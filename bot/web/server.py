@@ -2,7 +2,8 @@
 
 Read-only and without login: ``GET`` (and ``HEAD``) only, anything else is
 405; an unknown path, or a game name that is not one (``[a-z0-9][a-z0-9_-]*``,
-at most 40), is 404 before the database is asked.  Every page is the public
+at most 40), is 404 before the database is asked, and so is a kind of game that
+has no rules page (``/rules/<kind>``, from ``docs/rules/``).  Every page is the public
 view (:mod:`bot.core.views.pages`); every response carries a Content Security
 Policy that runs no script but the page's own file, loads nothing from
 elsewhere, and forbids framing, so a name that slipped an escape would still
@@ -11,7 +12,8 @@ run nothing.
 A page is built once per change of what it shows, not per request: each
 request reads its page's stamp (one small SELECT), and while the stamp is the
 same the kept bytes are served again, with an ``ETag`` a reader may send back
-for ``304 Not Modified`` (:mod:`bot.web.cache`).  Builds run in threads, a
+for ``304 Not Modified`` (:mod:`bot.web.cache`).  A rules page is read from
+the package, not the database: it has one stamp for the life of the process.  Builds run in threads, a
 few at once, one per page and stamp however many ask; beyond a bound a
 request is answered 503 with ``Retry-After``.  Connections are capped and
 timed (:mod:`bot.web.limits`).  Nothing is written, and nothing kept is
@@ -47,7 +49,7 @@ from bot.resources import TEMPLATES_DIR
 from bot.web import feed
 from bot.web.cache import Builds, Built, Busy, PageCache
 from bot.web.limits import RETRY_AFTER_SECONDS, Connections, GuardedSite, Limits, timed
-from bot.web.pages import game_html, index_html, not_found_html
+from bot.web.pages import game_html, has_rules, index_html, not_found_html, rules_html
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,8 @@ SECURITY_HEADERS = {
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 """A board picture opened on its own: styles only, no script, no load."""
 HTML = "text/html; charset=utf-8"
+RULES_STAMP = "rules"
+"""The stamp of every rules page: the pages ship with the package, so none changes while the process runs."""
 REVALIDATE = "no-cache"
 """A page's ``Cache-Control``: a reader's cache keeps it but asks each time (a 304 costs a stamp)."""
 SHUTDOWN_SECONDS = 3.0
@@ -182,6 +186,18 @@ def _calendar(ics: bytes | None, filename: str | None) -> web.StreamResponse:
     return response
 
 
+async def rules(serving: Serving, request: web.Request) -> web.StreamResponse:
+    kind = request.match_info["kind"]
+    if not has_rules(kind):
+        raise _not_found()
+
+    def build() -> Built | None:
+        page = rules_html(kind)
+        return None if page is None else Built.of(page.encode(), HTML)
+
+    return await _page(serving, request, ("rules", kind), RULES_STAMP, build)
+
+
 async def static(serving: Serving, request: web.Request) -> web.StreamResponse:
     name = request.match_info["name"]
     if name not in STATIC_FILES:
@@ -202,6 +218,7 @@ ROUTES: tuple[tuple[str, Handler], ...] = (
     ("/games/{slug}/record.json", record),
     ("/games/{slug}/calendar.ics", game_calendar),
     ("/calendars/{key}.ics", player_calendar),
+    ("/rules/{kind}", rules),
     ("/static/{name}", static),
 )
 """Every page: path -> handler (GET, and HEAD)."""

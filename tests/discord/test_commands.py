@@ -91,7 +91,7 @@ async def bench(
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
     assert sorted(synced) == ["absent", "calendar", "games", "gm", "help", "join", "link", "mute", "observe", "onfile",
-                              "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders",
+                              "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders", "rules",
                               "runners", "standby", "status", "take"]  # fmt: skip
     link = {o["name"]: o for o in synced["link"]["options"]}
     assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())

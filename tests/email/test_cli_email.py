@@ -87,8 +87,10 @@ def test_serve_runs_until_sigterm(tmp_path):
 def test_serve_once_says_when_the_mail_server_is_away(tmp_path):
     config = write_config(tmp_path)
     with_imap = tmp_path / "imap.toml"
+    maildir_inbox = f'inbox = "{tmp_path / "in"}"\n'  # taken out: a Maildir inbox set wins over IMAP
+    assert maildir_inbox in config.read_text()
     with_imap.write_text(
-        config.read_text()
+        config.read_text().replace(maildir_inbox, "")
         + '[referee.imap]\nhost = "127.0.0.1"\nport = 1\nsecurity = "none"\nuser = "bot"\npassword = "not-needed"\n'
     )
     assert main(["--config", str(with_imap), "serve", "--once"]) == 1

@@ -5,13 +5,16 @@ One line per check, ok/warn/FAIL with the fix; the exit code is 1 when something
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.email.maildir import deliver
 from bot.store.migrate import head_revision
+from tests.email.pipeline import message
 from tests.host import fake_discord
 from tests.host.conftest import write_config
 from tests.host.fake_discord import FakeDiscord
@@ -260,3 +263,37 @@ def test_send_test_with_a_maildir_outbox_writes_there_and_says_so(tmp_path, caps
     code, lines = doctor(config, capsys)  # without --send-test: nothing is written
     assert not any("test message" in text for text in lines)
     assert len(list((tmp_path / "out" / "new").iterdir())) == 1
+
+
+def test_a_copy_of_the_example_with_its_maildir_paths_set_is_clean_and_serves_from_the_maildir(tmp_path, capsys):
+    """The example settings copied, with only the database and the Maildir paths changed: its IMAP and
+    SMTP sections still name imap.example.org and smtp.example.org, and nobody set their passwords.
+    The Maildirs win (one rule, :func:`bot.email.channel.intake_kind`): the doctor reports the servers
+    "not used" and tries neither, asks for no password, and ``serve`` reads and answers by the Maildirs."""
+    example = (Path(__file__).resolve().parents[2] / "deploy" / "referee.toml.example").read_text()
+    settings = {"database": tmp_path / "referee.sqlite3", "inbox": tmp_path / "in", "outbox": tmp_path / "out"}
+    for key, value in settings.items():
+        example, count = re.subn(rf'^{key} = "[^"\n]*"', f'{key} = "{value}"', example, count=1, flags=re.M)
+        assert count == 1, key
+    config = tmp_path / "referee.toml"
+    config.write_text(example)
+    assert 'host = "imap.example.org"' in example and 'host = "smtp.example.org"' in example
+    assert main(["--config", str(config), "db", "upgrade"]) == 0
+    capsys.readouterr()
+    code, lines = doctor(config, capsys)
+    text = "\n".join(lines)
+    assert code == 0 and lines[-1].endswith(", 0 broken") and "FAIL" not in text, text
+    assert line(lines, "settings") == "ok   settings: every setting a running bot needs is there"
+    assert line(lines, "IMAP") == (
+        "ok   IMAP: not used: maildir_inbox is set, so the Maildir is read (imap.example.org is not tried)"
+    )
+    assert line(lines, "SMTP") == (
+        "ok   SMTP: not used: maildir_outbox is set, so mail is written to the Maildir (smtp.example.org is not tried)"
+    )
+    assert not any(text[5:].startswith(("IMAP connect", "SMTP connect")) for text in lines)
+
+    deliver(tmp_path / "in", message("HELP\n", sender="ann@example.org", subject="help", message_id="<h@example.org>"))
+    assert main(["--config", str(config), "serve", "--once"]) == 0
+    [reply] = (tmp_path / "out" / "new").iterdir()
+    raw = reply.read_bytes()
+    assert b"To: ann@example.org" in raw and b"In-Reply-To: <h@example.org>" in raw

@@ -1,7 +1,8 @@
 """The pages in a real browser: Debian's headless Chromium, driven by Selenium.
 
-The index and a game's page (a running Golden Strider race with a board
-picture and a seat up for a substitute, and a finished Strike Gold game) are loaded at desktop width (1280)
+The index, a game's page (a running Golden Strider race with a board
+picture and a seat up for a substitute, and a finished Strike Gold game) and each kind's rules page
+(``/rules/<kind>``: long tables and examples) are loaded at desktop width (1280)
 and phone width (390x844), and screenshots written under
 ``test-artifacts/screenshots/`` (git-ignored; the paths are printed, so CI's
 log shows them).  In each: no console error (a script or a style refused by
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from adjudicator import registry
 from bot.core.model import commands as c
 from bot.pictures import registry as pictures
 from bot.web.server import site_for
@@ -110,7 +112,7 @@ async def test_the_pages_in_a_headless_chromium(tmp_path: Path) -> None:
         offered = made.apply(GM, "Game Master", c.OfferSeat("spring-cup", "Peter Elliott", reason="moved away"))
         assert "seat_put_up" in offered.results, offered.problems
         pages = {"index": "/", "running-game": "/games/spring-cup", "finished-game": "/games/autumn-gold",
-                 "missing": "/games/none"}  # fmt: skip
+                 "missing": "/games/none", **{f"rules-{kind}": f"/rules/{kind}" for kind in registry.kinds()}}  # fmt: skip
         async with served(site_for(made.sessions, made.service.config, HINTS)) as reader:
             for path in ("/", "/games/spring-cup"):
                 assert "send STAND IN spring-cup Peter Elliott to" in await reader.get(path), path

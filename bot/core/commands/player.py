@@ -33,7 +33,7 @@ from bot.core.people.reliability import (
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.game_record import export_record
 from bot.core.turns.ready_checks import begin_ready_check, cancel_ready_check
-from bot.resources import RULES_DIR
+from bot.resources import rules_page
 from bot.store.models import Game, GameMaster, Seat, TurnRecord
 
 _SEAT_NAME = linear.compile(r"^[\w][\w .'-]{0,39}$")
@@ -267,7 +267,7 @@ def show_rules(ctx: CommandContext, command: c.ShowRules) -> Result:
     except registry.UnknownGame:
         ctx.reply.problem(f"RULES {command.kind}", "unknown_kind", name=command.kind, kinds=list(registry.kinds()))
         return REFUSED
-    page = RULES_DIR / f"{rules.kind}.md"
-    text = markdown_text(page.read_text(encoding="utf-8")) if page.is_file() else rules.help_text()
+    page = rules_page(rules.kind)
+    text = markdown_text(page.read_text(encoding="utf-8")) if page is not None else rules.help_text()
     ctx.reply.add("rules", title=rules.title, kind=rules.kind, text=text)
     return SHOWN

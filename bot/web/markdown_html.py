@@ -1,0 +1,65 @@
+"""A Markdown document (a page of ``docs/rules/``) as HTML for the web pages, by markdown-it-py.
+
+The page is parsed and rendered by markdown-it-py (CommonMark, with tables), not by hand, with what
+the site's pages promise kept:
+
+* raw HTML is off: a ``<script>`` or ``<img onerror>`` written in the Markdown is shown as text,
+  escaped like every other character of it; a link or picture whose address is a script
+  (``javascript:``, ``vbscript:``, ``file:``, ``data:`` but for pictures) is left as text
+  (markdown-it-py's own check);
+* nothing needs an inline style, which the site's Content Security Policy refuses: a table column's
+  alignment becomes a class (``align-left``, ``align-center``, ``align-right``) instead of a
+  ``style`` attribute;
+* each heading has an ``id`` spelled as GitHub spells it (lower case, punctuation dropped, spaces
+  as hyphens, a repeat numbered ``-1``, ``-2``), so the page's links to its own sections
+  (``[1.2 Rulings](#12-rulings)``) work on the site as in the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup
+
+_PARSER = MarkdownIt("commonmark", {"html": False}).enable("table")
+_ALIGN = re.compile(r"^text-align:\s*(left|center|right)$")
+_NOT_IN_SLUG = re.compile(r"[^\w\- ]")
+
+
+def markdown_html(source: str) -> Markup:
+    """``source`` (Markdown) as HTML: safe to place in a page as it is (see the module's promises)."""
+    tokens = _PARSER.parse(source)
+    _name_headings(tokens)
+    _align_by_class(tokens)
+    # Raw HTML is off: the renderer escapes every character of the source's text itself.
+    return Markup(_PARSER.renderer.render(tokens, _PARSER.options, {}))
+
+
+def heading_id(text: str) -> str:
+    """A heading's anchor as GitHub makes it: ``1.2 Rulings`` -> ``12-rulings``."""
+    return _NOT_IN_SLUG.sub("", text.strip().lower()).replace(" ", "-")
+
+
+def _name_headings(tokens: list[Token]) -> None:
+    seen: dict[str, int] = {}
+    for opening, inline in pairwise(tokens):
+        if opening.type != "heading_open":
+            continue
+        text = "".join(child.content for child in inline.children or () if child.type in ("text", "code_inline"))
+        slug = heading_id(text)
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        opening.attrSet("id", slug if count == 0 else f"{slug}-{count}")
+
+
+def _align_by_class(tokens: list[Token]) -> None:
+    for token in tokens:
+        style = token.attrs.pop("style", None)
+        if style is None:
+            continue
+        aligned = _ALIGN.match(str(style))
+        if aligned is not None:
+            token.attrJoin("class", f"align-{aligned[1]}")
