@@ -25,7 +25,7 @@ from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.filed_orders import commitment_of, file_orders
-from bot.core.games.stored import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
+from bot.core.games.stored import PAUSED, RUNNING, current_orders, phase_of, rules_of, seed_revealed, state_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.people.identities import find_or_create_player, seat_of
@@ -274,7 +274,10 @@ def eject(ctx: CommandContext, command: c.EjectPlayer) -> Result:
 def rollback(ctx: CommandContext, command: c.RollBack) -> Result:
     game = ctx.game
     line = f"ROLLBACK {game.slug} TO {command.to_turn}"
-    if not _running(ctx, game, line, RUNNING, PAUSED, FINISHED):
+    if seed_revealed(game):  # its final report or END gave every player the seed: never played on
+        ctx.reply.problem(line, "seed_revealed", game=game.slug, status=game.status)
+        return REFUSED
+    if not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
     resolved = [r.turn_number for r in live_records(ctx.session, game)]
     if command.to_turn not in resolved:

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.record import RECORD_VERSION, GameRecord, replay, sealed_record
 from bot.core.games.filed_orders import commitment_of
-from bot.core.games.stored import ABANDONED, FINISHED
+from bot.core.games.stored import ABANDONED, seed_revealed
 from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import press_of_record
 from bot.store.models import Game
@@ -24,7 +24,7 @@ def export_record(session: Session, game: Game) -> dict[str, Any]:
     ended says so (``ended``), so a replay does not take it for a game cut short by mistake.
     A game that keeps its press (``press_in_record``) lists it beside them (``press``).
     """
-    if game.status not in (FINISHED, ABANDONED):
+    if not seed_revealed(game):
         raise ValueError(f"game {game.slug} is not over; its seed is still secret")
     turns = live_records(session, game)
     record = GameRecord(

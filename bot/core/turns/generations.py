@@ -11,6 +11,8 @@ game's ``generation`` names the live line of records:
   the game's state becomes the state before turn ``N``, and turn ``N`` can be
   resolved once more, once, in the new generation.  The old generation's rows
   stay as they were (the audit trail of what was superseded).
+* A game that is over is never rolled back: its seed was revealed
+  (:func:`bot.core.games.stored.seed_revealed`), and with it every card it hid.
 * Everything that reads a game's history (its record, its status, when a turn
   opened) reads the live generation only.
 
@@ -25,7 +27,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.core.games.stored import RUNNING
+from bot.core.games.stored import RUNNING, seed_revealed
 from bot.store.models import Game, TurnRecord
 
 
@@ -44,8 +46,11 @@ def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime) ->
     """Restore ``game`` to the start of turn ``to_turn`` in a new generation, due at ``deadline``.
 
     Returns the record rolled back over; the orders on file for that turn stay on file.
-    Raises ValueError when that turn has not been resolved in the live generation.
+    Raises ValueError when that turn has not been resolved in the live generation, or when the game is
+    over (its seed was revealed: playing on with it would play with every hidden card known).
     """
+    if seed_revealed(game):
+        raise ValueError(f"{game.slug} is over and its seed was revealed: it is never played on")
     records = live_records(session, game)
     target = next((r for r in records if r.turn_number == to_turn), None)
     if target is None:
