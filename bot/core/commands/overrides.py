@@ -222,6 +222,9 @@ def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
 
 @handles(c.ReplacePlayer)
 def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
+    """Give a seat to the person the game master names: the game master's own choice, so the admission rule
+    for strangers (the invite list, the minimum reliability: :mod:`bot.core.people.admission`) does not
+    apply; a player who holds another seat of the game is refused, as everywhere."""
     game = ctx.game
     line = f"REPLACE {game.slug} {command.seat}"
     seat = ctx.seat_named(game, command.seat, line)
