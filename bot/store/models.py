@@ -282,13 +282,20 @@ class PressMessage(Base):
 
 
 class PressMute(Base):
-    """A seat that no longer receives press from another seat of the game (``PRESS <game> MUTE``)."""
+    """A seat that no longer receives some press from another seat of the game (``PRESS <game> MUTE``):
+    its signed press (muted by the seat's name), its anonymous press (muted by a message's code), or both.
+    The two never mix (:mod:`bot.core.commands.press`): a mute by code that stopped signed press too would
+    tell who wrote anonymously."""
 
     __tablename__ = "press_mutes"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
     muted_seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
+    signed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The muted seat's signed press does not reach this seat (``MUTE <seat>``)."""
+    anonymous: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The muted seat's anonymous press does not reach this seat (``MUTE <code>`` of one of its messages)."""
 
 
 class SeatHolder(Base):

@@ -268,3 +268,65 @@ def test_public_signed_press_is_announced_in_the_next_report(harness):
     assert page is not None
     [turn] = page.reports
     assert [p["text"] for p in turn.data["press"]] == ["I will win this race."]
+
+
+# ---- grey press: no mute, delivery note, report or record names an anonymous sender ---------------------
+
+
+def test_a_mute_by_code_is_no_oracle_for_the_anonymous_sender(harness):
+    """The attack: Ann mutes the anonymous code of Vex's message.  If that muted Vex's seat, Vex's next signed
+    press would skip Ann, Cat's copy would list the seats without Ann, Vex would be told "Not delivered to
+    Ann", and the next report would announce a signed message Ann never got: the code was Vex's.  A mute by
+    code mutes that sender's anonymous press only; and a copy of anonymous press counts the seats it was
+    meant for, so Cat cannot tell that someone muted its sender."""
+    make_game(harness, press="grey")
+    vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "Guess who.", anonymous=True))
+    code = code_of(to(harness, "ann@example.org")[0])
+    muted = harness.send("Ann", c.MutePress("gs1", code))
+    assert problems(muted) == [] and "anonymous press from the sender of" in " ".join(muted.reply.split()).lower()
+    signed = vex(harness, c.SendPress("gs1", ("ALL",), "Vex here, openly."))
+    assert problems(signed) == [] and "Not delivered" not in signed.reply, signed.reply
+    assert [r for r in to(harness, "ann@example.org") if "Vex here, openly." in r.body], "Ann gets Vex's signed press"
+    [cats] = [r for r in to(harness, "cat@example.org") if "Vex here, openly." in r.body]
+    assert "Ann" in cats.row.data["to"], cats.row.data["to"]
+    harness.pass_deadline()
+    [report] = [r for r in harness.outbox("report") if r.recipient == "ann@example.org" and r.row.template == "report"]
+    assert "Vex here, openly." in report.body  # announced, and Ann had it: nothing to compare
+    # Vex's anonymous press does not reach Ann any more; Cat's copy counts the seats it was meant for.
+    again = vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "Still me.", anonymous=True))
+    assert "Not delivered to Ann" in again.reply  # to the sender only, who knows who they are
+    assert not [r for r in to(harness, "ann@example.org") if "Still me." in r.body]
+    [cats] = [r for r in to(harness, "cat@example.org") if "Still me." in r.body]
+    assert cats.row.data["others"] == 1 and "to you and 1 other seat" in " ".join(cats.body.split())
+
+
+def test_a_mute_by_seat_name_mutes_that_seats_signed_press_only(harness):
+    """MUTE Vex stops Vex's signed press; Vex's anonymous press still arrives (else a seat muted by name that
+    sends anonymously would be told "Not delivered" to the muter, or missed by them, and a copy or a chat
+    between recipients would say whose press the muter refuses)."""
+    make_game(harness, press="grey")
+    assert problems(harness.send("Ann", c.MutePress("gs1", "Vex"))) == []
+    signed = vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "signed words"))
+    assert "Not delivered to Ann" in signed.reply
+    assert not [r for r in to(harness, "ann@example.org") if "signed words" in r.body]
+    unsigned = vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "unsigned words", anonymous=True))
+    assert "Not delivered" not in unsigned.reply
+    assert [r for r in to(harness, "ann@example.org") if "unsigned words" in r.body]
+
+
+def test_the_record_lists_no_recipient_of_anonymous_press(harness):
+    """The published record of a game that keeps its press: an anonymous message sent to some seats lists
+    none of them (the sender would be the seat not listed among those a player knows it went to)."""
+    make_game(harness, press="grey", press_in_record=True)
+    vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "between us three", anonymous=True))
+    vex(harness, c.SendPress("gs1", ("ALL",), "to all of you", anonymous=True))
+    harness.send("Ann", c.SendPress("gs1", ("Cat",), "signed, to Cat"))
+    assert harness.send("GM", c.EndGame("gs1", "enough")).applied.problems == ()
+    with unit_of_work(harness.sessions) as session:
+        record = export_record(session, find_game(session, "gs1"))
+    entries = {p["text"]: p for p in record["press"]}
+    secret = entries["between us three"]
+    assert secret["from"] is None and secret["to"] is None, secret
+    assert not any(name in json.dumps(secret) for name in ("Ann", "Cat", "Vex"))
+    assert entries["to all of you"]["to"] == "ALL" and entries["signed, to Cat"]["to"] == ["Cat"]
+    assert verify(read_record(record)).ok

@@ -635,11 +635,13 @@ class ReplyPress(Declared):
 
 @dataclass(frozen=True)
 class MutePress(Declared):
-    """``PRESS <game> MUTE <seat or code>`` / ``UNMUTE``: no press from that seat (an anonymous sender is
-    named by the code of a message of theirs) reaches the sender any more, or again."""
+    """``PRESS <game> MUTE <seat or code>`` / ``UNMUTE``: no signed press from that seat, or no anonymous press
+    from the sender of that code, reaches the sender any more, or again (never both by one: a mute by code
+    that stopped signed press would say who wrote anonymously; :mod:`bot.core.commands.press`)."""
 
     declaration = Declaration(
-        "PRESS MUTE", Permission.SEAT, summary="no more press from a seat (or from the sender of a code)",
+        "PRESS MUTE", Permission.SEAT,
+        summary="no more signed press from a seat, or anonymous press from the sender of a code",
         forms=(Form("PRESS <game> MUTE <who>", ""), Form("PRESS <game> UNMUTE <who>", "")),
     )  # fmt: skip
 
