@@ -407,19 +407,28 @@ class EjectPlayer(Declared):
 
 @dataclass(frozen=True)
 class RollBack(Declared):
-    """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline."""
+    """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline, and a fresh
+    draw; ``same_draw``: the turns played again draw what they drew, and the orders on file for the turn stand
+    as they were (to correct a game master's mistake; :mod:`bot.core.turns.draws`)."""
 
     declaration = Declaration(
-        "ROLLBACK", Permission.GAME_MASTER, announced=True, summary="go back to the start of turn N (its orders stay on file)",
+        "ROLLBACK", Permission.GAME_MASTER, announced=True,
+        summary="go back to the start of turn N with a fresh draw (its orders stay on file)",
         forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
-                    "ROLLBACK <game> TO <n> [DEADLINE <when>], with a REASON line below", also=("ROLL BACK",),
-                    help=("ROLLBACK <game> TO <n> [DEADLINE <when>]  back to turn n  REASON needed",)),),
+                    "ROLLBACK <game> TO <n> [SAME DRAW] [DEADLINE <when>], with a REASON line below",
+                    also=("ROLL BACK",),
+                    help=("ROLLBACK <game> TO <n> [DEADLINE <when>]  back to turn n  REASON needed",
+                          "                          with a fresh draw (its orders may change);",
+                          "  ... TO <n> SAME DRAW    the same draw, its orders on file kept as they are")),
+               Form("ROLLBACK <game> TO <to_turn> SAME DRAW [DEADLINE <deadline>]", "", also=("ROLL BACK",))),
     )  # fmt: skip
 
     game: str
     to_turn: int
     reason: str
     deadline: str | None = None
+    same_draw: bool = False
+    """Keep the draw (and the orders on file for the turn): the players are told so."""
 
 
 @dataclass(frozen=True)
