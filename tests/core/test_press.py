@@ -186,7 +186,7 @@ def test_a_reply_by_code_reaches_the_anonymous_sender_without_naming_them(harnes
     [copy] = to(harness, "ben@example.org")
     code = code_of(copy)
     answer = harness.send("Ben", c.ReplyPress("gs1", code.lower(), "Who are you? Maybe."))
-    assert problems(answer) == [] and f"went to the sender of {code}" in answer.reply and "Vex" not in answer.reply
+    assert problems(answer) == [] and f"passed to the sender of {code}" in answer.reply and "Vex" not in answer.reply
     [back] = to(harness, SENDER_ID)
     assert "from Ben" in back.subject and f"In reply to your press {code}" in back.body
     assert "Who are you? Maybe." in back.body
@@ -330,3 +330,26 @@ def test_the_record_lists_no_recipient_of_anonymous_press(harness):
     assert not any(name in json.dumps(secret) for name in ("Ann", "Cat", "Vex"))
     assert entries["to all of you"]["to"] == "ALL" and entries["signed, to Cat"]["to"] == ["Cat"]
     assert verify(read_record(record)).ok
+
+
+def test_a_reply_to_anonymous_press_says_nothing_of_its_senders_mutes(harness):
+    """The attack from the other side: Vex muted Ben by name, and Ben knows it (his signed press to Vex came
+    back "Not delivered").  Ben replies to two anonymous messages: if one reply were "not delivered: its sender
+    muted you", that one was Vex's.  Both replies get the same answer, whoever sent the message; Vex's mute
+    still holds (the reply does not reach Vex)."""
+    make_game(harness, press="grey")
+    assert problems(vex(harness, c.MutePress("gs1", "Ben"))) == []
+    assert "Not delivered to Vex" in harness.send("Ben", c.SendPress("gs1", ("Vex",), "hello?")).reply
+    vex(harness, c.SendPress("gs1", ("Ben",), "from a muter", anonymous=True))
+    harness.send("Cat", c.SendPress("gs1", ("Ben",), "from a friend", anonymous=True))
+    codes = {r.body.split("-" * 78)[1].strip(): code_of(r) for r in to(harness, "ben@example.org")}
+    answers = []
+    for text, code in codes.items():
+        sent = harness.send("Ben", c.ReplyPress("gs1", code, f"about {text}"))
+        assert problems(sent) == []
+        body = sent.reply.split("PRESS gs1 REPLY", 1)[1].split("Quote receipt")[0]
+        answers.append(re.sub(r"\b[A-Z0-9]{4}\b", "CODE", body))
+    assert answers[0] == answers[1], answers
+    assert "Not delivered" not in answers[0] and "passed to the sender of CODE" in " ".join(answers[0].split())
+    assert not [r for r in to(harness, SENDER_ID) if "about from a muter" in r.body], "Vex's mute holds"
+    assert [r for r in to(harness, "cat@example.org") if "about from a friend" in r.body]

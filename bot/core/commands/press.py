@@ -15,6 +15,9 @@ master turns grey press on when the game wants intrigue.
   list its other recipients either (who is missing from ``TO ALL`` is the
   sender): it says how many other seats it was sent to (sent to, not reached: a
   count that fell when one of them muted the sender would tell the others so).
+  Whoever replies to it is not told whether its sender's mutes let the reply
+  through (a reply refused by the sender of a code, beside press refused by a
+  seat by name, would say who the sender is).
 * Each message has a short code (``P7K2``, :mod:`bot.core.commands.press_rules`)
   in its subject; ``PRESS <game> REPLY <code>`` from one of its recipients
   reaches its sender, anonymous or not, and the sender is never named to them.
@@ -265,8 +268,10 @@ def reply_press(ctx: CommandContext, command: c.ReplyPress) -> Result:
     target = ctx.session.get_one(Seat, original.sender_seat_id)
     code, reached, _ = _relay(ctx, game, seat, [target], text, anonymous=command.anonymous, public=False,
                               answering=original.code)  # fmt: skip
-    ctx.reply.add("press_replied", game=game.slug, ref=code, answering=original.code, reached=bool(reached),
-                  anonymous=command.anonymous)  # fmt: skip
+    # to an anonymous sender, whether their mutes let the reply through is not told: "not delivered" from the
+    # sender of a code, beside "not delivered" from a seat by name, would say who wrote it
+    ctx.reply.add("press_replied", game=game.slug, ref=code, answering=original.code,
+                  reached=None if original.anonymous else bool(reached), anonymous=command.anonymous)  # fmt: skip
     return DONE
 
 
