@@ -149,8 +149,8 @@ class DragonStripes:
         return Resolution(new_state, events, report.build(new_state, lines, standings), report.private(new_state))
 
     def redeal(self, state: State, rng: random.Random) -> State:
-        """The cards not yet revealed shuffled again (RULINGS 4.1: the deck's order is the only thing hidden
-        from every player); a stacked deck (the ``deck`` option) is shuffled too: a fresh draw is fresh."""
+        """The cards not yet revealed shuffled again (the deck's order is the only thing hidden from every
+        player); a stacked deck (the ``deck`` option) is shuffled too: a fresh draw is fresh."""
         cards = list(state.deck)
         rng.shuffle(cards)
         return replace(state, deck=tuple(cards))

@@ -163,9 +163,10 @@ def end_round(state: State, rng: random.Random) -> tuple[State, RoundResult, tup
 
 
 def redeal(state: State, rng: random.Random) -> State:
-    """The cards nobody has seen dealt again (RULINGS 3.1: the draw pile and every face-down card): shuffled
-    together with ``rng``, then back face down into the same slots, grid by grid in reading order, and the rest
-    is the draw pile.  A face-up card, the discard pile and a card drawn alone stay as they are."""
+    """The cards nobody has seen dealt again (what the state hides from every player: the draw pile and every
+    face-down card): shuffled together with ``rng``, then back face down into the same slots, grid by grid in
+    reading order, and the rest is the draw pile.  A face-up card, the discard pile and a card drawn alone
+    stay as they are."""
     places = [(index, slot) for index, grid in enumerate(state.grids) for slot in face_down_slots(grid)]
     pool = [state.grids[index][slot].value for index, slot in places]  # type: ignore[union-attr]
     pool += state.deck
