@@ -208,6 +208,18 @@ class GameRules(Protocol[StateT, OrdersT]):
         """Resolve the current phase; ``orders`` has an entry for every owing seat."""
         ...
 
+    def redeal(self, state: StateT, rng: random.Random) -> StateT:
+        """``state`` with everything chance put there that no player has seen dealt again with ``rng``: the
+        order of a draw pile, face-down cards (shuffled together, back into the same places); never what any
+        player saw (a card drawn alone, a hand, the discard pile), so every player's view is unchanged.
+
+        A game master's rollback with a fresh draw calls it before the turn is played again
+        (:func:`adjudicator.turn.advance_drawn`): the superseded turns showed cards that the state before them
+        still holds where they were, and playing on with them would let players who may change their orders
+        know what comes.  A game whose hidden state holds no chance (all of it is drawn from the turn's
+        generator, or there is none) returns ``state`` as it is."""
+        ...
+
     def check_invariants(self, state: StateT) -> None:
         """Raise :class:`InvariantViolation` if the state is inconsistent."""
         ...

@@ -9,7 +9,8 @@ A record is JSON::
      "commitment": "<sha256 of seed>",          # optional; checked by verify
      "result": {"standings": [...], "digest": "..."},   # optional; checked by verify
      "slug": "gs1",                             # version 2: the game's name in the commitments
-     "order_commitments": [{"A": "<64 hex>", ...}, ...]}  # version 2: one object per turn
+     "order_commitments": [{"A": "<64 hex>", ...}, ...],  # version 2: one object per turn
+     "draws": [0, 0, 1, 1, ...]}                # version 3: each turn's draw, one number per turn
 
 Each element of ``turns`` is applied to the phase current at that point (the
 first is the setup); an owing seat that is absent gets the no-moves-received
@@ -22,6 +23,13 @@ one, a seat without (no moves received) has none.  Replaying a version 2 record
 first checks every turn's orders against them, so a record with one order
 changed is refused naming the turn and seat.  A record without ``version`` is
 version 1 and replays and verifies as before.
+
+Version 3 adds each turn's *draw* (:func:`adjudicator.rng.rng_for`): 0 for a turn
+played once, more for a turn a game master rolled back with a fresh draw, and for
+the turns after it.  Where a turn's draw differs from the one before it (the
+first turn's from 0), what no player had seen was dealt again before it was
+played (:func:`adjudicator.turn.advance_drawn`), as the live game did.  A game
+whose turns all drew once exports version 2, which older readers read.
 """
 
 from __future__ import annotations
@@ -37,10 +45,11 @@ from adjudicator.api import JSON, GameError, GameRules, Phase, Resolution
 from adjudicator.options import resolve_options
 from adjudicator.order_commitments import check_turn
 from adjudicator.rng import SETUP_TURN, commitment, rng_for, verify_commitment
-from adjudicator.turn import advance, parse_turn_orders
+from adjudicator.turn import advance_drawn, parse_turn_orders
 
-RECORD_VERSION = 2
-"""The version :func:`sealed_record` writes; :func:`read_record` reads 1 (no ``version``) and 2."""
+RECORD_VERSION = 3
+"""The newest version :func:`read_record` reads (1, without ``version``, to 3); a record is written in the
+lowest that holds it (:func:`lowest_version`)."""
 
 
 class RecordError(ValueError):
@@ -63,6 +72,12 @@ class GameRecord:
     """Version 2: the game's name as players write it, hashed into each order commitment."""
     order_commitments: tuple[Mapping[str, str], ...] | None = None
     """Version 2: one object per turn, seat -> the commitment its report published."""
+    draws: tuple[int, ...] | None = None
+    """Version 3: each turn's draw (None: every turn drew once, draw 0)."""
+
+    def draw(self, number: int) -> int:
+        """The draw of turn ``number`` (0 without ``draws``)."""
+        return self.draws[number] if self.draws is not None else 0
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {}
@@ -82,6 +97,8 @@ class GameRecord:
         if self.version >= 2:
             data["slug"] = self.slug
             data["order_commitments"] = [dict(t) for t in self.order_commitments or ()]
+        if self.version >= 3:
+            data["draws"] = list(self.draws or [0] * len(self.turns))
         return data
 
 
@@ -165,9 +182,25 @@ def read_record(data: object) -> GameRecord:
                 raise RecordError(f"turn {number}, seat {seat}: a commitment for no such seat")
             if not isinstance(digest, str):
                 raise RecordError(f"turn {number}, seat {seat}: the commitment must be a string")
+    if version == 2:
+        return GameRecord(
+            game, options, seed, tuple(seats), tuple(turns), published, result, version, slug, tuple(committed)
+        )
+    draws = data.get("draws")
+    if not isinstance(draws, list) or len(draws) != len(turns):
+        raise RecordError("a version 3 record needs 'draws', one number per turn")
+    for number, draw in enumerate(draws):
+        if not isinstance(draw, int) or isinstance(draw, bool) or draw < 0:
+            raise RecordError(f"turn {number}: its draw must be a whole number from 0")
     return GameRecord(
-        game, options, seed, tuple(seats), tuple(turns), published, result, version, slug, tuple(committed)
-    )
+        game, options, seed, tuple(seats), tuple(turns), published, result, version, slug, tuple(committed),
+        tuple(draws),
+    )  # fmt: skip
+
+
+def lowest_version(draws: Sequence[int]) -> int:
+    """The record version that holds turns of these draws: 2, or 3 once a turn was drawn again."""
+    return 3 if any(draws) else 2
 
 
 def check_order_commitments(record: GameRecord) -> None:
@@ -204,6 +237,7 @@ def replay(record: GameRecord) -> Replay:
         raise RecordError(f"cannot start the game: {exc}") from None
     initial = state
     played: list[ReplayedTurn] = []
+    previous_draw = 0
     for number, texts in enumerate(record.turns):
         phase = rules.phase(state)
         if phase is None:
@@ -214,10 +248,12 @@ def replay(record: GameRecord) -> Replay:
         orders, errors = parse_turn_orders(rules, state, texts)
         for seat, seat_errors in errors.items():
             raise RecordError(f"turn {number}, seat {seat}: {seat_errors[0]}")
+        draw = record.draw(number)
         try:
-            resolution = advance(rules, state, orders, rng_for(record.seed, phase.number))
+            resolution = advance_drawn(rules, state, orders, record.seed, draw, redeal=draw != previous_draw)
         except GameError as exc:
             raise RecordError(f"turn {number}: {exc}") from None
+        previous_draw = draw
         played.append(ReplayedTurn(phase, dict(texts), resolution))
         state = resolution.state
     return Replay(record, rules, initial, tuple(played), state)
@@ -259,13 +295,13 @@ def result_digest(document: Mapping[str, JSON]) -> str:
 
 
 def sealed_record(record: GameRecord, played: Replay) -> GameRecord:
-    """``record`` with its commitment and result filled in, for publishing (its version and order
-    commitments as given)."""
+    """``record`` with its commitment and result filled in, for publishing (its version, order commitments
+    and draws as given)."""
     document = replay_document(played)
     result = {"standings": document["standings"], "digest": result_digest(document)}
     return GameRecord(
         record.game, record.options, record.seed, record.seats, record.turns, commitment(record.seed), result,
-        record.version, record.slug, record.order_commitments,
+        record.version, record.slug, record.order_commitments, record.draws,
     )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from adjudicator.api import Event, GameRules, IllegalOrders, OrderError, Resolution
+from adjudicator.rng import rng_for
 
 
 def parse_turn_orders(
@@ -66,3 +67,21 @@ def advance(rules: GameRules[Any, Any], state: Any, orders: Mapping[str, Any], r
     result = rules.resolve(state, complete, rng)
     rules.check_invariants(result.state)
     return replace(result, events=(*nmr_events, *result.events), defaulted=tuple(defaulted))
+
+
+def advance_drawn(
+    rules: GameRules[Any, Any], state: Any, orders: Mapping[str, Any], seed: str, draw: int, *, redeal: bool
+) -> Resolution[Any]:
+    """:func:`advance` with the turn's generator, derived from ``seed``, the turn number and its ``draw``
+    (:func:`adjudicator.rng.rng_for`); with ``redeal`` (the first turn of a fresh draw after a rollback, the
+    draw differs from the previous turn's), what no player has seen is first dealt again from that generator
+    (:meth:`adjudicator.api.GameRules.redeal`).  The bot resolving a turn, its preview and the record's
+    replay all go through here, so a redrawn turn replays as it was played."""
+    phase = rules.phase(state)
+    if phase is None:
+        raise IllegalOrders(next(iter(orders), "-"), "the game is finished; no orders are owed")
+    rng = rng_for(seed, phase.number, draw)
+    if redeal:
+        state = rules.redeal(state, rng)
+        rules.check_invariants(state)
+    return advance(rules, state, orders, rng)

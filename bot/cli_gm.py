@@ -217,10 +217,13 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
     eject.add_argument("game")
     eject.add_argument("seat")
     reason(eject)
-    rollback = add(c.RollBack, lambda a: c.RollBack(a.game, a.to_turn, a.reason, a.deadline))  # fmt: skip
+    rollback = add(c.RollBack, lambda a: c.RollBack(a.game, a.to_turn, a.reason, a.deadline, a.same_draw))  # fmt: skip
     rollback.add_argument("game")
     rollback.add_argument("--to-turn", type=int, required=True, metavar="N")
     rollback.add_argument("--deadline", metavar="WHEN", help="ISO time, or +2d from now")
+    rollback.add_argument("--same-draw", action="store_true",
+                          help="the turns played again draw what they drew, and the orders on file for turn N stand "
+                          "as they were (to correct a mistake; the players are told); default: a fresh draw")  # fmt: skip
     reason(rollback)
     broadcast = add(c.Broadcast, lambda a: c.Broadcast(a.game, a.text))
     broadcast.add_argument("game")

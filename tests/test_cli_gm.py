@@ -67,6 +67,11 @@ def test_the_host_runs_a_game_from_the_command_line(tmp_path, capsys):
     entries = json.loads(capsys.readouterr().out)["entries"]
     assert [e["action"] for e in entries] == ["CreateGame", "StartGame", "SetDeadline", "EnterOrders", "ProcessNow"]
     assert all(e["channel"] == "cli" and e["actor"] == "host" for e in entries)
+    assert main([*gm, "rollback", "cup", "--to-turn", "0", "--same-draw", "--reason", "the wrong seat"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "ROLLED BACK cup to the start of turn 0" in out and "The same draw" in out, out
+    assert main([*gm, "process", "cup", "--turn", "0", "--reason", "as it was"]) == 0
+    capsys.readouterr()
     assert main([*gm, "end", "cup", "--reason", "the club closed"]) == 0
     capsys.readouterr()
     assert main(["--config", str(config), "export", "cup"]) == 0

@@ -22,7 +22,8 @@ the database, and answered with follow-ups (Discord's 3 s).
 Destructive commands (``process``, ``rollback``, ``eject``, ``replace``)
 first answer with a confirm button whose custom id carries the whole
 command and the id of the member who asked
-(``gm:<verb>:<user id>:<game>:<argument>[:<member id>]:<reason>``, at most
+(``gm:<verb>:<user id>:<game>:<argument>[:<member id>]:<reason>``, a rollback's
+argument ``<turn>`` or ``<turn>/same`` for the same draw, at most
 100 characters, so a reason that does not fit is refused with the limit);
 a click from anyone else is refused and changes nothing.  Beside it, a
 ``Cancel`` button (``gmcancel:<user id>:<verb>:<game>``) changes nothing,
@@ -62,6 +63,8 @@ CUSTOM_ID_LIMIT = 100
 DESTRUCTIVE = tuple(kind.declaration.subcommand for kind in (c.ProcessNow, c.RollBack, c.EjectPlayer, c.ReplacePlayer))
 """The subcommands that first ask to confirm (their names are their commands' declared ones)."""
 DESCRIPTION_LIMIT = 100
+SAME_DRAW = "same"
+"""After a rollback's turn in its confirm id (``12/same``): the same draw (:class:`bot.core.model.commands.RollBack`)."""
 
 
 def described(kind: type[c.Declared]) -> str:
@@ -132,8 +135,9 @@ def command_from_confirm(verb: str, rest: str) -> c.Command:
     match verb:
         case "process":
             return c.ProcessNow(game, int(argument), reason)
-        case "rollback":
-            return c.RollBack(game, int(argument), reason)
+        case "rollback":  # "<turn>" or "<turn>/same": the same draw (a button made before it has no "/same")
+            turn, _, draw = argument.partition("/")
+            return c.RollBack(game, int(turn), reason, same_draw=draw == SAME_DRAW)
         case "eject":
             return c.EjectPlayer(game, argument, reason)
     raise ValueError(f"not a confirmable command: {verb}")
@@ -371,10 +375,15 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                       confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
 
     @group.command(name=c.RollBack.declaration.subcommand, description=described(c.RollBack))
+    @app_commands.describe(same_draw="Draw what the turns drew before, and keep the orders on file as they are "
+                           "(to correct a mistake; default: a fresh draw)")  # fmt: skip
     @app_commands.autocomplete(game=any_game)
-    async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str) -> None:
-        await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}.",
-                      confirm_id("rollback", interaction.user.id, game, str(to_turn), reason))  # fmt: skip
+    async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str,
+                       same_draw: bool = False) -> None:  # fmt: skip
+        how = "with the same draw, the orders on file kept" if same_draw else "with a fresh draw"
+        argument = f"{to_turn}/{SAME_DRAW}" if same_draw else str(to_turn)
+        await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}, {how}.",
+                      confirm_id("rollback", interaction.user.id, game, argument, reason))  # fmt: skip
 
     @group.command(name=c.Broadcast.declaration.subcommand, description=described(c.Broadcast))
     @app_commands.autocomplete(game=listed)

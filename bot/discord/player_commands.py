@@ -177,7 +177,9 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
         seats = tuple(name.strip() for name in (to or "").split(",") if name.strip())
         await answers.apply(interaction, c.SendPress(game, seats, text, anonymous))
 
-    @app_commands.command(name="mute", description="No more press from a seat (or from the sender of a code)")
+    @app_commands.command(
+        name="mute", description="No more signed press from a seat, or anonymous press from a code's sender"
+    )
     @app_commands.describe(game="Your game", who="A seat, or the code of a press message", stop="Unmute")
     @app_commands.autocomplete(game=listed)
     async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:

@@ -20,7 +20,7 @@ One command a line, case-insensitively, like the players' vocabulary in
     READY <game> FOR <seat>     (confirm a seat in the ready check)
     SET DEADLINE <game> <when>  EXTEND <game> <duration>        (= SET DEADLINE <game> +<duration>)
     PAUSE <game> [UNTIL <when>] RESUME <game> [DEADLINE <when>]
-    PROCESS <game> TURN <n>     PREVIEW <game>                  ROLLBACK <game> TO <n> [DEADLINE <when>]
+    PROCESS <game> TURN <n>     PREVIEW <game>                  ROLLBACK <game> TO <n> [SAME DRAW] [DEADLINE <when>]
     ORDERS <game> FOR <seat>    (then the seat's order lines)
     REPLACE <game> <seat> WITH <address> [EXTEND <d>]           EJECT <game> <seat>
     SUBSTITUTE <game> <seat> [WITHDRAW|ACCEPT|DECLINE]          (a seat up for a substitute)
@@ -230,7 +230,9 @@ _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
                                                             None if g[3] is None else _later(g[3]))),),
     c.EjectPlayer: (_Reading(rf"\s+{_G}\s+(\S.*)$", lambda g, r: c.EjectPlayer(g[0].lower(), g[1].strip(), r)),),
     c.RollBack: (_Reading(rf"\s+{_G}\s+TO(?:\s+TURN)?\s+(\d{{1,6}})(?:\s+DEADLINE\s+(\S.*))?$",
-                          lambda g, r: c.RollBack(g[0].lower(), int(g[1]), r, g[2])),),
+                          lambda g, r: c.RollBack(g[0].lower(), int(g[1]), r, g[2])),
+                 _Reading(rf"\s+{_G}\s+TO(?:\s+TURN)?\s+(\d{{1,6}})\s+SAME\s+DRAW(?:\s+DEADLINE\s+(\S.*))?$",
+                          lambda g, r: c.RollBack(g[0].lower(), int(g[1]), r, g[2], same_draw=True))),
     c.Broadcast: (_Reading(rf"\s+{_G}(?:\s*:\s*(.*))?$", lambda g, r: c.Broadcast(g[0].lower(), ""), "text"),),
     c.SetOption: (_Reading(rf"\s+{_G}\s+([A-Za-z][\w-]*)(?:\s*=\s*|\s+)(\S.*)$",
                            lambda g, r: c.SetOption(g[0].lower(), g[1], g[2].strip(), r)),),

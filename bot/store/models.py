@@ -173,6 +173,14 @@ class Game(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     generation: Mapped[int] = mapped_column(Integer, default=0)
     """Which line of turn records is live; a rollback starts a new one (see :mod:`bot.core.turns.generations`)."""
+    draw: Mapped[int] = mapped_column(Integer, default=0)
+    """The draw the open turn resolves with (:func:`adjudicator.rng.rng_for`): 0, or a fresh one after a rollback."""
+    redeal: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The open turn first deals again what no player has seen (its draw differs from the turn's before it)."""
+    kept_draws: Mapped[dict[str, int] | None] = mapped_column(JSON)
+    """After a rollback with the same draw: turn number -> the draw that turn had in the line rolled back over."""
+    orders_kept_turn: Mapped[int | None] = mapped_column(Integer)
+    """The turn a rollback with the same draw reopened: its orders on file stand, players may not change them."""
     resolve_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
     """A resolution wanted before the deadline (every order in, or a retry after a failure)."""
     turn_failures: Mapped[int] = mapped_column(Integer, default=0)
@@ -282,13 +290,20 @@ class PressMessage(Base):
 
 
 class PressMute(Base):
-    """A seat that no longer receives press from another seat of the game (``PRESS <game> MUTE``)."""
+    """A seat that no longer receives some press from another seat of the game (``PRESS <game> MUTE``):
+    its signed press (muted by the seat's name), its anonymous press (muted by a message's code), or both.
+    The two never mix (:mod:`bot.core.commands.press`): a mute by code that stopped signed press too would
+    tell who wrote anonymously."""
 
     __tablename__ = "press_mutes"
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
     muted_seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id"), primary_key=True)
+    signed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The muted seat's signed press does not reach this seat (``MUTE <seat>``)."""
+    anonymous: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The muted seat's anonymous press does not reach this seat (``MUTE <code>`` of one of its messages)."""
 
 
 class SeatHolder(Base):
@@ -406,6 +421,8 @@ class TurnRecord(Base):
     private: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    draw: Mapped[int] = mapped_column(Integer, default=0)
+    """The turn's draw (:func:`adjudicator.rng.rng_for`): a game's record keeps it, so a replay draws the same."""
 
 
 class ProcessedEnvelope(Base):

@@ -175,7 +175,11 @@ def test_a_tampered_version_2_record_is_refused_naming_turn_and_seat(tamper, tur
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
-        (lambda d: d.update(version=3), "record version 3 is newer than this referee reads (2)"),
+        (lambda d: d.update(version=4), "record version 4 is newer than this referee reads (3)"),
+        (lambda d: d.update(version=3), "a version 3 record needs 'draws', one number per turn"),
+        (lambda d: d.update(version=3, draws=[0]), "a version 3 record needs 'draws', one number per turn"),
+        (lambda d: d.update(version=3, draws=[0] * (len(d["turns"]) - 1) + [-1]), "its draw must be a whole number"),
+        (lambda d: d.update(version=3, draws=[False] * len(d["turns"])), "its draw must be a whole number"),
         (lambda d: d.update(version="2"), "'version' must be a whole number"),
         (lambda d: d.update(version=True), "'version' must be a whole number"),
         (lambda d: d.pop("slug"), "needs 'slug'"),

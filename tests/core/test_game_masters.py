@@ -150,7 +150,10 @@ def test_every_override_is_announced_in_words_and_an_early_process_too(harness):
     assert gm(harness, c.RollBack("g1", 0, "wrong cards")).applied.results == ("rolled_back",)
     assert gm(harness, c.ProcessNow("g1", 0, "again")).applied.results == ("processed",)
     said = announcements(harness, 0)
-    assert "the GM rolled back turn 0 -- wrong cards" in said and "the GM processed turn 0 early -- again" in said
+    assert (
+        "the GM rolled back turn 0 with a fresh draw -- wrong cards" in said
+        and "the GM processed turn 0 early -- again" in said
+    )
 
 
 def test_one_rule_for_shifts_stated_in_the_error_and_the_reply(harness):

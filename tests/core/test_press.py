@@ -186,7 +186,7 @@ def test_a_reply_by_code_reaches_the_anonymous_sender_without_naming_them(harnes
     [copy] = to(harness, "ben@example.org")
     code = code_of(copy)
     answer = harness.send("Ben", c.ReplyPress("gs1", code.lower(), "Who are you? Maybe."))
-    assert problems(answer) == [] and f"went to the sender of {code}" in answer.reply and "Vex" not in answer.reply
+    assert problems(answer) == [] and f"passed to the sender of {code}" in answer.reply and "Vex" not in answer.reply
     [back] = to(harness, SENDER_ID)
     assert "from Ben" in back.subject and f"In reply to your press {code}" in back.body
     assert "Who are you? Maybe." in back.body
@@ -268,3 +268,88 @@ def test_public_signed_press_is_announced_in_the_next_report(harness):
     assert page is not None
     [turn] = page.reports
     assert [p["text"] for p in turn.data["press"]] == ["I will win this race."]
+
+
+# ---- grey press: no mute, delivery note, report or record names an anonymous sender ---------------------
+
+
+def test_a_mute_by_code_is_no_oracle_for_the_anonymous_sender(harness):
+    """The attack: Ann mutes the anonymous code of Vex's message.  If that muted Vex's seat, Vex's next signed
+    press would skip Ann, Cat's copy would list the seats without Ann, Vex would be told "Not delivered to
+    Ann", and the next report would announce a signed message Ann never got: the code was Vex's.  A mute by
+    code mutes that sender's anonymous press only; and a copy of anonymous press counts the seats it was
+    meant for, so Cat cannot tell that someone muted its sender."""
+    make_game(harness, press="grey")
+    vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "Guess who.", anonymous=True))
+    code = code_of(to(harness, "ann@example.org")[0])
+    muted = harness.send("Ann", c.MutePress("gs1", code))
+    assert problems(muted) == [] and "anonymous press from the sender of" in " ".join(muted.reply.split()).lower()
+    signed = vex(harness, c.SendPress("gs1", ("ALL",), "Vex here, openly."))
+    assert problems(signed) == [] and "Not delivered" not in signed.reply, signed.reply
+    assert [r for r in to(harness, "ann@example.org") if "Vex here, openly." in r.body], "Ann gets Vex's signed press"
+    [cats] = [r for r in to(harness, "cat@example.org") if "Vex here, openly." in r.body]
+    assert "Ann" in cats.row.data["to"], cats.row.data["to"]
+    harness.pass_deadline()
+    [report] = [r for r in harness.outbox("report") if r.recipient == "ann@example.org" and r.row.template == "report"]
+    assert "Vex here, openly." in report.body  # announced, and Ann had it: nothing to compare
+    # Vex's anonymous press does not reach Ann any more; Cat's copy counts the seats it was meant for.
+    again = vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "Still me.", anonymous=True))
+    assert "Not delivered to Ann" in again.reply  # to the sender only, who knows who they are
+    assert not [r for r in to(harness, "ann@example.org") if "Still me." in r.body]
+    [cats] = [r for r in to(harness, "cat@example.org") if "Still me." in r.body]
+    assert cats.row.data["others"] == 1 and "to you and 1 other seat" in " ".join(cats.body.split())
+
+
+def test_a_mute_by_seat_name_mutes_that_seats_signed_press_only(harness):
+    """MUTE Vex stops Vex's signed press; Vex's anonymous press still arrives (else a seat muted by name that
+    sends anonymously would be told "Not delivered" to the muter, or missed by them, and a copy or a chat
+    between recipients would say whose press the muter refuses)."""
+    make_game(harness, press="grey")
+    assert problems(harness.send("Ann", c.MutePress("gs1", "Vex"))) == []
+    signed = vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "signed words"))
+    assert "Not delivered to Ann" in signed.reply
+    assert not [r for r in to(harness, "ann@example.org") if "signed words" in r.body]
+    unsigned = vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "unsigned words", anonymous=True))
+    assert "Not delivered" not in unsigned.reply
+    assert [r for r in to(harness, "ann@example.org") if "unsigned words" in r.body]
+
+
+def test_the_record_lists_no_recipient_of_anonymous_press(harness):
+    """The published record of a game that keeps its press: an anonymous message sent to some seats lists
+    none of them (the sender would be the seat not listed among those a player knows it went to)."""
+    make_game(harness, press="grey", press_in_record=True)
+    vex(harness, c.SendPress("gs1", ("Ann", "Cat"), "between us three", anonymous=True))
+    vex(harness, c.SendPress("gs1", ("ALL",), "to all of you", anonymous=True))
+    harness.send("Ann", c.SendPress("gs1", ("Cat",), "signed, to Cat"))
+    assert harness.send("GM", c.EndGame("gs1", "enough")).applied.problems == ()
+    with unit_of_work(harness.sessions) as session:
+        record = export_record(session, find_game(session, "gs1"))
+    entries = {p["text"]: p for p in record["press"]}
+    secret = entries["between us three"]
+    assert secret["from"] is None and secret["to"] is None, secret
+    assert not any(name in json.dumps(secret) for name in ("Ann", "Cat", "Vex"))
+    assert entries["to all of you"]["to"] == "ALL" and entries["signed, to Cat"]["to"] == ["Cat"]
+    assert verify(read_record(record)).ok
+
+
+def test_a_reply_to_anonymous_press_says_nothing_of_its_senders_mutes(harness):
+    """The attack from the other side: Vex muted Ben by name, and Ben knows it (his signed press to Vex came
+    back "Not delivered").  Ben replies to two anonymous messages: if one reply were "not delivered: its sender
+    muted you", that one was Vex's.  Both replies get the same answer, whoever sent the message; Vex's mute
+    still holds (the reply does not reach Vex)."""
+    make_game(harness, press="grey")
+    assert problems(vex(harness, c.MutePress("gs1", "Ben"))) == []
+    assert "Not delivered to Vex" in harness.send("Ben", c.SendPress("gs1", ("Vex",), "hello?")).reply
+    vex(harness, c.SendPress("gs1", ("Ben",), "from a muter", anonymous=True))
+    harness.send("Cat", c.SendPress("gs1", ("Ben",), "from a friend", anonymous=True))
+    codes = {r.body.split("-" * 78)[1].strip(): code_of(r) for r in to(harness, "ben@example.org")}
+    answers = []
+    for text, code in codes.items():
+        sent = harness.send("Ben", c.ReplyPress("gs1", code, f"about {text}"))
+        assert problems(sent) == []
+        body = sent.reply.split("PRESS gs1 REPLY", 1)[1].split("Quote receipt")[0]
+        answers.append(re.sub(r"\b[A-Z0-9]{4}\b", "CODE", body))
+    assert answers[0] == answers[1], answers
+    assert "Not delivered" not in answers[0] and "passed to the sender of CODE" in " ".join(answers[0].split())
+    assert not [r for r in to(harness, SENDER_ID) if "about from a muter" in r.body], "Vex's mute holds"
+    assert [r for r in to(harness, "cat@example.org") if "about from a friend" in r.body]

@@ -330,3 +330,59 @@ def test_a_report_announces_who_took_a_seat_without_any_address(harness):
     assert "gave seat Cat to a new player" in " ".join(public[-1].body.split())
     assert "a substitute took seat Ben" in " ".join(public[-1].body.split())
     assert "@example.org" not in text, "an address in the public report's data"
+
+
+INVITED = (*(f"{name.lower()}@example.org" for name in SEATS), "yan@example.org")
+"""An invite-only game's list: its six players, and Yan (invited, who did not join in time)."""
+
+
+def test_an_outsider_refused_at_join_cannot_take_a_seat_of_an_invite_only_game(harness):
+    """The attack: in an INVITE-only game with SUBSTITUTE AUTO yes, Zed, whose JOIN was refused, stands by and
+    takes the seat put up with STAND IN, and with it its password and briefing.  One admission rule (the invite
+    list, the reliability minimum, a seat already held) for every way to a seat: refused as at JOIN, and the
+    offer does not even reach him; Yan, who is invited, takes it."""
+    create = c.CreateGame("g1", "golden-strider", {}, "UTC", 60, False, "address", join="invited", invited=INVITED,
+                          substitute_auto=True)  # fmt: skip
+    assert harness.send("GM", create).applied.results == ("created",)
+    assert harness.send("Zed", c.JoinGame("g1", "Zed")).applied.problems == ("not_invited",)
+    for name in SEATS:
+        assert harness.send(name, c.JoinGame("g1", name)).applied.results == ("joined",)
+    assert harness.send("GM", c.StartGame("g1")).applied.results == ("started",)
+    standby(harness, "Zed")
+    standby(harness, "Yan")
+    offered = harness.send("GM", c.OfferSeat("g1", "Ben", reason="Ben has gone quiet"))
+    assert offered.applied.results == ("seat_put_up",), offered.reply
+    assert [row.recipient for row in rows(harness, "seat_offer")] == ["yan@example.org"], "the invited only"
+    taken = harness.send("Zed", c.TakeSeat("g1", "Ben"))
+    assert taken.applied.problems == ("not_invited",), taken.reply
+    assert seat_state(harness, "Ben") == ("ben@example.org", True, None), "the seat is still up, still Ben's"
+    assert not [row for row in rows(harness, "seat_given") if row.recipient == "zed@example.org"], "no briefing"
+    assert harness.send("Yan", c.TakeSeat("g1", "Ben")).applied.results == ("seat_taken_over",)
+    assert seat_state(harness, "Ben") == ("yan@example.org", False, None)
+
+
+def test_join_and_stand_in_read_one_admission_rule(harness):
+    """The same sender gets the same answer by JOIN and by STAND IN: a seat already held, not invited."""
+    create = c.CreateGame("g2", "golden-strider", {}, "UTC", 60, False, "address", join="invited", invited=INVITED,
+                          max_seats=8)  # fmt: skip
+    assert harness.send("GM", create).applied.results == ("created",)
+    assert harness.send("Zed", c.JoinGame("g2", "Zed")).applied.problems == ("not_invited",)
+    start(harness, join="invited", invited=INVITED)
+    harness.send("GM", c.OfferSeat("g1", "Ben", reason="Ben left"))
+    assert harness.send("Zed", c.TakeSeat("g1", "Ben")).applied.problems == ("not_invited",)
+    assert harness.send("Ann", c.TakeSeat("g1", "Ben")).applied.problems == ("already_seated",)
+
+
+def test_the_game_master_asked_to_accept_a_candidate_sees_their_address(harness):
+    """Without AUTO the game masters are asked to accept a name the sender chose: their notice (to the game
+    masters only) gives the channel and address it came from; nothing public does."""
+    start(harness)
+    standby(harness, "Zed")
+    harness.send("GM", c.OfferSeat("g1", "Ben", reason="Ben left"))
+    sent = harness.send("Zed", c.TakeSeat("g1", "Ben"))
+    assert sent.applied.results == ("take_waiting",), sent.reply
+    [asked] = rows(harness, "substitute_candidate")
+    assert asked.recipient == "gm@example.org"
+    assert "zed@example.org (email)" in " ".join(asked.body.split()), asked.body
+    public = [row for row in harness.outbox() if row.recipient.startswith("public:")]
+    assert public and not any("zed@example.org" in json.dumps(row.data) + row.body for row in public)

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.model import commands as c
 from bot.core.views import GameViews
+from bot.discord.gm_commands import SAME_DRAW, command_from_confirm
 from bot.store.db import unit_of_work
 from bot.store.models import Game
 from tests.core.harness import SEATS
@@ -226,3 +227,12 @@ async def test_broadcast_reaches_the_post_and_every_seat(
             assert sum("Turn 0 closes on Tuesday. Good luck!" in m for m in dms(world, name)) == 1, name
         assert facts(world).phase_number == 0  # a message, nothing more
         assert_no_mail_vocabulary(fake_discord)
+
+
+def test_a_rollback_confirmation_carries_the_same_draw() -> None:
+    """The confirm button's custom id carries the whole command: ``<turn>/same`` for the same draw; a button
+    made before the option existed (``<turn>`` alone) still means a fresh draw."""
+    assert command_from_confirm("rollback", f"gs1:3/{SAME_DRAW}:my mistake: sorry") == c.RollBack(
+        "gs1", 3, "my mistake: sorry", same_draw=True
+    )
+    assert command_from_confirm("rollback", "gs1:3:a reason") == c.RollBack("gs1", 3, "a reason")

@@ -136,7 +136,7 @@ async def test_grey_press_between_mail_and_discord_hides_the_sender_and_replies_
                 f"Who is this? Still, yes.\nPASSWORD {password}\n\nOn Tue, Referee wrote:\n> Psst, Ann.\n",
                 sender=ANN, name="Ann", subject=f"Re: {subject}"))  # fmt: skip
             answered = await mail_to(smtp, ANN, "Re: ", before)
-            assert f"went to the sender of {code}" in " ".join(text_of(answered).split())
+            assert f"passed to the sender of {code}" in " ".join(text_of(answered).split())
             assert "Ben" not in text_of(answered)
 
             async def reached(user: dict, words: str) -> None:

@@ -51,6 +51,8 @@ TABLE: list[tuple[str, list[c.Command]]] = [
     (f"EJECT {G} Ann\nREASON silent for three turns", [c.EjectPlayer(G, "Ann", "silent for three turns")]),
     (f"ROLLBACK {G} TO 3\nREASON wrong orders", [c.RollBack(G, 3, "wrong orders")]),
     (f"ROLL BACK {G} TO TURN 3 DEADLINE +1d\nREASON x", [c.RollBack(G, 3, "x", "+1d")]),
+    (f"ROLLBACK {G} TO 3 SAME DRAW\nREASON my mistake", [c.RollBack(G, 3, "my mistake", same_draw=True)]),
+    (f"rollback {G} to turn 3 same  draw deadline +1d REASON x", [c.RollBack(G, 3, "x", "+1d", same_draw=True)]),
     (f"BROADCAST {G}\nHello all,\n\nthe race starts.\nSTATUS {G}", [
         c.Broadcast(G, "Hello all,\n\nthe race starts."), c.ShowStatus(G)]),
     (f"BROADCAST {G}: one line", [c.Broadcast(G, "one line")]),

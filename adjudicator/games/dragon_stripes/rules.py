@@ -148,6 +148,13 @@ class DragonStripes:
         events = (_finish_event(new_state, standings),) if new_state.finished else ()
         return Resolution(new_state, events, report.build(new_state, lines, standings), report.private(new_state))
 
+    def redeal(self, state: State, rng: random.Random) -> State:
+        """The cards not yet revealed shuffled again (the deck's order is the only thing hidden from every
+        player); a stacked deck (the ``deck`` option) is shuffled too: a fresh draw is fresh."""
+        cards = list(state.deck)
+        rng.shuffle(cards)
+        return replace(state, deck=tuple(cards))
+
     def check_invariants(self, state: State) -> None:
         gems = sum(p.gems for p in state.players)
         if gems + state.beside + state.hoard != state.total:

@@ -114,6 +114,10 @@ class GoldenStrider:
         new_state, lines, events = resolve_round(state, plays)
         return Resolution(new_state, events, report.round_report(new_state, lines))
 
+    def redeal(self, state: State, rng: random.Random) -> State:
+        """Nothing is left to chance after the start: the hands are dealt by the rules, not shuffled."""
+        return state
+
     def check_invariants(self, state: State) -> None:
         if state.turn == 0:
             return

@@ -97,6 +97,10 @@ class Lautobus:
         result = resolve_turn(state, checked)
         return Resolution(result.state, result.events, turn_report(state, result.state, result.lines, result.bonuses))
 
+    def redeal(self, state: State, rng: random.Random) -> State:
+        """The start is drawn once (its layout is public) and the hands are the rules' own: nothing hidden is left to chance."""
+        return state
+
     def check_invariants(self, state: State) -> None:
         spaces = [c.space for c in state.cyclists]
         if len(set(spaces)) != len(spaces):

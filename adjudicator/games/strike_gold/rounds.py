@@ -160,3 +160,18 @@ def end_round(state: State, rng: random.Random) -> tuple[State, RoundResult, tup
     )
     events.append(Event("deal", f"round {state.round + 1} is dealt: every player turns 1 card face up"))
     return dealt, result, tuple(events)
+
+
+def redeal(state: State, rng: random.Random) -> State:
+    """The cards nobody has seen dealt again (what the state hides from every player: the draw pile and every
+    face-down card): shuffled together with ``rng``, then back face down into the same slots, grid by grid in
+    reading order, and the rest is the draw pile.  A face-up card, the discard pile and a card drawn alone
+    stay as they are."""
+    places = [(index, slot) for index, grid in enumerate(state.grids) for slot in face_down_slots(grid)]
+    pool = [state.grids[index][slot].value for index, slot in places]  # type: ignore[union-attr]
+    pool += state.deck
+    rng.shuffle(pool)
+    grids = [list(grid) for grid in state.grids]
+    for (index, slot), value in zip(places, pool, strict=False):
+        grids[index][slot] = replace(grids[index][slot], value=value)  # type: ignore[type-var]
+    return replace(state, grids=tuple(tuple(grid) for grid in grids), deck=tuple(pool[len(places) :]))

@@ -45,7 +45,7 @@ from adjudicator.games.strike_gold.resolve import (
     resolve_setup,
     resolve_turn,
 )
-from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state
+from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state, redeal
 from adjudicator.games.strike_gold.state import Stage, State
 
 
@@ -140,6 +140,9 @@ class StrikeGold:
         new, result, round_events = end_round(move.state, rng)
         data = build_report(new, "round", self.standings(new), result)
         return Resolution(new, (*move.events, *round_events), data)
+
+    def redeal(self, state: State, rng: random.Random) -> State:
+        return redeal(state, rng)
 
     def check_invariants(self, state: State) -> None:
         held = list(state.deck) + list(state.discard) + [c for g in state.grids for c in cards(g)]

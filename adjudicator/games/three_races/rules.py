@@ -108,6 +108,10 @@ class ThreeRaces:
         public = report.deadline_report(result.state, state.turn, result.moves)
         return Resolution(result.state, result.events, public, report.private_reports(result.state, result.notes))
 
+    def redeal(self, state: State, rng: random.Random) -> State:
+        """The hands are the rules' own, not shuffled: nothing hidden is left to chance."""
+        return state
+
     def check_invariants(self, state: State) -> None:
         if state.turn == 0:
             return

@@ -83,6 +83,9 @@ def _submit(ctx: CommandContext, command: c.SubmitOrders, granted: Authorised) -
             owing=list(phase.owing) if phase else [],
         )  # fmt: skip
         return False
+    if game.orders_kept_turn == phase.number:  # rolled back with the same draw: bot.core.turns.draws
+        ctx.reply.problem(line, "orders_kept", game=game.slug, turn=phase.number)
+        return False
     parsed = rules.parse_orders(state, seat.name, command.text)
     for error in parsed.errors:
         ctx.reply.problem(error.line or line, "order_error", message=error.message)

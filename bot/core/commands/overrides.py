@@ -18,18 +18,17 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from adjudicator.rng import rng_for
-from adjudicator.turn import advance
 from bot.core.basics.durations import TimeInputError, parse_moment
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.filed_orders import commitment_of, file_orders
-from bot.core.games.stored import FINISHED, PAUSED, RUNNING, current_orders, phase_of, rules_of, state_of
+from bot.core.games.stored import PAUSED, RUNNING, current_orders, phase_of, rules_of, seed_revealed, state_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
-from bot.core.people.identities import find_or_create_player, seat_of
+from bot.core.people.identities import find_or_create_player, find_player, seat_of
 from bot.core.people.reliability import EJECTED, leave_seat
+from bot.core.turns.draws import resolve_drawn
 from bot.core.turns.generations import live_records, roll_back
 from bot.core.turns.resolution import announced_action, next_deadline, resolve_current_turn
 from bot.core.turns.substitutes import hand_over
@@ -165,12 +164,20 @@ def process(ctx: CommandContext, command: c.ProcessNow) -> Result:
 
 @handles(c.PreviewTurn)
 def preview(ctx: CommandContext, command: c.PreviewTurn) -> Result:
-    """Resolve the open turn on a copy of the state: nothing is stored, nobody else hears of it."""
+    """Resolve the open turn on a copy of the state: nothing is stored, nobody else hears of it.
+
+    Refused to a game master who holds a seat of the game: the preview is the turn's outcome, with what
+    it draws and the other seats' orders, which a player may not know before the deadline."""
     game = ctx.game
     line = f"PREVIEW {game.slug}"
     phase = phase_of(game)
     if phase is None:
         ctx.reply.problem(line, "wrong_status", game=game.slug, status=game.status)
+        return REFUSED
+    asking = find_player(ctx.session, ctx.envelope.sender)
+    own = seat_of(game, asking) if asking is not None else None
+    if own is not None:
+        ctx.reply.problem(line, "preview_seated", game=game.slug, seat=own.name)
         return REFUSED
     rules = rules_of(game)
     state = state_of(game)
@@ -179,7 +186,7 @@ def preview(ctx: CommandContext, command: c.PreviewTurn) -> Result:
         parsed = rules.parse_orders(state, seat, row.canonical_text)
         if seat in phase.owing and parsed.orders is not None:
             orders[seat] = parsed.orders
-    result = advance(rules, state, orders, rng_for(game.seed, phase.number))
+    result = resolve_drawn(rules, game, state, orders)
     ctx.reply.add(
         "preview", game=game.slug, kind=game.kind, turn=phase.number, phase=phase.title, report=dict(result.report),
         events=[e.text for e in result.events], seat=None, private=None, missing=list(result.defaulted),
@@ -222,6 +229,9 @@ def enter_orders(ctx: CommandContext, command: c.EnterOrders) -> Result:
 
 @handles(c.ReplacePlayer)
 def replace(ctx: CommandContext, command: c.ReplacePlayer) -> Result:
+    """Give a seat to the person the game master names: the game master's own choice, so the admission rule
+    for strangers (the invite list, the minimum reliability: :mod:`bot.core.people.admission`) does not
+    apply; a player who holds another seat of the game is refused, as everywhere."""
     game = ctx.game
     line = f"REPLACE {game.slug} {command.seat}"
     seat = ctx.seat_named(game, command.seat, line)
@@ -274,7 +284,10 @@ def eject(ctx: CommandContext, command: c.EjectPlayer) -> Result:
 def rollback(ctx: CommandContext, command: c.RollBack) -> Result:
     game = ctx.game
     line = f"ROLLBACK {game.slug} TO {command.to_turn}"
-    if not _running(ctx, game, line, RUNNING, PAUSED, FINISHED):
+    if seed_revealed(game):  # its final report or END gave every player the seed: never played on
+        ctx.reply.problem(line, "seed_revealed", game=game.slug, status=game.status)
+        return REFUSED
+    if not _running(ctx, game, line, RUNNING, PAUSED):
         return REFUSED
     resolved = [r.turn_number for r in live_records(ctx.session, game)]
     if command.to_turn not in resolved:
@@ -290,10 +303,10 @@ def rollback(ctx: CommandContext, command: c.RollBack) -> Result:
         phase = rules.phase(rules.load_state(target.state_before))
         assert phase is not None
         deadline = next_deadline(ctx.session, game, phase, ctx.now)
-    roll_back(ctx.session, game, command.to_turn, deadline)
+    roll_back(ctx.session, game, command.to_turn, deadline, same_draw=command.same_draw)
     on_file = {s: row.canonical_text for s, row in current_orders(ctx.session, game, command.to_turn).items()}
     data = {"game": game.slug, "turn": command.to_turn, "deadline": deadline.isoformat(),
-            "time_zone": game.time_zone, "reason": command.reason}  # fmt: skip
+            "time_zone": game.time_zone, "reason": command.reason, "same_draw": command.same_draw}  # fmt: skip
     ctx.reply.add("rolled_back", **data, orders=on_file)
     _tell_all(ctx, game, "rolled_back", _with_entry(ctx, game, data))
     return DONE

@@ -113,10 +113,7 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
     if not game.joining_open:
         ctx.reply.problem(line, "joining_closed", game=game.slug)
         return REFUSED
-    if game.join_policy == "invited" and ctx.envelope.sender.address.lower() not in game.invited:
-        ctx.reply.problem(line, "not_invited", game=game.slug)
-        return REFUSED
-    found = admitted(ctx, game, line)
+    found = admitted(ctx, game, line)  # who may sit down: the one rule of every way to a seat
     if found is None:
         return REFUSED
     player, record = found

@@ -13,13 +13,23 @@ master turns grey press on when the game wants intrigue.
 * Recipients are seats.  A recipient sees the sender's seat name, or
   "Anonymous"; never an address or a Discord id.  An anonymous message does not
   list its other recipients either (who is missing from ``TO ALL`` is the
-  sender): it says how many others got it.
+  sender): it says how many other seats it was sent to (sent to, not reached: a
+  count that fell when one of them muted the sender would tell the others so).
+  Whoever replies to it is not told whether its sender's mutes let the reply
+  through (a reply refused by the sender of a code, beside press refused by a
+  seat by name, would say who the sender is).
 * Each message has a short code (``P7K2``, :mod:`bot.core.commands.press_rules`)
   in its subject; ``PRESS <game> REPLY <code>`` from one of its recipients
   reaches its sender, anonymous or not, and the sender is never named to them.
-* A recipient mutes a sender with ``PRESS <game> MUTE <seat>``, or with the
-  code of a message when the sender is anonymous; a muted sender's press does
-  not reach them, and the sender is told that it did not.
+* A recipient mutes a seat's signed press with ``PRESS <game> MUTE <seat>``, and
+  the anonymous press of a message's sender with ``PRESS <game> MUTE <code>``;
+  muted press does not reach them, and its sender is told that it did not.  The
+  two kinds never mix: a mute by code that stopped its sender's signed press
+  would let the muter watch whose signed press stops reaching them (and the
+  others watch whose copies leave the muter out, the sender be told "Not
+  delivered", the next report announce what the muter never got): an oracle of
+  who wrote anonymously.  So a mute by code stops anonymous press only, and a
+  mute by name signed press only.
 * Each player sends at most :data:`~bot.core.commands.press_rules.PRESS_PER_HOUR`
   messages an hour and :data:`~bot.core.commands.press_rules.PRESS_PER_DAY` a
   day in a game; a text over the bounds is refused whole.
@@ -154,9 +164,11 @@ def _recipients(ctx: CommandContext, game: Game, sender: Seat, to: tuple[str, ..
     return found
 
 
-def _muted_by(ctx: CommandContext, game: Game, sender: Seat) -> set[int]:
-    """The seats of ``game`` that muted ``sender``."""
-    query = select(PressMute.seat_id).where(PressMute.game_id == game.id, PressMute.muted_seat_id == sender.id)
+def _muted_by(ctx: CommandContext, game: Game, sender: Seat, anonymous: bool) -> set[int]:
+    """The seats of ``game`` that muted ``sender``'s anonymous press (``anonymous``), or its signed press."""
+    kind = PressMute.anonymous if anonymous else PressMute.signed
+    query = select(PressMute.seat_id).where(PressMute.game_id == game.id, PressMute.muted_seat_id == sender.id,
+                                            kind.is_(True))  # fmt: skip
     return set(ctx.session.scalars(query))
 
 
@@ -179,9 +191,9 @@ def _relay(
     public: bool,
     answering: str | None = None,
 ) -> tuple[str, list[Seat], list[Seat]]:
-    """Send ``text`` from ``sender`` to ``recipients`` (those who muted the sender left out), with the GMs'
-    copies; returns the new message's code, the seats reached and the seats that muted the sender."""
-    muted = _muted_by(ctx, game, sender)
+    """Send ``text`` from ``sender`` to ``recipients`` (those who muted that kind of the sender's press left
+    out), with the GMs' copies; returns the new message's code, the seats reached and the seats that muted it."""
+    muted = _muted_by(ctx, game, sender, anonymous)
     reached = [seat for seat in recipients if seat.id not in muted]
     skipped = [seat for seat in recipients if seat.id in muted]
     code = _fresh_code(ctx, game)
@@ -193,7 +205,8 @@ def _relay(
     ))  # fmt: skip
     shown: str = text if game.press_in_record else Secret(text)
     common = {"game": game.slug, "code": code, "text": shown, "at": ctx.now.isoformat(), "time_zone": game.time_zone,
-              "answering": answering, "public": public, "others": max(len(reached) - 1, 0)}  # fmt: skip
+              "answering": answering, "public": public,
+              "others": max(len(recipients if anonymous else reached) - 1, 0)}  # fmt: skip
     signed = None if anonymous else {"sender": sender.name, "to": [seat.name for seat in reached]}
     data: dict[str, Any] = {**common, "sender": None, "to": None, **(signed or {})}
     key = f"press:{game.slug}:{code}"
@@ -255,9 +268,30 @@ def reply_press(ctx: CommandContext, command: c.ReplyPress) -> Result:
     target = ctx.session.get_one(Seat, original.sender_seat_id)
     code, reached, _ = _relay(ctx, game, seat, [target], text, anonymous=command.anonymous, public=False,
                               answering=original.code)  # fmt: skip
-    ctx.reply.add("press_replied", game=game.slug, ref=code, answering=original.code, reached=bool(reached),
-                  anonymous=command.anonymous)  # fmt: skip
+    # to an anonymous sender, whether their mutes let the reply through is not told: "not delivered" from the
+    # sender of a code, beside "not delivered" from a seat by name, would say who wrote it
+    ctx.reply.add("press_replied", game=game.slug, ref=code, answering=original.code,
+                  reached=None if original.anonymous else bool(reached), anonymous=command.anonymous)  # fmt: skip
     return DONE
+
+
+def _set_mute(ctx: CommandContext, game: Game, seat: Seat, muted_id: int, *, anonymous: bool, on: bool) -> None:
+    """Mute (``on``) or unmute, for ``seat``, one kind of the press of the seat ``muted_id``: its anonymous
+    press (``anonymous``: asked by a message's code) or its signed press (asked by its name).  The answer is
+    the same whether anything changed or not: muting a second code of the same sender, or one already muted,
+    must not say that both codes are one sender's."""
+    row = ctx.session.get(PressMute, (game.id, seat.id, muted_id))
+    if row is None:
+        if not on:
+            return
+        row = PressMute(game_id=game.id, seat_id=seat.id, muted_seat_id=muted_id, signed=False, anonymous=False)
+        ctx.session.add(row)
+    if anonymous:
+        row.anonymous = on
+    else:
+        row.signed = on
+    if not row.signed and not row.anonymous:
+        ctx.session.delete(row)
 
 
 @handles(c.MutePress)
@@ -275,11 +309,7 @@ def mute_press(ctx: CommandContext, command: c.MutePress) -> Result:
                           seats=[s.name for s in game.seats if s.id != seat.id])  # fmt: skip
         return REFUSED
     muted_id = named.id if named is not None else by_code.sender_seat_id  # type: ignore[union-attr]
-    present = ctx.session.get(PressMute, (game.id, seat.id, muted_id))
-    if command.mute and present is None:
-        ctx.session.add(PressMute(game_id=game.id, seat_id=seat.id, muted_seat_id=muted_id))
-    elif not command.mute and present is not None:
-        ctx.session.delete(present)
+    _set_mute(ctx, game, seat, muted_id, anonymous=named is None, on=command.mute)
     who = named.name if named is not None else None
     code = None if by_code is None else by_code.code
     ctx.reply.add("press_muted", game=game.slug, seat=who, ref=code, mute=command.mute)

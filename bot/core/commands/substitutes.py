@@ -4,10 +4,12 @@ seat up, withdraw it, accept or decline who offered) and ``STAND IN``
 
 What an offer is, who is told and how a seat changes hands: :mod:`bot.core.turns.substitutes`.  Every
 refusal is a clear answer that changes nothing: an unknown kind or seat, a seat not up, one spoken for, a
-stale button, a sender already seated, one below the game's minimum reliability, and, above all, a sender
-the channel does not vouch for (their permission, ``VOUCHED``, checked by the pipeline): ``STANDBY`` and
-``STAND IN`` change what the referee sends to an address, and a forged From line must not put a victim
-on a list or in a seat.
+stale button, a sender the game's admission rule refuses (:mod:`bot.core.people.admission`, the rule of
+``JOIN`` too: already seated, not invited to a game for invited players, below its minimum reliability),
+and, above all, a sender the channel does not vouch for (their permission, ``VOUCHED``, checked by the
+pipeline): ``STANDBY`` and ``STAND IN`` change what the referee sends to an address, and a forged From line
+must not put a victim on a list or in a seat.  The game masters asked to accept a candidate are told the
+channel and address the offer came from, not only the name its sender chose.
 """
 
 from __future__ import annotations
@@ -159,8 +161,9 @@ def take(ctx: CommandContext, command: c.TakeSeat) -> Result:
         code = "take_pending" if seat.candidate_id == player.id else "seat_spoken_for"
         ctx.reply.problem(line, code, game=game.slug, seat=seat.name)
         return REFUSED
+    # to the game masters only (never public): the address it came from, beside the name the sender chose
     data = {**offer_data(game, seat, ctx.config.page_of(game.slug)), "name": player.display_name,
-            **record.as_data()}  # fmt: skip
+            "channel": ctx.envelope.sender.channel, "address": ctx.envelope.sender.address, **record.as_data()}  # fmt: skip
     if not game.substitute_auto:
         seat.candidate_id = player.id
         ctx.delivery.send(tell_game_masters(game, "substitute_candidate", data,

@@ -63,6 +63,17 @@ def phase_of(game: Game) -> Phase | None:
     return rules_of(game).phase(state_for_reading(game))
 
 
+def seed_revealed(game: Game) -> bool:
+    """Whether ``game``'s seed is known to its players: once it is over (finished by its rules or ended by a
+    game master, abandoned too), its final report, the END notice and its record reveal it.
+
+    The one rule for what a revealed seed allows: the record may be exported (nothing is secret any more),
+    and the game is never played on (:func:`bot.core.turns.generations.roll_back` refuses it), since the seed
+    and the public orders give every card the game ever hid and every order commitment's salt.
+    """
+    return game.status in (FINISHED, ABANDONED)
+
+
 def find_game(session: Session, slug: str) -> Game | None:
     """The game called ``slug`` (remembered for the transaction's batch, :mod:`bot.core.basics.batch`:
     held, its seats stay loaded from one message to the next)."""

@@ -419,19 +419,28 @@ class EjectPlayer(Declared):
 
 @dataclass(frozen=True)
 class RollBack(Declared):
-    """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline."""
+    """GM: go back to the start of turn ``to_turn`` (its orders stay on file) with a new deadline, and a fresh
+    draw; ``same_draw``: the turns played again draw what they drew, and the orders on file for the turn stand
+    as they were (to correct a game master's mistake; :mod:`bot.core.turns.draws`)."""
 
     declaration = Declaration(
-        "ROLLBACK", Permission.GAME_MASTER, announced=True, summary="go back to the start of turn N (its orders stay on file)",
+        "ROLLBACK", Permission.GAME_MASTER, announced=True,
+        summary="go back to the start of turn N with a fresh draw (its orders stay on file)",
         forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
-                    "ROLLBACK <game> TO <n> [DEADLINE <when>], with a REASON line below", also=("ROLL BACK",),
-                    help=("ROLLBACK <game> TO <n> [DEADLINE <when>]  back to turn n  REASON needed",)),),
+                    "ROLLBACK <game> TO <n> [SAME DRAW] [DEADLINE <when>], with a REASON line below",
+                    also=("ROLL BACK",),
+                    help=("ROLLBACK <game> TO <n> [DEADLINE <when>]  back to turn n  REASON needed",
+                          "                          with a fresh draw (its orders may change);",
+                          "  ... TO <n> SAME DRAW    the same draw, its orders on file kept as they are")),
+               Form("ROLLBACK <game> TO <to_turn> SAME DRAW [DEADLINE <deadline>]", "", also=("ROLL BACK",))),
     )  # fmt: skip
 
     game: str
     to_turn: int
     reason: str
     deadline: str | None = None
+    same_draw: bool = False
+    """Keep the draw (and the orders on file for the turn): the players are told so."""
 
 
 @dataclass(frozen=True)
@@ -647,11 +656,13 @@ class ReplyPress(Declared):
 
 @dataclass(frozen=True)
 class MutePress(Declared):
-    """``PRESS <game> MUTE <seat or code>`` / ``UNMUTE``: no press from that seat (an anonymous sender is
-    named by the code of a message of theirs) reaches the sender any more, or again."""
+    """``PRESS <game> MUTE <seat or code>`` / ``UNMUTE``: no signed press from that seat, or no anonymous press
+    from the sender of that code, reaches the sender any more, or again (never both by one: a mute by code
+    that stopped signed press would say who wrote anonymously; :mod:`bot.core.commands.press`)."""
 
     declaration = Declaration(
-        "PRESS MUTE", Permission.SEAT, summary="no more press from a seat (or from the sender of a code)",
+        "PRESS MUTE", Permission.SEAT,
+        summary="no more signed press from a seat, or anonymous press from the sender of a code",
         forms=(Form("PRESS <game> MUTE <who>", ""), Form("PRESS <game> UNMUTE <who>", "")),
     )  # fmt: skip
 

@@ -11,11 +11,14 @@ game's ``generation`` names the live line of records:
   the game's state becomes the state before turn ``N``, and turn ``N`` can be
   resolved once more, once, in the new generation.  The old generation's rows
   stay as they were (the audit trail of what was superseded).
+* A game that is over is never rolled back: its seed was revealed
+  (:func:`bot.core.games.stored.seed_revealed`), and with it every card it hid.
 * Everything that reads a game's history (its record, its status, when a turn
   opened) reads the live generation only.
 
-The same orders and seed give the same turn again: each turn's generator is
-derived from the seed and the turn number alone (:func:`adjudicator.rng.rng_for`).
+The turn played again draws afresh unless the game master asks for the same draw
+(:mod:`bot.core.turns.draws`): each turn's generator derives from the seed, the turn
+number and the turn's draw, which its record keeps.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.core.games.stored import RUNNING
+from bot.core.games.stored import RUNNING, seed_revealed
+from bot.core.turns import draws
 from bot.store.models import Game, TurnRecord
 
 
@@ -40,12 +44,16 @@ def live_records(session: Session, game: Game) -> list[TurnRecord]:
     )
 
 
-def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime) -> TurnRecord:
-    """Restore ``game`` to the start of turn ``to_turn`` in a new generation, due at ``deadline``.
+def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime, *, same_draw: bool = False) -> TurnRecord:
+    """Restore ``game`` to the start of turn ``to_turn`` in a new generation, due at ``deadline``, with a fresh
+    draw, or with the same draw and its orders on file kept as they are (``same_draw``: :mod:`bot.core.turns.draws`).
 
     Returns the record rolled back over; the orders on file for that turn stay on file.
-    Raises ValueError when that turn has not been resolved in the live generation.
+    Raises ValueError when that turn has not been resolved in the live generation, or when the game is
+    over (its seed was revealed: playing on with it would play with every hidden card known).
     """
+    if seed_revealed(game):
+        raise ValueError(f"{game.slug} is over and its seed was revealed: it is never played on")
     records = live_records(session, game)
     target = next((r for r in records if r.turn_number == to_turn), None)
     if target is None:
@@ -59,9 +67,13 @@ def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime) ->
                 game_id=game.id, generation=generation, turn_number=record.turn_number, phase_kind=record.phase_kind,
                 phase_title=record.phase_title, state_before=record.state_before, orders=record.orders,
                 defaulted=record.defaulted, events=record.events, report=record.report, private=record.private,
-                state_after=record.state_after, resolved_at=record.resolved_at,
+                state_after=record.state_after, resolved_at=record.resolved_at, draw=record.draw,
             )
         )  # fmt: skip
+    if same_draw:
+        draws.keep(game, records, to_turn)
+    else:
+        draws.fresh(session, game)
     game.generation = generation
     game.state = target.state_before
     game.phase_number = to_turn

@@ -63,7 +63,9 @@ def public_press_since(session: Session, game: Game, since: datetime | None) -> 
 def press_of_record(session: Session, game: Game) -> list[dict[str, Any]]:
     """Every press text ``game`` kept, oldest first, for its exported record: code, time, sender seat (None
     when it was sent anonymously: a record outlives the game, and the sender chose not to be named),
-    recipients (``ALL`` for every seat) and text.  Empty unless the game keeps press (``press_in_record``)."""
+    recipients (``ALL`` for every seat; None for anonymous press sent to some seats: the sender would be the
+    seat missing from a list its recipients know) and text.  Empty unless the game keeps press
+    (``press_in_record``)."""
     if not game.press_in_record:
         return []
     query = (
@@ -74,6 +76,6 @@ def press_of_record(session: Session, game: Game) -> list[dict[str, Any]]:
     )
     return [
         {"code": m.code, "at": m.sent_at.isoformat(), "from": None if m.anonymous else name,
-         "to": "ALL" if m.public else list(m.recipients), "text": m.text}
+         "to": "ALL" if m.public else None if m.anonymous else list(m.recipients), "text": m.text}
         for m, name in session.execute(query)
     ]  # fmt: skip

@@ -23,8 +23,6 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
-from adjudicator.rng import rng_for
-from adjudicator.turn import advance
 from bot.core.basics.batch import memo_of
 from bot.core.games.filed_orders import commitment_of
 from bot.core.games.preload import absences_of, remember
@@ -32,6 +30,7 @@ from bot.core.games.stored import FINISHED, current_orders, phase_opened_at, rul
 from bot.core.messaging.delivery import Delivery
 from bot.core.model.declaration import announced
 from bot.core.model.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
+from bot.core.turns import draws
 from bot.core.turns.absences import Absence, postpone_deadline
 from bot.core.turns.press_announcements import public_press_since, remember_public_press
 from bot.core.turns.schedule import first_deadline, parse_schedule
@@ -115,7 +114,7 @@ def resolve_current_turn(
         if parsed.orders is not None:
             orders[seat] = parsed.orders
             texts[seat] = row.canonical_text
-    resolution = advance(rules, state, orders, rng_for(game.seed, phase.number))
+    resolution = draws.resolve_drawn(rules, game, state, orders)
     due_at = game.grace_until or game.deadline_at
     late = now - due_at if due_at is not None and now - due_at >= LATE_NOTICE else None
     record = TurnRecord(
@@ -132,6 +131,7 @@ def resolve_current_turn(
         private={seat: dict(data) for seat, data in resolution.private.items()},
         state_after=rules.dump_state(resolution.state),
         resolved_at=now,
+        draw=game.draw,
     )
     session.add(record)
     if reports is None:
@@ -141,6 +141,7 @@ def resolve_current_turn(
     deadline = None if next_phase is None else next_deadline(session, game, next_phase, now)
     game.state = record.state_after
     game.phase_number = phase.number + 1
+    draws.after_resolving(game, phase.number)
     game.resolve_at = None
     game.grace_until = None
     game.turn_failures = 0

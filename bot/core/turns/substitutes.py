@@ -8,14 +8,15 @@ turn records).  The offer goes, in one pass:
 
 * to every player on the standby list for the game's kind (``STANDBY <kind>``,
   or ``STANDBY ALL``), earliest first, at most :data:`OFFER_LIMIT` of them,
-  leaving out whoever already has a seat in the game and whoever the game's
-  minimum reliability would refuse (:func:`bot.core.people.reliability.admits`);
+  leaving out whoever the game's admission rule would refuse (already seated,
+  not on the list of a game for invited players, below its minimum
+  reliability: :mod:`bot.core.people.admission`, the rule ``STAND IN`` reads);
 * to the game's public place (its Discord forum post), and it shows on the
   game's web page and the club's index while it is open;
 * to the seat's holder, who is told they play on until someone takes it.
 
-The first to ``STAND IN <game> <seat>`` (a sender the channel vouches for, with
-the reliability the game asks) either has the seat at once (the game's
+The first to ``STAND IN <game> <seat>`` (a sender the channel vouches for, whom
+the admission rule admits) either has the seat at once (the game's
 ``substitute_auto``) or waits for a game master's ``SUBSTITUTE ... ACCEPT``;
 while one waits, the seat is spoken for.  Handing a seat over
 (:func:`hand_over`) is the one path of ``STAND IN`` and of a game master's
@@ -35,7 +36,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from bot.core.games.filed_orders import commitment_of
 from bot.core.games.stored import current_orders, phase_of, rules_of
@@ -43,7 +44,8 @@ from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.model.secret_values import Secret
-from bot.core.people.reliability import REPLACED, admits, leave_seat, reliability_of, take_seat
+from bot.core.people.admission import judge_all
+from bot.core.people.reliability import REPLACED, Reliability, leave_seat, take_seat
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.generations import live_records
 from bot.store.models import AuditEntry, Game, Player, Seat, SeatHolder, Standby, TurnRecord
@@ -112,8 +114,9 @@ def offer_seat(
     data = {**offer_data(game, seat, config.page_of(game.slug)), "reason": reason}
     key = f"offer:{game.slug}:{game.generation}:{seat.name}:{seat.offer_round}"
     candidates = _standing_by(session, game, OFFER_LIMIT)
-    records = reliability_of(session, candidates)
-    told = [player_id for player_id in candidates if admits(records[player_id], game.min_reliability)]
+    players = session.scalars(select(Player).where(Player.id.in_(candidates)).options(selectinload(Player.identities)))
+    judged = judge_all(session, game, list(players))  # the one admission rule: those it refuses are not told
+    told = [player_id for player_id in candidates if isinstance(judged.get(player_id), Reliability)]
     outcomes = [Outcome(ToPlayer(player_id), Message("seat_offer", data), NOTICE, key, game.id) for player_id in told]
     outcomes.append(Outcome(ToPublic(game.id), Message("seat_offered", data), REPORT, key, game.id))
     if not seat.resigned:

@@ -95,6 +95,10 @@ class CountToTen:
         report = {"turn": new.turn, "totals": dict(zip(new.seats, totals, strict=True)), "finished": new.finished}
         return Resolution(new, events, report)
 
+    def redeal(self, state: State, rng: random.Random) -> State:
+        """Nothing is hidden."""
+        return state
+
     def check_invariants(self, state: State) -> None:
         if len(state.totals) != len(state.seats) or min(state.totals) < 0:
             raise InvariantViolation("a total per seat, none negative")
