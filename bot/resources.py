@@ -24,9 +24,10 @@ only reads the migrations, and pip byte-compiles them at install time.
 
 from __future__ import annotations
 
-import re
 from importlib.resources import files
 from pathlib import Path
+
+from bot.core.basics import linear
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The checkout's root when ``bot`` is imported from a source tree (site-packages for a wheel)."""
@@ -58,7 +59,7 @@ MIGRATIONS_DIR = _locate("_migrations", "migrations")
 RULES_DIR = _locate("_rules", "docs/rules")
 """Each game's rules page, ``<kind>.md`` (``RULES <kind>``, ``/rules`` and the web's ``/rules/<kind>`` show it)."""
 
-_KIND = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+_KIND = linear.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 """A kind's name as the registry spells them: a word, never a path (no slash, no dot)."""
 
 

@@ -17,16 +17,17 @@ the site's pages promise kept:
 
 from __future__ import annotations
 
-import re
 from itertools import pairwise
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from bot.core.basics import linear
+
 _PARSER = MarkdownIt("commonmark", {"html": False}).enable("table")
-_ALIGN = re.compile(r"^text-align:\s*(left|center|right)$")
-_NOT_IN_SLUG = re.compile(r"[^\w\- ]")
+_ALIGN = linear.compile(r"^text-align:\s*(left|center|right)$")
+_NOT_IN_SLUG = linear.compile(r"[^\w\- ]")
 
 
 def markdown_html(source: str) -> Markup:
