@@ -23,6 +23,7 @@ from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from typing import Any
 
+from bot.core.basics.free_text import clean_line
 from bot.email.htmltext import html_to_text
 from bot.email.originator import read_address, read_originator
 from bot.email.plainmime import PlainMessage, split_plain
@@ -75,6 +76,8 @@ class MailText:
     """Lower-case name -> first value (decoded), for the loop and bounce policy."""
     message_id: str | None = None
     subject: str = ""
+    """Decoded, as free text of one line (:func:`bot.core.basics.free_text.clean_line`): it is read, and
+    a reply quotes it."""
     from_address: str | None = None
     """The sender, read strictly from the raw From field (:mod:`bot.email.originator`); when
     :attr:`from_problem` is set, only the one address a reply may go to (or None)."""
@@ -213,7 +216,7 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
         size=max(len(raw), server_size or 0),
         headers=headers,
         message_id=_first_id(headers.get("message-id", "")),
-        subject=" ".join(headers.get("subject", "").split()),
+        subject=" ".join(clean_line(headers.get("subject", "")).split()),  # read, and quoted back in the reply
         from_address=originator.address,
         from_name=originator.name,
         from_problem=originator.problem,

@@ -1,7 +1,9 @@
 """The web channel's form: HTML pages from ``templates/web/*.html.j2`` (jinja2, autoescaped).
 
 Every name on a page (games, seats, reasons, report text) is someone's input,
-so the environment escapes everything; no template marks anything safe.  A
+so the environment escapes everything; no template marks anything safe, and
+every text is shown :func:`~bot.core.basics.free_text.visible` (one stored
+before every input was cleaned can hold no control or bidi character here).  A
 page needs no script: times are written in UTC and the game's zone, inside
 ``<time datetime>``, which ``local-time.js`` (if it runs) rewrites to the
 reader's own zone.  Each table has a list beside it saying the same in words
@@ -17,6 +19,7 @@ from functools import lru_cache
 import jinja2
 
 from bot.channel_contract import Hints
+from bot.core.basics.free_text import visible
 from bot.core.messaging.rendering import Rendered, render_message
 from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer
 from bot.pictures import Picture
@@ -25,14 +28,21 @@ from bot.resources import TEMPLATES_DIR
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """Autoescaping on for every template, undefined names an error."""
+    """Autoescaping on for every template, undefined names an error, every text shown visible."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR / "web")),
         autoescape=True,
+        finalize=_visible,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+def _visible(value: object) -> object:
+    """What an expression of a page shows: a text :func:`~bot.core.basics.free_text.visible`, anything else
+    as it is (then escaped)."""
+    return visible(value) if isinstance(value, str) else value
 
 
 MAX_REPORTS = 400
