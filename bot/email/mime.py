@@ -403,6 +403,22 @@ def _body(content_type: str, message: Message) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def shown_texts(message: Message) -> Iterator[str]:
+    """Every text ``message`` shows once decoded, whatever its encodings: each header value of each part
+    (RFC 2047 words decoded; a forwarded message's too) and the content of each text part, attachments
+    included (its transfer encoding undone, its charset applied, HTML also as text); an image or any other
+    part that is not text is not read as text.  What :mod:`bot.email.redact` checks a stored mail by."""
+    for part in message.walk():
+        for name, value in part.items():
+            yield _header_text(name, _unescaped(str(value)))
+        if part.is_multipart() or not _content_type(part).startswith("text/"):
+            continue
+        text = _without_nul(_decode(part)[0])
+        yield text
+        if _content_type(part) == "text/html":
+            yield html_to_text(text)
+
+
 def _leaves(message: Message) -> Iterator[Message]:
     """Every non-multipart part, depth first; a forwarded message is one leaf (not opened)."""
     if message.is_multipart() and _content_type(message).startswith("multipart/"):
