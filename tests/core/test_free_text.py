@@ -144,3 +144,17 @@ def test_a_display_name_is_cleaned_as_it_enters(harness):
     applied = harness.service.apply(envelope)
     assert applied.problems == ("bad_seat_name",) and applied.reply is not None
     assert applied.reply.data["problems"][0]["name"] == "Zoe \ufffd Lee\ufffd"
+
+
+def test_a_reason_stored_before_is_shown_clean_in_the_log(harness):
+    """A reason an older referee logged as it came prints nothing that acts on the host's terminal
+    (``referee gm log``) or in a game master's mail."""
+    harness.golden_strider_game("g1")
+    with unit_of_work(harness.sessions) as session:
+        game_id = session.scalars(select(Seat.game_id)).first()
+        session.add(AuditEntry(game_id=game_id, actor="gm@example.org", channel="email", action="SetDeadline",
+                               reason="\x1b]0;pwned\x07late\u202e", detail={}, at=harness.clock.now()))  # fmt: skip
+    shown = harness.send("GM", c.ShowLog("g1"))
+    assert shown.applied.reply is not None and shown.reply is not None
+    reasons = [entry["reason"] for entry in shown.applied.reply.data["items"][0]["entries"]]
+    assert "\ufffd]0;pwned\ufffdlate\ufffd" in reasons and not _acting(shown.reply)
