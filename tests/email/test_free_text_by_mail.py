@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import unicodedata
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy import update
+from sqlalchemy.orm import Session, sessionmaker
 
 from bot.cli import main
 from bot.core.basics.free_text import DROPPED
@@ -27,12 +30,13 @@ from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
-from bot.store.db import unit_of_work
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.migrate import upgrade
 from bot.store.models import Game
 from bot.web.server import site_for
 from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import TRUSTED_SERVER, message
-from tests.email.test_deadlines import SEATS, make_game, replies_to, serving, settings_for, store  # noqa: F401
+from tests.email.test_deadlines import SEATS, make_game, replies_to, serving, settings_for
 from tests.email.test_gm_by_mail import Mail
 from tests.email.world import cheap_hash
 from tests.web.world import served
@@ -44,6 +48,15 @@ GAME = "night1"
 OPEN = "open1"
 GM_PASSWORD = "quartz-raven-4242"
 NAMELESS = "zqxv.wombat@example.net"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
+    path = str(tmp_path / "referee.sqlite3")
+    upgrade(path)
+    engine = make_engine(path)
+    yield path, session_factory(engine)
+    engine.dispose()
 
 
 def acting(text: str) -> list[str]:
