@@ -22,7 +22,9 @@ it used (:mod:`adjudicator.order_commitments`): a seat with orders in a turn has
 one, a seat without (no moves received) has none.  Replaying a version 2 record
 first checks every turn's orders against them, so a record with one order
 changed is refused naming the turn and seat.  A record without ``version`` is
-version 1 and replays and verifies as before.
+version 1 and replays as before; :func:`verify` says its orders could not be
+checked against commitments (it carries none), so a record stripped back to
+version 1 never passes as a checked one.
 
 Version 3 adds each turn's *draw* (:func:`adjudicator.rng.rng_for`): 0 for a turn
 played once, more for a turn a game master rolled back with a fresh draw, and for
@@ -305,21 +307,39 @@ def sealed_record(record: GameRecord, played: Replay) -> GameRecord:
     )  # fmt: skip
 
 
+UNCOMMITTED_ORDERS = (
+    "every turn's orders against the commitments the reports published: a version 1 record carries "
+    "none, so nothing ties its orders to what the players were shown"
+)
+"""What :func:`verify` cannot check in a version 1 record (one stripped back to version 1 included)."""
+
+
 @dataclass(frozen=True)
 class Verification:
-    """What ``verify`` found: each check and whether it held."""
+    """What ``verify`` found: each check and whether it held, and what the record could not support."""
 
     checks: tuple[tuple[str, bool], ...]
+    unchecked: tuple[str, ...] = ()
+    """The checks a record of this kind cannot support, each said as what is not checked and why."""
 
     @property
     def ok(self) -> bool:
+        """Every check made held (whether every check could be made: :attr:`complete`)."""
         return all(passed for _, passed in self.checks)
+
+    @property
+    def complete(self) -> bool:
+        """Every check made held, and none was left unmade."""
+        return self.ok and not self.unchecked
 
 
 def verify(record: GameRecord) -> Verification:
     """Check the revealed seed against the commitment, (version 2) every turn's orders against the
-    commitments the reports published, and the replay against the result."""
+    commitments the reports published, and the replay against the result; a version 1 record says it
+    could not have its orders checked (:data:`UNCOMMITTED_ORDERS`): without the commitments nothing ties
+    its orders to what the players were shown, so it never passes as if they had been checked."""
     checks: list[tuple[str, bool]] = []
+    unchecked: tuple[str, ...] = () if record.version >= 2 else (UNCOMMITTED_ORDERS,)
     if record.commitment is None:
         checks.append(("the record carries a seed commitment", False))
     else:
@@ -329,13 +349,13 @@ def verify(record: GameRecord) -> Verification:
             check_order_commitments(record)
         except RecordError as exc:
             checks.append((f"every turn's orders match the published commitments: {exc}", False))
-            return Verification(tuple(checks))
+            return Verification(tuple(checks), unchecked)
         checks.append(("every turn's orders match the commitments the reports published", True))
     try:
         played = replay(record)
     except RecordError as exc:
         checks.append((f"the record replays: {exc}", False))
-        return Verification(tuple(checks))
+        return Verification(tuple(checks), unchecked)
     document = replay_document(played)
     if record.result is None:
         checks.append(("the record carries a result to compare", False))
@@ -346,4 +366,4 @@ def verify(record: GameRecord) -> Verification:
         checks.append(
             ("replaying gives the recorded reports (digest)", record.result.get("digest") == result_digest(document))
         )
-    return Verification(tuple(checks))
+    return Verification(tuple(checks), unchecked)

@@ -8,7 +8,8 @@ Subcommands:
 * ``referee inbox list [--status S]`` / ``referee inbox show ID`` / ``referee inbox requeue ID``: received
   mail, and parked messages put back in the queue
 * ``referee replay RECORD.json [--json]``
-* ``referee verify RECORD.json``
+* ``referee verify RECORD.json``: exit 0 only when every check was made and held (3: held, but the record
+  could not support every check, as a version 1 record without order commitments)
 * ``referee db upgrade [--db URL-or-path]``
 * ``referee games``: the kinds of game this referee runs.
 * ``referee gm ...``: the host runs games (:mod:`bot.cli_gm`).
@@ -107,7 +108,12 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print one JSON document instead of the reports")
     rep.set_defaults(run=_replay)
 
-    ver = sub.add_parser("verify", help="check a finished game's revealed seed and replay its result")
+    ver = sub.add_parser(
+        "verify",
+        help="check a finished game's revealed seed and replay its result",
+        description="Exit 0: every check held; 1: one failed; 2: the record cannot be read; 3: every check "
+        "made held, but the record could not support them all (each said: not checked).",
+    )
     ver.add_argument("record", type=Path)
     ver.set_defaults(run=_verify)
 
@@ -212,12 +218,28 @@ def _why_unfinished(path: Path) -> str:
     return " (the game is not finished)"
 
 
+UNCHECKED_EXIT = 3
+"""``referee verify``'s exit code when every check it made held but the record could not support them all."""
+
+
 def _verify(args: argparse.Namespace) -> int:
+    """Print each check and whether it held, then each check the record could not support (``not checked``).
+
+    Exit 0 only when every check was made and held; 1 when one failed; 3 (:data:`UNCHECKED_EXIT`) when
+    every check made held but some could not be made (a version 1 record has no order commitments): such
+    a record is not refused, an older referee wrote it so, but it does not pass as a checked one either,
+    for a script that reads the exit code no more than for a person reading the lines (a record stripped
+    back to version 1 to hide a changed order must not pass silently).  2 is a record that cannot be read.
+    """
     played = _load_record(args.record)
     result = verify(played.record)
     for check, passed in result.checks:
         print(f"{'ok  ' if passed else 'FAIL'} {check}")
-    return 0 if result.ok else 1
+    for check in result.unchecked:
+        print(f"not checked: {check}")
+    if not result.ok:
+        return 1
+    return 0 if result.complete else UNCHECKED_EXIT
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:

@@ -58,7 +58,7 @@ def test_missing_file_is_a_user_error(capsys):
 
 
 def test_verify_passes_and_fails(tmp_path, capsys):
-    assert main(["verify", str(RECORDS / "flat_race_6.json")]) == 0
+    assert main(["verify", str(RECORDS / "flat_race_6.json")]) == 3  # version 1: its orders are not checked
     assert "ok   the revealed seed matches the commitment" in capsys.readouterr().out
     data = json.loads((RECORDS / "flat_race_6.json").read_text())
     data["seed"] = "0" * 32
@@ -177,3 +177,24 @@ def test_the_demo_record_verifies_its_order_commitments_and_a_changed_order_is_r
     assert captured.err == (
         f"referee: {record}: turn 4, seat {seat}: the orders do not match the commitment the report published\n"
     )
+
+
+def test_a_record_stripped_back_to_version_1_does_not_pass_silently(tmp_path, capsys):
+    """The attack: a version 2 record with one order changed is refused; stripped of its version and its
+    order commitments (version 1) it replays, and its result can be made to match.  verify then says
+    what it checked and that the orders were not checked against commitments, and exits 3, not 0."""
+    assert main(["demo", "--seed", "3", "--dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = tmp_path / "record.json"
+    data = json.loads(record.read_text())
+    for key in ("version", "slug", "order_commitments"):
+        del data[key]
+    stripped = tmp_path / "stripped.json"
+    stripped.write_text(json.dumps(data))
+    assert main(["verify", str(stripped)]) == 3
+    out = capsys.readouterr().out
+    assert "ok   the revealed seed matches the commitment" in out and "ok   replaying gives the recorded" in out
+    assert "FAIL" not in out
+    assert "not checked: every turn's orders against the commitments the reports published: a version 1 " in out
+    assert main(["verify", str(record)]) == 0  # the record as the referee wrote it: everything checked
+    assert "not checked" not in capsys.readouterr().out

@@ -24,6 +24,7 @@ from email.parser import BytesHeaderParser, BytesParser
 from typing import Any
 
 from bot.core.basics import linear
+from bot.core.basics.free_text import clean_line
 from bot.email.htmltext import html_to_text
 from bot.email.originator import read_address, read_originator
 from bot.email.plainmime import PlainMessage, split_plain
@@ -76,6 +77,8 @@ class MailText:
     """Lower-case name -> first value (decoded), for the loop and bounce policy."""
     message_id: str | None = None
     subject: str = ""
+    """Decoded, as free text of one line (:func:`bot.core.basics.free_text.clean_line`): it is read, and
+    a reply quotes it."""
     from_address: str | None = None
     """The sender, read strictly from the raw From field (:mod:`bot.email.originator`); when
     :attr:`from_problem` is set, only the one address a reply may go to (or None)."""
@@ -214,7 +217,7 @@ def read_mail(raw: bytes, max_bytes: int, server_size: int | None = None, parsed
         size=max(len(raw), server_size or 0),
         headers=headers,
         message_id=_first_id(headers.get("message-id", "")),
-        subject=" ".join(headers.get("subject", "").split()),
+        subject=" ".join(clean_line(headers.get("subject", "")).split()),  # read, and quoted back in the reply
         from_address=originator.address,
         from_name=originator.name,
         from_problem=originator.problem,
@@ -399,6 +402,22 @@ def _body(content_type: str, message: Message) -> dict[str, Any]:
         "text": text[:MAX_TEXT_CHARS], "text_kind": kind_read, "truncated_chars": truncated,
         "problems": tuple(problems), "attachments": tuple(attachments),
     }  # fmt: skip
+
+
+def shown_texts(message: Message) -> Iterator[str]:
+    """Every text ``message`` shows once decoded, whatever its encodings: each header value of each part
+    (RFC 2047 words decoded; a forwarded message's too) and the content of each text part, attachments
+    included (its transfer encoding undone, its charset applied, HTML also as text); an image or any other
+    part that is not text is not read as text.  What :mod:`bot.email.redact` checks a stored mail by."""
+    for part in message.walk():
+        for name, value in part.items():
+            yield _header_text(name, _unescaped(str(value)))
+        if part.is_multipart() or not _content_type(part).startswith("text/"):
+            continue
+        text = _without_nul(_decode(part)[0])
+        yield text
+        if _content_type(part) == "text/html":
+            yield html_to_text(text)
 
 
 def _leaves(message: Message) -> Iterator[Message]:

@@ -7,8 +7,8 @@ client see.  The structure is read by the standard library's RFC 5322 parser
 as a plain ``local@domain`` of ASCII atoms and LDH labels, in the raw text
 itself: an address the parser found only by decoding an RFC 2047 encoded word
 (``=?utf-8?q?ann?=@example.org``) is refused.  Encoded words are decoded for
-the display name only, and the name is cleaned of control characters; it is
-never read for an address.
+the display name only, and the name is cleaned as every free text is (no
+control, bidi or format character); it is never read for an address.
 
 A From field is **not verifiable** (:attr:`Originator.problem` says why) when
 
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from email import _header_value_parser as rfc5322
 
 from bot.core.basics import linear
+from bot.core.basics.free_text import clean_line
 
 MAX_FIELD_CHARS = 2048
 """A From, Sender or Return-Path field longer than this is not parsed (one address needs far less)."""
@@ -44,7 +45,6 @@ _ADDR_SPEC = linear.compile(rf"{_ATEXT}+(?:\.{_ATEXT}+)*@{_LABEL}(?:\.{_LABEL})+
 """A plain addr-spec: a dot-atom local part and a domain of LDH labels (no quoted, routed or literal forms)."""
 _FOLD = linear.compile(r"\r?\n([ \t])")
 _CONTROL = linear.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_NAME_CONTROL = linear.compile(r"[\x00-\x1f\x7f\u0080-\u009f\u2028\u2029\ufffd]+")
 _COMMENT = linear.compile(r"\([^()\\]*\)")
 _ANGLE = linear.compile(r"<([^<>]*)>")
 
@@ -112,10 +112,11 @@ def read_address(raw: str | None) -> str | None:
 
 
 def clean_name(name: str | None) -> str | None:
-    """``name`` without control characters, its white space collapsed, cut to :data:`MAX_NAME_CHARS`."""
+    """``name`` as free text of one line (:func:`bot.core.basics.free_text.clean_line`: no control, bidi or
+    other invisible format character), its white space collapsed, cut to :data:`MAX_NAME_CHARS`."""
     if not name:
         return None
-    cleaned = " ".join(_NAME_CONTROL.sub(" ", name).split())[:MAX_NAME_CHARS]
+    cleaned = " ".join(clean_line(name).split())[:MAX_NAME_CHARS]
     return cleaned or None
 
 

@@ -3,7 +3,9 @@
 Written by ``feedgenerator`` (Django's feed writer, standalone), which escapes
 every text it is given; each entry's content is the report's text as the
 channels sent it, in a ``<pre>`` (escaped here, then again as XML by the
-writer).
+writer).  Every text is first made :func:`~bot.core.basics.free_text.visible`:
+XML cannot carry a control character (the writer refuses the whole feed), and
+text stored before every input was cleaned may hold one.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from urllib.parse import urlsplit
 
 import feedgenerator
 
+from bot.core.basics.free_text import visible
 from bot.core.views.pages import GamePage
 from bot.web.pages import report_text
 
@@ -38,7 +41,7 @@ def atom_feed(page: GamePage, base: str) -> bytes:
     authority = urlsplit(base).hostname or "referee.invalid"
     year = page.created_at.year
     feed = _Feed(
-        title=f"{line.title}: game {line.slug}",
+        title=visible(f"{line.title}: game {line.slug}"),
         link=link,
         description=f"The public reports of game {line.slug}",
         feed_url=f"{link}/feed.atom",
@@ -63,7 +66,8 @@ def atom_feed(page: GamePage, base: str) -> bytes:
             "unique_id": f"tag:{authority},{year}:games/{line.slug}/action/{number}",
         }))  # fmt: skip
     for moment, item in sorted(entries, key=lambda entry: entry[0])[-FEED_ENTRIES:]:
-        feed.add_item(pubdate=moment, updateddate=moment, **item)
+        texts = {key: visible(value) if isinstance(value, str) else value for key, value in item.items()}
+        feed.add_item(pubdate=moment, updateddate=moment, **texts)
     feed.updated = max((moment for moment, _ in entries), default=page.created_at)
     written: str = feed.writeString("utf-8")
     return written.encode("utf-8")

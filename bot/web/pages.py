@@ -1,9 +1,11 @@
 """The web channel's form: HTML pages from ``templates/web/*.html.j2`` (jinja2, autoescaped).
 
 Every name on a page (games, seats, reasons, report text) is someone's input,
-so the environment escapes everything; no template marks anything safe.  The one
-HTML not written by a template is a rules page's body, rendered from the project's
-own ``docs/rules/<kind>.md`` by markdown-it-py with raw HTML off
+so the environment escapes everything; no template marks anything safe, and
+every text is shown :func:`~bot.core.basics.free_text.visible` (one stored
+before every input was cleaned can hold no control or bidi character here).  The
+one HTML not written by a template is a rules page's body, rendered from the
+project's own ``docs/rules/<kind>.md`` by markdown-it-py with raw HTML off
 (:mod:`bot.web.markdown_html`).  A
 page needs no script: times are written in UTC and the game's zone, inside
 ``<time datetime>``, which ``local-time.js`` (if it runs) rewrites to the
@@ -21,6 +23,7 @@ import jinja2
 
 from adjudicator import registry
 from bot.channel_contract import Hints
+from bot.core.basics.free_text import visible
 from bot.core.messaging.rendering import Rendered, render_message
 from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer
 from bot.pictures import Picture
@@ -30,14 +33,21 @@ from bot.web.markdown_html import markdown_html
 
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """Autoescaping on for every template, undefined names an error."""
+    """Autoescaping on for every template, undefined names an error, every text shown visible."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR / "web")),
         autoescape=True,
+        finalize=_visible,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+
+
+def _visible(value: object) -> object:
+    """What an expression of a page shows: a text :func:`~bot.core.basics.free_text.visible`, anything else
+    as it is (then escaped)."""
+    return visible(value) if isinstance(value, str) else value
 
 
 MAX_REPORTS = 400

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.record import RecordError, read_record, replay, replay_document, verify
+from adjudicator.record import UNCOMMITTED_ORDERS, RecordError, read_record, replay, replay_document, verify
 from adjudicator.rng import commitment, rng_for, verify_commitment
 from tests.adjudicator.test_order_commitments import independent
 
@@ -124,16 +124,17 @@ def version_2(data: dict, slug: str = "gs1") -> dict:
 def test_a_version_2_record_verifies_with_its_order_commitments():
     data = version_2(load("flat_race_6.json"))
     result = verify(read_record(data))
-    assert result.ok
+    assert result.ok and result.complete and result.unchecked == ()
     assert ("every turn's orders match the commitments the reports published", True) in result.checks
     assert read_record(data).to_json() == data  # written back as read
 
 
-def test_an_old_record_without_version_still_verifies_as_before():
+def test_an_old_record_without_version_still_verifies_as_before_and_says_what_it_could_not_check():
     data = load("flat_race_6.json")
     assert "version" not in data
     record = read_record(data)
     assert record.version == 1 and verify(record).ok
+    assert not verify(record).complete and verify(record).unchecked == (UNCOMMITTED_ORDERS,)
     assert "version" not in record.to_json()
     assert [name for name, _ in verify(record).checks] == [
         "the revealed seed matches the commitment",

@@ -108,6 +108,9 @@ def assert_kept_without_secrets(kept: bytes, raw: bytes) -> None:
     lowered = raw.lower()
     for secret in PASSWORDS.values():
         assert secret.encode() not in kept.lower(), "a seat password was kept"
+        for part in message_from_bytes(kept, policy=policy.compat32).walk():  # every part, decoded
+            payload = None if part.is_multipart() else part.get_payload(decode=True)
+            assert not isinstance(payload, bytes) or secret.encode() not in payload.lower(), "kept encoded"
     if kept == raw:  # nothing shown to mask
         assert not any(secret.encode() in lowered for secret in PASSWORDS.values())
         assert re.search(rb"password[ \t]*[:=]?[ \t]*[^\s*]", lowered) is None

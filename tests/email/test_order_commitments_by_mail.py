@@ -184,6 +184,8 @@ async def test_a_race_by_mail_publishes_commitments_and_its_record_verifies(
     code, _, err = run_verify(path, capsys)
     assert code == 2 and err.startswith(f"referee: {path}: turn 2, seat Eve: the orders do not match")
 
-    # A record of the old format (no version) still verifies as before.
+    # A record of the old format (no version) still replays and its seed and result are checked, but it
+    # carries no order commitments: verify says so, and exits 3 (it does not pass as a checked one).
     code, out, err = run_verify(OLD_RECORD, capsys)
-    assert code == 0 and "FAIL" not in out and "every turn's orders" not in out and not err
+    assert code == 3 and "FAIL" not in out and not err
+    assert "not checked: every turn's orders against the commitments the reports published" in out

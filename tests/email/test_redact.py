@@ -4,8 +4,12 @@ and the body dropped where a secret may hide in an encoded part."""
 from __future__ import annotations
 
 import base64
-from email import policy
+import binascii
+import html
+from email import message_from_bytes, policy
 from email.message import EmailMessage
+
+import pytest
 
 from bot.email.redact import BODY_REMOVED, redact_mail
 
@@ -60,3 +64,75 @@ def test_an_encoded_display_name_is_masked_but_a_plain_body_kept():
     raw = mail("ORDERS demo\n").replace(b"Subject: orders", f"Subject: =?utf-8?b?{word}?=".encode())
     kept = redact_mail(raw, [SECRET])
     assert kept is not None and b"=?utf-8?" not in kept and b"ORDERS demo" in kept
+
+
+def _uuencoded(text: bytes) -> bytes:
+    lines = [binascii.b2a_uu(text[i : i + 45], backtick=True).rstrip(b"\n") for i in range(0, len(text), 45)]
+    return b"\n".join([b"begin 644 orders.txt", *lines, b"`", b"end", b""])
+
+
+def _part(cte: str, body: bytes, charset: str = "us-ascii", kind: str = "text/plain") -> bytes:
+    return f"Content-Type: {kind}; charset={charset}\nContent-Transfer-Encoding: {cte}\n\n".encode() + body
+
+
+def _multipart(*parts: bytes) -> bytes:
+    head = (b"From: Ann <ann@example.org>\nSubject: orders\nMIME-Version: 1.0\n"
+            b'Content-Type: multipart/mixed; boundary="b1"\n\n')  # fmt: skip
+    return head + b"".join(b"--b1\n" + part + b"\n" for part in parts) + b"--b1--\n"
+
+
+def _decoded(raw: bytes) -> str:
+    """Every part of ``raw`` decoded (transfer encoding and charset), forwarded messages included: what a
+    person reading the stored mail with any mail program sees."""
+    texts = [raw.decode("latin-1")]
+    for part in message_from_bytes(raw, policy=policy.compat32).walk():
+        payload = None if part.is_multipart() else part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            texts.append(payload.decode(part.get_content_charset() or "latin-1", "replace"))
+    return html.unescape("\n".join(texts)).lower()
+
+
+LINE = f"ORDERS demo\ncards 10 8 6 4 2\nPASSWORD {SECRET}\n".encode()
+EVERY_ENCODING = {
+    "x-uuencode": _multipart(_part("x-uuencode", _uuencoded(LINE))),
+    "uuencode": _multipart(_part("uuencode", _uuencoded(LINE))),
+    "x-uue": _multipart(_part("x-uue", _uuencoded(LINE))),
+    "8bit": _multipart(_part("8bit", LINE.replace(b"ORDERS", "ORDRES é".encode()), "utf-8")),
+    "binary": _multipart(_part("binary", LINE)),
+    "base64": _multipart(_part("base64", base64.encodebytes(LINE))),
+    "quoted-printable": _multipart(_part("quoted-printable", LINE.replace(b"PASSWORD", b"PASS=\nWORD"))),
+    "utf-16 in 8bit": _multipart(_part("8bit", LINE.decode().encode("utf-16"), "utf-16")),
+    "utf-7": _multipart(_part("7bit", b"PASSWORD +AGEAbQBiAGUAcg--raven-4821\n", "utf-7")),
+    "html entities": _multipart(
+        _part("7bit", f"<p>PASS&#87;ORD {SECRET.replace('-', '&#45;')}</p>".encode(), kind="text/html")
+    ),
+    "forwarded, base64 inside": _multipart(
+        b"Content-Type: message/rfc822\n\nFrom: Ben <ben@example.org>\nSubject: fwd\n"
+        + _part("base64", base64.encodebytes(LINE))
+    ),
+    "a part the reading did not read": _multipart(
+        _part("7bit", b"ORDERS demo\ncards 10 8 6 4 2\n"), _part("base64", base64.encodebytes(LINE))
+    ),
+}
+
+
+@pytest.mark.parametrize("name", EVERY_ENCODING)
+def test_no_transfer_encoding_or_charset_keeps_a_secret_readable(name: str):
+    """The attack: a PASSWORD line (or a secret the reading found) in a part whose bytes are not its text
+    (uuencoded, base64, quoted-printable split by a soft break, UTF-16, UTF-7, HTML entities, a forwarded
+    message, a part the reading never read) stays readable in the stored mail unless the stored copy is
+    checked decoded.  Whether the reading found the secret or not, none is left in any decoded part."""
+    raw = EVERY_ENCODING[name]
+    assert SECRET in _decoded(raw)  # the attack: readable there, decoded
+    for found in ([SECRET], []):
+        kept = redact_mail(raw, found)
+        assert kept is not None, (name, found)
+        shown = _decoded(kept)
+        assert SECRET not in shown and "-4821" not in shown, (name, found, kept)
+        assert b"From: Ann <ann@example.org>" in kept
+
+
+def test_an_encoded_mail_without_a_secret_is_kept_as_it_came():
+    """Decoding is a check, not a verdict: an encoded mail that shows no secret once decoded is kept whole."""
+    for cte, body in (("x-uuencode", _uuencoded(b"STATUS demo\n")), ("base64", base64.encodebytes(b"STATUS demo\n"))):
+        assert redact_mail(_multipart(_part("7bit", b"HELP\n"), _part(cte, body))) is None

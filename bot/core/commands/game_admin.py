@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from adjudicator.api import GameError
 from adjudicator.options import resolve_options
+from bot.core.basics.free_text import clean_line
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.calendar_entry import deadline_entry
@@ -121,10 +122,12 @@ def show_log(ctx: CommandContext, command: c.ShowLog) -> Result:
 
 
 def audit_log(ctx: CommandContext, game_id: int) -> list[dict[str, Any]]:
-    """The game's audit entries, oldest first, as plain data."""
+    """The game's audit entries, oldest first, as plain data (a reason logged before every reason was
+    cleaned as it entered is cleaned here: ``referee gm log`` prints it on the host's terminal)."""
     rows = ctx.session.scalars(select(AuditEntry).where(AuditEntry.game_id == game_id).order_by(AuditEntry.id)).all()
     return [
-        {"at": r.at.isoformat(), "actor": r.actor, "channel": r.channel, "action": r.action, "reason": r.reason,
+        {"at": r.at.isoformat(), "actor": r.actor, "channel": r.channel, "action": r.action,
+         "reason": clean_line(r.reason),
          "detail": r.detail}
         for r in rows
     ]  # fmt: skip

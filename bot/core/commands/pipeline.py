@@ -1,6 +1,11 @@
 """The command pipeline: authorise, apply, audit; the same for every channel.
 
-For each command of an envelope, inside the envelope's transaction:
+An envelope enters cleaned (:func:`entering`): every text of every command
+by its field's kind (:func:`bot.core.model.declaration.cleaned`), the
+sender's display name and the adapter's notes, once, before anything reads
+them (:mod:`bot.core.basics.free_text`: no control or bidi character is
+kept, repeated or shown).  Then, for each command of the envelope, inside
+the envelope's transaction:
 
 1. **authorise** by the command's declared :class:`~bot.core.model.commands.Permission`:
    ``ANYONE`` runs; ``VOUCHED`` needs a sender the channel vouches for; ``SEAT`` needs the named game and a seat of it, found by the
@@ -25,9 +30,10 @@ For each command of an envelope, inside the envelope's transaction:
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, assert_never, get_args
 
+from bot.core.basics.free_text import clean_line
 from bot.core.commands import (
     game_admin,
     hosting,
@@ -49,6 +55,7 @@ from bot.core.commands.registry import Result, check_complete, handler_for
 from bot.core.games.stored import find_game
 from bot.core.messaging.delivery import game_masters
 from bot.core.model import commands as c
+from bot.core.model.declaration import cleaned
 from bot.core.people.identities import find_or_create_player, find_player, seat_of
 from bot.store.models import AuditEntry, Game, Seat
 
@@ -74,6 +81,20 @@ check_complete(get_args(c.Command))
 AUDITED = (c.Permission.GAME_MASTER, c.Permission.CREATOR, c.Permission.HOST)
 UNKEPT = frozenset({"gm_secret", "secret", "seed", "orders", "standings", "items"})
 """Reply data the audit entry does not keep: secrets, and what is long or recorded elsewhere."""
+
+
+def entering(envelope: c.Envelope) -> c.Envelope:
+    """``envelope`` as the core takes it: each command's texts cleaned by their kind, the sender's display
+    name made one clean line (empty: None), each of the adapter's notes one clean line.  The sender's
+    address, the password and the reply context are the adapter's, and stay as they are."""
+    sender = envelope.sender
+    name = " ".join(clean_line(sender.display_name).split()) if sender.display_name else None
+    return replace(
+        envelope,
+        sender=sender if name == sender.display_name else replace(sender, display_name=name or None),
+        commands=tuple(cleaned(command) for command in envelope.commands),
+        ignored=tuple(clean_line(note) for note in envelope.ignored),
+    )
 
 
 def handle_command(ctx: CommandContext, command: c.Command) -> None:

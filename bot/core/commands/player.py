@@ -23,7 +23,7 @@ from bot.core.model import commands as c
 from bot.core.model.declaration import game_master_help
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToGameMasters
 from bot.core.model.secret_values import Secret
-from bot.core.people.identities import find_player, seat_of
+from bot.core.people.identities import chosen_name, find_player, seat_of
 from bot.core.people.reliability import (
     RESIGNED,
     leave_seat,
@@ -122,7 +122,7 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
     if len(game.seats) >= most:
         ctx.reply.problem(line, "game_full", game=game.slug, max_seats=most)
         return REFUSED
-    name = (command.name or player.display_name).strip()
+    name = (command.name or chosen_name(ctx.envelope.sender) or _numbered(game)).strip()
     if not seat_name_allowed(name):
         ctx.reply.problem(line, "bad_seat_name", name=name)
         return REFUSED
@@ -157,6 +157,16 @@ def join(ctx: CommandContext, command: c.JoinGame) -> Result:
         ctx.delivery.send(Outcome(ToGameMasters(game.id), Message("game_filled", data), NOTICE,
                                    _filled_key(game), game.id))  # fmt: skip
     return DONE
+
+
+def _numbered(game: Game) -> str:
+    """The name of a seat whose player gave none (no ``AS``, no display name of their own): ``Player``
+    and its number (the first free one from the seat's), never anything from an address."""
+    taken = {seat.name.casefold() for seat in game.seats}
+    number = len(game.seats) + 1
+    while f"player {number}" in taken:
+        number += 1
+    return f"Player {number}"
 
 
 def _filled_key(game: Game) -> str:

@@ -4,15 +4,17 @@ what its text may hold, and the short codes a reply names a message by.
 Every cost a player can make the referee pay (mail to the other seats) is
 bounded here, and every bound is a refusal with a clear answer, never a
 message cut short: :mod:`bot.core.commands.press` checks them before anything
-is sent.
+is sent.  What a text may hold is the rule of every free text
+(:func:`bot.core.basics.free_text.clean_text`, applied by the pipeline as the
+command enters; named here for press's own checks).
 """
 
 from __future__ import annotations
 
 import secrets
-import unicodedata
 
 from bot.core.basics import linear
+from bot.core.basics.free_text import clean_text as clean_text
 
 MAX_PRESS_CHARS = 4_000
 """The longest press text, in characters: a long letter, not a flood (a longer one is refused, nothing sent)."""
@@ -31,10 +33,6 @@ CODE_LENGTH = 4
 """A code names a message within its game only, and only a recipient of the message may use it, so four
 letters (a million codes) leave nothing to guess: a wrong code and someone else's code get the same answer."""
 _CODE = linear.compile(rf"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
-_DROPPED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
-"""Unicode categories a press text never carries: controls, format characters (bidi overrides, zero
-widths), surrogates, private use and unassigned code points (each becomes U+FFFD, so nothing vanishes)."""
-REPLACEMENT = "\ufffd"
 
 
 def new_code() -> str:
@@ -46,16 +44,6 @@ def read_code(text: str) -> str | None:
     """``text`` as a press code (any case, surrounding spaces and brackets ignored), or None."""
     candidate = text.strip().strip("[]").upper()
     return candidate if _CODE.fullmatch(candidate) else None
-
-
-def clean_text(text: str) -> str:
-    """A press text as it is relayed: line ends made ``\\n``, tabs spaces, every other control or
-    invisible format character made U+FFFD (a CR or an escape sequence never reaches a mail or a
-    terminal), trailing spaces and blank edges removed.  Its length is checked apart (:func:`too_big`)."""
-    unified = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", "    ")
-    kept = (char if char == "\n" or unicodedata.category(char) not in _DROPPED else REPLACEMENT for char in unified)
-    lines = "".join(kept).split("\n")
-    return "\n".join(line.rstrip() for line in lines).strip("\n")
 
 
 def too_big(text: str) -> tuple[str, int] | None:

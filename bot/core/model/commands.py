@@ -17,6 +17,9 @@ command is its class here (and in :data:`Command`), its handler
 (:func:`bot.core.commands.registry.handles`), its phrases and its test.
 
 Orders stay raw text here; the game's own parser reads them in the core.
+Every text a command holds is free text from outside, cleaned as it enters
+the pipeline (:func:`bot.core.model.declaration.cleaned`): one line, unless
+its field is declared ``field(metadata=LINES)`` (orders, a message).
 User mistakes are not exceptions: a line the adapter could not read becomes
 :class:`NotUnderstood` so the reply can quote it.
 """
@@ -29,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.core.model.declaration import LINES as LINES
 from bot.core.model.declaration import Declaration as Declaration
 from bot.core.model.declaration import Declared as Declared
 from bot.core.model.declaration import Form as Form
@@ -112,7 +116,7 @@ class SubmitOrders(Declared):
     declaration = Declaration("ORDERS", Permission.SEAT)
 
     game: str
-    text: str
+    text: str = field(metadata=LINES)
 
 
 @dataclass(frozen=True)
@@ -377,7 +381,7 @@ class EnterOrders(Declared):
 
     game: str
     seat: str
-    text: str
+    text: str = field(metadata=LINES)
     reason: str
 
 
@@ -454,7 +458,7 @@ class Broadcast(Declared):
     )  # fmt: skip
 
     game: str
-    text: str
+    text: str = field(metadata=LINES)
 
 
 @dataclass(frozen=True)
@@ -634,7 +638,7 @@ class SendPress(Declared):
     game: str
     to: tuple[str, ...]
     """Seat names, or (:data:`EVERY_SEAT`,) for every other seat."""
-    text: str
+    text: str = field(metadata=LINES)
     anonymous: bool = False
 
 
@@ -650,7 +654,7 @@ class ReplyPress(Declared):
 
     game: str
     code: str
-    text: str
+    text: str = field(metadata=LINES)
     anonymous: bool = False
 
 

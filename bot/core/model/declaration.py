@@ -14,6 +14,12 @@ dataclass that subclasses :class:`Declared` and sets one class attribute,
   hint a mistyped line is answered with and its lines in ``HELP GM``;
 * ``summary``: one line saying what it does (``referee gm --help``, ``/gm``).
 
+Its fields declare their kind of text: every text a command holds (a field,
+or an item of a tuple or a mapping) is free text from outside, of one line
+unless the field is declared ``field(metadata=LINES)`` (orders, a message);
+the pipeline cleans each by its kind as the command enters (:func:`cleaned`),
+so a new command is cleaned without anyone remembering to.
+
 The channels read these (the mail vocabulary, ``referee gm``, ``/gm``, HELP);
 none repeats them.  Defining the class registers it (:func:`declared`, in the
 order the classes are defined, which is the order HELP lists them in).  Its
@@ -25,8 +31,12 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, is_dataclass, replace
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeVar, cast
+
+from bot.core.basics.free_text import clean_line, clean_text
 
 
 class Permission(enum.Enum):
@@ -135,6 +145,11 @@ def is_number(annotation: str) -> bool:
     return "int" in annotation.replace(" ", "").split("|")
 
 
+LINES: Mapping[str, str] = MappingProxyType({"text": "lines"})
+"""A command field's metadata (``text: str = field(metadata=LINES)``): a free text of several lines, whose
+line breaks are kept (:func:`bot.core.basics.free_text.clean_text`); any other text is one line
+(:func:`bot.core.basics.free_text.clean_line`)."""
+
 _DECLARED: list[type[Declared]] = []
 
 
@@ -170,3 +185,28 @@ def game_master_help() -> tuple[str, ...]:
     """``HELP GM``'s list of commands: each game master's command's help lines, in order."""
     return tuple(line for kind in _DECLARED if kind.declaration.permission in GAME_MASTERS
                  for line in kind.declaration.help_lines())  # fmt: skip
+
+
+_C = TypeVar("_C", bound="Declared")
+
+
+def cleaned(command: _C) -> _C:
+    """``command`` with every text it holds cleaned by its field's kind (see the module docstring): the
+    same command when nothing changed.  Whole numbers, flags and None are left as they are."""
+    changes: dict[str, Any] = {}
+    for found in fields(cast(Any, command)):
+        value = getattr(command, found.name)
+        kept = _cleaned(value, found.metadata.get("text") == "lines")
+        if kept != value:
+            changes[found.name] = kept
+    return cast(_C, replace(cast(Any, command), **changes)) if changes else command
+
+
+def _cleaned(value: Any, lines: bool) -> Any:
+    if isinstance(value, str):
+        return clean_text(value) if lines else clean_line(value)
+    if isinstance(value, tuple | list):
+        return type(value)(_cleaned(item, lines) for item in value)
+    if isinstance(value, dict):
+        return {_cleaned(key, False): _cleaned(item, lines) for key, item in value.items()}
+    return value

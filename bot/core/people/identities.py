@@ -43,7 +43,7 @@ def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Pl
     if player is not None:
         return player
     address = sender.address.strip()
-    name = (sender.display_name or address.split("@")[0]).strip()[:40] or "player"
+    name = (chosen_name(sender) or NO_NAME)[:40]
     player = Player(display_name=name, created_at=now)
     session.add(player)
     session.flush()
@@ -51,6 +51,22 @@ def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Pl
     session.flush()
     session.refresh(player, ["identities"])
     return player
+
+
+NO_NAME = "player"
+"""A player's name when their channel carried none they chose: never a part of their address."""
+
+
+def chosen_name(sender: Sender) -> str | None:
+    """The name ``sender`` chose to show (a mail's display name, a Discord member's), or None when there is
+    none, or when it is an address or the part of the sender's address before ``@`` as written (what a
+    mail program puts where its user set no name): a name that is shown, on a public page or to other
+    players, is never taken from an address."""
+    name = (sender.display_name or "").strip()
+    address = sender.address.strip()
+    if not name or "@" in name or name in (address, address.split("@")[0]):
+        return None
+    return name
 
 
 def link_identity(session: Session, player: Player, channel: str, address: str, now: datetime) -> None:

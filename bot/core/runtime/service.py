@@ -29,7 +29,7 @@ from bot.core.basics.batch import Batch, defer, memo_of, write_deferred
 from bot.core.basics.log_fields import game_named, log_fields
 from bot.core.commands.context import CommandContext
 from bot.core.commands.overrides import resume_game
-from bot.core.commands.pipeline import handle_command
+from bot.core.commands.pipeline import entering, handle_command
 from bot.core.commands.replies import ReplyBuilder, receipt_for
 from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.filed_orders import remember_current
@@ -150,6 +150,7 @@ class GameService:
         remember_current(session, turns.items())  # the orders on file for each game's open turn
 
     def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
+        envelope = entering(envelope)  # every text from outside cleaned, once, before anything reads it
         receipt = receipt_for(envelope.source_id)
         unapplied: set[str] | None = memo_of(session).get(UNAPPLIED)
         if unapplied is not None and envelope.source_id in unapplied:

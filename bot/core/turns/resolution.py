@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
 from bot.core.basics.batch import memo_of
+from bot.core.basics.free_text import clean_line
 from bot.core.games.filed_orders import commitment_of
 from bot.core.games.preload import absences_of, remember
 from bot.core.games.stored import FINISHED, current_orders, phase_opened_at, rules_of, state_of
@@ -210,9 +211,12 @@ def announced_action(action: str, reason: str, at: datetime, outcome: dict[str, 
     """One override as a report announces it: the phrase ``gm_action`` words it from ``action`` (the
     command's name) and ``outcome`` (what it did: the new deadline, the turn, the seat...).  A report is
     public data (its public place's copy, the web page): it names nobody's address, neither who acted
-    (the game's log keeps that) nor, but for the co-GM an ``ADD GM`` announces, whom it touched."""
+    (the game's log keeps that) nor, but for the co-GM an ``ADD GM`` announces, whom it touched.  The
+    reason is cleaned again (:func:`bot.core.basics.free_text.clean_line`): one logged before every reason
+    was cleaned as it entered reaches no report, page or feed with a control or bidi character."""
     shown = outcome if action in NAMES_AN_ADDRESS else {k: v for k, v in outcome.items() if k != "address"}
-    return {"action": action, "reason": reason, "at": at.isoformat(), "outcome": shown, "time_zone": time_zone}
+    return {"action": action, "reason": clean_line(reason), "at": at.isoformat(), "outcome": shown,
+            "time_zone": time_zone}  # fmt: skip
 
 
 NAMES_AN_ADDRESS = frozenset({"AddGameMaster"})

@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import Clock, SystemClock
 from bot.core.basics.durations import format_moment
+from bot.core.basics.free_text import clean_line
 from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.stored import ABANDONED, FINISHED, PAUSED, RUNNING, find_game
 from bot.core.model.commands import Sender
@@ -177,7 +178,8 @@ class CalendarViews:
             events = [
                 entry_event(entry, parse_reminders(game.reminders)) for game, entry in self._seated(session, player)
             ]
-            return _calendar(events, name=f"{player.display_name}: deadlines")
+            # a name stored before every name was cleaned as it entered shows nothing that acts
+            return _calendar(events, name=f"{clean_line(player.display_name)}: deadlines")
 
     def calendar_url(self, sender: Sender) -> str | None:
         """The address of ``sender``'s private calendar, or None: no web pages configured, or no such player."""

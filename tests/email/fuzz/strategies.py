@@ -34,7 +34,8 @@ Each example says what an exact reader must find when the mail is *faithful*
 (every text part well formed and in the charset it declares, the From
 aligned with the Return-Path, no automatic-mail header, a subject whose
 decoding is known): ``text`` is the text the reader must see and ``subject``
-the subject.  For the rest only the invariants of the fuzz test apply.
+the subject (cleaned as every free text is, bot/core/basics/free_text.py).
+For the rest only the invariants of the fuzz test apply.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from hypothesis import strategies as st
+
+from bot.core.basics.free_text import clean_line
 
 T = TypeVar("T")
 
@@ -417,7 +420,7 @@ def subject_header(ch: Choices) -> tuple[str | None, str | None]:
     else:
         text = ch.draw(_PRINTABLE)
     form = ch.shape(SUBJECT_FORMS)
-    expected: str | None = " ".join(text.split())
+    expected: str | None = " ".join(clean_line(text).split())  # a subject is free text: cleaned as it is read
     if form == "missing":
         return None, ""
     if form == "plain":
