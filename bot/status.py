@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.games.stored import PAUSED
+from bot.core.games.stored import PAUSED, turn_shown
 from bot.core.intake.inbox import FAILED, NEW, PARKED, Inbox
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.runtime.health import worker_health
@@ -37,8 +37,9 @@ class GameLine:
     slug: str
     kind: str
     status: str
-    turn: int
-    """The open turn as the core numbers it (`phase_number`: turns resolved so far), as `referee turns list`."""
+    turn: int | None
+    """The turn shown for the game (:func:`bot.core.games.stored.turn_shown`): the open one, or the one
+    it ended in; None before the start."""
     next_deadline: datetime | None
     """None while the game is paused (its clock stands still) or over."""
     paused_until: datetime | None = None
@@ -79,7 +80,7 @@ def gather(sessions: sessionmaker[Session]) -> Status:
                 g.slug,
                 g.kind,
                 g.status,
-                g.phase_number,
+                turn_shown(g),
                 None if g.status == PAUSED else _next(g.deadline_at, g.resolve_at),
                 g.paused_until if g.status == PAUSED else None,
             )
@@ -123,7 +124,8 @@ def render(status: Status) -> str:
             clock = f"paused until {_moment(g.paused_until)}" if g.paused_until else "paused: no deadline"
         else:
             clock = f"next deadline {_moment(g.next_deadline)}"
-        lines.append(f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {g.turn:<3} {clock}")
+        turn = "-" if g.turn is None else g.turn
+        lines.append(f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {turn:<3} {clock}")
     lines.append(f"inbox: {status.inbox['pending']} pending, {status.inbox['parked']} parked")
     if status.outbox:
         for channel, counts in status.outbox.items():
