@@ -406,6 +406,10 @@ class TurnRecord(Base):
     private: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    sent: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """What the turn's public report said beside the record (``bot.core.turns.resolution.sent_with``): the
+    deadline it gave, how late it was, the actions and the press it announced; None for a turn resolved
+    before it was kept."""
 
 
 class ProcessedEnvelope(Base):

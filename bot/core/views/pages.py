@@ -56,7 +56,7 @@ from bot.core.people.reliability import TRIAL_TURNS, seat_figures
 from bot.core.turns.game_record import export_record
 from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import public_press_since
-from bot.core.turns.resolution import gm_actions_since, public_report
+from bot.core.turns.resolution import gm_actions_since, public_report, report_as_sent
 from bot.core.turns.substitutes import offered_seats
 from bot.store.db import unit_of_work
 from bot.store.models import Game
@@ -306,21 +306,23 @@ def _holders(session: Session, game: Game) -> tuple[HolderRecord, ...]:
 def _reports(
     session: Session, game: Game, actions: list[dict[str, Any]], press: list[dict[str, Any]]
 ) -> tuple[PublicReport, ...]:
-    """Every live turn's public report, oldest first, with the actions and the public press announced in
-    it (those since the report before); the deadline only in the latest (an old one is not kept)."""
+    """Every live turn's public report as it was sent, oldest first: from what its record kept of it
+    (:func:`bot.core.turns.resolution.report_as_sent`); a turn resolved before that was kept is rebuilt
+    with the actions and the public press of its own time (those since the report before, up to it) and
+    no deadline (the one it said is not known; today's is not it)."""
     rules = rules_of(game)
-    records = live_records(session, game)
     found: list[PublicReport] = []
     since: datetime | None = None
-    for index, record in enumerate(records):
-        latest = index == len(records) - 1
+    for record in live_records(session, game):
         until = record.resolved_at
-        announced = [a for a in actions if (since is None or _at(a) > since) and (latest or _at(a) <= until)]
-        said = [p for p in press if (since is None or _at(p) > since) and _at(p) <= until]
+        if record.sent is not None:
+            data = report_as_sent(game, record, record.sent)
+        else:
+            announced = [a for a in actions if (since is None or _at(a) > since) and _at(a) <= until]
+            said = [p for p in press if (since is None or _at(p) > since) and _at(p) <= until]
+            next_phase = rules.phase(rules.load_state(record.state_after))
+            data = public_report(game, record, next_phase, deadline=None, gm_actions=announced, press=said)
         since = until
-        next_phase = rules.phase(rules.load_state(record.state_after))
-        deadline = game.deadline_at if latest and game.status not in OVER else None
-        data = public_report(game, record, next_phase, deadline=deadline, gm_actions=announced, press=said)
         found.append(PublicReport(record.turn_number, record.phase_title, record.resolved_at, data))
     return tuple(found)
 
