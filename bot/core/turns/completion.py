@@ -38,8 +38,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
+from bot.core.games.facts import facts_of
 from bot.core.games.filed_orders import filed_since
-from bot.core.games.stored import RUNNING, current_orders, phase_of
+from bot.core.games.stored import RUNNING, phase_of
 from bot.core.model import commands as c
 from bot.store.models import AuditEntry, Game
 
@@ -64,14 +65,18 @@ def reopened_at(session: Session, game: Game) -> datetime | None:
 
 
 def is_complete(session: Session, game: Game, phase: Phase) -> bool:
-    """Whether every held seat that owes orders in ``phase`` has them on file (see the module docstring)."""
-    filed = set(current_orders(session, game, phase.number))
+    """Whether every held seat that owes orders in ``phase`` has them on file (see the module docstring):
+    the turn waits for nobody (:attr:`bot.core.games.facts.GameFacts.waiting`, what every surface shows),
+    someone has ordered, and, after a rollback, every held seat has sent its orders again."""
+    facts = facts_of(session, game)
+    if facts.waiting or not facts.ordered:
+        return False
     since = reopened_at(session, game)
-    if since is not None and filed:
-        filed &= filed_since(session, game.id, phase.number, since)
-    owing = set(phase.owing)
-    held = {seat.name for seat in game.seats if not seat.resigned} & owing
-    return bool(filed & owing) and held <= filed
+    if since is None:
+        return True
+    fresh = filed_since(session, game.id, phase.number, since)
+    held = set(facts.owing) - set(facts.resigned)
+    return held <= fresh and bool(fresh & set(facts.owing))
 
 
 def _waits(game: Game, turn: int) -> bool:
