@@ -2,8 +2,9 @@
 
 What it shows, each read in its own short transaction:
 
-* the games: slug, kind, status, the open turn, and the next deadline in UTC
-  (``resolve_at`` when a resolution is wanted sooner: every order in, or a retry);
+* the games: their facts (:func:`bot.core.games.facts.facts_of`, what every surface shows): slug,
+  kind, status, the turn, and the next deadline in UTC (the early resolution when it is sooner:
+  every order in, or a retry), or since and until when it is paused;
 * the inbox: pending (new, and failed awaiting a retry) and parked messages;
 * the outbox: per channel, pending and parked messages;
 * the turns the shunt parked (:mod:`bot.core.turns.shunt`), with their error;
@@ -21,8 +22,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
+from bot.core.games.facts import facts_of
 from bot.core.games.stored import PAUSED
 from bot.core.intake.inbox import FAILED, NEW, PARKED, Inbox
 from bot.core.messaging.outbox import OutboxDrain
@@ -37,11 +39,14 @@ class GameLine:
     slug: str
     kind: str
     status: str
-    turn: int
-    """The open turn as the core numbers it (`phase_number`: turns resolved so far), as `referee turns list`."""
+    turn: int | None
+    """The turn shown for the game (:func:`bot.core.games.stored.turn_shown`): the open one, or the one
+    it ended in; None before the start."""
     next_deadline: datetime | None
-    """None while the game is paused (its clock stands still) or over."""
+    """The sooner of its deadline and of an early resolution (every order in, or a retry); None while the
+    game is paused (its clock stands still), before the start, or over."""
     paused_until: datetime | None = None
+    paused_since: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -74,17 +79,11 @@ class Status:
 def gather(sessions: sessionmaker[Session]) -> Status:
     """Read everything ``referee status`` shows."""
     with unit_of_work(sessions) as session:
-        games = [
-            GameLine(
-                g.slug,
-                g.kind,
-                g.status,
-                g.phase_number,
-                None if g.status == PAUSED else _next(g.deadline_at, g.resolve_at),
-                g.paused_until if g.status == PAUSED else None,
-            )
-            for g in session.scalars(select(Game).order_by(Game.slug)).all()
-        ]
+        games = []
+        for g in session.scalars(select(Game).order_by(Game.slug).options(selectinload(Game.seats))).all():
+            facts = facts_of(session, g)  # what every surface shows of the game
+            games.append(GameLine(g.slug, g.kind, facts.status, facts.turn, _next(facts.deadline, facts.resolves_at),
+                                  facts.paused_until, facts.paused_since))  # fmt: skip
     counts = Inbox(sessions).counts()
     inbox = {"pending": counts[NEW] + counts[FAILED], "parked": counts[PARKED]}
     drain = OutboxDrain(sessions)
@@ -120,10 +119,12 @@ def render(status: Status) -> str:
     lines = [f"{len(status.games)} game(s)"]
     for g in status.games:
         if g.status == PAUSED:
-            clock = f"paused until {_moment(g.paused_until)}" if g.paused_until else "paused: no deadline"
+            since = f" since {_moment(g.paused_since)}" if g.paused_since else ""
+            clock = f"paused until {_moment(g.paused_until)}" if g.paused_until else f"paused{since}: no deadline"
         else:
             clock = f"next deadline {_moment(g.next_deadline)}"
-        lines.append(f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {g.turn:<3} {clock}")
+        turn = "-" if g.turn is None else g.turn
+        lines.append(f"  {g.slug:<16} {g.kind:<16} {g.status:<9} turn {turn:<3} {clock}")
     lines.append(f"inbox: {status.inbox['pending']} pending, {status.inbox['parked']} parked")
     if status.outbox:
         for channel, counts in status.outbox.items():

@@ -41,7 +41,7 @@ BORROWED = frozenset({
     "absence", "broadcast", "deadline_moved", "ejected", "ended", "gm_handed_over", "gm_help", "help",
     "intakes_behind", "late_notice", "link_code", "linked", "orders_elsewhere", "orders_entered",
     "password_locked", "paused", "prerendered", "press_gm_copy", "resumed", "rolled_back", "seat_joined", "seat_taken", "turn_parked",
-    "seat_put_up", "substitute_found", "substitute_declined",
+    "seat_put_up", "substitute_found", "substitute_declined", "ready_marked", "option_changed",
     "unlinked", "unreachable",
 })  # fmt: skip
 """The templates Discord renders in :data:`SHARED_FORM`, on purpose: every other message has its own

@@ -27,7 +27,7 @@ def _x(square: int, length: int) -> float:
 
 
 def draw(board: Mapping[str, Any]) -> Picture:
-    """The track after round ``board["round"]``: each runner's square and place."""
+    """The track after the rounds played (``board["round"]`` is the next one): each runner's square and place."""
     length = int(board["race_length"])
     steeple = bool(board["steeplechase"])
     runners = list(board["runners"])
@@ -53,12 +53,14 @@ def draw(board: Mapping[str, Any]) -> Picture:
         else []
     )
     ticks = [{"x": _x(s, length), "label": str(s)} for s in range(0, length + 1, 10)]
-    round_no = int(board["round"])
+    played = int(board["round"]) - 1  # the board's round is the one the next resolution plays
     title = (
-        "Golden Strider" + (" steeplechase" if steeple else "") + (f", round {round_no}" if round_no else ", the start")
+        "Golden Strider"
+        + (" steeplechase" if steeple else "")
+        + (f", after round {played}" if played > 0 else ", the start")
     )
     if any(int(r["square"]) >= length for r in runners):
-        title += " (finish reached)"
+        title += " (race over)"
     svg = render(
         "golden-strider",
         title=title,

@@ -423,6 +423,10 @@ class TurnRecord(Base):
     resolved_at: Mapped[datetime] = mapped_column(UTCDateTime())
     draw: Mapped[int] = mapped_column(Integer, default=0)
     """The turn's draw (:func:`adjudicator.rng.rng_for`): a game's record keeps it, so a replay draws the same."""
+    sent: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """What the turn's public report said beside the record (``bot.core.turns.resolution.sent_with``): the
+    deadline it gave, how late it was, the actions and the press it announced; None for a turn resolved
+    before it was kept."""
 
 
 class ProcessedEnvelope(Base):

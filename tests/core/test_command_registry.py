@@ -70,6 +70,6 @@ def test_a_class_that_declares_nothing_is_refused(monkeypatch):
 
 def test_what_the_reports_announce_comes_from_the_declarations():
     assert declaration.announced() == (
-        "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
+        "SetJoining", "MarkReady", "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
         "RollBack", "SetOption", "EndGame", "AddGameMaster", "OfferSeat", "TakeSeat",
     )  # fmt: skip

@@ -104,7 +104,7 @@ def test_an_engine_error_on_the_last_order_parks_the_turn_not_the_message(sessio
     last = harness.send(SEATS[-1], c.SubmitOrders("aaa", "cards 10 8 6 4 2"))
     assert "orders_accepted" in last.applied.results and "turn_deferred" in last.applied.results
     assert "could not be resolved just now" in last.reply
-    (deferred,) = [r for r in caplog.records if "on its last order failed" in r.getMessage()]
+    (deferred,) = [r for r in caplog.records if "once complete failed" in r.getMessage()]
     assert (getattr(deferred, "game", None), getattr(deferred, "turn", None)) == ("aaa", 0), "the ids as fields"
     with unit_of_work(sessions) as session:
         game = find_game(session, "aaa")

@@ -61,11 +61,31 @@ def test_the_standby_list_needs_a_vouched_sender_and_a_known_kind(harness):
     assert standby(harness, "Zed", c.ANY_KIND).applied.results == ("standby_set",)
     listed = standby(harness, "Zed", None)
     assert "any kind of game" in (listed.reply or "")
-    assert standby(harness, "Zed", c.ANY_KIND, on=False).applied.results == ("standby_set",)
+    standby(harness, "Zed", on=False)  # off one kind: on ALL, every other kind stays
     listed = " ".join((standby(harness, "Zed", None).reply or "").split())
-    assert "You stand by for a seat in: golden-strider." in listed
-    standby(harness, "Zed", on=False)
+    assert "You stand by for a seat in: dragon-stripes, lautobus, strike-gold, three-races." in listed
+    assert standby(harness, "Zed", c.ANY_KIND, on=False).applied.results == ("standby_set",)  # off every list
     assert "You are on no standby list." in (standby(harness, "Zed", None).reply or "")
+
+
+def test_each_way_to_stop_an_offer_it_names_works_whichever_list_brought_it(harness):
+    """The offer tells every recipient the same two ways to stop it; each does what it says for a player
+    on ALL and for one on the kind's list (none answers "you were not on that list")."""
+    start(harness)
+    standby(harness, "Ida", c.ANY_KIND)
+    standby(harness, "Zed")
+    harness.send("GM", c.OfferSeat("g1", "Ben", reason="Ben has gone quiet"))
+    offers = {row.recipient: " ".join(row.body.split()) for row in rows(harness, "seat_offer")}
+    assert set(offers) == {"ida@example.org", "zed@example.org"}
+    for body in offers.values():
+        assert "STANDBY OFF golden-strider stops these offers, STANDBY OFF ALL every offer" in body, body
+    off = standby(harness, "Ida", on=False)
+    assert off.applied.results == ("standby_set",) and "not on that list" not in " ".join(off.reply.split())
+    off = standby(harness, "Zed", c.ANY_KIND, on=False)
+    assert "not on that list" not in " ".join(off.reply.split())
+    harness.send("GM", c.OfferSeat("g1", "Cat", reason="Cat too"))
+    assert len(rows(harness, "seat_offer")) == 2, "neither is offered a golden-strider seat any more"
+    assert "dragon-stripes" in " ".join((standby(harness, "Ida", None).reply or "").split())
 
 
 def test_a_game_masters_offer_reaches_the_standby_list_the_public_place_and_the_holder(harness):

@@ -8,6 +8,7 @@ game's deadlines and moves, Strike Gold's rounds), but never "turn" with another
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import timedelta
 
@@ -66,3 +67,54 @@ def test_every_place_names_the_same_turn(sessions, kind: str) -> None:
             assert turns_named(r"\bturn (\d+)", header) == {number}, header
             assert turns_named(r"(?m)^Next: turn (\d+)", body) == {number + 1}, body
             assert not re.search(rf"\bturn (?!{number}\b|{number + 1}\b)\d+", body, re.IGNORECASE), body
+
+
+def test_a_finished_game_shows_the_turn_it_ended_in_everywhere(sessions) -> None:
+    """Once over, a game shows its last turn played (not the number a next turn would have had): on
+    ``referee status``, on its calendar entry, and its board's picture names the last round run."""
+    from bot.core.games.calendar_entry import deadline_entry
+    from bot.core.games.stored import find_game, turn_shown
+    from bot.core.views import GameViews
+    from bot.pictures import draw
+    from bot.status import gather, render
+    from tests.support.stored import example_orders
+
+    harness = Harness(sessions)
+    started(harness, "golden-strider")
+    views = GameViews(harness.sessions)
+    rng = random.Random(3)
+    last_title = ""
+    for _ in range(200):
+        view = views.game(GAME)
+        if view.phase is None:
+            break
+        last_title = view.phase.title
+        for seat in view.phase.owing:
+            harness.send(seat, c.SubmitOrders(GAME, example_orders(harness.sessions, GAME, seat, rng)))
+        harness.pass_deadline()
+    assert views.game(GAME).status == "finished"
+    with unit_of_work(harness.sessions) as session:
+        game = find_game(session, GAME)
+        last = game.phase_number - 1  # turns 0 .. last were resolved
+        assert turn_shown(game) == last
+        entry = deadline_entry(game, harness.config, harness.clock.now())
+        assert entry["turn"] == last and entry["uid"].startswith(f"deadline-{GAME}-0-{last}@")
+    line = next(g for g in gather(harness.sessions).games if g.slug == GAME)
+    assert line.turn == last
+    assert f"finished  turn {last} " in render(gather(harness.sessions))
+    final = [m for m in harness.outbox("report") if m.recipient == "public:g1" and m.data.get("final")]
+    picture = draw("golden-strider", final[-1].data["board"])
+    played = int(last_title.split()[-1])  # "round 22"
+    assert f"after round {played} (race over)" in picture.alt, (picture.alt, last_title)
+
+
+def test_a_game_ended_by_its_game_master_shows_the_turn_it_ended_in(sessions) -> None:
+    from bot.core.games.stored import find_game, turn_shown
+
+    harness = Harness(sessions)
+    started(harness, "golden-strider")
+    harness.setup_all(GAME)
+    harness.pass_deadline()
+    harness.send("GM", c.EndGame(GAME, "the club closes"))
+    with unit_of_work(harness.sessions) as session:
+        assert turn_shown(find_game(session, GAME)) == 1  # turn 1 was open; it never resolved

@@ -104,7 +104,8 @@ async def test_the_status_is_pinned_at_the_start_and_edited_in_place_after_order
 
         harness.send("GM", c.PauseGame("gs1", "holiday"))
         await again.delivered()
-        assert "**Paused** by the game master: no deadline runs." in status["content"], status["content"]
+        assert "**Paused** by the game master since <t:" in status["content"], status["content"]
+        assert ": no deadline runs." in status["content"]
         assert "Deadline:" not in status["content"]
         harness.send("GM", c.EndGame("gs1", "we stop here", abandon=True))
         await again.delivered()

@@ -166,7 +166,9 @@ async def test_standby_shows_and_changes_the_list_and_take_suggests_only_the_sea
         assert "/take game: seat: takes one" in every and "STAND IN <game>" not in every
         assert "You stand by for a seat in any kind of game." in await said("standby", {})
         none = await said("standby", {"kind": "strike-gold", "off": True})
-        assert "No more offers of strike-gold seats (you were not on that list)" in none, none
+        assert "No more offers of strike-gold seats. Your list: dragon-stripes, golden-strider, lautobus, " in none, (
+            none
+        )
         off = await said("standby", {"kind": "all", "off": True})
         assert "No more offers for any kind." in off, off
 

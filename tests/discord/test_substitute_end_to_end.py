@@ -238,7 +238,9 @@ async def test_a_seat_missed_twice_is_put_up_taken_by_button_accepted_by_the_gm_
         offer = one_line(zed_dm["content"])
         assert "Seat Ann of Golden Strider game sub1 needs a new player: Ann missed 2 turns in a row." in offer, offer
         assert "the first to ask has it once a game master accepts" in offer
-        assert "/standby kind:golden-strider off:True (or kind:all off:True) stops it." in offer, offer
+        assert "/standby kind:golden-strider off:True stops these offers, kind:all off:True every offer." in offer, (
+            offer
+        )
         assert all(offer_buttons(world, name) == [] for name in ON_DISCORD)  # seated: not offered their own game
         posts = one_line("\n".join(thread_reports(world, GAME)))
         assert "Seat Ann of Golden Strider game sub1 needs a new player" in posts, posts

@@ -259,7 +259,7 @@ async def test_referee_serve_runs_a_whole_game_on_mail_and_discord_across_two_si
         await players.orders_on_discord(1, ("Dan",), ROUND)
         running = await read_page(page)  # the web pages, served by serve's pages' process: who ordered, never what
         assert "Orders received from: Ann, Ben, Dan." in running and ROUND not in running
-        assert 'alt="Golden Strider, round 1' in running, "the board's picture and its words"
+        assert 'alt="Golden Strider, the start' in running, "the board's picture and its words"
         await referee.terminate()
         assert resolved_turns(sessions) == [(0, 0)], "stopped in the middle of turn 1"
         # Cat mails her orders while the referee is down: they wait in the mailbox.

@@ -74,7 +74,12 @@ def set_option(ctx: CommandContext, command: c.SetOption) -> Result:
         return REFUSED
     before = game.options.get(command.name)
     game.options = options
-    ctx.reply.add("option_set", game=game.slug, name=command.name, before=before, after=options.get(command.name))
+    data = {"game": game.slug, "name": command.name, "before": before, "after": options.get(command.name)}
+    ctx.reply.add("option_set", **data)
+    told = {**data, "reason": command.reason}
+    for seat in game.seats:  # who joined already: the game they joined changed
+        ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("option_changed", told), NOTICE,
+                                  f"option:{ctx.envelope.source_id}:{seat.name}", game.id))  # fmt: skip
     return DONE
 
 

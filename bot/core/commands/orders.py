@@ -1,23 +1,17 @@
-"""Submitting orders: parsing with the game, last set wins, resolving a completed turn.
+"""Submitting orders: parsing with the game, last set wins.
 
 The pipeline has already authenticated the seat (:mod:`bot.core.commands.pipeline`).
 Orders are stored as the raw text and the game's canonical form; the reply
 echoes the canonical form, its commitment (the report that uses the orders
 publishes the same), the game's notes and every line it could not read.
-When every owing seat has ordered and the phase resolves on completion (a
-sequential game's move) or the game allows early processing, the turn is
-resolved in the same transaction; if the engine raises, the player's orders
-still stand and the turn goes to the deadline worker's retry-and-park path
-(the shunt), so an engine bug parks the turn, never the player's message.
+Whether the orders completed the turn, and what follows, is not this
+handler's: the pipeline applies the one rule after every command that
+changed a game (:mod:`bot.core.commands.turn_completion`).
 """
 
 from __future__ import annotations
 
-import logging
-from datetime import timedelta
-
 from bot.core.commands.context import Authorised, CommandContext
-from bot.core.commands.early_notice import tell_early_resolution
 from bot.core.commands.linking import copy_to_other_channels
 from bot.core.commands.registry import REFUSED, SHOWN, Result, handles
 from bot.core.games.filed_orders import commitment_of, file_orders
@@ -31,10 +25,6 @@ from bot.core.games.stored import (
 )
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
-from bot.core.turns.resolution import resolve_current_turn
-from bot.store.models import Game
-
-log = logging.getLogger(__name__)
 
 
 def opened_before(arrived_at_second: int, opened_at_second: int) -> bool:
@@ -107,7 +97,6 @@ def _submit(ctx: CommandContext, command: c.SubmitOrders, granted: Authorised) -
     copy = {**accepted, "receipt": ctx.reply.receipt, "from_channel": ctx.envelope.sender.channel}
     copy_to_other_channels(ctx, seat.player, Message("orders_copy", copy), f"copy:{ctx.envelope.source_id}",
                            game.id)  # fmt: skip
-    _resolve_if_complete(ctx, game, phase.number, phase.owing, phase.resolve_when_complete, set(on_file))
     return True
 
 
@@ -137,49 +126,6 @@ def show_filed(ctx: CommandContext, command: c.ShowFiledOrders) -> Result:
         deadline=game.deadline_at.isoformat() if game.deadline_at else None, time_zone=game.time_zone,
     )  # fmt: skip
     return SHOWN
-
-
-def _resolve_if_complete(
-    ctx: CommandContext, game: Game, turn: int, owing: tuple[str, ...], when_complete: bool, ordered: set[str]
-) -> None:
-    """Every owing seat has ordered: resolve now, or plan the early resolution, or wait for the deadline.
-
-    A sequential game's move resolves at once.  A game with early
-    processing resolves ``early_delay_minutes`` after the last order
-    (orders may still change meanwhile), unless a seat asked it to wait
-    for the deadline (SET WAIT).  A turn in its grace period resolves as
-    soon as the late orders are in.  ``ordered``: the seats with orders on
-    file for ``turn``.
-    """
-    if game.status != RUNNING or not set(owing) <= ordered:
-        return
-    waiting = any(seat.wait_turn == turn for seat in game.seats)
-    at_once = when_complete or game.grace_until is not None
-    if not at_once:
-        if not game.early_processing or waiting:
-            return
-        if game.early_delay_minutes > 0:
-            # The delay runs from the moment the last seat's orders came in; a change inside it keeps the time.
-            if game.resolve_at is None:
-                game.resolve_at = ctx.now + timedelta(minutes=game.early_delay_minutes)
-                tell_early_resolution(ctx, game, turn, game.resolve_at)
-            ctx.reply.add("early_planned", game=game.slug, turn=turn, at=game.resolve_at.isoformat(),
-                           time_zone=game.time_zone)  # fmt: skip
-            return
-    try:
-        with ctx.session.begin_nested():
-            record = resolve_current_turn(ctx.session, game, ctx.now, ctx.config, ctx.delivery)
-    except Exception:
-        # The orders stand; the turn goes to the deadline worker's shunt (retried, then parked).
-        log.exception(
-            "resolving %s turn %d on its last order failed; the deadline worker retries it", game.slug, turn,
-            extra={"game": game.slug, "turn": turn},
-        )  # fmt: skip
-        ctx.session.expire(game)
-        game.resolve_at = ctx.now
-        ctx.reply.add("turn_deferred", game=game.slug, turn=turn)
-        return
-    ctx.reply.add("turn_resolved", game=game.slug, turn=record.turn_number)
 
 
 def tell_owner(ctx: CommandContext, granted: Authorised, line: str, done: bool) -> None:

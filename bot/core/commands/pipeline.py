@@ -25,6 +25,9 @@ the envelope's transaction:
    that the result says was done: who, from which channel, when, the command
    and its reason (``audit_log``; ``referee gm log``).  A seat opened by its
    password from another address: its player is told what was done or refused.
+4. **settle** the game of every command whose result says it changed something:
+   the rule "a complete turn resolves at once" (:mod:`bot.core.commands.turn_completion`),
+   whatever the command was.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ from bot.core.commands.context import Authorised, CommandContext
 from bot.core.commands.orders import tell_owner
 from bot.core.commands.password_checks import gm_password_proven, seat_by_password
 from bot.core.commands.registry import Result, check_complete, handler_for
+from bot.core.commands.turn_completion import game_of, settle_turn
 from bot.core.games.stored import find_game
 from bot.core.messaging.delivery import game_masters
 from bot.core.model import commands as c
@@ -108,6 +112,10 @@ def handle_command(ctx: CommandContext, command: c.Command) -> None:
         tell_owner(ctx, granted, label(command), result.done)
     if command.declaration.permission in AUDITED and result.done:
         _audit(ctx, command, granted, ctx.reply.items[items_before:])
+    if result.changed:
+        game = game_of(ctx.granting(granted), command)
+        if game is not None:
+            settle_turn(ctx, game)
 
 
 def label(command: c.Declared) -> str:

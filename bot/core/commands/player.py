@@ -18,6 +18,7 @@ from bot.core.commands.admission import admitted
 from bot.core.commands.context import CommandContext
 from bot.core.commands.player_settings import calendar_address
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
+from bot.core.games.facts import facts_of
 from bot.core.games.stored import FINISHED, FORMING, current_orders, find_game, rules_of, seat_limit, state_of
 from bot.core.model import commands as c
 from bot.core.model.declaration import game_master_help
@@ -86,17 +87,20 @@ def _runs_games(ctx: CommandContext) -> bool:
 
 @handles(c.ListGames)
 def list_games(ctx: CommandContext, command: c.ListGames) -> Result:
+    """The games not finished, each with its facts (:func:`bot.core.games.facts.facts_of`): its status, seats,
+    deadline, and whether it takes a JOIN (a full or closed game offers none)."""
     query = select(Game).where(Game.status != FINISHED).order_by(Game.slug).options(selectinload(Game.seats))
     games = ctx.session.scalars(query).all()
     figures = seat_figures(ctx.session, [g for g in games if g.status == FORMING])  # who can be counted on
-    rows = [
-        {
-            "game": g.slug, "title": rules_of(g).title, "status": g.status, "seats": len(g.seats),
-            "max_seats": seat_limit(g), "deadline": _iso(g.deadline_at), "time_zone": g.time_zone,
+    rows = []
+    for g in games:
+        facts = facts_of(ctx.session, g)
+        rows.append({
+            "game": g.slug, "title": facts.title, "status": facts.status, "seats": len(facts.seats),
+            "max_seats": facts.seat_limit, "deadline": _iso(facts.deadline), "time_zone": g.time_zone,
+            "paused_until": _iso(facts.paused_until), "joinable": facts.joinable,
             "holders": figures.get(g.id, []), "min_reliability": g.min_reliability,
-        }
-        for g in games
-    ]  # fmt: skip
+        })  # fmt: skip
     ctx.reply.add("games", games=rows)
     return SHOWN
 
@@ -176,31 +180,28 @@ def _filled_key(game: Game) -> str:
 
 @handles(c.ShowStatus)
 def status(ctx: CommandContext, command: c.ShowStatus) -> Result:
+    """The game's facts (:func:`bot.core.games.facts.facts_of`, what every surface shows), the sender's
+    orders on file, the standings once it is over, and its last report."""
     game = ctx.game_named(command.game, f"STATUS {command.game}")
     if game is None:
         return REFUSED
-    rules = rules_of(game)
+    facts = facts_of(ctx.session, game)
     data: dict[str, object] = {
-        "game": game.slug, "title": rules.title, "status": game.status, "seats": [s.name for s in game.seats],
-        "turn": None, "phase": None, "deadline": _iso(game.deadline_at), "time_zone": game.time_zone,
-        "ordered": [], "waiting": [], "own_orders": None, "standings": [],
+        "game": game.slug, "title": facts.title, "status": facts.status, "seats": list(facts.seats),
+        "turn": facts.turn if facts.phase is not None else None, "phase": facts.phase,
+        "deadline": _iso(facts.deadline), "resolves_at": _iso(facts.resolves_at),
+        "paused_since": _iso(facts.paused_since), "paused_until": _iso(facts.paused_until),
+        "time_zone": game.time_zone, "ordered": list(facts.ordered), "waiting": list(facts.waiting),
+        "resigned": list(facts.resigned), "own_orders": None, "standings": [],
         "holders": seat_figures(ctx.session, [game])[game.id], "min_reliability": game.min_reliability,
     }  # fmt: skip
-    if game.state is not None and game.status != FINISHED:
-        phase = rules.phase(state_of(game))
-        if phase is not None:
-            orders = current_orders(ctx.session, game, phase.number)
-            data.update(
-                turn=phase.number, phase=phase.title,
-                ordered=sorted(set(orders) & set(phase.owing)),
-                waiting=[s for s in phase.owing if s not in orders],
-            )  # fmt: skip
-            player = find_player(ctx.session, ctx.envelope.sender)
-            own = seat_of(game, player) if player is not None else None
-            if own is not None and own.name in orders:
-                data["own_orders"] = orders[own.name].canonical_text
+    if facts.phase is not None and facts.turn is not None:
+        player = find_player(ctx.session, ctx.envelope.sender)
+        own = seat_of(game, player) if player is not None else None
+        if own is not None and own.name in facts.ordered:
+            data["own_orders"] = current_orders(ctx.session, game, facts.turn)[own.name].canonical_text
     if game.status == FINISHED:
-        data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules.standings(state_of(game))]
+        data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules_of(game).standings(state_of(game))]
     data["last_report"] = _last_report(ctx, game)
     ctx.reply.add("status", **data)
     return SHOWN

@@ -28,9 +28,7 @@ def wait(ctx: CommandContext, command: c.WaitForDeadline) -> Result:
     if phase is None:
         ctx.reply.problem(f"WAIT {game.slug}", "wrong_status", game=game.slug, status=game.status)
         return REFUSED
-    seat.wait_turn = phase.number if command.wait else None
-    if command.wait and game.resolve_at is not None and game.turn_failures == 0:
-        game.resolve_at = None  # an early resolution already planned waits for the deadline now
+    seat.wait_turn = phase.number if command.wait else None  # a planned early resolution waits for the deadline
     ctx.reply.add("waiting", game=game.slug, seat=seat.name, turn=phase.number, wait=command.wait)
     return DONE
 

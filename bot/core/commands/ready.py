@@ -13,6 +13,7 @@ from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, Result, handles
 from bot.core.games.stored import FORMING
 from bot.core.model import commands as c
+from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
 from bot.core.turns.ready_checks import check_running, has_ready_check, settle_if_all_ready, unconfirmed
 from bot.store.models import Game, Seat
 
@@ -66,8 +67,8 @@ def confirm_ready(ctx: CommandContext, command: c.ConfirmReady) -> Result:
 
 @handles(c.MarkReady)
 def mark_ready(ctx: CommandContext, command: c.MarkReady) -> Result:
-    """A game master's override: the seat counts as confirmed (the pipeline writes it to the game's log
-    with its reason)."""
+    """A game master's override: the seat counts as confirmed; its player is told at once, the pipeline
+    writes it to the game's log with its reason, and the game's next report announces it."""
     game = ctx.game
     line = f"READY {game.slug} FOR {command.seat}"
     seat = ctx.seat_named(game, command.seat, line)
@@ -76,4 +77,7 @@ def mark_ready(ctx: CommandContext, command: c.MarkReady) -> Result:
     if not _open(ctx, game, seat, line):
         return REFUSED
     _confirm(ctx, game, seat, command.reason)
+    data = {"game": game.slug, "seat": seat.name, "reason": command.reason}
+    ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("ready_marked", data), NOTICE,
+                              f"ready-marked:{ctx.envelope.source_id}:{seat.name}", game.id))  # fmt: skip
     return DONE

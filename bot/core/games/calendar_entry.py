@@ -19,14 +19,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.core.games.stored import FORMING, RUNNING, rules_of
+from bot.core.games.stored import FORMING, RUNNING, rules_of, turn_shown
 from bot.core.model.config import ServiceConfig
 from bot.store.models import Game
 
 
 def entry_uid(game: Game, domain: str) -> str:
-    """The UID of the entry of the game's open turn: game, generation and turn, under ``domain``."""
-    return f"deadline-{game.slug}-{game.generation}-{game.phase_number}@{domain}"
+    """The UID of the entry of the game's open turn (once it is over, of the turn it ended in:
+    :func:`bot.core.games.stored.turn_shown`): game, generation and turn, under ``domain``."""
+    return f"deadline-{game.slug}-{game.generation}-{turn_shown(game)}@{domain}"
 
 
 def deadline_entry(game: Game, config: ServiceConfig, now: datetime) -> dict[str, Any] | None:
@@ -49,7 +50,7 @@ def deadline_entry(game: Game, config: ServiceConfig, now: datetime) -> dict[str
         "status": game.status,
         "game": game.slug,
         "title": rules_of(game).title,
-        "turn": game.phase_number,
+        "turn": turn_shown(game),
         "time_zone": game.time_zone,
         "url": config.page_of(game.slug),
     }

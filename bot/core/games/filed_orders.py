@@ -156,3 +156,17 @@ def file_orders(
         remembered[seat] = filed
     session.info.setdefault(TOUCHED, set()).add(game_id)
     return filed
+
+
+def filed_since(session: Session, game_id: int, turn: int, since: datetime) -> set[str]:
+    """The seats whose counting set for ``turn`` of the game was sent at ``since`` or later."""
+    write_deferred(session)
+    columns = _TABLE.c
+    return set(
+        session.connection().scalars(
+            select(columns.seat_name).where(
+                columns.game_id == game_id, columns.turn_number == turn, columns.current.is_(True),
+                columns.submitted_at >= since,
+            )
+        )
+    )  # fmt: skip

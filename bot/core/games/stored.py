@@ -74,6 +74,20 @@ def seed_revealed(game: Game) -> bool:
     return game.status in (FINISHED, ABANDONED)
 
 
+def turn_shown(game: Game) -> int | None:
+    """The turn number every surface shows for ``game`` (one rule, for the status lines, the calendars and
+    the pages alike): while it runs or is paused, the open turn; once it is over, the turn it ended in,
+    which is the last turn played, or the turn open when a game master ended it (never the number the
+    next turn would have had); None before it starts, or when it ended before its first turn."""
+    if game.state is None:
+        return None
+    if game.status not in (FINISHED, ABANDONED):
+        return game.phase_number
+    if rules_of(game).phase(state_for_reading(game)) is not None:
+        return game.phase_number  # ended by a game master with this turn open
+    return game.phase_number - 1 if game.phase_number > 0 else None
+
+
 def find_game(session: Session, slug: str) -> Game | None:
     """The game called ``slug`` (remembered for the transaction's batch, :mod:`bot.core.basics.batch`:
     held, its seats stay loaded from one message to the next)."""

@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
+from bot.core.games.facts import facts_of
 from bot.core.games.filed_orders import TOUCHED
-from bot.core.games.stored import ABANDONED, FINISHED, PAUSED, current_orders, rules_of, state_of
+from bot.core.games.stored import FINISHED, rules_of, state_of
 from bot.core.messaging.delivery import public_recipient
 from bot.core.messaging.outbox import Outgoing, enqueue
 from bot.core.model.outcomes import STATUS
@@ -48,29 +49,20 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def game_status(session: Session, game: Game) -> dict[str, Any]:
-    """The public status of ``game`` as plain data (who has ordered, never the orders)."""
-    rules = rules_of(game)
+    """The public status of ``game`` as plain data (who has ordered, never the orders): its facts
+    (:func:`bot.core.games.facts.facts_of`, what every surface shows)."""
+    facts = facts_of(session, game)
     data: dict[str, Any] = {
-        "game": game.slug, "title": rules.title, "status": game.status, "turn": None, "phase": None,
-        "deadline": _iso(game.grace_until or game.deadline_at), "time_zone": game.time_zone,
-        "seats": [s.name for s in game.seats if not s.resigned], "ordered": [], "waiting": [],
-        "paused_until": _iso(game.paused_until) if game.status == PAUSED else None,
-        "stuck": game.turn_parked_at is not None, "standings": [],
+        "game": game.slug, "title": facts.title, "status": facts.status,
+        "turn": facts.turn if facts.phase is not None else None, "phase": facts.phase,
+        "deadline": _iso(facts.deadline), "time_zone": game.time_zone,
+        "seats": [s for s in facts.seats if s not in facts.resigned], "ordered": list(facts.ordered),
+        "waiting": list(facts.waiting), "paused_until": _iso(facts.paused_until),
+        "paused_since": _iso(facts.paused_since), "stuck": game.turn_parked_at is not None, "standings": [],
+        "joinable": facts.joinable,
     }  # fmt: skip
-    if game.state is None or game.status == ABANDONED:
-        data["deadline"] = None if game.status == ABANDONED else data["deadline"]
-        return data
     if game.status == FINISHED:
-        data["deadline"] = None
-        data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules.standings(state_of(game))]
-        return data
-    phase = rules.phase(state_of(game))
-    if phase is not None:
-        orders = current_orders(session, game, phase.number)
-        data.update(
-            turn=phase.number, phase=phase.title, ordered=[s for s in phase.owing if s in orders],
-            waiting=[s for s in phase.owing if s not in orders],
-        )  # fmt: skip
+        data["standings"] = [{"place": s.place, "seat": s.seat} for s in rules_of(game).standings(state_of(game))]
     return data
 
 

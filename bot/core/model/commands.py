@@ -37,6 +37,7 @@ from bot.core.model.declaration import Declaration as Declaration
 from bot.core.model.declaration import Declared as Declared
 from bot.core.model.declaration import Form as Form
 from bot.core.model.declaration import Permission as Permission
+from bot.core.model.declaration import Told as Told
 
 
 class Trust(enum.Enum):
@@ -165,7 +166,7 @@ class CreateGame(Declared):
     """Host/GM: create a game of ``kind`` named ``game`` (open for joining)."""
 
     declaration = Declaration(
-        "CREATE", Permission.CREATOR, summary="create a game, open for joining (you run it, or the game masters you name)",
+        "CREATE", Permission.CREATOR, told=Told.NAMED, summary="create a game, open for joining (you run it, or the game masters you name)",
         forms=(Form("CREATE <game> <kind>", help=(
             "CREATE <game> <kind>      then its settings, one a line (all optional):",
             "  SEATS n  or  MAX n        exactly n seats, or open joining up to n",
@@ -250,7 +251,7 @@ class SetJoining(Declared):
     """GM: open or close joining before the start."""
 
     declaration = Declaration(
-        "JOINING", Permission.GAME_MASTER, summary="open or close joining",
+        "JOINING", Permission.GAME_MASTER, announced=True, summary="open or close joining",
         forms=(Form("OPEN <game>", "OPEN <game> (opens joining)", help=("OPEN <game>, CLOSE <game> open or close joining",)),
                Form("CLOSE <game>", "CLOSE <game> (closes joining)")),
     )  # fmt: skip
@@ -265,7 +266,7 @@ class StartGame(Declared):
     """GM: close joining and start the game (its first phase and deadline)."""
 
     declaration = Declaration(
-        "START", Permission.GAME_MASTER, summary="close joining and start the game (refused until its seats are filled)",
+        "START", Permission.GAME_MASTER, told=Told.PLAYERS, summary="close joining and start the game (refused until its seats are filled)",
         forms=(Form("START <game>", help=("START <game>              start (refused until the seats are filled)",)),),
     )  # fmt: skip
 
@@ -277,7 +278,7 @@ class MarkReady(Declared):
     """GM: confirm a seat in the ready check for its player (an override, logged with its reason)."""
 
     declaration = Declaration(
-        "READY FOR", Permission.GAME_MASTER, name="ready",
+        "READY FOR", Permission.GAME_MASTER, name="ready", announced=True, told=Told.SEAT,
         summary="confirm a seat in the ready check for its player (logged)",
         forms=(Form("READY <game> FOR <seat>", "",
                     help=("READY <game> FOR <seat>   confirm the seat in the ready check",
@@ -297,7 +298,7 @@ class SetDeadline(Declared):
     """GM: set the deadline of the open turn: ``when`` is an ISO time (game's zone) or ``+2d3h`` from the deadline."""
 
     declaration = Declaration(
-        "DEADLINE", Permission.GAME_MASTER, announced=True,
+        "DEADLINE", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS,
         summary="set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
         forms=(Form("SET DEADLINE <game> <when>", help=("SET DEADLINE <game> <when>                  REASON needed",)),
                Form("EXTEND <game> <duration>", "EXTEND <game> <duration> (e.g. EXTEND g1 1d), with a REASON line below",
@@ -314,7 +315,7 @@ class PauseGame(Declared):
     """GM: stop the clock (optionally until a time: then the game resumes with a new deadline)."""
 
     declaration = Declaration(
-        "PAUSE", Permission.GAME_MASTER, announced=True, summary="stop the clock (optionally until a time)",
+        "PAUSE", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="stop the clock (optionally until a time)",
         forms=(Form("PAUSE <game> [UNTIL <until>]", "PAUSE <game> or PAUSE <game> UNTIL <when>, with a REASON line below",
                     help=("PAUSE <game> [UNTIL <when>]                 REASON needed",)),),
     )  # fmt: skip
@@ -329,7 +330,7 @@ class ResumeGame(Declared):
     """GM: start the clock again, with a new deadline (default: the game's schedule from now)."""
 
     declaration = Declaration(
-        "RESUME", Permission.GAME_MASTER, announced=True, summary="start the clock again, with a new deadline",
+        "RESUME", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="start the clock again, with a new deadline",
         forms=(Form("RESUME <game> [DEADLINE <deadline>]", "RESUME <game> or RESUME <game> DEADLINE <when>, with a REASON line below",
                     help=("RESUME <game> [DEADLINE <when>]             REASON needed",)),),
     )  # fmt: skip
@@ -344,7 +345,7 @@ class ProcessNow(Declared):
     """GM: resolve turn ``turn`` now; refused once that turn is resolved (a repeat can never process two)."""
 
     declaration = Declaration(
-        "PROCESS", Permission.GAME_MASTER, announced=True, summary="resolve the open turn now (name it: a repeat cannot process two)",
+        "PROCESS", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="resolve the open turn now (name it: a repeat cannot process two)",
         forms=(Form("PROCESS <game> TURN <turn>", "PROCESS <game> TURN <n> (the open turn, as STATUS shows it), with a REASON line below",
                     help=("PROCESS <game> TURN <n>   resolve turn n now (as STATUS numbers it);",
                           "                          refused once it is resolved    REASON needed")),),
@@ -360,7 +361,7 @@ class PreviewTurn(Declared):
     """GM: resolve the open turn privately with the orders so far; the GM sees the report, nothing changes."""
 
     declaration = Declaration(
-        "PREVIEW", Permission.GAME_MASTER, summary="resolve the open turn privately; change nothing",
+        "PREVIEW", Permission.GAME_MASTER, shows=True, summary="resolve the open turn privately; change nothing",
         forms=(Form("PREVIEW <game>", help=("PREVIEW <game>            the open turn resolved privately; no change",)),),
     )  # fmt: skip
 
@@ -372,7 +373,7 @@ class EnterOrders(Declared):
     """GM: enter or change the orders of a seat (its player gets a copy)."""
 
     declaration = Declaration(
-        "ORDERS FOR", Permission.GAME_MASTER, announced=True, name="orders",
+        "ORDERS FOR", Permission.GAME_MASTER, announced=True, told=Told.SEAT, name="orders",
         summary="enter or change a seat's orders (its player gets a copy)",
         forms=(Form("ORDERS <game> FOR <seat>", "", also=("GAME",), help=(
             "ORDERS <game> FOR <seat>  then the seat's orders; the player gets a copy",
@@ -390,7 +391,7 @@ class ReplacePlayer(Declared):
     """GM: give a seat to someone else (``channel``/``address``): a fresh secret, the seat's private state."""
 
     declaration = Declaration(
-        "REPLACE", Permission.GAME_MASTER, announced=True,
+        "REPLACE", Permission.GAME_MASTER, announced=True, told=Told.SEAT,
         summary="give a seat to a substitute (a fresh secret, the seat's last report)",
         forms=(Form("REPLACE <game> <seat> WITH <address> [EXTEND <extend>]",
                     "REPLACE <game> <seat> WITH <address> [EXTEND <duration>], with a REASON line below",
@@ -411,7 +412,7 @@ class EjectPlayer(Declared):
     """GM: take a seat from its player; it gets the no-moves-received rule until replaced."""
 
     declaration = Declaration(
-        "EJECT", Permission.GAME_MASTER, announced=True, summary="take a seat from its player",
+        "EJECT", Permission.GAME_MASTER, announced=True, told=Told.SEAT, summary="take a seat from its player",
         forms=(Form("EJECT <game> <seat>", "EJECT <game> <seat>, with a REASON line below",
                     help=("EJECT <game> <seat>       the seat gets no-moves-received   REASON needed",)),),
     )  # fmt: skip
@@ -428,7 +429,7 @@ class RollBack(Declared):
     as they were (to correct a game master's mistake; :mod:`bot.core.turns.draws`)."""
 
     declaration = Declaration(
-        "ROLLBACK", Permission.GAME_MASTER, announced=True,
+        "ROLLBACK", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS,
         summary="go back to the start of turn N with a fresh draw (its orders stay on file)",
         forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
                     "ROLLBACK <game> TO <n> [SAME DRAW] [DEADLINE <when>], with a REASON line below",
@@ -452,7 +453,7 @@ class Broadcast(Declared):
     """GM: a message to every seat, the observers and the game's public place."""
 
     declaration = Declaration(
-        "BROADCAST", Permission.GAME_MASTER, summary="a message to every seat, the observers and the public place",
+        "BROADCAST", Permission.GAME_MASTER, told=Told.PLAYERS, summary="a message to every seat, the observers and the public place",
         forms=(Form("BROADCAST <game>", "BROADCAST <game>, then the message on the lines below",
                     help=("BROADCAST <game>          then the message, up to the next command line",)),),
     )  # fmt: skip
@@ -466,7 +467,7 @@ class SetOption(Declared):
     """GM: change a game option before the start (``value`` as JSON, or a word)."""
 
     declaration = Declaration(
-        "OPTION", Permission.GAME_MASTER, announced=True, summary="change an option before the start",
+        "OPTION", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="change an option before the start",
         forms=(Form("SET OPTION <game> <name> <value>",
                     help=("SET OPTION <game> <name> <value>  before the start        REASON needed",)),),
     )  # fmt: skip
@@ -482,7 +483,7 @@ class EndGame(Declared):
     """GM: end the game now (``abandon``: without a result), for a reason."""
 
     declaration = Declaration(
-        "END", Permission.GAME_MASTER, announced=True, summary="end the game now, or abandon it without a result",
+        "END", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="end the game now, or abandon it without a result",
         forms=(Form("END <game>", "END <game> (ends the game, with a REASON line below)",
                     help=("END <game>                end the game now               REASON needed",)),
                Form("ABANDON <game>", "ABANDON <game>, with a REASON line below",
@@ -499,7 +500,7 @@ class AddGameMaster(Declared):
     """GM: add a co-GM (``hand_over``: make them the GM and step back)."""
 
     declaration = Declaration(
-        "ADD GM", Permission.GAME_MASTER, announced=True, summary="add a co-GM, or hand the game over to them",
+        "ADD GM", Permission.GAME_MASTER, announced=True, told=Told.NAMED, summary="add a co-GM, or hand the game over to them",
         forms=(Form("ADD GM <game> <address>", "ADD GM <game> <address>, with a REASON line below", also=("ADD CO-GM", "ADD COGM"),
                     help=("ADD GM <game> <address>   a co-GM                        REASON needed",)),
                Form("HANDOVER <game> <address>", "HANDOVER <game> <address>, with a REASON line below", also=("HAND OVER",),
@@ -518,7 +519,7 @@ class ShowLog(Declared):
     """GM: the game's audit log."""
 
     declaration = Declaration(
-        "LOG", Permission.GAME_MASTER, summary="the game's audit log",
+        "LOG", Permission.GAME_MASTER, shows=True, summary="the game's audit log",
         forms=(Form("LOG <game>", help=("LOG <game>                the game's audit log",)),),
     )  # fmt: skip
 
@@ -730,7 +731,7 @@ class OfferSeat(Declared):
     seat to the player who offered to take it (``accept``) or turn them down (``decline``)."""
 
     declaration = Declaration(
-        "SUBSTITUTE", Permission.GAME_MASTER, announced=True,
+        "SUBSTITUTE", Permission.GAME_MASTER, announced=True, told=Told.SEAT,
         summary="put a seat up for a substitute; withdraw the offer, accept or decline who offered",
         forms=(Form("SUBSTITUTE <game> <seat> [<action>]",
                     "SUBSTITUTE <game> <seat> [WITHDRAW|ACCEPT|DECLINE], and a REASON line below",

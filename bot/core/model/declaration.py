@@ -7,8 +7,12 @@ dataclass that subclasses :class:`Declared` and sets one class attribute,
 * ``label``: how a refusal names it (``DEADLINE gs1``), and the name of its
   ``referee gm`` and Discord ``/gm`` subcommand unless ``name`` says otherwise;
 * ``permission``: who may run it (checked by :func:`bot.core.commands.pipeline.authorise`);
-* ``announced``: every player hears of it in the game's next report (the GM
-  issue: "announced in the next message"; :func:`bot.core.turns.resolution.gm_actions_since`);
+* ``announced``: every player hears of it in the game's next report, and the game's
+  page and feed list it (:func:`bot.core.turns.resolution.gm_actions_since`);
+* ``told``: who hears of it at once, by a message of its own (:class:`Told`): with
+  ``announced``, the promise every game master's command keeps ("every override is
+  told to the player it touches and announced"); a command that only shows
+  something (``shows``: ``LOG``, ``PREVIEW``) has nothing to tell;
 * ``forms``: how it is written, one :class:`Form` per spelling a person types
   (``SET DEADLINE <game> <when>``, ``EXTEND <game> <duration>``), each with the
   hint a mistyped line is answered with and its lines in ``HELP GM``;
@@ -54,6 +58,16 @@ class Permission(enum.Enum):
     """Someone the host allows to create games (``game_masters``), VERIFIED or VOUCHED, or the host."""
     HOST = "host"
     """The host only (the command line)."""
+
+
+class Told(enum.Enum):
+    """Who a command is told to at once, by a message of its own (beside the sender's reply)."""
+
+    NOBODY = "nobody"
+    SEAT = "the player of the seat it names"
+    """(and, when it hands the seat over, its new player)."""
+    PLAYERS = "every player of the game"
+    NAMED = "the person it names (a co-GM, the game masters of a game created for them)"
 
 
 GAME_MASTERS = (Permission.GAME_MASTER, Permission.CREATOR)
@@ -123,6 +137,10 @@ class Declaration:
     permission: Permission
     announced: bool = False
     forms: tuple[Form, ...] = ()
+    told: Told = Told.NOBODY
+    shows: bool = False
+    """It only shows the sender something (``LOG``, ``PREVIEW``): it changes nothing, so there is nothing to
+    tell or announce."""
     summary: str = ""
     name: str = ""
     """Its ``referee gm`` / ``/gm`` subcommand; empty: the label in lower case, spaces as dashes."""

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from bot.core.basics.batch import Batch, defer, memo_of, write_deferred
 from bot.core.basics.log_fields import game_named, log_fields
 from bot.core.commands.context import CommandContext
+from bot.core.commands.early_notice import tell_early_resolution
 from bot.core.commands.overrides import resume_game
 from bot.core.commands.pipeline import entering, handle_command
 from bot.core.commands.replies import ReplyBuilder, receipt_for
@@ -40,6 +41,7 @@ from bot.core.messaging.status_board import watching_status
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
+from bot.core.turns.completion import settle
 from bot.core.turns.ready_checks import READY_BATCH, claim_expired, expire_ready_check, next_ready_deadline
 from bot.core.turns.reminder_pass import REMIND_BATCH, games_to_remind, remind_games, start_grace
 from bot.core.turns.resolution import next_deadline, remember_for_resolving, resolve_current_turn
@@ -330,7 +332,9 @@ class GameService:
         return sent
 
     def resume_due(self, now: datetime) -> list[str]:
-        """Resume every game paused until a time that has come, with a new deadline from its schedule."""
+        """Resume every game paused until a time that has come, with a new deadline from its schedule; a turn
+        completed during the pause is due at once, or after the game's early delay
+        (:func:`bot.core.turns.completion.settle`; the pass's :meth:`resolve_due` resolves it)."""
         resumed: list[str] = []
         with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
             games = session.scalars(
@@ -349,6 +353,9 @@ class GameService:
                 for seat in game.seats:
                     delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("resumed", data), NOTICE,
                                           f"resumed:{game.slug}:{now.isoformat()}", game.id))  # fmt: skip
+                settled = settle(session, game, now)  # a turn completed during the pause: resolve_due takes it
+                if settled.planned and settled.early is not None and settled.turn is not None and settled.early > now:
+                    tell_early_resolution(session, delivery, game, settled.turn, settled.early)
                 resumed.append(game.slug)
         return resumed
 

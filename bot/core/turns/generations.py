@@ -67,7 +67,7 @@ def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime, *,
                 game_id=game.id, generation=generation, turn_number=record.turn_number, phase_kind=record.phase_kind,
                 phase_title=record.phase_title, state_before=record.state_before, orders=record.orders,
                 defaulted=record.defaulted, events=record.events, report=record.report, private=record.private,
-                state_after=record.state_after, resolved_at=record.resolved_at, draw=record.draw,
+                state_after=record.state_after, resolved_at=record.resolved_at, draw=record.draw, sent=record.sent,
             )
         )  # fmt: skip
     if same_draw:

@@ -154,8 +154,10 @@ def resolve_current_turn(
     offers, offered = offers_after_turn(session, game, record, now, config)  # seats whose holder went missing
     since = previous_report_at(session, game, record.turn_number)
     actions = gm_actions_since(session, game, since) + list(announce) + [announcement(e, game) for e in offered]
+    press = public_press_since(session, game, since)
+    record.sent = sent_with(game.deadline_at, late, actions, press)
     outcomes = report_outcomes(game, record, next_phase, late=late, gm_actions=actions, page=config.page_of(game.slug),
-                               press=public_press_since(session, game, since))  # fmt: skip
+                               press=press)  # fmt: skip
     outcomes += offers
     if reports is not None:
         reports += outcomes
@@ -252,6 +254,31 @@ def orders_used(game: Game, record: TurnRecord) -> list[dict[str, Any]]:
     return used
 
 
+def sent_with(
+    deadline: datetime | None, late: timedelta | None, gm_actions: list[dict[str, Any]], press: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What a turn's public report says beside its record, kept with it (``TurnRecord.sent``): the deadline
+    it gave, how late it was, the actions and the public press it announced.  With the record, it is all
+    :func:`public_report` needs to build the report again as it was sent (:func:`report_as_sent`)."""
+    return {
+        "deadline": deadline.isoformat() if deadline else None,
+        "late_minutes": None if late is None else int(late.total_seconds() // 60),
+        "gm_actions": gm_actions,
+        "press": press,
+    }
+
+
+def report_as_sent(game: Game, record: TurnRecord, sent: dict[str, Any], page: str | None = None) -> dict[str, Any]:
+    """The public copy of ``record``'s report as it was sent, from what was kept with it (``sent``:
+    :func:`sent_with`), for the web pages to show every report so."""
+    rules = rules_of(game)
+    next_phase = rules.phase(rules.load_state(record.state_after))
+    deadline = datetime.fromisoformat(sent["deadline"]) if sent.get("deadline") else None
+    late = None if sent.get("late_minutes") is None else timedelta(minutes=int(sent["late_minutes"]))
+    return public_report(game, record, next_phase, deadline=deadline, late=late, gm_actions=list(sent["gm_actions"]),
+                         page=page, press=list(sent["press"]))  # fmt: skip
+
+
 def public_report(
     game: Game,
     record: TurnRecord,
@@ -266,8 +293,8 @@ def public_report(
     """The data of the public copy of ``record``'s report (``templates/<form>/report.txt.j2``).
 
     The one builder of it: :func:`report_outcomes` sends it when the turn resolves, and the web
-    pages (:mod:`bot.core.views.pages`) render it again from the stored record, so a page shows
-    the text the channels sent.  ``board`` is the public view of the state after the turn (the
+    pages (:mod:`bot.core.views.pages`) render it again from the stored record and what was kept
+    with it (:func:`report_as_sent`), so a page shows the text the channels sent.  ``board`` is the public view of the state after the turn (the
     rules' ``public_state``, never a seat's secrets), which a channel may draw (:mod:`bot.pictures`);
     ``deadline`` is the next phase's (None when it is not known, as for an old turn re-rendered);
     ``page`` is the game's web page, for a link (None: no web pages); ``press``: the public signed press

@@ -38,6 +38,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, selectinload
 
+from adjudicator import registry
 from bot.core.games.filed_orders import commitment_of
 from bot.core.games.stored import current_orders, phase_of, rules_of
 from bot.core.model import commands as c
@@ -64,15 +65,34 @@ def standby_kinds(session: Session, player_id: int) -> list[str]:
 
 
 def set_standby(session: Session, player_id: int, kind: str, on: bool, now: datetime) -> bool:
-    """Put ``player_id`` on the standby list for ``kind`` (or off it); returns whether anything changed."""
+    """Put ``player_id`` on the standby list for ``kind`` (or off it); returns whether anything changed.
+
+    Off is what a player who says it expects, whichever list put them there (an offer tells every
+    recipient the same two ways to stop it): off ``ALL`` (:data:`bot.core.model.commands.ANY_KIND`) is
+    off every list; off a kind, for a player on ``ALL``, keeps them on the list of every other kind
+    (in their place: since they said ``ALL``)."""
     row = session.get(Standby, (player_id, kind))
-    if on and row is None:
+    if on:
+        if row is not None:
+            return False
         session.add(Standby(player_id=player_id, kind=kind, since_at=now))
         return True
-    if not on and row is not None:
+    mine = list(session.scalars(select(Standby).where(Standby.player_id == player_id)))
+    if kind == c.ANY_KIND:
+        for listed in mine:
+            session.delete(listed)
+        return bool(mine)
+    every = next((listed for listed in mine if listed.kind == c.ANY_KIND), None)
+    if every is not None:
+        held = {listed.kind for listed in mine}
+        for other in registry.kinds():
+            if other != kind and other not in held:
+                session.add(Standby(player_id=player_id, kind=other, since_at=every.since_at))
+        session.delete(every)
+    if row is not None:
         session.delete(row)
-        return True
-    return False
+    session.flush()
+    return row is not None or every is not None
 
 
 def _standing_by(session: Session, game: Game, limit: int) -> list[int]:

@@ -41,24 +41,15 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from adjudicator.api import JSON
 from bot.core.basics.durations import format_moment
-from bot.core.games.stored import (
-    ABANDONED,
-    FINISHED,
-    FORMING,
-    PAUSED,
-    RUNNING,
-    current_orders,
-    find_game,
-    phase_of,
-    rules_of,
-    state_for_reading,
-)
+from bot.core.games.facts import GameFacts, facts_of
+from bot.core.games.filed_orders import remember_current
+from bot.core.games.stored import ABANDONED, FINISHED, FORMING, PAUSED, RUNNING, find_game, rules_of, state_for_reading
 from bot.core.messaging.rendering import environment
 from bot.core.people.reliability import TRIAL_TURNS, seat_figures
 from bot.core.turns.game_record import export_record
 from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import public_press_since
-from bot.core.turns.resolution import gm_actions_since, public_report
+from bot.core.turns.resolution import gm_actions_since, public_report, report_as_sent
 from bot.core.turns.substitutes import offered_seats
 from bot.core.views.page_stamps import club_stamp, game_stamp
 from bot.store.db import unit_of_work
@@ -96,6 +87,11 @@ class GameLine:
     """The number of the turn open now (None: not started, or over)."""
     phase_title: str | None
     deadline: Moment | None
+    """When the open turn's orders are due (None while paused, before the start, or over)."""
+    joinable: bool = False
+    """It takes a JOIN now (a full or closed game offers none)."""
+    paused_since: Moment | None = None
+    paused_until: Moment | None = None
 
 
 @dataclass(frozen=True)
@@ -207,7 +203,8 @@ class Pages:
         """Every game: running (and paused), forming, and over; each list by slug."""
         with unit_of_work(self._sessions) as session:
             games = list(session.scalars(select(Game).options(selectinload(Game.seats)).order_by(Game.slug)))
-            lines = [_line(game) for game in games]
+            remember_current(session, [(g.id, g.phase_number) for g in games if g.status in TAKING])  # one query
+            lines = [_line(game, facts_of(session, game)) for game in games]
             offered = _offered(games)
         return ClubPage(
             running=tuple(line for line in lines if line.status not in (FORMING, *OVER)),
@@ -256,15 +253,15 @@ def _moment(at: datetime | None, time_zone: str) -> Moment | None:
     return None if at is None else Moment(at, format_moment(at, ZoneInfo(time_zone)))
 
 
-def _line(game: Game) -> GameLine:
-    rules = rules_of(game)
-    phase = phase_of(game) if game.status not in OVER else None
+def _line(game: Game, facts: GameFacts) -> GameLine:
+    """The game's line, from its facts (:func:`bot.core.games.facts.facts_of`: what every surface shows)."""
+    zone = facts.time_zone
     return GameLine(
-        slug=game.slug, kind=game.kind, title=rules.title, status=game.status, time_zone=game.time_zone,
-        seats=tuple(seat.name for seat in game.seats), seat_limit=game.target_seats or game.max_seats,
-        joining_open=game.joining_open, turn=None if phase is None else phase.number,
-        phase_title=None if phase is None else phase.title,
-        deadline=_moment(game.deadline_at, game.time_zone) if phase is not None else None,
+        slug=facts.slug, kind=facts.kind, title=facts.title, status=facts.status, time_zone=zone,
+        seats=facts.seats, seat_limit=game.target_seats or game.max_seats,
+        joining_open=game.joining_open, turn=facts.turn if facts.phase is not None else None,
+        phase_title=facts.phase, deadline=_moment(facts.deadline, zone), joinable=facts.joinable,
+        paused_since=_moment(facts.paused_since, zone), paused_until=_moment(facts.paused_until, zone),
     )  # fmt: skip
 
 
@@ -289,11 +286,9 @@ def _offered(games: list[Game]) -> tuple[SeatOffer, ...]:
 
 
 def _page(session: Session, game: Game) -> GamePage:
-    line = _line(game)
+    facts = facts_of(session, game)
+    line = _line(game, facts)
     rules = rules_of(game)
-    phase = phase_of(game) if game.status not in OVER else None
-    owing = tuple(phase.owing) if phase is not None else ()
-    filed = current_orders(session, game, phase.number) if phase is not None else {}
     board: dict[str, JSON] | None = None
     standings: tuple[StandingLine, ...] = ()
     if game.state is not None:
@@ -303,9 +298,9 @@ def _page(session: Session, game: Game) -> GamePage:
     actions = gm_actions_since(session, game, None)
     return GamePage(
         line=line,
-        owing=owing,
-        ordered=tuple(seat for seat in owing if seat in filed),
-        resigned=tuple(seat.name for seat in game.seats if seat.resigned),
+        owing=facts.owing,
+        ordered=facts.ordered,
+        resigned=facts.resigned,
         standings=standings,
         board=board,
         reports=_reports(session, game, actions, public_press_since(session, game, None)),
@@ -329,21 +324,23 @@ def _holders(session: Session, game: Game) -> tuple[HolderRecord, ...]:
 def _reports(
     session: Session, game: Game, actions: list[dict[str, Any]], press: list[dict[str, Any]]
 ) -> tuple[PublicReport, ...]:
-    """Every live turn's public report, oldest first, with the actions and the public press announced in
-    it (those since the report before); the deadline only in the latest (an old one is not kept)."""
+    """Every live turn's public report as it was sent, oldest first: from what its record kept of it
+    (:func:`bot.core.turns.resolution.report_as_sent`); a turn resolved before that was kept is rebuilt
+    with the actions and the public press of its own time (those since the report before, up to it) and
+    no deadline (the one it said is not known; today's is not it)."""
     rules = rules_of(game)
-    records = live_records(session, game)
     found: list[PublicReport] = []
     since: datetime | None = None
-    for index, record in enumerate(records):
-        latest = index == len(records) - 1
+    for record in live_records(session, game):
         until = record.resolved_at
-        announced = [a for a in actions if (since is None or _at(a) > since) and (latest or _at(a) <= until)]
-        said = [p for p in press if (since is None or _at(p) > since) and _at(p) <= until]
+        if record.sent is not None:
+            data = report_as_sent(game, record, record.sent)
+        else:
+            announced = [a for a in actions if (since is None or _at(a) > since) and _at(a) <= until]
+            said = [p for p in press if (since is None or _at(p) > since) and _at(p) <= until]
+            next_phase = rules.phase(rules.load_state(record.state_after))
+            data = public_report(game, record, next_phase, deadline=None, gm_actions=announced, press=said)
         since = until
-        next_phase = rules.phase(rules.load_state(record.state_after))
-        deadline = game.deadline_at if latest and game.status not in OVER else None
-        data = public_report(game, record, next_phase, deadline=deadline, gm_actions=announced, press=said)
         found.append(PublicReport(record.turn_number, record.phase_title, record.resolved_at, data))
     return tuple(found)
 
