@@ -49,7 +49,7 @@ from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage, Seat, TurnRecord
-from tests.core.harness import SEATS, Harness
+from tests.core.harness import SEATS, Harness, Sent
 from tests.support.postgres import PostgresCluster
 from tests.support.stored import example_orders, stored_state
 
@@ -82,6 +82,8 @@ class _Promises(RuleBasedStateMachine):
         self.checked: set[tuple[int, int]] = set()
         self.holders: dict[str, set[tuple[int, int]]] = {}
         self.ended = False
+        self.targets: dict[int, int] = {}
+        """Each generation a rollback started -> the turn it reopened."""
         self.always_held = set(self.seats)
         """The seats whose first player has held them all along (no RESIGN, no EJECT)."""
 
@@ -112,15 +114,21 @@ class _Promises(RuleBasedStateMachine):
                 return None
             return game.generation, phase.number, set(phase.owing), game.status
 
-    def remember(self, seat: str, text: str, reply: str | None) -> None:
-        """The orders a reply accepted, in the game's canonical form (as turn records keep them)."""
-        now = self.open_turn()
-        if now is None or reply is None or "ORDERS ACCEPTED" not in reply:
+    def remember(self, seat: str, text: str, before: tuple[tuple[int, int, set[str], str], object] | None,
+                 sent: Sent) -> None:  # fmt: skip
+        """The orders a reply accepted (a player's, or a game master's for the seat), in the game's
+        canonical form as turn records keep them, read in the state the orders were sent in."""
+        if before is None or not {"orders_accepted", "orders_entered"} & set(sent.applied.results):
             return
-        state = stored_state(self.sessions, SLUG)
+        (generation, turn, _, _), state = before
         parsed = self.rules.parse_orders(state, seat, text)
         assert parsed.orders is not None, f"accepted, yet the game reads errors in {text!r}: {parsed.errors}"
-        self.accepted[(now[0], now[1], seat)] = self.rules.format_orders(state, seat, parsed.orders)
+        self.accepted[(generation, turn, seat)] = self.rules.format_orders(state, seat, parsed.orders)
+
+    def before_orders(self) -> tuple[tuple[int, int, set[str], str], object] | None:
+        """The open turn and the game's state, as orders are sent (None once the game is over)."""
+        now = self.open_turn()
+        return None if now is None else (now, stored_state(self.sessions, SLUG))
 
     # -- player commands ---------------------------------------------------------------------
 
@@ -131,8 +139,8 @@ class _Promises(RuleBasedStateMachine):
         if now is None:
             return
         text = rubbish if rubbish is not None else example_orders(self.sessions, SLUG, name, self.rng)
-        reply = self.harness.send(name, c.SubmitOrders(SLUG, text)).reply
-        self.remember(name, text, reply)
+        before = self.before_orders()
+        self.remember(name, text, before, self.harness.send(name, c.SubmitOrders(SLUG, text)))
         self.settle()
 
     @rule(seat=st.integers(0, 5), wait=st.booleans())
@@ -166,8 +174,8 @@ class _Promises(RuleBasedStateMachine):
         if self.open_turn() is None:
             return
         text = rubbish if rubbish is not None else example_orders(self.sessions, SLUG, name, self.rng)
-        reply = self.harness.send("GM", c.EnterOrders(SLUG, name, text, REASON)).reply
-        self.remember(name, text, reply)
+        before = self.before_orders()
+        self.remember(name, text, before, self.harness.send("GM", c.EnterOrders(SLUG, name, text, REASON)))
         self.settle()
 
     @rule()
@@ -198,7 +206,11 @@ class _Promises(RuleBasedStateMachine):
         now = self.open_turn()
         if now is None:
             return
-        self.harness.send("GM", c.RollBack(SLUG, max(now[1] - back, 0), REASON))
+        target = max(now[1] - back, 0)
+        self.harness.send("GM", c.RollBack(SLUG, target, REASON))
+        after = self.open_turn()
+        if after is not None and after[0] != now[0]:
+            self.targets[after[0]] = target  # the new generation holds copies of the turns before it
         self.settle()
 
     @precondition(lambda self: not self.ended)
@@ -279,7 +291,9 @@ class _Promises(RuleBasedStateMachine):
                 for seat, text in self.accepted.items():
                     if seat[:2] == key and seat[2] not in record.orders and seat[2] in seats:
                         raise AssertionError(f"{self.kind} turn {key}: {seat[2]}'s accepted orders {text!r} are lost")
-            resolved = Counter(record.turn_number for record in records)
+            # A rollback copies the records of the turns before its target into the new generation, as they
+            # were: a copy is no new resolution, and sends no report.
+            resolved = Counter(r.turn_number for r in records if r.turn_number >= self.targets.get(r.generation, 0))
             event(f"turns resolved so far: {min(len(resolved), 3)}{'+' if len(resolved) >= 3 else ''}")
             for name in self.seats:
                 if name not in self.always_held:
