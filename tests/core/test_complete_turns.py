@@ -187,3 +187,15 @@ def test_a_turn_reopened_by_a_rollback_waits_for_new_orders_or_its_deadline(harn
     assert resolved(harness) == []
     order(harness, ["Fay"])
     assert resolved(harness) == [0]
+
+
+def test_a_plan_taken_back_and_made_again_in_the_same_second_is_told_again(harness):
+    """Found by the state machine: pausing and resuming a complete game twice in one second planned the
+    same moment twice, and its notice's key repeated (the outbox refused the second)."""
+    started(harness, early="30m")
+    order(harness, SEATS)
+    for _ in range(2):
+        assert harness.send("GM", c.PauseGame("g1", "a break")).applied.results == ("paused",)
+        assert "early_planned" in harness.send("GM", c.ResumeGame("g1", "back")).applied.results
+    told = [m for m in harness.outbox("notice") if "every order is in" in m.subject and m.recipient == "ann@example.org"]
+    assert len(told) == 3  # the plan, and each plan made again

@@ -458,6 +458,17 @@ def test_grace_ends_with_the_no_moves_received_rule(harness):
     assert harness.service.resolve_due(harness.clock.now()) == [("g1", 0)]
 
 
+def test_a_referee_down_past_the_grace_resolves_in_one_pass_and_tells_nobody_of_a_grace_gone(harness):
+    """Found by the state machine: down across both the deadline and the grace's end, the first pass
+    started a grace that had already ended (and told the late seat of it), leaving the turn due."""
+    seated_game(harness, grace="2h")
+    for name in SEATS[:-1]:
+        harness.send(name, c.SubmitOrders("g1", SETUP))
+    harness.clock.set(game(harness).deadline_at + timedelta(hours=3))
+    assert harness.service.resolve_due(harness.clock.now()) == [("g1", 0)]
+    assert not [m for m in harness.outbox("notice") if "late: no orders" in m.subject]
+
+
 def test_a_restart_across_a_deadline_processes_once_and_says_how_late(harness):
     seated_game(harness)
     harness.setup_all("g1")

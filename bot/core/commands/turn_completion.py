@@ -48,7 +48,8 @@ def settle_turn(ctx: CommandContext, game: Game) -> None:
         return
     if settled.early > ctx.now:
         if settled.planned:
-            tell_early_resolution(ctx.session, ctx.delivery, game, settled.turn, settled.early, ctx.envelope.sender)
+            tell_early_resolution(ctx.session, ctx.delivery, game, settled.turn, settled.early, ctx.envelope.source_id,
+                                  ctx.envelope.sender)  # fmt: skip
         if settled.planned or _plays(ctx, game):
             ctx.reply.add("early_planned", game=game.slug, turn=settled.turn, at=settled.early.isoformat(),
                           time_zone=game.time_zone)  # fmt: skip

@@ -355,7 +355,9 @@ class GameService:
                                           f"resumed:{game.slug}:{now.isoformat()}", game.id))  # fmt: skip
                 settled = settle(session, game, now)  # a turn completed during the pause: resolve_due takes it
                 if settled.planned and settled.early is not None and settled.turn is not None and settled.early > now:
-                    tell_early_resolution(session, delivery, game, settled.turn, settled.early)
+                    tell_early_resolution(
+                        session, delivery, game, settled.turn, settled.early, f"resumed:{now.isoformat()}"
+                    )
                 resumed.append(game.slug)
         return resumed
 

@@ -204,6 +204,8 @@ def start_grace(session: Session, game: Game, now: datetime, config: ServiceConf
     """
     if game.grace_minutes <= 0 or game.grace_until is not None or game.deadline_at is None:
         return False
+    if game.deadline_at + timedelta(minutes=game.grace_minutes) <= now:
+        return False  # the referee was down past the grace's end too: nothing to wait for any more
     phase = phase_of(game)
     if phase is None:
         return False
