@@ -197,5 +197,7 @@ def test_a_plan_taken_back_and_made_again_in_the_same_second_is_told_again(harne
     for _ in range(2):
         assert harness.send("GM", c.PauseGame("g1", "a break")).applied.results == ("paused",)
         assert "early_planned" in harness.send("GM", c.ResumeGame("g1", "back")).applied.results
-    told = [m for m in harness.outbox("notice") if "every order is in" in m.subject and m.recipient == "ann@example.org"]
+    told = [
+        m for m in harness.outbox("notice") if "every order is in" in m.subject and m.recipient == "ann@example.org"
+    ]
     assert len(told) == 3  # the plan, and each plan made again
