@@ -245,7 +245,10 @@ class _Promises(RuleBasedStateMachine):
             phase = phase_of(game)
             if phase is None or not phase.owing:
                 return
-            orders = current_orders(session, game, phase.number)
+            # The orders accepted in this line of play (a rollback starts a new one: orders on file from
+            # before it do not complete the reopened turn, which waits for every seat to look again).
+            on_file = set(current_orders(session, game, phase.number))
+            orders = {seat for seat in on_file if (game.generation, phase.number, seat) in self.accepted}
             waiting = [s.name for s in game.seats if s.wait_turn == phase.number and not s.resigned]
             left = {s.name for s in game.seats if s.resigned}  # a seat its player left owes nothing more
             playing = set(phase.owing) - left
