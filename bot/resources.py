@@ -27,8 +27,6 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-from bot.core.basics import linear
-
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The checkout's root when ``bot`` is imported from a source tree (site-packages for a wheel)."""
 
@@ -59,8 +57,14 @@ MIGRATIONS_DIR = _locate("_migrations", "migrations")
 RULES_DIR = _locate("_rules", "docs/rules")
 """Each game's rules page, ``<kind>.md`` (``RULES <kind>``, ``/rules`` and the web's ``/rules/<kind>`` show it)."""
 
-_KIND = linear.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-"""A kind's name as the registry spells them: a word, never a path (no slash, no dot)."""
+_KIND_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_KIND_LETTERS = _KIND_FIRST | {"_", "-"}
+
+
+def _is_kind_name(text: str) -> bool:
+    """A kind's name as the registry spells them: a word of at most 64 letters, never a path (no slash, no
+    dot); read without a pattern, so this module imports nothing beyond the standard library."""
+    return 0 < len(text) <= 64 and text[0] in _KIND_FIRST and all(letter in _KIND_LETTERS for letter in text)
 
 
 def rules_page(kind: str) -> Path | None:
@@ -69,7 +73,7 @@ def rules_page(kind: str) -> Path | None:
     ``kind`` may come from a reader (a mail, a web address): anything that is not a kind's name
     (a slash, a dot, upper case) has no page, so no other file can be named through it.
     """
-    if not _KIND.fullmatch(kind):
+    if not _is_kind_name(kind):
         return None
     page = RULES_DIR / f"{kind}.md"
     return page if page.is_file() else None

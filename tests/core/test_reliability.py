@@ -195,7 +195,8 @@ def test_record_me_list_status_and_the_gm_notice_show_the_figures(harness):
     assert listing is not None
     lines = listing.splitlines()
     g2 = next(i for i, line in enumerate(lines) if line.strip().startswith("g2 "))
-    assert lines[g2 + 1 : g2 + 4] == [
+    assert lines[g2 + 1 : g2 + 5] == [
+        "    open to join",  # whether it can be joined, as every surface says (bot.core.games.facts)
         "    joining needs 75% of owed turns ordered in time",
         "    Cat: ordered 1 of 2 turns in time, 1 missed",
         "    Newbie: no turns owed yet",

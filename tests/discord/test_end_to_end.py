@@ -384,7 +384,7 @@ async def test_the_runtime_syncs_every_command_to_the_guild_and_registers_every_
     async with running_world(fake_discord, sqlite_sessions) as world:
         synced = sorted(cmd["name"] for cmd in fake_discord.commands[str(fake_discord.guild_id)])
         assert synced == ["absent", "calendar", "games", "gm", "help", "join", "link", "mute", "observe", "onfile",
-                          "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders", "runners",
+                          "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders", "rules", "runners",
                           "standby", "status", "take"]  # fmt: skip
         client = world.runtime.client
         for custom_id in ("ds:ds1:0:Ann:reveal", "sg:sg1:2:Ann:draw", "sg:sg1:2:Ann:flip", "gm:process:1:gs1:0:x",

@@ -97,3 +97,4 @@ async def test_a_games_name_gives_its_kinds_rules_and_anything_else_is_refused(
         everything = await fake_discord.autocomplete("rules", {"kind": ""}, "kind", world.user("Ann"))
         offered = [choice["value"] for choice in (await fake_discord.wait_for_callback(everything))["data"]["choices"]]
         assert offered == [*registry.kinds(), "gs1"], "every kind first, then the games"
+        await world.delivered()  # the DM copies sent before the client closes (else a send meets a closed session)
