@@ -25,6 +25,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.core.games.filed_orders import retire_after
 from bot.core.games.stored import RUNNING
 from bot.store.models import Game, TurnRecord
 
@@ -43,7 +44,8 @@ def live_records(session: Session, game: Game) -> list[TurnRecord]:
 def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime) -> TurnRecord:
     """Restore ``game`` to the start of turn ``to_turn`` in a new generation, due at ``deadline``.
 
-    Returns the record rolled back over; the orders on file for that turn stay on file.
+    Returns the record rolled back over; the orders on file for that turn stay on file, those for the
+    turns after it no longer count (:func:`bot.core.games.filed_orders.retire_after`).
     Raises ValueError when that turn has not been resolved in the live generation.
     """
     records = live_records(session, game)
@@ -62,6 +64,7 @@ def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime) ->
                 state_after=record.state_after, resolved_at=record.resolved_at, sent=record.sent,
             )
         )  # fmt: skip
+    retire_after(session, game.id, to_turn)  # the later turns will be played again, from another state
     game.generation = generation
     game.state = target.state_before
     game.phase_number = to_turn
