@@ -406,6 +406,19 @@ def test_a_rollback_drops_the_orders_sent_for_the_turns_after_it(harness):
         assert "Ann" in record.defaulted and record.orders == {}
 
 
+def test_a_game_ended_rolled_back_and_ended_again_tells_everyone_twice(harness):
+    """Found by the state machine: the second END's messages had the first's keys, and the outbox
+    refused them (the GM's command failed)."""
+    seated_game(harness)
+    harness.setup_all("g1")
+    harness.pass_deadline()
+    assert gm(harness, c.EndGame("g1", "too early")).applied.results == ("ended",)
+    assert gm(harness, c.RollBack("g1", 0, "we play on")).applied.results == ("rolled_back",)
+    assert gm(harness, c.EndGame("g1", "now for good")).applied.results == ("ended",)
+    told = [m for m in harness.outbox("report") if m.template == "ended" and m.recipient == "ann@example.org"]
+    assert len(told) == 2
+
+
 def test_every_override_is_in_the_log_with_who_channel_and_reason(harness):
     seated_game(harness)
     gm(harness, c.SetDeadline("g1", "+1d", "travel"))
