@@ -386,6 +386,29 @@ def test_rollback_then_reprocess_gives_an_identical_report(harness):
     assert second is not None
 
 
+def test_a_rollback_drops_the_orders_sent_for_the_turns_after_it(harness):
+    """Found by the state machine: orders sent for turn 2 before a rollback to turn 1 stayed on file and
+    were used again when turn 2 came round in the new line of turns (used twice), or, no longer valid
+    there, silently replaced by the no-moves-received rule.  The reopened turn's own orders stay."""
+    seated_game(harness)
+    harness.setup_all("g1")
+    harness.pass_deadline()
+    for name in SEATS:
+        harness.send(name, c.SubmitOrders("g1", "play 10/0 bank 0"))
+    harness.pass_deadline()
+    harness.send("Ann", c.SubmitOrders("g1", "play 8/0 bank 0"))  # turn 2
+    sent = gm(harness, c.RollBack("g1", 1, "the wrong orders were used"))
+    assert "Orders on file for turn 1" in sent.reply
+    assert gm(harness, c.ProcessNow("g1", 1, "again")).applied.results == ("processed",)
+    status = harness.send("Ann", c.ShowStatus("g1")).reply
+    assert "Orders in from: nobody yet" in status and "Your orders on file" not in status, status
+    harness.pass_deadline()
+    with unit_of_work(harness.sessions) as session:
+        game = find_game(session, "g1")
+        record = session.get(TurnRecord, (game.id, game.generation, 2))
+        assert "Ann" in record.defaulted and record.orders == {}
+
+
 def test_every_override_is_in_the_log_with_who_channel_and_reason(harness):
     seated_game(harness)
     gm(harness, c.SetDeadline("g1", "+1d", "travel"))

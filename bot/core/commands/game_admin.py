@@ -48,7 +48,7 @@ def end(ctx: CommandContext, command: c.EndGame) -> Result:
             "seed": game.seed}  # fmt: skip
     ctx.reply.add("ended", **data)
     data["calendar"] = deadline_entry(game, ctx.config, ctx.now)
-    key = f"ended:{game.slug}"
+    key = f"ended:{game.slug}:{game.generation}"  # a game rolled back after its end may end again
     ctx.delivery.send(Outcome(ToPublic(game.id), Message("ended", data), REPORT, key, game.id))
     for seat in game.seats:
         ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("ended", data), REPORT, key,

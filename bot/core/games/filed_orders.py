@@ -170,3 +170,18 @@ def filed_since(session: Session, game_id: int, turn: int, since: datetime) -> s
             )
         )
     )  # fmt: skip
+
+
+def retire_after(session: Session, game_id: int, turn: int) -> None:
+    """No set of orders for the game's turns after ``turn`` counts any more (a rollback to ``turn``: those
+    turns will be played again from another state; their sets stay as history)."""
+    write_deferred(session)
+    session.execute(
+        update(_TABLE)
+        .where(_TABLE.c.game_id == game_id, _TABLE.c.turn_number > turn, _TABLE.c.current.is_(True))
+        .values(current=False)
+    )
+    memo = memo_of(session)
+    for key in [k for k in memo if isinstance(k, tuple) and k[:2] == (ORDERS_MEMO, game_id) and k[2] > turn]:
+        del memo[key]
+    session.info.setdefault(TOUCHED, set()).add(game_id)

@@ -28,6 +28,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.core.games.filed_orders import retire_after
 from bot.core.games.stored import RUNNING, seed_revealed
 from bot.core.turns import draws
 from bot.store.models import Game, TurnRecord
@@ -51,6 +52,9 @@ def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime, *,
     Returns the record rolled back over; the orders on file for that turn stay on file.
     Raises ValueError when that turn has not been resolved in the live generation, or when the game is
     over (its seed was revealed: playing on with it would play with every hidden card known).
+    Returns the record rolled back over; the orders on file for that turn stay on file, those for the
+    turns after it no longer count (:func:`bot.core.games.filed_orders.retire_after`).
+    Raises ValueError when that turn has not been resolved in the live generation.
     """
     if seed_revealed(game):
         raise ValueError(f"{game.slug} is over and its seed was revealed: it is never played on")
@@ -74,6 +78,7 @@ def roll_back(session: Session, game: Game, to_turn: int, deadline: datetime, *,
         draws.keep(game, records, to_turn)
     else:
         draws.fresh(session, game)
+    retire_after(session, game.id, to_turn)  # the later turns will be played again, from another state
     game.generation = generation
     game.state = target.state_before
     game.phase_number = to_turn
