@@ -21,7 +21,7 @@ promises are checked against the store:
   whether the game is paused.
 
 ``REFEREE_STATE_EXAMPLES`` sets the examples per game (default 200; the fuzz
-run, ``scripts/fuzz``, uses 2,000); the PostgreSQL run takes a tenth of them.
+run, ``scripts/fuzz``, uses 600); the PostgreSQL run takes a tenth of them.
 The examples are derandomized: the same run tries the same sequences, so a
 failure seen once is seen again (and a run with more examples tries more).
 """
