@@ -52,11 +52,12 @@ def test_rules_hands_each_job_to_its_role_module(package: Path):
     base = f"adjudicator.games.{package.name}"
     used: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == base:
+        if isinstance(node, ast.ImportFrom):  # absolute (``from adjudicator.games.<kind> import orders``) or relative
+            module = (base + (f".{node.module}" if node.module else "")) if node.level == 1 else node.module or ""
+            if module == base:
                 used.update(alias.name for alias in node.names)
-            elif node.module.startswith(base + "."):
-                used.add(node.module.removeprefix(base + "."))
+            elif module.startswith(base + "."):
+                used.add(module.removeprefix(base + ".").split(".")[0])
     missing = [role for role in USED_BY_RULES if role not in used]
     assert not missing, f"{package.name}/rules.py does not use {', '.join(missing)}"
     assigned = {

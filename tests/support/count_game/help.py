@@ -1,0 +1,7 @@
+"""Count to Ten's help for players."""
+
+from __future__ import annotations
+
+
+def help_text(target: int) -> str:
+    return f"Count to Ten: each turn send  add 1,  add 2  or  add 3.  The first to {target} ends the game.\n"
