@@ -30,8 +30,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 SUPPORT = ROOT / "tests" / "support"
 
@@ -54,7 +52,8 @@ RECIPES: dict[str, tuple[str, ...]] = {
         "deploy/referee.toml.example",  # its settings
     ),
 }
-"""What each README recipe (README.md, "Layout"; docs/architecture.md, "Adding a ...") says to touch."""
+"""What each recipe says to touch (README.md, "Layout"; docs/architecture.md's sections on adding a command,
+a channel, a game): change this list with them."""
 
 CHECKS = (
     "tests/core/test_memo_command.py",
@@ -94,7 +93,7 @@ class WriteMemo(Declared):
     text: str
     reason: str
 '''
-MEMO_HANDLER = '''
+MEMO_HANDLER = """
 
 @handles(c.WriteMemo)
 def write_memo(ctx: CommandContext, command: c.WriteMemo) -> Result:
@@ -102,7 +101,7 @@ def write_memo(ctx: CommandContext, command: c.WriteMemo) -> Result:
     assert game is not None  # Permission.GAME_MASTER
     ctx.reply.add("memo_written", game=game.slug, text=command.text.strip())
     return DONE
-'''
+"""
 MEMO_PHRASES = """
 {% macro memo_written(d) %}
 MEMO {{ d.game }}
@@ -113,7 +112,6 @@ MEMO_TEST = '''"""MEMO <game> <text>: a game master's memo in the log, announced
 
 from bot.core.model import commands as c
 from tests.core.harness import SEATS, Harness
-from tests.support.rendering import reply_text
 
 
 def test_a_memo_is_written_and_answered(sessions):
@@ -123,8 +121,7 @@ def test_a_memo_is_written_and_answered(sessions):
         harness.send(name, c.JoinGame("gs1", name))
     harness.send("GM", c.StartGame("gs1"))
     sent = harness.send("GM", c.WriteMemo("gs1", "the river flooded", "for the record"))
-    text = reply_text(sent.applied, sent.envelope.reply_context)
-    assert text is not None and "MEMO gs1" in text and "the river flooded" in text, text
+    assert sent.reply is not None and "MEMO gs1" in sent.reply and "the river flooded" in sent.reply, sent.reply
 '''
 
 
@@ -160,7 +157,9 @@ def add_game(copy: Path) -> None:
     anchor = "from adjudicator.games.dragon_stripes import DragonStripes\n"
     assert anchor in text and "        DragonStripes(),\n" in text
     text = text.replace(anchor, "from adjudicator.games.count_to_ten import CountToTen\n" + anchor, 1)
-    registry.write_text(text.replace("        DragonStripes(),\n", "        CountToTen(),\n        DragonStripes(),\n", 1))
+    registry.write_text(
+        text.replace("        DragonStripes(),\n", "        CountToTen(),\n        DragonStripes(),\n", 1)
+    )
     (copy / "templates/count-to-ten").mkdir()
     shutil.copy(source / "templates/count-to-ten/report.txt.j2", copy / "templates/count-to-ten/report.txt.j2")
     shutil.copy(source / "rules.md", copy / "docs/rules/count-to-ten.md")

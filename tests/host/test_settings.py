@@ -16,6 +16,7 @@ from bot.cli import main
 from bot.discord.channel import CHANNEL as DISCORD
 from bot.email.channel import CHANNEL as EMAIL
 from bot.settings import Settings, SettingsError, secret_names
+from tests.support.addresses import expected_addresses
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = [ROOT / "deploy" / "referee.toml.example", ROOT / "deploy" / "referee-postgresql.toml.example"]
@@ -254,4 +255,4 @@ def test_lists_are_toml_arrays_and_the_string_form_stays(tmp_path):
     bad = problems_of('[referee]\ngame_masters = ["gm@club.org", 3]\n', tmp_path=tmp_path)
     assert bad[0].startswith('game_masters: expected a list of strings, e.g. ["a@example.org", "b@example.org"]')
     bad = problems_of('[referee]\ngame_masters = ["not an address"]\n', tmp_path=tmp_path)
-    assert bad[0].startswith("game_masters: expected email addresses (or Discord user ids), as a list")
+    assert bad[0].startswith(f"game_masters: expected {expected_addresses()}, as a list")

@@ -26,6 +26,7 @@ from bot.web import doctor
 from bot.web.channel import CHANNEL as WEB
 from bot.web.channel import WebSettings
 from bot.wiring import service_config
+from tests.support.addresses import described
 from tests.web.world import GM, club
 
 BASE = "https://games.club.example"
@@ -101,7 +102,7 @@ def test_the_web_reads_no_address_and_others_read_as_before() -> None:
         channels.parse_address("web:ann@club.org")
     with pytest.raises(ValueError) as refused:
         channels.parse_address("not an address")
-    assert str(refused.value) == "'not an address' is none of: email addresses, Discord user ids"
+    assert str(refused.value) == "'not an address' is none of: " + ", ".join(described())
 
 
 def test_the_doctor_checks_the_base_url_and_the_port() -> None:

@@ -29,7 +29,9 @@ class CountToTen:
         return OPTION_SPECS
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
-        check_seats(seats, self.min_seats, self.max_seats, game="Count to Ten", noun="players", twice="a seat named twice")
+        check_seats(
+            seats, self.min_seats, self.max_seats, game="Count to Ten", noun="players", twice="a seat named twice"
+        )
         return State(tuple(seats), tuple(0 for _ in seats), int(str(options.get("target", 10))))
 
     def phase(self, state: State) -> Phase | None:
@@ -82,4 +84,3 @@ class CountToTen:
 
     def help_text(self, options: Mapping[str, JSON] | None = None) -> str:
         return help.help_text(int(str((options or {}).get("target", 10))))
-
