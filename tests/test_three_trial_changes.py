@@ -67,7 +67,6 @@ CHECKS = (
     "tests/adjudicator/fuzz/test_parsers.py",
     "tests/pictures/test_pictures.py",
     "tests/pictures/test_layout.py",
-    "tests/email/test_width.py",
     "tests/web/test_links.py",
     "tests/host/test_settings.py",
     "tests/test_channel_contract.py",
@@ -75,6 +74,8 @@ CHECKS = (
     "tests/test_docs_cite_real_paths.py",
 )
 """The test files that read the registries of commands, games and channels, run in the changed copy."""
+NEW_GAME_ONLY = ("tests/email/test_width.py",)
+"""Run for the new game's cases only (``-k count-to-ten``): they play whole games, a minute each."""
 
 # --- the command -----------------------------------------------------------------------------------
 
@@ -229,7 +230,8 @@ def outside_the_recipes(paths: list[str]) -> list[str]:
 
 
 def run_checks(copy: Path, checks: tuple[str, ...] = CHECKS) -> list[tuple[str, int, str]]:
-    """The tests of :data:`CHECKS` and the import contracts, side by side, in ``copy``: (what, status, output)."""
+    """The tests of :data:`CHECKS` and :data:`NEW_GAME_ONLY` and the import contracts, side by side, in ``copy``:
+    (what, status, output)."""
     env = {**os.environ, "PYTHONPATH": str(copy), "REFEREE_FUZZ_EXAMPLES": "10", "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("PYTEST_CURRENT_TEST", None)
@@ -237,6 +239,7 @@ def run_checks(copy: Path, checks: tuple[str, ...] = CHECKS) -> list[tuple[str, 
     pytest_args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header"]
     runs = {
         "pytest": [*pytest_args, "-n", "2", *checks],
+        "pytest (the new game's cases)": [*pytest_args, "-k", "count-to-ten", *NEW_GAME_ONLY],
         "lint-imports": [str(bin_dir / "lint-imports"), "--no-cache"],
     }
     started = {

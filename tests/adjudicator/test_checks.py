@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -19,10 +20,11 @@ COUNT_MESSAGES = {
     "strike-gold": "Strike Gold needs 2 to 8 players, not 1",
     "three-races": "the three-race game needs exactly 4 teams, not 1",
 }
+"""The referee's games' own wording, hand-checked; a game added later is held to the shared form (below)."""
 
 
-def test_every_registered_game_has_its_seat_count_message_here():
-    assert sorted(COUNT_MESSAGES) == registry.kinds()
+def test_every_message_here_is_a_registered_game():
+    assert set(COUNT_MESSAGES) <= set(registry.kinds())
 
 
 @pytest.mark.parametrize("kind", registry.kinds())
@@ -30,10 +32,16 @@ def test_each_game_keeps_its_own_seat_count_message(kind: str):
     rules = registry.get_rules(kind)
     with pytest.raises(SetupError) as raised:
         rules.new_game(["solo"], resolve_options(rules.options(), {}), random.Random(1))
-    assert str(raised.value) == COUNT_MESSAGES[kind]
+    span = (
+        f"exactly {rules.min_seats}"
+        if rules.min_seats == rules.max_seats
+        else f"{rules.min_seats} to {rules.max_seats}"
+    )
+    assert re.fullmatch(rf".+ needs {span} \w+, not 1", str(raised.value)), "check_seats' form"
+    assert str(raised.value) == COUNT_MESSAGES.get(kind, str(raised.value))
 
 
-@pytest.mark.parametrize("kind", sorted(COUNT_MESSAGES))
+@pytest.mark.parametrize("kind", registry.kinds())
 def test_every_game_refuses_a_seat_named_twice(kind: str):
     """Golden Strider and Strike Gold used to accept two seats of one name (then mixed their orders up)."""
     rules = registry.get_rules(kind)
@@ -72,7 +80,7 @@ def test_option_mapping_both_ways():
     assert is_whole(3) and not is_whole(True) and not is_whole(3.0) and not is_whole("3")
 
 
-@pytest.mark.parametrize("kind", sorted(COUNT_MESSAGES))
+@pytest.mark.parametrize("kind", registry.kinds())
 @pytest.mark.parametrize("number", ["9" * 300, "\u0663" * 400])
 def test_a_number_too_long_for_int_is_an_error_not_a_crash(kind: str, number: str):
     """Found by the parser fuzz: int() raises ValueError past 4300 digits, and every

@@ -5,7 +5,8 @@
   with no error and no warning that the referee would replace it.  Examples stand in fenced blocks
   whose info string is ``orders <scene>`` (each line one example; a `` # `` starts a comment) or
   ``orders-message <scene>`` (the whole block one message).  A scene is a state this file builds by
-  playing the game from its start (:data:`SCENES`); a block naming a scene it does not know fails.
+  playing the game from its start (:data:`SCENES`; a game without scenes there has one, ``start``, the
+  first seat owing at the start); a block naming a scene it does not know fails.
 * Every option the game declares is a row of the page's options table, with its default written as
   an ``OPTION name=value`` line would give it (JSON, or else the text), and no row names an option
   the game does not have.
@@ -15,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -213,7 +215,19 @@ SCENES: dict[str, dict[str, Callable[[], Scene]]] = {
     "dragon-stripes": {"decision": ds_decision, "offer": ds_offer, "choice": ds_choice},
     "lautobus": {"first": la_first, "later": la_later},
 }
-"""For each kind, the scenes its page's blocks may name."""
+"""For each kind, the scenes its page's blocks may name; a kind with none here has :func:`start`."""
+
+
+def start(kind: str) -> Scene:
+    """The first seat owing orders at the start of a ``kind`` game of its fewest seats (``A``, ``B``, ...)."""
+    rules, state = _start(kind, "ABCDEFGHIJKLMNOP"[: registry.get_rules(kind).min_seats])
+    return _first_owing(rules, state)
+
+
+def scenes(kind: str) -> dict[str, Callable[[], Scene]]:
+    """The scenes ``kind``'s page may name: its own (:data:`SCENES`), or ``start`` for a game that has none
+    there (a new game's page needs no edit here: its examples are ```` ```orders start ```` blocks)."""
+    return SCENES.get(kind) or {"start": functools.partial(start, kind)}
 
 
 def all_examples() -> list[Example]:
@@ -232,15 +246,15 @@ def test_every_kind_has_its_rules_page_and_every_page_a_kind() -> None:
 def test_every_page_has_example_orders_of_every_scene_it_knows(kind: str) -> None:
     named = {example.scene for example in examples(kind)}
     assert named, f"docs/rules/{kind}.md has no ```orders block"
-    assert kind in SCENES, f"no scenes for {kind}: add them to SCENES"
-    assert named <= set(SCENES[kind]), f"unknown scenes {sorted(named - set(SCENES[kind]))} in docs/rules/{kind}.md"
-    assert set(SCENES[kind]) <= named, f"scenes with no example: {sorted(set(SCENES[kind]) - named)}"
+    known = scenes(kind)
+    assert named <= set(known), f"unknown scenes {sorted(named - set(known))} in docs/rules/{kind}.md"
+    assert set(known) <= named, f"scenes with no example: {sorted(set(known) - named)}"
 
 
 @pytest.mark.parametrize("example", all_examples(), ids=str)
 def test_every_example_order_parses_in_its_scene(example: Example) -> None:
     rules = registry.get_rules(example.kind)
-    state, seat = SCENES[example.kind][example.scene]()
+    state, seat = scenes(example.kind)[example.scene]()
     parsed = rules.parse_orders(state, seat, example.text)
     assert parsed.accepted, f"{example}: {[str(error) for error in parsed.errors]}"
     assert not parsed.errors, f"{example}: {[str(error) for error in parsed.errors]}"

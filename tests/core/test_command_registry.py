@@ -68,8 +68,20 @@ def test_a_class_that_declares_nothing_is_refused(monkeypatch):
             pass
 
 
+ANNOUNCED = (
+    "SetJoining", "MarkReady", "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
+    "RollBack", "SetOption", "EndGame", "AddGameMaster", "OfferSeat", "TakeSeat",
+)  # fmt: skip
+"""The referee's own commands a report announces, hand-checked; a command added later is held to its
+declaration alone (below), so adding one needs no edit here."""
+
+
 def test_what_the_reports_announce_comes_from_the_declarations():
-    assert declaration.announced() == (
-        "SetJoining", "MarkReady", "SetDeadline", "PauseGame", "ResumeGame", "ProcessNow", "EnterOrders", "ReplacePlayer", "EjectPlayer",
-        "RollBack", "SetOption", "EndGame", "AddGameMaster", "OfferSeat", "TakeSeat",
-    )  # fmt: skip
+    announced = declaration.announced()
+    assert [name for name in announced if name in ANNOUNCED] == list(ANNOUNCED), "in the order of the declarations"
+    by_name = {kind.__name__: kind for kind in declaration.declared()}
+    assert set(ANNOUNCED) <= set(by_name)
+    for name, kind in by_name.items():
+        assert (name in announced) == kind.declaration.announced, name
+        if name not in ANNOUNCED:  # a newer command: announced only if it says so, and only a GM's
+            assert not kind.declaration.announced or kind.declaration.permission in declaration.GAME_MASTERS, name

@@ -276,9 +276,22 @@ GRAMMARS: dict[str, tuple[Grammar, Sequence[str]]] = {
 }
 
 
+"""The referee's games' grammars, written from their help and parsers; a game not here: :func:`grammar`."""
+
+
+def grammar(kind: str) -> tuple[Grammar, Sequence[str]]:
+    """``kind``'s grammar and words: :data:`GRAMMARS`' or, for a game not listed, no lines of its own (its
+    computer player's text stands for them, :func:`lines_for`) and the words of its help text (a new game is
+    fuzzed without an edit here)."""
+    if kind in GRAMMARS:
+        return GRAMMARS[kind]
+    words = tuple(dict.fromkeys(tokens(registry.get_rules(kind).help_text())))
+    return (lambda state, seat, rnd: []), words
+
+
 def lines_for(kind: str, state: Any, seat: str, rnd: random.Random) -> tuple[list[Line], Sequence[str]]:
     """The game's lines for ``seat`` now (the computer player's among them) and its vocabulary."""
-    grammar, words = GRAMMARS[kind]
+    grammar_of, words = grammar(kind)
     rules = registry.get_rules(kind)
     example = [tokens(line) for line in rules.example_orders(state, seat, rnd).splitlines() if line.strip()]
-    return [*grammar(state, seat, rnd), *example], words
+    return [*grammar_of(state, seat, rnd), *example], words

@@ -31,7 +31,7 @@ PHASE_KINDS: dict[str, tuple[PhaseKind, ...]] = {
     "strike-gold": (PhaseKind.SETUP, PhaseKind.DECISION),
     "three-races": (PhaseKind.SETUP, PhaseKind.TURN),
 }
-"""Every phase kind each game has (checked against the games played)."""
+"""Every phase kind each game has (checked against the games played); a game not here: :func:`phase_kinds`."""
 
 GAMES: dict[str, tuple[tuple[int, Mapping[str, JSON]], ...]] = {
     "dragon-stripes": ((3, {}), (5, {"takeover_selection": "holder_chooses"}), (6, {"bounty_rule": "half_floor"})),
@@ -40,7 +40,30 @@ GAMES: dict[str, tuple[tuple[int, Mapping[str, JSON]], ...]] = {
     "strike-gold": ((2, {}), (4, {"row_wipe": True}), (8, {})),
     "three-races": ((4, {}), (4, {"moves_per_deadline": 3})),
 }
-"""Seat counts and options of the games played for each kind."""
+"""Seat counts and options of the games played for each kind; a game not here: :func:`games`."""
+
+
+def games(kind: str) -> tuple[tuple[int, Mapping[str, JSON]], ...]:
+    """The games played for ``kind``: :data:`GAMES`' or, for a game not listed, its fewest and most seats with
+    its default options (a new game is fuzzed without an edit here)."""
+    rules = registry.get_rules(kind)
+    return GAMES.get(kind) or tuple((seats, {}) for seats in sorted({rules.min_seats, rules.max_seats}))
+
+
+def phase_kinds(kind: str) -> tuple[PhaseKind, ...]:
+    """The phase kinds ``kind`` has: :data:`PHASE_KINDS`' or, for a game not listed, those of its games played."""
+    if kind in PHASE_KINDS:
+        return PHASE_KINDS[kind]
+    seen = {_phase_kind(kind, spot) for i, (seats, options) in enumerate(games(kind))
+            for spot in _play(kind, seats, options, f"fuzz-{kind}-{i}")}  # fmt: skip
+    return tuple(sorted(seen, key=list(PhaseKind).index))
+
+
+def _phase_kind(kind: str, spot: Spot) -> PhaseKind:
+    phase = registry.get_rules(kind).phase(spot.state)
+    assert phase is not None
+    return phase.kind
+
 
 PER_KIND = 40
 """At most this many states are kept per (game, phase kind), spread over the games."""
@@ -95,7 +118,7 @@ def spots(kind: str, phase_kind: PhaseKind) -> tuple[Spot, ...]:
     """Up to :data:`PER_KIND` spots of ``kind`` in phases of ``phase_kind``, every step kept."""
     rules = registry.get_rules(kind)
     found: list[Spot] = []
-    for i, (seats, options) in enumerate(GAMES[kind]):
+    for i, (seats, options) in enumerate(games(kind)):
         for spot in _play(kind, seats, options, f"fuzz-{kind}-{i}"):
             phase = rules.phase(spot.state)
             if phase is not None and phase.kind is phase_kind:

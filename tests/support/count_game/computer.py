@@ -6,4 +6,4 @@ import random
 
 
 def example_orders(rng: random.Random) -> str:
-    return f"add {rng.randint(1, 3)}"
+    return f"add {rng.randint(1, 2)}"

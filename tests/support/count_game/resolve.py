@@ -13,7 +13,7 @@ from .state import State
 
 def resolve(state: State, orders: Mapping[str, int]) -> Resolution[State]:
     for seat in state.seats:
-        if not 1 <= orders[seat] <= 3:
+        if not 1 <= orders[seat] <= 2:
             raise IllegalOrders(seat, f"adds {orders[seat]}")
     totals = tuple(total + orders[seat] for seat, total in zip(state.seats, state.totals, strict=True))
     new = replace(state, totals=totals, turn=state.turn + 1)

@@ -37,7 +37,7 @@ class CountToTen:
     def phase(self, state: State) -> Phase | None:
         if state.finished:
             return None
-        return Phase(state.turn, PhaseKind.TURN, state.seats, "everyone adds 1 to 3")
+        return Phase(state.turn, PhaseKind.TURN, state.seats, "everyone adds 1 or 2")
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[int]:
         return orders.parse(text)
