@@ -12,8 +12,8 @@ section names (:data:`RECIPES`, one list, to change with the README):
   folder, writes replies to another: its package, its entry in the list of
   channels, its settings in the example file).
 
-Then it runs, in the copy, the tests that read the registries (:data:`CHECKS`)
-and the import contracts, which must pass with no edit of a test list or of
+Then it runs, in the copy, the tests that read the registries (:data:`CHECKS`),
+the import contracts and mypy (the new game and channel are held to them too), which must pass with no edit of a test list or of
 ``pyproject.toml``; and every path the copy's ``git diff`` names must be one
 of the recipes' places.  A recipe that forgets a place fails the run; a test
 list or contract that names every command, game or channel by hand fails it
@@ -181,8 +181,8 @@ def add_channel(copy: Path) -> None:
     """The folder channel: its package, one entry of bot/channels.py, its settings in the example file."""
     package = copy / "bot/folder"
     package.mkdir()
-    for name in ("__init__.py", "channel.py"):
-        shutil.copy(SUPPORT / "folder_channel" / name, package / name)
+    for module in (SUPPORT / "folder_channel").glob("*.py"):
+        shutil.copy(module, package / module.name)
     channels = copy / "bot/channels.py"
     text = channels.read_text()
     anchor = "from bot.email import channel as email\n"
@@ -241,6 +241,7 @@ def run_checks(copy: Path, checks: tuple[str, ...] = CHECKS) -> list[tuple[str, 
         "pytest": [*pytest_args, "-n", "2", *checks],
         "pytest (the new game's cases)": [*pytest_args, "-k", "count-to-ten", *NEW_GAME_ONLY],
         "lint-imports": [str(bin_dir / "lint-imports"), "--no-cache"],
+        "mypy": [str(bin_dir / "mypy"), "--no-incremental"],
     }
     started = {
         what: subprocess.Popen(argv, cwd=copy, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
