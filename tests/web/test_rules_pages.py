@@ -53,6 +53,7 @@ async def test_each_kinds_rules_page_has_its_headings_examples_and_anchors(tmp_p
     with club(tmp_path) as made:
         async with served(made) as reader:
             answers = {kind: await reader.response("GET", f"/rules/{kind}") for kind in registry.kinds()}
+    linked: set[str] = set()
     for kind, (status, headers, page) in answers.items():
         assert status == 200 and headers["Content-Type"].startswith("text/html"), kind
         assert "default-src 'none'" in headers["Content-Security-Policy"]
@@ -67,9 +68,11 @@ async def test_each_kinds_rules_page_has_its_headings_examples_and_anchors(tmp_p
                 assert " ".join(line.split()) in shown, f"{kind}: example {line!r} is missing"
         ids = set(_ID.findall(page))
         anchors = [href[1:] for href in _HREF.findall(page) if href.startswith("#")]
-        assert anchors, f"{kind}: the page links to its own sections"
+        assert bool(anchors) == ("](#" in source), f"{kind}: the page's links to its own sections"
+        linked |= {kind} if anchors else set()
         assert [a for a in anchors if a not in ids] == [], f"{kind}: links to sections that have no anchor"
         assert " style=" not in page and page.count("<script") == 1, "only the site's own script file"
+    assert {"golden-strider", "dragon-stripes"} <= linked, "the referee's long pages link to their sections"
 
 
 async def test_the_index_links_every_kind_and_a_game_page_its_kinds_rules(tmp_path: Path) -> None:

@@ -4,4 +4,4 @@ from __future__ import annotations
 
 
 def help_text(target: int) -> str:
-    return f"Count to Ten: each turn send  add 1  or  add 2.  The first to {target} ends the game.\n"
+    return f"Count to Ten: each turn send  add 1  or  add 2.\nThe first to {target} ends the game.\n"
