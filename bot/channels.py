@@ -2,8 +2,8 @@
 
 A new channel is one package with its ``channel.py`` (:mod:`bot.channel_contract`)
 and one entry here; settings, ``referee doctor``, the core's configuration,
-``referee serve`` and the import contracts (tests/test_architecture.py) loop
-over this list.  Read it as ``channels.CHANNELS`` when it is used, not at
+``referee serve`` and the import contracts (``"<channels>"`` in pyproject.toml,
+expanded by tests/import_contracts.py) loop over this list.  Read it as ``channels.CHANNELS`` when it is used, not at
 import, so a test may add a channel to it.
 
 This module imports every channel; no channel imports it (channels are
