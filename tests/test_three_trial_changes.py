@@ -23,6 +23,7 @@ too (the change would need an edit there).
 from __future__ import annotations
 
 import fnmatch
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -242,7 +243,7 @@ def run_checks(copy: Path, checks: tuple[str, ...] = CHECKS) -> list[tuple[str, 
     bin_dir = Path(sys.executable).parent
     pytest_args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-header"]
     runs = {
-        "pytest": [*pytest_args, "-n", "2", *checks],
+        "pytest": [*pytest_args, *(["-n", "2"] if importlib.util.find_spec("xdist") else []), *checks],
         "pytest (the new game's cases)": [*pytest_args, "-k", "count-to-ten", *NEW_GAME_ONLY],
         "lint-imports": [str(bin_dir / "lint-imports"), "--no-cache"],
         "mypy": [str(bin_dir / "mypy"), "--no-incremental"],
