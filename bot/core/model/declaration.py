@@ -8,7 +8,11 @@ dataclass that subclasses :class:`Declared` and sets one class attribute,
   ``referee gm`` and Discord ``/gm`` subcommand unless ``name`` says otherwise;
 * ``permission``: who may run it (checked by :func:`bot.core.commands.pipeline.authorise`);
 * ``announced``: every player hears of it in the game's next report, and the game's
-  page and feed list it (:func:`bot.core.turns.resolution.gm_actions_since`);
+  page and feed list it (:func:`bot.core.turns.resolution.gm_actions_since`), in
+  the words its :class:`Announcement` names (a phrase of
+  ``templates/common/phrases.j2``): a command announced without saying how is
+  refused as it is defined, and one whose phrase is missing stops the pipeline's
+  import (:func:`bot.core.messaging.announcements.check_announced`);
 * ``told``: who hears of it at once, by a message of its own (:class:`Told`): with
   ``announced``, the promise every game master's command keeps ("every override is
   told to the player it touches and announced"); a command that only shows
@@ -34,6 +38,7 @@ handler is registered apart, in the commands layer
 from __future__ import annotations
 
 import enum
+import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -130,12 +135,32 @@ class Form:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """How the next report words a command every player hears of (``Declaration.announced``).
+
+    ``phrase``: the macro of ``templates/common/phrases.j2`` (``announce_<what>``; a form may word it its own
+    way in ``templates/<form>/phrases.j2``), called with the announcement
+    (:func:`bot.core.turns.resolution.announced_action`): its ``outcome`` (what the command did, its reply
+    item), ``time_zone``, ``reason`` and ``at``.  An outcome may be partial (an older audit entry's): the
+    phrase words what it finds.  ``arguments``: the command's fields that stand for its outcome in an audit
+    entry written before outcomes were kept (never a time as typed: it is no time a phrase can show).
+    ``names_an_address``: the announcement keeps the address the command names (``ADD GM``: every player is to
+    know who runs their game); any other's is taken out, since a report is public.
+    """
+
+    phrase: str
+    arguments: tuple[str, ...] = ()
+    names_an_address: bool = False
+
+
+@dataclass(frozen=True)
 class Declaration:
     """What one command declares: see the module docstring."""
 
     label: str
     permission: Permission
-    announced: bool = False
+    announced: Announcement | None = None
+    """How the next report announces it; None: it does not."""
     forms: tuple[Form, ...] = ()
     told: Told = Told.NOBODY
     shows: bool = False
@@ -148,6 +173,10 @@ class Declaration:
     @property
     def subcommand(self) -> str:
         return self.name or "-".join(self.label.lower().split())
+
+    def __post_init__(self) -> None:
+        if self.announced is not None and not isinstance(self.announced, Announcement):
+            raise TypeError(f"{self.label} is announced without its words: announced=Announcement('announce_...')")
 
     def help_lines(self) -> tuple[str, ...]:
         return tuple(line for form in self.forms for line in form.help)
@@ -180,6 +209,10 @@ class Declared:
         super().__init_subclass__(**kwargs)
         if "declaration" not in cls.__dict__:
             raise TypeError(f"{cls.__name__} declares nothing: set declaration = Declaration(...)")
+        said = cls.__dict__["declaration"].announced
+        unknown = [name for name in (said.arguments if said else ()) if name not in inspect.get_annotations(cls)]
+        if unknown:
+            raise TypeError(f"{cls.__name__}'s announcement reads {unknown}, which are not its fields")
         if any(known.__name__ == cls.__name__ for known in _DECLARED):
             raise TypeError(f"a command called {cls.__name__} is declared already (the audit log keeps the name)")
         _DECLARED.append(cls)
@@ -197,6 +230,12 @@ def declaration_of(command: Declared | type[Declared]) -> Declaration:
 def announced() -> tuple[str, ...]:
     """The names of the commands every player hears of in the next report (as the audit log keeps them)."""
     return tuple(kind.__name__ for kind in _DECLARED if kind.declaration.announced)
+
+
+def announcement_of(action: str) -> Announcement | None:
+    """How the report words the command called ``action`` (as the audit log keeps it); None: it is not
+    announced, or no longer declared (a stored report may name one)."""
+    return next((kind.declaration.announced for kind in _DECLARED if kind.__name__ == action), None)
 
 
 def game_master_help() -> tuple[str, ...]:
