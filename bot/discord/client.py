@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -22,9 +22,7 @@ from discord import app_commands
 
 from bot.discord.answers import Answers
 from bot.discord.render import NO_MENTIONS, plain
-
-if TYPE_CHECKING:  # the games' screens import this module: named for the type checker only
-    from bot.discord.games.registry import GameScreenSet
+from bot.discord.screen_set import ScreenSet
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +80,9 @@ class RefereeClient(discord.Client):
         self.guild_id = guild_id
         self.tree = RefereeTree(self)
         self.guild = discord.Object(guild_id)
-        self.game_screens: GameScreenSet | None = None
-        """Each game's screens, which its buttons report to (:meth:`use_game_screens`)."""
+        self.game_screens: ScreenSet | None = None
+        """Each game's screens, which its buttons report to (:meth:`use_game_screens`); known by a protocol only:
+        the games' screens import this module, never the other way round (:mod:`bot.discord.screen_set`)."""
         self.gm_answers: Answers | None = None
         """What ``/gm`` confirm buttons apply through, set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
@@ -122,7 +121,7 @@ class RefereeClient(discord.Client):
             log.warning("interaction %s (%r) from %s: nothing takes it", interaction.id, custom_id, interaction.user.id)
             await tell_privately(interaction, NOT_IN_USE)
 
-    def use_game_screens(self, screens: GameScreenSet) -> None:
+    def use_game_screens(self, screens: ScreenSet) -> None:
         """Take every game's screens: their commands and items are added, their buttons find them here."""
         self.game_screens = screens
         self.install(screens.commands())
