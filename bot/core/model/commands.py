@@ -74,7 +74,7 @@ class Sender:
 class ShowHelp(Declared):
     """``HELP [game]``: the command vocabulary, or one game's rules and order syntax."""
 
-    declaration = Declaration("HELP", Permission.ANYONE)
+    declaration = Declaration("HELP", Permission.ANYONE, summary="the commands, or one game's rules and order syntax")
 
     game: str | None = None
 
@@ -95,14 +95,14 @@ class ShowRules(Declared):
 class ListGames(Declared):
     """``LIST``: the games open to join or running."""
 
-    declaration = Declaration("LIST", Permission.ANYONE)
+    declaration = Declaration("LIST", Permission.ANYONE, name="games", summary="the games open to join or running")
 
 
 @dataclass(frozen=True)
 class JoinGame(Declared):
     """``JOIN <game> [AS <name>]``: take a seat; the reply carries the seat's secret."""
 
-    declaration = Declaration("JOIN", Permission.ANYONE)
+    declaration = Declaration("JOIN", Permission.ANYONE, summary="take a seat in a game before it starts")
 
     game: str
     name: str | None = None
@@ -127,8 +127,9 @@ class ShowFiledOrders(Declared):
     (:mod:`adjudicator.order_commitments`): what the turn's report will list beside the seat."""
 
     declaration = Declaration(
-        "ORDERS?", Permission.SEAT, summary="the orders this seat has on file for the open turn, and their commitment"
-    )
+        "ORDERS?", Permission.SEAT, name="onfile",
+        summary="the orders this seat has on file for the open turn, and their commitment",
+    )  # fmt: skip
 
     game: str
 
@@ -157,7 +158,9 @@ class ShowRecord(Declared):
 class Resign(Declared):
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
 
-    declaration = Declaration("RESIGN", Permission.SEAT)
+    declaration = Declaration(
+        "RESIGN", Permission.SEAT, summary="leave a game; your seat gets no-moves-received orders"
+    )
 
     game: str
 
@@ -550,7 +553,7 @@ class Observe(Declared):
     """``OBSERVE <game>``: get the public reports without a seat (``stop``: no longer)."""
 
     declaration = Declaration(
-        "OBSERVE", Permission.ANYONE,
+        "OBSERVE", Permission.ANYONE, summary="get a game's public reports without a seat",
         forms=(Form("OBSERVE <game>"), Form("STOP OBSERVING <game>", also=("UNOBSERVE",))),
     )  # fmt: skip
 
@@ -563,7 +566,7 @@ class DeclareAbsence(Declared):
     """``ABSENT <game> <from> <to>``: days away; a deadline inside them moves to their end, within a limit."""
 
     declaration = Declaration(
-        "ABSENT", Permission.SEAT,
+        "ABSENT", Permission.SEAT, summary="days you are away: a deadline inside them moves to their end",
         forms=(Form("ABSENT <game> <first> <last>", "ABSENT <game> <from> <to> (dates such as 2026-07-01 2026-07-14)"),),
     )  # fmt: skip
 
@@ -688,7 +691,7 @@ class ShowReliability(Declared):
     a finished game's sealed record: no game may be named ``me``."""
 
     declaration = Declaration(
-        "RECORD ME", Permission.ANYONE, summary="your record as a player: turns ordered in time, missed, games ended",
+        "RECORD ME", Permission.ANYONE, name="reliability", summary="your record as a player: turns ordered in time, missed, games ended",
         forms=(Form("RECORD ME", ""),),
     )  # fmt: skip
 
@@ -755,7 +758,7 @@ class TakeSeat(Declared):
     at once or once a game master accepts them, as the game says); then a briefing on the seat."""
 
     declaration = Declaration(
-        "STAND IN", Permission.VOUCHED, announced=Announcement("announce_seat_taken", ("seat",)), summary="take over a seat that needs a substitute",
+        "STAND IN", Permission.VOUCHED, name="take", announced=Announcement("announce_seat_taken", ("seat",)), summary="take over a seat that needs a substitute",
         forms=(Form("STAND IN <game> <seat>", "STAND IN <game> <seat> (a seat put up for a substitute)",
                     also=("STANDIN",)),),
     )  # fmt: skip

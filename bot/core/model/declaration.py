@@ -4,8 +4,9 @@ Every command of the common model (:mod:`bot.core.model.commands`) is a frozen
 dataclass that subclasses :class:`Declared` and sets one class attribute,
 ``declaration``, a :class:`Declaration`:
 
-* ``label``: how a refusal names it (``DEADLINE gs1``), and the name of its
-  ``referee gm`` and Discord ``/gm`` subcommand unless ``name`` says otherwise;
+* ``label``: how a refusal names it (``DEADLINE gs1``), and its name where
+  commands are named (a ``referee gm`` subcommand, a slash command) unless
+  ``name`` says otherwise;
 * ``permission``: who may run it (checked by :func:`bot.core.commands.pipeline.authorise`);
 * ``announced``: every player hears of it in the game's next report, and the game's
   page and feed list it (:func:`bot.core.turns.resolution.gm_actions_since`), in
@@ -20,7 +21,7 @@ dataclass that subclasses :class:`Declared` and sets one class attribute,
 * ``forms``: how it is written, one :class:`Form` per spelling a person types
   (``SET DEADLINE <game> <when>``, ``EXTEND <game> <duration>``), each with the
   hint a mistyped line is answered with and its lines in ``HELP GM``;
-* ``summary``: one line saying what it does (``referee gm --help``, ``/gm``).
+* ``summary``: one line saying what it does (``referee gm --help``, a slash command's description).
 
 Its fields declare their kind of text: every text a command holds (a field,
 or an item of a tuple or a mapping) is free text from outside, of one line
@@ -168,7 +169,8 @@ class Declaration:
     tell or announce."""
     summary: str = ""
     name: str = ""
-    """Its ``referee gm`` / ``/gm`` subcommand; empty: the label in lower case, spaces as dashes."""
+    """Its name where commands are named rather than written as a line (``referee gm``, a slash command);
+    empty: the label in lower case, spaces as dashes."""
 
     @property
     def subcommand(self) -> str:
