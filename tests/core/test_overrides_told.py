@@ -156,6 +156,30 @@ def test_every_announced_command_is_worded_by_its_declared_phrase_even_from_an_o
     assert _phrase(stored) == "the GM: RetiredCommand"  # a stored report's action of a command no longer declared
 
 
+def test_an_older_audit_entry_gives_its_announcement_the_arguments_its_declaration_names():
+    """An entry logged before outcomes were kept has only the command's arguments: the announcement takes those its
+    declaration names (``Announcement.arguments``: a seat, a turn, never a time as typed) and no address unless it
+    names one."""
+    from types import SimpleNamespace
+
+    from bot.core.turns.resolution import announcement
+    from bot.store.models import AuditEntry
+
+    game = SimpleNamespace(time_zone="Europe/Paris")
+    for kind in [kind for kind in declared() if kind.declaration.announced is not None]:
+        said = kind.declaration.announced
+        assert said is not None
+        arguments = {name: f"typed {name}" for name in field_types(kind)} | {"address": "co@example.org"}
+        entry = AuditEntry(action=kind.__name__, reason="why", at=datetime(2026, 1, 1, tzinfo=UTC),
+                           detail={"command": kind.__name__, "arguments": arguments})  # fmt: skip
+        outcome = announcement(entry, game)["outcome"]  # type: ignore[arg-type]
+        assert set(outcome) == set(said.arguments), kind.__name__
+        assert _phrase(announcement(entry, game)), kind.__name__  # type: ignore[arg-type]
+    eject = AuditEntry(action="EjectPlayer", reason="gone", at=datetime(2026, 1, 1, tzinfo=UTC),
+                       detail={"arguments": {"game": "g1", "seat": "Cat", "reason": "gone"}})  # fmt: skip
+    assert _phrase(announcement(eject, game)) == "the GM took seat Cat from its player"  # type: ignore[arg-type]
+
+
 def test_every_game_masters_command_has_an_example_here():
     missing = sorted(kind.__name__ for kind in game_master_commands() if kind.__name__ not in EXAMPLES)
     assert not missing, f"no example for {missing}: add one to EXAMPLES"
