@@ -44,6 +44,7 @@ import asyncio
 import json
 import logging
 import re
+from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -68,6 +69,8 @@ log = logging.getLogger(__name__)
 CUSTOM_ID_LIMIT = 100
 DESTRUCTIVE = tuple(kind.declaration.subcommand for kind in (c.ProcessNow, c.RollBack, c.EjectPlayer, c.ReplacePlayer))
 """The subcommands that first ask to confirm (their names are their commands' declared ones)."""
+Confirm = Callable[[discord.Interaction, str, str, str, str], Awaitable[None]]
+"""Asks to confirm (interaction, game, verb, what is asked, the confirm button's custom id): see the module docstring."""
 SAME_DRAW = "same"
 """After a rollback's turn in its confirm id (``12/same``): the same draw (:class:`bot.core.model.commands.RollBack`)."""
 
@@ -252,6 +255,21 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         await interaction.followup.send(f"{plain(what)}\nThis cannot be undone by a click: confirm?",
                                         view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)  # fmt: skip
 
+    suggestions = gm_suggestions(views)
+    for made in (_create(run, suggestions), _extend(run, suggestions), _substitute(run, suggestions),
+                 _process(confirm, suggestions), _replace(confirm, suggestions), _eject(confirm, suggestions),
+                 _rollback(confirm, suggestions)):  # fmt: skip
+        group.add_command(made)
+    for kind in game_masters_commands():  # every other one: made from its declaration
+        if group.get_command(kind.declaration.subcommand) is None:
+            group.add_command(declared_command(kind, run, suggestions, SHOWN.get(kind), described(kind)))
+    return group
+
+
+def gm_suggestions(views: GameViews) -> dict[str, Suggest]:
+    """What ``/gm``'s options suggest from, by name: the kinds, a kind's option names, games (``game``: any;
+    ``listed``, ``playing``) and the named game's seats (``seat``)."""
+
     async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()
         names = [k for k in registry.kinds() if needle in k]
@@ -275,7 +293,20 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         names = [s for s in (view.seats if view else ()) if current.strip().lower() in s.lower()]
         return [app_commands.Choice(name=s, value=s) for s in names[:MAX_CHOICES]]
 
-    @group.command(
+    return {
+        "kinds": kinds,
+        "option_names": option_names,
+        "game": any_game,
+        "listed": listed,
+        "playing": playing,
+        "seat": seats,
+    }
+
+
+def _create(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm create``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame), extras=makes(c.CreateGame)
     )
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
@@ -291,7 +322,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                            "list (default 0: only by /gm substitute)",
                            substitute_auto="The first to take a seat offered has it at once (default: a GM "
                            "accepts them)")  # fmt: skip
-    @app_commands.autocomplete(kind=kinds, options=option_names)
+    @app_commands.autocomplete(kind=suggest["kinds"], options=suggest["option_names"])
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "",
@@ -311,63 +342,101 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                                                   substitute_after=substitute_after,
                                                   substitute_auto=substitute_auto))  # fmt: skip
 
-    @group.command(
+    return create
+
+
+def _extend(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm extend``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.SetDeadline.declaration.forms[1].verb.lower(),
         description="Move the deadline later by a duration (2d 3h)",
         extras=makes(c.SetDeadline),
     )
-    @app_commands.autocomplete(game=playing)
+    @app_commands.autocomplete(game=suggest["playing"])
     async def extend(interaction: discord.Interaction, game: str, by: str, reason: str) -> None:
         """By hand: ``SetDeadline``'s second form (a duration, where a declared command takes its first)."""
         await run(interaction, game, c.SetDeadline(game, deadline_spec("+" + by.strip().lstrip("+")), reason))
 
-    @group.command(
+    return extend
+
+
+def _process(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm process``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow), extras=makes(c.ProcessNow)
     )
     @app_commands.describe(turn="The turn to resolve, as the reports number it")
-    @app_commands.autocomplete(game=playing)
+    @app_commands.autocomplete(game=suggest["playing"])
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
         await confirm(interaction, game, "process", f"Process turn {turn} of {game} now.",
                       confirm_id("process", interaction.user.id, game, str(turn), reason))  # fmt: skip
 
-    @group.command(
+    return process
+
+
+def _replace(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm replace``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.ReplacePlayer.declaration.subcommand,
         description=described(c.ReplacePlayer),
         extras=makes(c.ReplacePlayer),
     )
-    @app_commands.autocomplete(game=listed, seat=seats)
+    @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
         """By hand: a confirm button first, and the seat goes to a member (a USER option)."""
         await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
                       confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
 
-    @group.command(
+    return replace
+
+
+def _substitute(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm substitute``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat), extras=makes(c.OfferSeat)
     )
     @app_commands.describe(seat="The seat", action="offer (the default) to the standby list; withdraw the offer; "
                            "accept or decline who offered to take it", reason="Why (told to the players)")  # fmt: skip
     @app_commands.choices(action=[app_commands.Choice(name=action, value=action) for action in c.OFFER_ACTIONS])
-    @app_commands.autocomplete(game=playing, seat=seats)
+    @app_commands.autocomplete(game=suggest["playing"], seat=suggest["seat"])
     async def substitute(interaction: discord.Interaction, game: str, seat: str, action: str = "offer",
                          reason: str = "") -> None:  # fmt: skip
         """By hand: its action is a choice, its reason optional (withdrawing an offer needs none)."""
         await run(interaction, game, c.OfferSeat(game, seat, action, reason))
 
-    @group.command(
+    return substitute
+
+
+def _eject(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm eject``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer), extras=makes(c.EjectPlayer)
     )
-    @app_commands.autocomplete(game=listed, seat=seats)
+    @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
         await confirm(interaction, game, "eject", f"Eject the player of {seat} from {game}.",
                       confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
 
-    @group.command(name=c.RollBack.declaration.subcommand, description=described(c.RollBack), extras=makes(c.RollBack))
+    return eject
+
+
+def _rollback(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm rollback``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.RollBack.declaration.subcommand, description=described(c.RollBack), extras=makes(c.RollBack)
+    )
     @app_commands.describe(same_draw="Draw what the turns drew before, and keep the orders on file as they are "
                            "(to correct a mistake; default: a fresh draw)")  # fmt: skip
-    @app_commands.autocomplete(game=any_game)
+    @app_commands.autocomplete(game=suggest["game"])
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str,
                        same_draw: bool = False) -> None:  # fmt: skip
         """By hand: a confirm button first (see the module docstring)."""
@@ -376,11 +445,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}, {how}.",
                       confirm_id("rollback", interaction.user.id, game, argument, reason))  # fmt: skip
 
-    suggestions: dict[str, Suggest] = {"game": any_game, "listed": listed, "playing": playing, "seat": seats}
-    for kind in game_masters_commands():  # every other one: made from its declaration
-        if group.get_command(kind.declaration.subcommand) is None:
-            group.add_command(declared_command(kind, run, suggestions, SHOWN.get(kind), described(kind)))
-    return group
+    return rollback
 
 
 def game_masters_commands() -> list[type[c.Declared]]:
