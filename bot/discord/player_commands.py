@@ -31,6 +31,7 @@ says so; :meth:`bot.core.views.GameViews.offered_seats`).  A seat offer's DM car
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -112,6 +113,15 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
         await answers.apply(interaction, command)
 
+    suggest = players_suggestions(views)
+    made = [declared_command(kind, run, suggest, SHOWN.get(kind)) for kind in players_commands()]
+    return [*made, *(by_hand(answers, views, suggest) for by_hand in (_orders, _press, _mute, _standby))]
+
+
+def players_suggestions(views: GameViews) -> dict[str, Suggest]:
+    """What the players' options suggest from, by name: games (``game``: any; ``joinable``, ``playing``,
+    ``listed``), games then kinds or kinds then games, the games and seats up for a substitute."""
+
     async def joinable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, JOINABLE)
 
@@ -139,21 +149,31 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
         game = getattr(interaction.namespace, "game", None)
         return await offered_seat_choices(views, str(game) if game else None, current)
 
-    suggestions: dict[str, Suggest] = {
+    return {
         "game": any_game, "joinable": joinable, "playing": playing, "listed": listed, "game_or_kind": game_or_kind,
         "kind_or_game": kind_or_game, "offered_games": offered_games, "offered_seats": offered_seats,
     }  # fmt: skip
 
+
+def _orders(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/orders``, written by hand (see its callback's docstring)."""
+
     @app_commands.command(name="orders", description="Send your orders (the last set sent counts)",
                           extras=makes(c.SubmitOrders))  # fmt: skip
     @app_commands.describe(game="Your game", text="Your orders; leave out to write several lines")
-    @app_commands.autocomplete(game=playing)
+    @app_commands.autocomplete(game=suggest["playing"])
     async def orders(interaction: discord.Interaction, game: str, text: str | None = None) -> None:
         """By hand: without ``text``, a modal with a paragraph field (long or multi-line orders)."""
         if text is None or not text.strip():
             await open_orders_modal(interaction, game.strip())
             return
         await answers.apply(interaction, c.SubmitOrders(game, text))
+
+    return orders
+
+
+def _press(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/press``, written by hand (see its callback's docstring)."""
 
     async def press_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The game's seats (and ALL) for ``to:``; after a comma, the next seat of a list."""
@@ -170,7 +190,7 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     @app_commands.describe(game="Your game", to="Seats, separated by commas, or ALL", text="The message",
                            anonymous="Unsigned (where the game allows grey press)",
                            reply="The code of a press message you got: answers its sender (instead of to:)")  # fmt: skip
-    @app_commands.autocomplete(game=listed, to=press_seats)
+    @app_commands.autocomplete(game=suggest["listed"], to=press_seats)
     async def press(interaction: discord.Interaction, game: str, text: str, to: str | None = None,
                     anonymous: bool = False, reply: str | None = None) -> None:  # fmt: skip
         """By hand: one command for ``PRESS TO`` and ``PRESS REPLY`` (``reply`` instead of ``to``)."""
@@ -180,15 +200,27 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
         seats = tuple(name.strip() for name in (to or "").split(",") if name.strip())
         await answers.apply(interaction, c.SendPress(game, seats, text, anonymous))
 
+    return press
+
+
+def _mute(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/mute``, written by hand (see its callback's docstring)."""
+
     @app_commands.command(
         name="mute", description="No more signed press from a seat, or anonymous press from a code's sender",
         extras=makes(c.MutePress),
     )  # fmt: skip
     @app_commands.describe(game="Your game", who="A seat, or the code of a press message", stop="Unmute")
-    @app_commands.autocomplete(game=listed)
+    @app_commands.autocomplete(game=suggest["listed"])
     async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:
         """By hand: ``stop`` is ``UNMUTE`` (the command's ``mute`` turned round)."""
         await answers.apply(interaction, c.MutePress(game, who, not stop))
+
+    return mute
+
+
+def _standby(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/standby``, written by hand (see its callback's docstring)."""
 
     @app_commands.command(name="standby", description="Be offered seats that need a substitute (off: no longer)",
                           extras=makes(c.SetStandby, c.ShowStandby))  # fmt: skip
@@ -202,5 +234,4 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
             return
         await answers.apply(interaction, c.SetStandby(c.ANY_KIND if kind == ALL_KINDS else kind, on=not off))
 
-    made = [declared_command(kind, run, suggestions, SHOWN.get(kind)) for kind in players_commands()]
-    return [*made, orders, press, mute, standby]
+    return standby
