@@ -68,7 +68,11 @@ class MailConventions(Conventions):
         line = lines[index].strip()
         if _ATTRIBUTION_END.search(line) and (_ATTRIBUTION_START.match(line) or line.endswith("wrote:")):
             return 1
-        if _ATTRIBUTION_START.match(line) and index + 1 < len(lines) and _ATTRIBUTION_END.search(lines[index + 1].strip()):
+        if (
+            _ATTRIBUTION_START.match(line)
+            and index + 1 < len(lines)
+            and _ATTRIBUTION_END.search(lines[index + 1].strip())
+        ):
             return 2
         return 0
 

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.email.mail_reading import read_commands
 from bot.text import gm_vocabulary as gm
 from bot.text import reading
-from bot.email.mail_reading import read_commands
 from bot.text.reading import Reading
 from tests.email.fuzz.strategies import Choices, body_lines
 

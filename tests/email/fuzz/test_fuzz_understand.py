@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 from bot.core.model import commands as c
 from bot.email.htmltext import html_to_text
-from bot.email.mime import message_id_of, read_mail
 from bot.email.mail_reading import read_commands
+from bot.email.mime import message_id_of, read_mail
 from bot.email.understand import IntakePolicy, Understanding, understand
 from tests.email.fuzz.strategies import Mail, damaged, mails
 
