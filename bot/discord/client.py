@@ -2,7 +2,8 @@
 
 Plain :class:`discord.Client` (not ``AutoShardedClient``, which would ask
 ``GET /gateway/bot``; a plain client uses the default gateway URL) with default intents: the bot
-needs no privileged intent, since everything arrives as interactions.
+needs no privileged intent, since commands arrive as interactions, and a DM's text (commands in free
+text, :mod:`bot.discord.direct_messages`) comes with its message without the message content intent.
 Commands are registered for the one guild and synced in ``setup_hook``
 (guild commands appear at once; global ones can take an hour).  Its default
 ``allowed_mentions`` parse nothing (:data:`bot.discord.render.NO_MENTIONS`):
@@ -87,6 +88,8 @@ class RefereeClient(discord.Client):
         """What ``/gm`` confirm buttons apply through, set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
         """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
+        self.message_hooks: list[Callable[[discord.Message], Awaitable[None]]] = []
+        """Called with every message the gateway delivers (DMs in free text: :mod:`bot.discord.direct_messages`)."""
         self._templates: list[re.Pattern[str]] = []
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -120,6 +123,14 @@ class RefereeClient(discord.Client):
         if untaken:
             log.warning("interaction %s (%r) from %s: nothing takes it", interaction.id, custom_id, interaction.user.id)
             await tell_privately(interaction, NOT_IN_USE)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Hand ``message`` to each hook; a hook that raises is logged (with the message's id), never raised."""
+        for hook in self.message_hooks:
+            try:
+                await hook(message)
+            except Exception:
+                log.exception("message %s from %s failed", message.id, message.author.id)
 
     def use_game_screens(self, screens: ScreenSet) -> None:
         """Take every game's screens: their commands and items are added, their buttons find them here."""
