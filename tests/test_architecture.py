@@ -62,6 +62,16 @@ def test_core_never_imports_channels_or_their_libraries():
             assert not name.startswith(forbidden), f"{path.relative_to(ROOT)} imports {name}"
 
 
+def test_the_text_language_imports_no_channel():
+    """bot/text (what every text channel reads alike) imports no channel, their libraries, the store or games."""
+    forbidden = (*channel_packages(), "bot.cli", "bot.store", "adjudicator.games", *CHANNEL_LIBRARIES, "aiohttp")
+    paths = modules("bot.text")
+    assert paths, "bot/text exists"
+    for path in paths:
+        for name in imports_of(path):
+            assert not name.startswith(forbidden), f"{path.relative_to(ROOT)} imports {name}"
+
+
 def test_adapters_never_reach_into_the_store_or_game_internals():
     for package in channel_packages():
         for path in modules(package):
@@ -180,3 +190,5 @@ def test_the_import_contracts_name_every_channel():
     assert set(packages) | {"bot.cli", *CHANNEL_LIBRARIES} <= set(core)
     pictures = by_name["board pictures see only board data: no channel, no store, no game internals, no runtime"]
     assert set(packages) <= set(expand(pictures)["forbidden_modules"])
+    text = by_name["bot.text, the text language of every channel, imports no channel nor their libraries"]
+    assert set(packages) | {"bot.cli", "bot.store", *CHANNEL_LIBRARIES} <= set(expand(text)["forbidden_modules"])

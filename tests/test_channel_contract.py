@@ -191,8 +191,8 @@ def test_mail_and_referee_gm_read_an_address_alike(written: str) -> None:
     read as ``referee serve`` reads it, names the same person as ``referee gm add-gm`` (bare digits:
     a Discord user id; an address with an @: an email address)."""
     from bot.cli_gm import _address
-    from bot.email.gm_vocabulary import addresses_read_by
-    from bot.email.reading import read_commands
+    from bot.email.mail_reading import read_commands
+    from bot.text.gm_vocabulary import addresses_read_by
 
     with addresses_read_by(channels.parse_address):
         (command,) = read_commands("", f"ADD GM gs1 {written}\nREASON help").commands
@@ -201,8 +201,8 @@ def test_mail_and_referee_gm_read_an_address_alike(written: str) -> None:
 
 
 def test_mail_says_an_address_no_channel_reads_and_does_nothing() -> None:
-    from bot.email.gm_vocabulary import addresses_read_by
-    from bot.email.reading import read_commands
+    from bot.email.mail_reading import read_commands
+    from bot.text.gm_vocabulary import addresses_read_by
 
     with addresses_read_by(channels.parse_address):
         (command,) = read_commands("", "ADD GM gs1 fax:0123\nREASON help").commands

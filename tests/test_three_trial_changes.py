@@ -91,7 +91,8 @@ class WriteMemo(Declared):
     """GM: a memo in the game's log, announced in the next report."""
 
     declaration = Declaration(
-        "MEMO", Permission.GAME_MASTER, announced=True, summary="write a memo in the game's log",
+        "MEMO", Permission.GAME_MASTER, announced=Announcement("announce_memo", ("text",)),
+        summary="write a memo in the game's log",
         forms=(Form("MEMO <game> <text>", help=("MEMO <game> <text>  a memo in the log  REASON needed",)),),
     )  # fmt: skip
 
@@ -112,6 +113,10 @@ MEMO_PHRASES = """
 {% macro memo_written(d) %}
 MEMO {{ d.game }}
   {{ ("Written in the game's log: " ~ d.text)|wrap(76, "  ") }}
+{% endmacro %}
+
+{% macro announce_memo(d) %}
+the GM wrote a memo: {{ (d.get("outcome") or {}).get("text", "?") }}
 {% endmacro %}
 """
 MEMO_TEST = '''"""MEMO <game> <text>: a game master's memo in the log, announced in the next report."""

@@ -59,7 +59,16 @@ def workers(settings: DiscordSettings, runtime: Runtime) -> list[Worker]:
         return []
     from bot.discord.runtime import DiscordRuntime  # imported only when Discord is configured
 
-    return [DiscordRuntime(settings, runtime.sessions, service=runtime.service, clock=runtime.clock, bell=runtime.bell)]
+    return [
+        DiscordRuntime(
+            settings,
+            runtime.sessions,
+            service=runtime.service,
+            clock=runtime.clock,
+            bell=runtime.bell,
+            read_address=runtime.read_address,
+        )
+    ]
 
 
 def doctor(settings: DiscordSettings, context: DoctorContext) -> list[Check]:

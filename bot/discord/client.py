@@ -2,7 +2,8 @@
 
 Plain :class:`discord.Client` (not ``AutoShardedClient``, which would ask
 ``GET /gateway/bot``; a plain client uses the default gateway URL) with default intents: the bot
-needs no privileged intent, since everything arrives as interactions.
+needs no privileged intent, since commands arrive as interactions, and a DM's text (commands in free
+text, :mod:`bot.discord.direct_messages`) comes with its message without the message content intent.
 Commands are registered for the one guild and synced in ``setup_hook``
 (guild commands appear at once; global ones can take an hour).  Its default
 ``allowed_mentions`` parse nothing (:data:`bot.discord.render.NO_MENTIONS`):
@@ -14,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -22,9 +23,7 @@ from discord import app_commands
 
 from bot.discord.answers import Answers
 from bot.discord.render import NO_MENTIONS, plain
-
-if TYPE_CHECKING:  # the games' screens import this module: named for the type checker only
-    from bot.discord.games.registry import GameScreenSet
+from bot.discord.screen_set import ScreenSet
 
 log = logging.getLogger(__name__)
 
@@ -82,12 +81,15 @@ class RefereeClient(discord.Client):
         self.guild_id = guild_id
         self.tree = RefereeTree(self)
         self.guild = discord.Object(guild_id)
-        self.game_screens: GameScreenSet | None = None
-        """Each game's screens, which its buttons report to (:meth:`use_game_screens`)."""
+        self.game_screens: ScreenSet | None = None
+        """Each game's screens, which its buttons report to (:meth:`use_game_screens`); known by a protocol only:
+        the games' screens import this module, never the other way round (:mod:`bot.discord.screen_set`)."""
         self.gm_answers: Answers | None = None
         """What ``/gm`` confirm buttons apply through, set by the runtime."""
         self.interaction_hooks: list[Callable[[discord.Interaction], Awaitable[bool]]] = []
         """Called with every interaction discord.py has no handler for (modal submissions); True: taken."""
+        self.message_hooks: list[Callable[[discord.Message], Awaitable[None]]] = []
+        """Called with every message the gateway delivers (DMs in free text: :mod:`bot.discord.direct_messages`)."""
         self._templates: list[re.Pattern[str]] = []
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
@@ -122,7 +124,15 @@ class RefereeClient(discord.Client):
             log.warning("interaction %s (%r) from %s: nothing takes it", interaction.id, custom_id, interaction.user.id)
             await tell_privately(interaction, NOT_IN_USE)
 
-    def use_game_screens(self, screens: GameScreenSet) -> None:
+    async def on_message(self, message: discord.Message) -> None:
+        """Hand ``message`` to each hook; a hook that raises is logged (with the message's id), never raised."""
+        for hook in self.message_hooks:
+            try:
+                await hook(message)
+            except Exception:
+                log.exception("message %s from %s failed", message.id, message.author.id)
+
+    def use_game_screens(self, screens: ScreenSet) -> None:
         """Take every game's screens: their commands and items are added, their buttons find them here."""
         self.game_screens = screens
         self.install(screens.commands())

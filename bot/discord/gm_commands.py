@@ -1,13 +1,19 @@
 """The ``/gm`` group: the game masters' commands on Discord ("What GMs get").
 
-Each subcommand is one core command (``CreateGame``, ``StartGame``,
-``SetDeadline``, ``PauseGame``, ``ResumeGame``, ``ProcessNow``,
-``PreviewTurn``, ``EnterOrders``, ``ReplacePlayer``, ``OfferSeat``,
-``EjectPlayer``, ``RollBack``, ``Broadcast``, ``ShowLog``, and those made from
-their declared syntax), applied as one envelope like any
+Each subcommand is one core command, applied as one envelope like any
 other interaction; the core's pipeline authorises it (a game master of the
 game, or for ``create`` someone allowed to create games: the member's GM role
-is ``Envelope.may_create``) and writes the audit entry.
+is ``Envelope.may_create``) and writes the audit entry.  Every game master's
+command is made from its declaration (:mod:`bot.discord.declared_commands`:
+``start``, ``deadline``, ``pause``, ``resume``, ``preview``, ``orders``,
+``broadcast``, ``log``, ``ready`` and any new one) unless it is one Discord
+shows in a way a declaration cannot say, written here by hand:
+``create`` (its options read as ``name=value``, its kinds and option
+names suggested, its choices and ranges), ``extend`` (the second form of
+``SetDeadline``, a duration), ``substitute`` (a choice of actions, the reason
+optional), and the destructive ones (``process``, ``rollback``, ``eject``,
+``replace``: a confirm button first, ``replace`` naming a member); or one
+given by mail and ``referee gm`` only (:data:`NOT_ON_DISCORD`).
 
 ``create`` autocompletes the kinds and, in ``options``, the kind's option
 names and values (:mod:`bot.discord.game_options`); seats and game names
@@ -35,11 +41,11 @@ from anyone else is refused privately.  The buttons are
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import discord
@@ -48,11 +54,12 @@ from discord import app_commands
 from adjudicator import registry
 from bot.core.basics import linear
 from bot.core.model import commands as c
-from bot.core.model.declaration import declared, field_types, is_number
+from bot.core.model.declaration import declared
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
+from bot.discord.declared_commands import Run, Shown, Suggest, declared_command, description_of, makes
 from bot.discord.game_options import option_choices
 from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.understand import sender_of
@@ -62,18 +69,15 @@ log = logging.getLogger(__name__)
 CUSTOM_ID_LIMIT = 100
 DESTRUCTIVE = tuple(kind.declaration.subcommand for kind in (c.ProcessNow, c.RollBack, c.EjectPlayer, c.ReplacePlayer))
 """The subcommands that first ask to confirm (their names are their commands' declared ones)."""
-DESCRIPTION_LIMIT = 100
+Confirm = Callable[[discord.Interaction, str, str, str, str], Awaitable[None]]
+"""Asks to confirm (interaction, game, verb, what is asked, the confirm button's custom id): see the module docstring."""
 SAME_DRAW = "same"
 """After a rollback's turn in its confirm id (``12/same``): the same draw (:class:`bot.core.model.commands.RollBack`)."""
 
 
 def described(kind: type[c.Declared]) -> str:
     """A subcommand's description: its command's declared summary, capitalised (and "asks to confirm")."""
-    declared = kind.declaration
-    text = declared.summary[:1].upper() + declared.summary[1:]
-    if declared.subcommand in DESTRUCTIVE:
-        text += " (asks to confirm)"
-    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "\u2026"
+    return description_of(kind, " (asks to confirm)" if kind.declaration.subcommand in DESTRUCTIVE else "")
 
 
 _OPTION_START = linear.compile(r"[,\s]+([A-Za-z_][\w-]*\s*=)")
@@ -251,6 +255,21 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         await interaction.followup.send(f"{plain(what)}\nThis cannot be undone by a click: confirm?",
                                         view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)  # fmt: skip
 
+    suggestions = gm_suggestions(views)
+    for made in (_create(run, suggestions), _extend(run, suggestions), _substitute(run, suggestions),
+                 _process(confirm, suggestions), _replace(confirm, suggestions), _eject(confirm, suggestions),
+                 _rollback(confirm, suggestions)):  # fmt: skip
+        group.add_command(made)
+    for kind in game_masters_commands():  # every other one: made from its declaration
+        if group.get_command(kind.declaration.subcommand) is None:
+            group.add_command(declared_command(kind, run, suggestions, SHOWN.get(kind), described(kind)))
+    return group
+
+
+def gm_suggestions(views: GameViews) -> dict[str, Suggest]:
+    """What ``/gm``'s options suggest from, by name: the kinds, a kind's option names, games (``game``: any;
+    ``listed``, ``playing``) and the named game's seats (``seat``)."""
+
     async def kinds(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         needle = current.strip().lower()
         names = [k for k in registry.kinds() if needle in k]
@@ -274,7 +293,22 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         names = [s for s in (view.seats if view else ()) if current.strip().lower() in s.lower()]
         return [app_commands.Choice(name=s, value=s) for s in names[:MAX_CHOICES]]
 
-    @group.command(name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame))
+    return {
+        "kinds": kinds,
+        "option_names": option_names,
+        "game": any_game,
+        "listed": listed,
+        "playing": playing,
+        "seat": seats,
+    }
+
+
+def _create(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm create``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame), extras=makes(c.CreateGame)
+    )
     @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
                            options="Game options as name=value, separated by spaces (suggested for the kind)",
                            seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
@@ -288,7 +322,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                            "list (default 0: only by /gm substitute)",
                            substitute_auto="The first to take a seat offered has it at once (default: a GM "
                            "accepts them)")  # fmt: skip
-    @app_commands.autocomplete(kind=kinds, options=option_names)
+    @app_commands.autocomplete(kind=suggest["kinds"], options=suggest["option_names"])
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
                      seats: int | None = None, schedule: str | None = None, time_zone: str = "",
@@ -296,6 +330,7 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                      ready_check: str = "",
                      min_reliability: app_commands.Range[int, 0, 100] | None = None,
                      substitute_after: app_commands.Range[int, 0] = 0, substitute_auto: bool = False) -> None:  # fmt: skip
+        """By hand: its options are read as ``name=value``, its kinds and option names suggested, its press a choice."""
         parsed = parse_options(options)
         if isinstance(parsed, str):
             await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
@@ -307,133 +342,136 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
                                                   substitute_after=substitute_after,
                                                   substitute_auto=substitute_auto))  # fmt: skip
 
-    @group.command(name=c.StartGame.declaration.subcommand, description=described(c.StartGame))
-    @app_commands.autocomplete(game=listed)
-    async def start(interaction: discord.Interaction, game: str) -> None:
-        await run(interaction, game, c.StartGame(game))
+    return create
 
-    @group.command(name=c.SetDeadline.declaration.subcommand, description=described(c.SetDeadline))
-    @app_commands.autocomplete(game=playing)
-    async def deadline(interaction: discord.Interaction, game: str, when: str, reason: str) -> None:
-        await run(interaction, game, c.SetDeadline(game, deadline_spec(when), reason))
 
-    @group.command(
+def _extend(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm extend``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
         name=c.SetDeadline.declaration.forms[1].verb.lower(),
         description="Move the deadline later by a duration (2d 3h)",
+        extras=makes(c.SetDeadline),
     )
-    @app_commands.autocomplete(game=playing)
+    @app_commands.autocomplete(game=suggest["playing"])
     async def extend(interaction: discord.Interaction, game: str, by: str, reason: str) -> None:
+        """By hand: ``SetDeadline``'s second form (a duration, where a declared command takes its first)."""
         await run(interaction, game, c.SetDeadline(game, deadline_spec("+" + by.strip().lstrip("+")), reason))
 
-    @group.command(name=c.PauseGame.declaration.subcommand, description=described(c.PauseGame))
-    @app_commands.autocomplete(game=playing)
-    async def pause(interaction: discord.Interaction, game: str, reason: str, until: str | None = None) -> None:
-        await run(interaction, game, c.PauseGame(game, reason, until))
+    return extend
 
-    @group.command(name=c.ResumeGame.declaration.subcommand, description=described(c.ResumeGame))
-    @app_commands.autocomplete(game=playing)
-    async def resume(interaction: discord.Interaction, game: str, reason: str, deadline: str | None = None) -> None:
-        await run(interaction, game, c.ResumeGame(game, reason, deadline_spec(deadline) if deadline else None))
 
-    @group.command(name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow))
+def _process(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm process``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow), extras=makes(c.ProcessNow)
+    )
     @app_commands.describe(turn="The turn to resolve, as the reports number it")
-    @app_commands.autocomplete(game=playing)
+    @app_commands.autocomplete(game=suggest["playing"])
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
+        """By hand: a confirm button first (see the module docstring)."""
         await confirm(interaction, game, "process", f"Process turn {turn} of {game} now.",
                       confirm_id("process", interaction.user.id, game, str(turn), reason))  # fmt: skip
 
-    @group.command(name=c.PreviewTurn.declaration.subcommand, description=described(c.PreviewTurn))
-    @app_commands.autocomplete(game=playing)
-    async def preview(interaction: discord.Interaction, game: str) -> None:
-        await run(interaction, game, c.PreviewTurn(game))
+    return process
 
-    @group.command(name=c.EnterOrders.declaration.subcommand, description=described(c.EnterOrders))
-    @app_commands.autocomplete(game=playing, seat=seats)
-    async def orders(interaction: discord.Interaction, game: str, seat: str, text: str, reason: str) -> None:
-        await run(interaction, game, c.EnterOrders(game, seat, text, reason))
 
-    @group.command(name=c.ReplacePlayer.declaration.subcommand, description=described(c.ReplacePlayer))
-    @app_commands.autocomplete(game=listed, seat=seats)
+def _replace(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm replace``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.ReplacePlayer.declaration.subcommand,
+        description=described(c.ReplacePlayer),
+        extras=makes(c.ReplacePlayer),
+    )
+    @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
+        """By hand: a confirm button first, and the seat goes to a member (a USER option)."""
         await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
                       confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
 
-    @group.command(name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat))
+    return replace
+
+
+def _substitute(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm substitute``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat), extras=makes(c.OfferSeat)
+    )
     @app_commands.describe(seat="The seat", action="offer (the default) to the standby list; withdraw the offer; "
                            "accept or decline who offered to take it", reason="Why (told to the players)")  # fmt: skip
     @app_commands.choices(action=[app_commands.Choice(name=action, value=action) for action in c.OFFER_ACTIONS])
-    @app_commands.autocomplete(game=playing, seat=seats)
+    @app_commands.autocomplete(game=suggest["playing"], seat=suggest["seat"])
     async def substitute(interaction: discord.Interaction, game: str, seat: str, action: str = "offer",
                          reason: str = "") -> None:  # fmt: skip
+        """By hand: its action is a choice, its reason optional (withdrawing an offer needs none)."""
         await run(interaction, game, c.OfferSeat(game, seat, action, reason))
 
-    @group.command(name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer))
-    @app_commands.autocomplete(game=listed, seat=seats)
+    return substitute
+
+
+def _eject(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm eject``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer), extras=makes(c.EjectPlayer)
+    )
+    @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
+        """By hand: a confirm button first (see the module docstring)."""
         await confirm(interaction, game, "eject", f"Eject the player of {seat} from {game}.",
                       confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
 
-    @group.command(name=c.RollBack.declaration.subcommand, description=described(c.RollBack))
+    return eject
+
+
+def _rollback(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:
+    """``/gm rollback``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(
+        name=c.RollBack.declaration.subcommand, description=described(c.RollBack), extras=makes(c.RollBack)
+    )
     @app_commands.describe(same_draw="Draw what the turns drew before, and keep the orders on file as they are "
                            "(to correct a mistake; default: a fresh draw)")  # fmt: skip
-    @app_commands.autocomplete(game=any_game)
+    @app_commands.autocomplete(game=suggest["game"])
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str,
                        same_draw: bool = False) -> None:  # fmt: skip
+        """By hand: a confirm button first (see the module docstring)."""
         how = "with the same draw, the orders on file kept" if same_draw else "with a fresh draw"
         argument = f"{to_turn}/{SAME_DRAW}" if same_draw else str(to_turn)
         await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}, {how}.",
                       confirm_id("rollback", interaction.user.id, game, argument, reason))  # fmt: skip
 
-    @group.command(name=c.Broadcast.declaration.subcommand, description=described(c.Broadcast))
-    @app_commands.autocomplete(game=listed)
-    async def broadcast(interaction: discord.Interaction, game: str, text: str) -> None:
-        await run(interaction, game, c.Broadcast(game, text))
+    return rollback
 
-    @group.command(name=c.ShowLog.declaration.subcommand, description=described(c.ShowLog))
-    @app_commands.autocomplete(game=any_game)
-    async def log_(interaction: discord.Interaction, game: str) -> None:
-        await run(interaction, game, c.ShowLog(game))
 
-    for kind in declared():  # a game master's command with no subcommand above: made from its declared syntax
-        declared_here = kind.declaration
-        if (declared_here.permission in (c.Permission.GAME_MASTER, c.Permission.CREATOR) and declared_here.forms
-                and kind not in NOT_ON_DISCORD and group.get_command(declared_here.subcommand) is None):  # fmt: skip
-            group.add_command(declared_subcommand(kind, run, any_game))
-    return group
+def game_masters_commands() -> list[type[c.Declared]]:
+    """The declared game masters' commands Discord's ``/gm`` has (all but :data:`NOT_ON_DISCORD`)."""
+    return [kind for kind in declared() if kind.declaration.permission in (c.Permission.GAME_MASTER, c.Permission.CREATOR)
+            and kind not in NOT_ON_DISCORD]  # fmt: skip
 
 
 NOT_ON_DISCORD: tuple[type[c.Declared], ...] = (c.SetJoining, c.EndGame, c.SetOption, c.AddGameMaster)
 """Game masters' commands given by mail and ``referee gm`` only."""
 
-Run = Callable[[discord.Interaction, str | None, c.Command], Awaitable[None]]
-Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+_TIMES = MappingProxyType({"when": deadline_spec, "deadline": deadline_spec})
+SHOWN: dict[type[c.Declared], Shown] = {
+    c.StartGame: Shown(suggest={"game": "listed"}),
+    c.SetDeadline: Shown(suggest={"game": "playing"}, convert=_TIMES),
+    c.PauseGame: Shown(suggest={"game": "playing"}),
+    c.ResumeGame: Shown(suggest={"game": "playing"}, convert=_TIMES),
+    c.PreviewTurn: Shown(suggest={"game": "playing"}),
+    c.EnterOrders: Shown(suggest={"game": "playing"}),
+    c.Broadcast: Shown(suggest={"game": "listed"}),
+}
+"""What ``/gm`` shows of a declared command beyond its declaration (:class:`bot.discord.declared_commands.Shown`):
+which games its ``game`` suggests (default: any game), how a time is read."""
 
 
 def declared_subcommand(kind: type[c.Declared], run: Run, games: Suggest) -> app_commands.Command[Any, ..., None]:
-    """``/gm <name>`` for ``kind``, from its first declared form: an option per ``<field>`` (a number where
-    the field is an ``int``; ``[WORD <field>]`` optional) and ``reason`` when the command has one."""
-    types = field_types(kind)
-    arguments = kind.declaration.forms[0].arguments
-    wanted = [(name, int if is_number(types.get(name, "")) else str, optional) for _, name, optional in arguments]
-    if "reason" in types:
-        wanted.append(("reason", str, False))
-    kind_of = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    parameters = [inspect.Parameter("interaction", kind_of, annotation=discord.Interaction)]
-    parameters += [inspect.Parameter(name, kind_of, annotation=annotation) for name, annotation, optional in wanted
-                   if not optional]  # fmt: skip
-    parameters += [inspect.Parameter(name, kind_of, annotation=annotation | None, default=None)
-                   for name, annotation, optional in wanted if optional]  # fmt: skip
-
-    async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        given = {name: value for name, value in values.items() if value is not None}
-        await run(interaction, given.get("game"), kind(**given))  # type: ignore[arg-type]
-
-    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback.__name__ = callback.__qualname__ = f"gm_{kind.declaration.subcommand}"  # not taken for a method
-    command: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=kind.declaration.subcommand, description=described(kind), callback=callback
-    )
-    if "game" in types:
-        command.autocomplete("game")(games)
-    return command
+    """``/gm <name>`` for ``kind``, made from its declaration (:func:`bot.discord.declared_commands.declared_command`),
+    its ``game`` suggested by ``games``."""
+    return declared_command(kind, run, {"game": games}, SHOWN.get(kind), described(kind))

@@ -2,6 +2,15 @@
 ``/rules``, ``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute``,
 ``/ready``, ``/reliability``, ``/standby`` and ``/take``.
 
+Each is made from its command's declaration (:mod:`bot.discord.declared_commands`: its name, its
+summary, its options), and a new command a player may run gets one without an edit here, unless it
+is one Discord shows in a way a declaration cannot say, written here by hand: ``/orders`` (a modal
+when its text is left out), ``/press`` (one command for ``PRESS TO`` and ``PRESS REPLY``), ``/mute``
+(its ``stop`` turns ``MUTE`` into ``UNMUTE``) and ``/standby`` (one command for ``STANDBY <kind>``,
+``STANDBY OFF`` and ``STANDBY`` alone, its kinds a choice); or one given by mail only
+(:data:`NOT_ON_DISCORD`).  What Discord shows beyond the declaration (which live list a field
+suggests from, the options' descriptions) is :data:`SHOWN`.
+
 Each command is one envelope of the common command model (the same
 commands as by email: ``LIST``, ``JOIN``, ``ORDERS``, ``ORDERS?``, ``STATUS``, ``HELP``,
 ``RULES``, ``RESIGN``, ``ABSENT``, ``OBSERVE``, ``CALENDAR [NEW]``, ``PICTURES ON|OFF``, ``PRESS``, ``READY``,
@@ -22,6 +31,7 @@ says so; :meth:`bot.core.views.GameViews.offered_seats`).  A seat offer's DM car
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -29,6 +39,7 @@ from discord import app_commands
 
 from adjudicator import registry
 from bot.core.model import commands as c
+from bot.core.model.declaration import declared
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import (
@@ -42,6 +53,7 @@ from bot.discord.choices import (
     offered_game_choices,
     offered_seat_choices,
 )
+from bot.discord.declared_commands import Shown, Suggest, declared_command, makes
 from bot.discord.orders_modal import open_orders_modal
 
 ALL_KINDS = "all"
@@ -56,8 +68,59 @@ STANDBY_KINDS = [
 """The choices of ``/standby kind:``: each kind of game this referee runs, and all."""
 
 
+NOT_ON_DISCORD: tuple[type[c.Declared], ...] = (c.ShowRecord, c.WaitForDeadline, c.NotUnderstood)
+"""Commands a player gives by mail only: a finished game's sealed record (a file for ``referee verify``), ``SET
+WAIT`` (njudge's; Discord has none yet), and a line the reader could not read (no one asks for it).  ``/link``
+makes the link commands (:mod:`bot.discord.link_command`)."""
+LINKING: tuple[type[c.Declared], ...] = (c.RequestLink, c.ConfirmLink)
+BY_HAND: tuple[type[c.Declared], ...] = (
+    c.SubmitOrders, c.SendPress, c.ReplyPress, c.MutePress, c.SetStandby, c.ShowStandby,
+)  # fmt: skip
+"""The commands of the slash commands written here by hand (see the module docstring)."""
+PLAYERS = (c.Permission.ANYONE, c.Permission.VOUCHED, c.Permission.SEAT)
+
+SHOWN: dict[type[c.Declared], Shown] = {
+    c.JoinGame: Shown(suggest={"game": "joinable"},
+                      describe={"game": "The game to join", "name": "Your seat's name (default: your display name)"}),
+    c.ShowFiledOrders: Shown(suggest={"game": "playing"}, describe={"game": "Your game"}),
+    c.ShowStatus: Shown(suggest={"game": "listed"}, describe={"game": "The game"}),
+    c.ShowHelp: Shown(suggest={"game": "game_or_kind"},
+                      describe={"game": "A game or game kind (leave out for the list of commands)"}),
+    c.ShowRules: Shown(suggest={"kind": "kind_or_game"}, describe={"kind": "A kind of game (or a game: its kind's rules)"}),
+    c.Resign: Shown(suggest={"game": "listed"}, describe={"game": "The game to leave"}),
+    c.DeclareAbsence: Shown(suggest={"game": "playing"}, rename={"first": "from", "last": "to"},
+                            describe={"game": "Your game", "first": "The first day away (2026-03-10)",
+                                      "last": "The last day away"}),
+    c.Observe: Shown(suggest={"game": "listed"}, describe={"game": "The game", "stop": "Stop observing it"}),
+    c.ShowCalendar: Shown(describe={"new": "A new address: the old one stops working"}),
+    c.SetPictures: Shown(describe={"on": "True: a picture with each report mail; False: none"}),
+    c.ConfirmReady: Shown(suggest={"game": "joinable"}, describe={"game": "Your game, in its ready check"}),
+    c.TakeSeat: Shown(suggest={"game": "offered_games", "seat": "offered_seats"},
+                      describe={"game": "A game with a seat up for a substitute", "seat": "The seat"}),
+}  # fmt: skip
+"""What Discord shows of a declared command beyond its declaration (:class:`bot.discord.declared_commands.Shown`)."""
+
+
+def players_commands() -> list[type[c.Declared]]:
+    """The declared commands a player runs on Discord by a slash command made from the declaration."""
+    return [kind for kind in declared() if kind.declaration.permission in PLAYERS
+            and kind not in NOT_ON_DISCORD + LINKING + BY_HAND]  # fmt: skip
+
+
 def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Command[Any, ..., Any]]:
     """The player commands, bound to ``answers`` (the core) and ``views`` (autocomplete)."""
+
+    async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
+        await answers.apply(interaction, command)
+
+    suggest = players_suggestions(views)
+    made = [declared_command(kind, run, suggest, SHOWN.get(kind)) for kind in players_commands()]
+    return [*made, *(by_hand(answers, views, suggest) for by_hand in (_orders, _press, _mute, _standby))]
+
+
+def players_suggestions(views: GameViews) -> dict[str, Suggest]:
+    """What the players' options suggest from, by name: games (``game``: any; ``joinable``, ``playing``,
+    ``listed``), games then kinds or kinds then games, the games and seats up for a substitute."""
 
     async def joinable(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, JOINABLE)
@@ -68,91 +131,49 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)
 
+    async def any_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await game_choices(views, current, ANY)
+
     async def game_or_kind(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         games = await game_choices(views, current, ANY)
         return (games + kind_choices(current))[:MAX_CHOICES]
-
-    @app_commands.command(name="games", description="The games open to join or running")
-    async def games(interaction: discord.Interaction) -> None:
-        await answers.apply(interaction, c.ListGames())
-
-    @app_commands.command(name="join", description="Take a seat in a game before it starts")
-    @app_commands.describe(game="The game to join", name="Your seat's name (default: your display name)")
-    @app_commands.autocomplete(game=joinable)
-    async def join(interaction: discord.Interaction, game: str, name: str | None = None) -> None:
-        await answers.apply(interaction, c.JoinGame(game, name))
-
-    @app_commands.command(name="orders", description="Send your orders (the last set sent counts)")
-    @app_commands.describe(game="Your game", text="Your orders; leave out to write several lines")
-    @app_commands.autocomplete(game=playing)
-    async def orders(interaction: discord.Interaction, game: str, text: str | None = None) -> None:
-        if text is None or not text.strip():
-            await open_orders_modal(interaction, game.strip())
-            return
-        await answers.apply(interaction, c.SubmitOrders(game, text))
-
-    @app_commands.command(name="onfile", description="Your orders on file for this turn, and their commitment")
-    @app_commands.describe(game="Your game")
-    @app_commands.autocomplete(game=playing)
-    async def onfile(interaction: discord.Interaction, game: str) -> None:
-        await answers.apply(interaction, c.ShowFiledOrders(game))
-
-    @app_commands.command(name="status", description="A game's phase, deadline and who has ordered")
-    @app_commands.describe(game="The game")
-    @app_commands.autocomplete(game=listed)
-    async def status(interaction: discord.Interaction, game: str) -> None:
-        await answers.apply(interaction, c.ShowStatus(game))
-
-    @app_commands.command(name="help", description="The commands, or one game's rules and order syntax")
-    @app_commands.describe(game="A game or game kind (leave out for the list of commands)")
-    @app_commands.autocomplete(game=game_or_kind)
-    async def help_(interaction: discord.Interaction, game: str | None = None) -> None:
-        await answers.apply(interaction, c.ShowHelp(game))
 
     async def kind_or_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         kinds = kind_choices(current)
         return (kinds + await game_choices(views, current, ANY))[:MAX_CHOICES]
 
-    @app_commands.command(name="rules", description="A game's whole rules as this referee applies them, with examples")
-    @app_commands.describe(kind="A kind of game (or a game: its kind's rules)")
-    @app_commands.autocomplete(kind=kind_or_game)
-    async def rules(interaction: discord.Interaction, kind: str) -> None:
-        await answers.apply(interaction, c.ShowRules(kind))
+    async def offered_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await offered_game_choices(views, current)
 
-    @app_commands.command(name="resign", description="Leave a game; your seat gets no-moves-received orders")
-    @app_commands.describe(game="The game to leave")
-    @app_commands.autocomplete(game=listed)
-    async def resign(interaction: discord.Interaction, game: str) -> None:
-        await answers.apply(interaction, c.Resign(game))
+    async def offered_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        game = getattr(interaction.namespace, "game", None)
+        return await offered_seat_choices(views, str(game) if game else None, current)
 
-    @app_commands.command(name="absent", description="Days you are away: a deadline inside them moves to their end")
-    @app_commands.describe(game="Your game", from_="The first day away (2026-03-10)", to="The last day away")
-    @app_commands.rename(from_="from")
-    @app_commands.autocomplete(game=playing)
-    async def absent(interaction: discord.Interaction, game: str, from_: str, to: str) -> None:
-        await answers.apply(interaction, c.DeclareAbsence(game, from_, to))
+    return {
+        "game": any_game, "joinable": joinable, "playing": playing, "listed": listed, "game_or_kind": game_or_kind,
+        "kind_or_game": kind_or_game, "offered_games": offered_games, "offered_seats": offered_seats,
+    }  # fmt: skip
 
-    @app_commands.command(name="observe", description="Get a game's public reports by DM, without a seat")
-    @app_commands.describe(game="The game", stop="Stop observing it")
-    @app_commands.autocomplete(game=listed)
-    async def observe(interaction: discord.Interaction, game: str, stop: bool = False) -> None:
-        await answers.apply(interaction, c.Observe(game, stop))
 
-    @app_commands.command(name="calendar", description="The address of your calendar of deadlines (private)")
-    @app_commands.describe(new="A new address: the old one stops working")
-    async def calendar(interaction: discord.Interaction, new: bool = False) -> None:
-        await answers.apply(interaction, c.ShowCalendar(new))
+def _orders(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/orders``, written by hand (see its callback's docstring)."""
 
-    @app_commands.command(name="pictures", description="Whether your report mails carry a picture of the board")
-    @app_commands.describe(on="True: a picture with each report mail; False: none")
-    async def pictures(interaction: discord.Interaction, on: bool) -> None:
-        await answers.apply(interaction, c.SetPictures(on))
+    @app_commands.command(name="orders", description="Send your orders (the last set sent counts)",
+                          extras=makes(c.SubmitOrders))  # fmt: skip
+    @app_commands.describe(game="Your game", text="Your orders; leave out to write several lines")
+    @app_commands.autocomplete(game=suggest["playing"])
+    async def orders(interaction: discord.Interaction, game: str, text: str | None = None) -> None:
+        """By hand: without ``text``, a modal with a paragraph field (long or multi-line orders)."""
+        if text is None or not text.strip():
+            await open_orders_modal(interaction, game.strip())
+            return
+        await answers.apply(interaction, c.SubmitOrders(game, text))
 
-    @app_commands.command(name="ready", description="Confirm you will play, when a full game asks")
-    @app_commands.describe(game="Your game, in its ready check")
-    @app_commands.autocomplete(game=joinable)
-    async def ready(interaction: discord.Interaction, game: str) -> None:
-        await answers.apply(interaction, c.ConfirmReady(game))
+    return orders
+
+
+def _press(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/press``, written by hand (see its callback's docstring)."""
 
     async def press_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The game's seats (and ALL) for ``to:``; after a comma, the next seat of a list."""
@@ -164,71 +185,53 @@ def player_commands(answers: Answers, views: GameViews) -> list[app_commands.Com
         names += [s for s in (view.seats if view else ()) if last.strip().lower() in s.lower()]
         return [app_commands.Choice(name=(lead + n)[:100], value=(lead + n)[:100]) for n in names[:MAX_CHOICES]]
 
-    @app_commands.command(name="press", description="A message to other seats of your game, relayed by the referee")
+    @app_commands.command(name="press", description="A message to other seats of your game, relayed by the referee",
+                          extras=makes(c.SendPress, c.ReplyPress))  # fmt: skip
     @app_commands.describe(game="Your game", to="Seats, separated by commas, or ALL", text="The message",
                            anonymous="Unsigned (where the game allows grey press)",
                            reply="The code of a press message you got: answers its sender (instead of to:)")  # fmt: skip
-    @app_commands.autocomplete(game=listed, to=press_seats)
+    @app_commands.autocomplete(game=suggest["listed"], to=press_seats)
     async def press(interaction: discord.Interaction, game: str, text: str, to: str | None = None,
                     anonymous: bool = False, reply: str | None = None) -> None:  # fmt: skip
+        """By hand: one command for ``PRESS TO`` and ``PRESS REPLY`` (``reply`` instead of ``to``)."""
         if reply and reply.strip():
             await answers.apply(interaction, c.ReplyPress(game, reply.strip().upper(), text, anonymous))
             return
         seats = tuple(name.strip() for name in (to or "").split(",") if name.strip())
         await answers.apply(interaction, c.SendPress(game, seats, text, anonymous))
 
+    return press
+
+
+def _mute(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/mute``, written by hand (see its callback's docstring)."""
+
     @app_commands.command(
-        name="mute", description="No more signed press from a seat, or anonymous press from a code's sender"
-    )
+        name="mute", description="No more signed press from a seat, or anonymous press from a code's sender",
+        extras=makes(c.MutePress),
+    )  # fmt: skip
     @app_commands.describe(game="Your game", who="A seat, or the code of a press message", stop="Unmute")
-    @app_commands.autocomplete(game=listed)
+    @app_commands.autocomplete(game=suggest["listed"])
     async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:
+        """By hand: ``stop`` is ``UNMUTE`` (the command's ``mute`` turned round)."""
         await answers.apply(interaction, c.MutePress(game, who, not stop))
 
-    @app_commands.command(name="reliability", description="Your record as a player: turns ordered in time, missed")
-    async def reliability(interaction: discord.Interaction) -> None:
-        await answers.apply(interaction, c.ShowReliability())
+    return mute
 
-    @app_commands.command(name="standby", description="Be offered seats that need a substitute (off: no longer)")
+
+def _standby(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
+    """``/standby``, written by hand (see its callback's docstring)."""
+
+    @app_commands.command(name="standby", description="Be offered seats that need a substitute (off: no longer)",
+                          extras=makes(c.SetStandby, c.ShowStandby))  # fmt: skip
     @app_commands.describe(kind="The kind of game, or all (leave out to see your list)",
                            off="True: take yourself off that list")  # fmt: skip
     @app_commands.choices(kind=STANDBY_KINDS)
     async def standby(interaction: discord.Interaction, kind: str | None = None, off: bool = False) -> None:
+        """By hand: one command for ``STANDBY <kind>``, ``STANDBY OFF <kind>`` and ``STANDBY`` alone."""
         if kind is None:
             await answers.apply(interaction, c.ShowStandby())
             return
         await answers.apply(interaction, c.SetStandby(c.ANY_KIND if kind == ALL_KINDS else kind, on=not off))
 
-    async def offered_games(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await offered_game_choices(views, current)
-
-    async def offered_seats(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        game = getattr(interaction.namespace, "game", None)
-        return await offered_seat_choices(views, str(game) if game else None, current)
-
-    @app_commands.command(name="take", description="Take over a seat that needs a substitute")
-    @app_commands.describe(game="A game with a seat up for a substitute", seat="The seat")
-    @app_commands.autocomplete(game=offered_games, seat=offered_seats)
-    async def take(interaction: discord.Interaction, game: str, seat: str) -> None:
-        await answers.apply(interaction, c.TakeSeat(game, seat))
-
-    return [
-        games,
-        join,
-        orders,
-        onfile,
-        status,
-        help_,
-        rules,
-        resign,
-        absent,
-        observe,
-        ready,
-        calendar,
-        pictures,
-        press,
-        mute,
-        reliability,
-        standby,
-        take,
-    ]
+    return standby

@@ -30,12 +30,14 @@ from bot.discord import dm_buttons
 from bot.discord.answers import Answers
 from bot.discord.channel import DiscordSettings
 from bot.discord.client import RefereeClient
+from bot.discord.direct_messages import DirectMessages
 from bot.discord.games.registry import GameScreenSet
 from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
 from bot.discord.player_commands import player_commands
 from bot.discord.transport import DiscordDelivery
 from bot.discord.understand import CHANNEL
+from bot.text.gm_vocabulary import AddressReader, written_address
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,7 @@ class DiscordRuntime:
         clock: Clock | None = None,
         guild_ready_timeout: float = 2.0,
         bell: OutboxBell | None = None,
+        read_address: AddressReader = written_address,
     ) -> None:
         if not settings.token:
             raise ValueError("Discord needs a bot token: set REFEREE_DISCORD_TOKEN")
@@ -86,6 +89,16 @@ class DiscordRuntime:
         self.client.gm_answers = self.answers
         self.client.add_dynamic_items(GmConfirm, GmCancel, *dm_buttons.ITEMS)
         self.client.interaction_hooks.append(self.answers.orders_by_modal)
+        self.direct_messages = DirectMessages(
+            self.client,
+            self.service,
+            self.delivery,
+            self.clock,
+            guild_id=settings.guild_id,
+            gm_role_id=settings.gm_role_id,
+            read_address=read_address,
+        )
+        self.client.message_hooks.append(self.direct_messages.on_message)
         self.delivery.after_public = screens.after_public_report
         self.delivery.transport.dm_buttons = dm_buttons.buttons_for
         self.ready = asyncio.Event()

@@ -12,10 +12,11 @@ from datetime import datetime
 from email.message import Message
 
 from bot.core.model import commands as c
-from bot.email.gm_vocabulary import AddressReader, addresses_read_by, written_address
+from bot.email.mail_reading import read_commands, subject_text
 from bot.email.mime import MailText, Problem, describe_size, read_mail
 from bot.email.policy import automatic_reason, vouching
-from bot.email.reading import HIDDEN, Reading, clip, hide_secret_shapes, read_commands, subject_text
+from bot.text.gm_vocabulary import AddressReader, addresses_read_by, written_address
+from bot.text.reading import HIDDEN, Reading, clip, hide_secret_shapes
 
 EMAIL = "email"
 ADDRESS_AUTH_UNAVAILABLE = (

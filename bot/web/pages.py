@@ -52,9 +52,10 @@ def _visible(value: object) -> object:
 
 MAX_REPORTS = 400
 """The most reports one page shows (the newest); the record holds every turn: a page stays bounded."""
-TEXT_FORM = "email"
-"""The form a page shows reports in: the plain text mail carries (78 columns), the same template and
-data as the public copy the channels sent."""
+TEXT_FORM = "text"
+"""The form a page shows reports in: the channel-neutral plain text (78 columns, ``templates/text/``), the
+same data as the public copy the channels sent, without a channel's way of answering (mail's "reply with
+ORDERS", which ``templates/email/report.txt.j2`` adds to it)."""
 
 
 def report_text(report: PublicReport) -> Rendered:

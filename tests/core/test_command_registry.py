@@ -15,6 +15,7 @@ import pytest
 from bot.core.commands import registry
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import REFUSED, Result, check_complete, handled, handles
+from bot.core.messaging.announcements import check_announced, missing_announcements
 from bot.core.model import commands as c
 from bot.core.model import declaration
 
@@ -82,6 +83,35 @@ def test_what_the_reports_announce_comes_from_the_declarations():
     by_name = {kind.__name__: kind for kind in declaration.declared()}
     assert set(ANNOUNCED) <= set(by_name)
     for name, kind in by_name.items():
-        assert (name in announced) == kind.declaration.announced, name
+        assert (name in announced) == bool(kind.declaration.announced), name
         if name not in ANNOUNCED:  # a newer command: announced only if it says so, and only a GM's
             assert not kind.declaration.announced or kind.declaration.permission in declaration.GAME_MASTERS, name
+
+
+def test_a_command_announced_without_its_words_is_refused_and_one_whose_phrase_is_missing_stops_the_start(monkeypatch):
+    monkeypatch.setattr(declaration, "_DECLARED", list(declaration.declared()))
+    with pytest.raises(TypeError, match="announced without its words"):
+        c.Declaration("PUBLIC NOTE", c.Permission.GAME_MASTER, announced=True)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"announcement reads \['text'\], which are not its fields"):
+
+        @dataclass(frozen=True)
+        class Misread(c.Declared):
+            declaration = c.Declaration(
+                "MISREAD", c.Permission.GAME_MASTER, announced=c.Announcement("announce_x", ("text",))
+            )
+
+            game: str
+
+    @dataclass(frozen=True)
+    class PublicNote(c.Declared):
+        declaration = c.Declaration(
+            "PUBLIC NOTE", c.Permission.GAME_MASTER, announced=c.Announcement("announce_public_note", ("text",))
+        )
+
+        game: str
+        text: str
+
+    with pytest.raises(TypeError, match=r"announced commands without their phrase .*: PublicNote"):
+        check_announced((*typing.get_args(c.Command), PublicNote))
+    check_announced(typing.get_args(c.Command))
+    assert missing_announcements([PublicNote], "{% macro announce_public_note(d) %}the GM noted{% endmacro %}") == []

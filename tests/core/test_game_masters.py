@@ -626,3 +626,32 @@ def test_record_is_given_once_the_game_is_over_and_attached_by_mail(harness):
     record = json.loads(attachment.get_content())
     assert attachment.get_filename() == "g1-record.json" and record["game"] == "golden-strider"
     assert verify(read_record(record)).ok
+
+
+def test_an_end_during_a_grace_or_a_timed_pause_leaves_no_wait_behind(harness):
+    """END clears what a running or paused turn waits for: its end's calendar entry is dated at the end,
+    not at a grace that no longer runs, and nothing later resumes or resolves the ended game."""
+    seated_game(harness, grace="2h")
+    for name in SEATS[:-1]:
+        harness.send(name, c.SubmitOrders("g1", SETUP))
+    harness.clock.set(game(harness).deadline_at + timedelta(seconds=1))
+    harness.service.resolve_due(harness.clock.now())
+    assert game(harness).grace_until is not None  # waiting for Fay
+    gm(harness, c.EndGame("g1", "the season is over"))
+    ended = game(harness)
+    assert (ended.grace_until, ended.paused_until, ended.resolve_at) == (None, None, None)
+    entry = next(m for m in harness.outbox() if m.template == "ended" and m.data.get("calendar")).data["calendar"]
+    assert entry["cancelled"] and entry["start"] == ended.finished_at.isoformat()
+    harness.clock.advance(timedelta(hours=3))
+    assert harness.service.resolve_due(harness.clock.now()) == []
+
+
+def test_an_end_of_a_game_paused_until_a_time_is_never_resumed(harness):
+    seated_game(harness)
+    gm(harness, c.PauseGame("g1", "a break", until="+1h"))
+    assert game(harness).paused_until is not None
+    gm(harness, c.EndGame("g1", "the season is over"))
+    assert game(harness).paused_until is None
+    harness.clock.advance(timedelta(hours=2))
+    harness.service.resolve_due(harness.clock.now())
+    assert game(harness).status == "finished"

@@ -5,7 +5,7 @@ added the way a real command is (its class subclasses ``Declared``, its
 handler is registered with ``@handles``) and nothing else is edited: mail
 reads it, ``referee gm note`` runs it, Discord's ``/gm note`` is made for it,
 HELP GM lists it, a refusal names it, the audit log keeps it and the next
-report announces it.  Each of these fails
+report announces it in the words its declaration names.  Each of these fails
 if a new command still needed an edit elsewhere (a verb list, a usage table,
 a help listing, a label table, an announced list, a dispatch ``match``).
 
@@ -132,7 +132,13 @@ def test_mail_reads_the_new_command_and_the_pipeline_runs_audits_and_announces_i
     harness.setup_all()
     harness.pass_deadline()
     reports = [row.body for row in harness.outbox("report") if "Game master's actions" in row.body]
-    assert reports and all(body.count("the GM: NoteInLog") == 2 for body in reports), reports[:1]
+    said = [" ".join(body.split()) for body in reports]
+    assert said and all(
+        ": the GM noted (turn 0): the river flooded -- for the record" in text
+        and ": the GM noted: a second note -- why not" in text
+        for text in said
+    ), reports[:1]
+    assert not any("NoteInLog" in body for body in reports)  # its words, never its class's name
 
 
 def test_referee_gm_runs_the_new_command(tmp_path, capsys, note):

@@ -7,22 +7,26 @@ something (``Declaration.shows``).  Each is then run in a game where it applies,
 checks what the declaration says: the player it touches got a message of its own from it, and the
 game's next report announces it in words (not the bare class name), as do the game's page and its
 feed.  The attack is the override a GM makes without anyone hearing of it: a GM confirming a seat in
-the ready check (``READY <game> FOR <seat>``) was logged, and told to nobody.
+the ready check (``READY <game> FOR <seat>``) was logged, and told to nobody.  And the one a report
+announced as ``the GM: PublicNote``: each announced command is worded by the phrase its declaration
+names (``Announcement``), which must exist.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from bot.core.games.stored import find_game
+from bot.core.messaging.announcements import missing_announcements
 from bot.core.messaging.rendering import environment
 from bot.core.model import commands as c
-from bot.core.model.declaration import GAME_MASTERS, Told, declared
+from bot.core.model.declaration import GAME_MASTERS, Permission, Told, declared, field_types
+from bot.core.turns.resolution import announced_action
 from bot.core.views.pages import Pages
 from bot.store.db import unit_of_work
 from bot.web.feed import atom_feed
@@ -120,6 +124,60 @@ def test_every_game_masters_command_is_told_or_announced_unless_it_only_shows_so
         assert declaration.announced or declaration.told is not Told.NOBODY, (
             f"{kind.__name__} is neither told to the player it touches nor announced: say which in its declaration"
         )
+
+
+def test_a_game_masters_or_the_hosts_command_that_changes_a_game_is_announced_unless_every_player_is_told():
+    """A command on a game that exists (a game master's or the host's; creating one has no players to tell) that
+    changes it is announced in the next report, or told at once to every player (START, BROADCAST)."""
+    on_a_game = [kind for kind in declared() if kind.declaration.permission in (Permission.GAME_MASTER, Permission.HOST)
+                 and "game" in field_types(kind) and not kind.declaration.shows]  # fmt: skip
+    assert len(on_a_game) > 10
+    unheard = [kind.__name__ for kind in on_a_game
+               if kind.declaration.announced is None and kind.declaration.told is not Told.PLAYERS]  # fmt: skip
+    assert not unheard, f"{unheard} change a game and neither announce it nor tell every player"
+
+
+def test_every_announced_command_is_worded_by_its_declared_phrase_even_from_an_older_entry():
+    """Each announced command of the registry (a game master's, a substitute's) has its phrase in
+    templates/common/phrases.j2, which words it without its class's name, from a whole outcome, from the
+    arguments an older audit entry kept (``Announcement.arguments``), and from nothing."""
+    kinds = [kind for kind in declared() if kind.declaration.announced is not None]
+    assert {kind.__name__ for kind in kinds} >= {"SetDeadline", "TakeSeat", "AddGameMaster"}
+    assert missing_announcements(kinds) == []
+    for kind in kinds:
+        said = kind.declaration.announced
+        assert said is not None and said.phrase.startswith("announce_"), kind.__name__
+        older = {name: 1 for name in said.arguments}
+        for outcome in ({}, older):
+            action = announced_action(kind.__name__, "why", datetime(2026, 1, 1, tzinfo=UTC), outcome, "UTC")
+            text = _phrase(action)
+            assert text and kind.__name__ not in text and not text.startswith("the GM: "), (kind.__name__, text)
+    stored = announced_action("RetiredCommand", "", datetime(2026, 1, 1, tzinfo=UTC), {}, "UTC")
+    assert _phrase(stored) == "the GM: RetiredCommand"  # a stored report's action of a command no longer declared
+
+
+def test_an_older_audit_entry_gives_its_announcement_the_arguments_its_declaration_names():
+    """An entry logged before outcomes were kept has only the command's arguments: the announcement takes those its
+    declaration names (``Announcement.arguments``: a seat, a turn, never a time as typed) and no address unless it
+    names one."""
+    from types import SimpleNamespace
+
+    from bot.core.turns.resolution import announcement
+    from bot.store.models import AuditEntry
+
+    game = SimpleNamespace(time_zone="Europe/Paris")
+    for kind in [kind for kind in declared() if kind.declaration.announced is not None]:
+        said = kind.declaration.announced
+        assert said is not None
+        arguments = {name: f"typed {name}" for name in field_types(kind)} | {"address": "co@example.org"}
+        entry = AuditEntry(action=kind.__name__, reason="why", at=datetime(2026, 1, 1, tzinfo=UTC),
+                           detail={"command": kind.__name__, "arguments": arguments})  # fmt: skip
+        outcome = announcement(entry, game)["outcome"]  # type: ignore[arg-type]
+        assert set(outcome) == set(said.arguments), kind.__name__
+        assert _phrase(announcement(entry, game)), kind.__name__  # type: ignore[arg-type]
+    eject = AuditEntry(action="EjectPlayer", reason="gone", at=datetime(2026, 1, 1, tzinfo=UTC),
+                       detail={"arguments": {"game": "g1", "seat": "Cat", "reason": "gone"}})  # fmt: skip
+    assert _phrase(announcement(eject, game)) == "the GM took seat Cat from its player"  # type: ignore[arg-type]
 
 
 def test_every_game_masters_command_has_an_example_here():

@@ -20,16 +20,18 @@ from sqlalchemy.orm import Session, sessionmaker
 from adjudicator import registry
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
+from bot.core.model import declaration
 from bot.core.model.config import ServiceConfig
-from bot.core.model.declaration import GAME_MASTERS, declared
 from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import SORRY, RefereeClient
+from bot.discord.declared_commands import MAKES
 from bot.discord.games.registry import GameScreenSet
-from bot.discord.gm_commands import NOT_ON_DISCORD, GmCancel, GmConfirm, gm_group
+from bot.discord.gm_commands import NOT_ON_DISCORD as GM_NOT_ON_DISCORD
+from bot.discord.gm_commands import GmCancel, GmConfirm, gm_group
 from bot.discord.link_command import link_command
-from bot.discord.player_commands import player_commands
+from bot.discord.player_commands import NOT_ON_DISCORD, player_commands
 from bot.discord.runtime import point_at
 from bot.discord.transport import DiscordDelivery
 from bot.store.db import unit_of_work
@@ -89,24 +91,26 @@ async def bench(
         await client.close()
 
 
+TOP_LEVEL = {"absent", "calendar", "games", "gm", "help", "join", "link", "mute", "observe", "onfile", "orders",
+             "pictures", "play", "press", "ready", "reliability", "resign", "riders", "rules", "runners", "standby",
+             "status", "take"}  # fmt: skip
 GM_SUBCOMMANDS = {"broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview", "process",
                   "ready", "replace", "resume", "rollback", "start", "substitute"}  # fmt: skip
-"""``/gm``'s subcommands for the referee's own commands; a game master's command added later gets one from its
-declaration (bot/discord/gm_commands.py), checked without an edit here."""
+"""The slash commands of the referee's own commands, hand-checked; one a command added later makes from its
+declaration is held to that (it makes a declared command), so adding a command needs no edit here."""
 
 
 async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Bench) -> None:
     synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
-    assert sorted(synced) == ["absent", "calendar", "games", "gm", "help", "join", "link", "mute", "observe", "onfile",
-                              "orders", "pictures", "play", "press", "ready", "reliability", "resign", "riders", "rules",
-                              "runners", "standby", "status", "take"]  # fmt: skip
+    made = {one.qualified_name for command in bench.client.tree.get_commands(guild=bench.client.guild)
+            for one in (command.commands if isinstance(command, discord.app_commands.Group) else [command])
+            if one.extras.get(MAKES)}  # fmt: skip
+    assert set(synced) >= TOP_LEVEL and set(synced) - TOP_LEVEL <= made, sorted(set(synced) - TOP_LEVEL)
     link = {o["name"]: o for o in synced["link"]["options"]}
     assert sorted(link) == ["code", "email"] and not any(o.get("required") for o in link.values())
     gm = {o["name"]: o for o in synced["gm"]["options"]}
-    assert set(gm) >= GM_SUBCOMMANDS, "the referee's own, hand-checked"
-    made = {kind.declaration.subcommand for kind in declared() if kind.declaration.permission in GAME_MASTERS
-            and kind.declaration.forms and kind not in NOT_ON_DISCORD}  # fmt: skip
-    assert made <= set(gm) and set(gm) <= GM_SUBCOMMANDS | made, "a command added later: made from its declaration"
+    later = {name.removeprefix("gm ") for name in made if name.startswith("gm ")}
+    assert set(gm) >= GM_SUBCOMMANDS and set(gm) - GM_SUBCOMMANDS <= later, sorted(set(gm) - GM_SUBCOMMANDS)
     replace = {o["name"]: o for o in gm["replace"]["options"]}
     assert replace["member"]["type"] == 6 and replace["seat"]["autocomplete"]  # a USER option: a discord.Member
     assert {o["name"]: o for o in gm["create"]["options"]}["kind"]["autocomplete"]
@@ -128,6 +132,51 @@ async def test_the_commands_are_synced_to_the_guild_with_their_options(bench: Be
     create = {o["name"]: o for o in gm["create"]["options"]}
     assert create["substitute_after"]["type"] == 4 and create["substitute_after"]["min_value"] == 0  # an INTEGER
     assert create["substitute_auto"]["type"] == 5 and not create["substitute_auto"].get("required")
+
+
+async def test_every_declared_command_a_player_or_a_gm_runs_is_in_the_synced_tree(bench: Bench) -> None:
+    """From the registry, not a list here: each command a player or a game master runs (all but the host's) is made
+    by a slash command that was synced, unless Discord declares it is not for Discord (given by mail only)."""
+    synced = {cmd["name"]: cmd for cmd in bench.fake.commands[str(bench.fake.guild_id)]}
+    synced_gm = {o["name"] for o in synced["gm"]["options"]}
+    made: dict[type[c.Declared], str] = {}
+    for command in bench.client.tree.get_commands(guild=bench.client.guild):
+        for one in command.commands if isinstance(command, discord.app_commands.Group) else [command]:
+            for kind in one.extras.get(MAKES, ()):
+                made.setdefault(kind, one.qualified_name)
+    not_here = (*NOT_ON_DISCORD, *GM_NOT_ON_DISCORD)
+    reachable = [k for k in declaration.declared() if k.declaration.permission is not c.Permission.HOST]
+    missing = sorted(k.__name__ for k in reachable if k not in made and k not in not_here)
+    assert not missing, f"no slash command makes {missing}: declare them not for Discord, or make one"
+    assert not [k for k in not_here if k in made], "a command declared not for Discord has a slash command"
+    for kind, path in made.items():
+        group, _, name = path.rpartition(" ")
+        assert name in (synced_gm if group == "gm" else synced), f"{kind.__name__}'s /{path} was not synced"
+    assert made[c.ListGames] == "games" and made[c.MarkReady] == "gm ready" and made[c.TakeSeat] == "take"
+
+
+def test_a_new_players_command_gets_a_slash_command_from_its_declaration(monkeypatch: Any) -> None:
+    from dataclasses import dataclass
+
+    monkeypatch.setattr(declaration, "_DECLARED", list(declaration.declared()))
+
+    @dataclass(frozen=True)
+    class Nudge(c.Declared):
+        declaration = c.Declaration(
+            "NUDGE", c.Permission.SEAT, summary="remind the seats that owe orders",
+            forms=(c.Form("NUDGE <game> [SEAT <seat>]"),),
+        )  # fmt: skip
+
+        game: str
+        seat: str | None = None
+        loud: bool = False
+
+    made = {command.name: command for command in player_commands(None, None)}  # type: ignore[arg-type]
+    nudge = made["nudge"]
+    assert nudge.description == "Remind the seats that owe orders" and nudge.extras[MAKES] == (Nudge,)
+    assert [(p.name, p.required, p.type.name) for p in nudge.parameters] == [
+        ("game", True, "string"), ("seat", False, "string"), ("loud", False, "boolean"),
+    ]  # fmt: skip
 
 
 async def test_join_parses_options_and_answers_privately_in_code_blocks(bench: Bench) -> None:

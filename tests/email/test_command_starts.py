@@ -1,7 +1,7 @@
 """Lines are tried only against the patterns their first word can start (gm_vocabulary.Starts):
 the commands read are those trying every pattern gives.
 
-Each body is read twice, with :class:`bot.email.gm_vocabulary.Starts` narrowing the patterns and
+Each body is read twice, with :class:`bot.text.gm_vocabulary.Starts` narrowing the patterns and
 with it answering "all of them", over the fuzzers' command lines (tests/email/fuzz/strategies.py)
 and lines built from every keyword of both vocabularies in odd cases, with the letters Unicode
 folds onto ASCII ones (``ſ``, ``K``), prefixes, punctuation and inline ``REASON``.
@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.email import gm_vocabulary as gm
-from bot.email import reading
-from bot.email.reading import Reading, read_commands
+from bot.email.mail_reading import read_commands
+from bot.text import gm_vocabulary as gm
+from bot.text import reading
+from bot.text.reading import Reading
 from tests.email.fuzz.strategies import Choices, body_lines
 
 _KEYWORDS = ("HELP", "LIST", "JOIN", "ORDERS", "GAME", "STATUS", "RECORD", "RESIGN", "LINK", "LINK CODE", "END",

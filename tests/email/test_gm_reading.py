@@ -1,4 +1,4 @@
-"""The game master's mail vocabulary (bot/email/gm_vocabulary.py): text -> commands, as a table.
+"""The game master's mail vocabulary (bot/text/gm_vocabulary.py): text -> commands, as a table.
 
 Each row is a message body and the commands the reader must make of it; a
 missing REASON, a mistyped command or a CREATE setting that is not one
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.model import commands as c
-from bot.email.reading import read_commands
+from bot.email.mail_reading import read_commands
 
 G = "spring26"
 
@@ -213,7 +213,7 @@ def test_a_substitute_setting_that_is_not_one_is_answered() -> None:
 
 def test_record_is_read_by_mail():
     """RECORD <game> asks for a finished game's record."""
-    from bot.email.reading import read_commands
+    from bot.email.mail_reading import read_commands
 
     assert read_commands("", "RECORD Cup26\n").commands == (c.ShowRecord("cup26"),)
 

@@ -4,9 +4,10 @@ The attack: ``REPLACE sg1`` followed by 1,000 spaces and a letter took the old v
 pattern ``\\s+(.+?)\\s+WITH`` backtracks cubically over a run of spaces), and twenty such mails held the
 intake past a deadline.  Now every pattern bot applies to an outsider's text is compiled by RE2
 (:mod:`bot.core.basics.linear`), a line longer than
-:data:`bot.email.reading.MAX_LINE_LENGTH` is tried against no pattern, and these tests time:
+:data:`bot.text.reading.MAX_LINE_LENGTH` is tried against no pattern, and these tests time:
 
-* the whole reading of a mail (:func:`bot.email.reading.read_commands`, subject and body) for every
+* the whole reading of a mail (:func:`bot.email.mail_reading.read_commands`, subject and body), and of a
+  text as every text channel reads it (:func:`bot.text.reading.read_text`: a Discord DM), for every
   command verb of both vocabularies followed by adversarial runs (spaces, tabs, repeated tokens,
   digits, brackets) at the cap's length and at 100 KB;
 * every compiled pattern found in bot's modules (module attributes, and inside their tuples, dicts and
@@ -33,7 +34,8 @@ import pytest
 
 import bot
 from bot.core.model import commands as c
-from bot.email.reading import read_commands
+from bot.email.mail_reading import read_commands
+from bot.text.reading import read_text
 from tests.support.adversarial import BOUND_SECONDS, LONG, Worst, best_of, tails
 
 ROOT = Path(bot.__file__).parent
@@ -61,7 +63,7 @@ def _verbs() -> list[str]:
     """Every command word of both vocabularies: each declared command's verbs, the players' words, and the
     words the reader itself knows."""
     from bot.core.model.declaration import declared
-    from bot.email import reading
+    from bot.text import reading
 
     verbs = {verb for kind in declared() for form in kind.declaration.forms for verb in form.verbs}
     verbs |= set(reading._USAGE) | {"LINK CODE", "ORDERS?", "END", "SIGNOFF", "PASSWORD", "REASON", "CREATE g1 kind"}
@@ -82,6 +84,7 @@ def test_every_command_verb_followed_by_adversarial_runs_reads_in_milliseconds(l
     for case, line in _lines(length):
         worst.add(best_of(lambda line=line: read_commands("", line)), f"body {case}")
         worst.add(best_of(lambda line=line: read_commands(line, "")), f"subject {case}")
+        worst.add(best_of(lambda line=line: read_text(line)), f"text {case}")
     print(worst.report(f"read_commands, lines of {length} characters"))
     assert not worst.over, "\n".join(worst.over[:20])
 
@@ -111,7 +114,7 @@ def _patterns_in(value: Any, seen: set[int], depth: int = 0) -> Iterator[Any]:
 
 def _bot_patterns() -> list[tuple[str, Any]]:
     """(where, pattern) for every compiled pattern of bot's modules, and the mail vocabulary's forms."""
-    from bot.email import gm_vocabulary
+    from bot.text import gm_vocabulary
 
     found: list[tuple[str, Any]] = []
     seen: set[int] = set()
@@ -132,6 +135,8 @@ def test_every_pattern_of_bot_that_reads_outsiders_is_linear() -> None:
     outsider's text (:data:`STDLIB_RE_ALLOWED`)."""
     patterns = _bot_patterns()
     assert len(patterns) > 100  # the walk finds the vocabulary's forms, reading's, mime's ...
+    for package in ("bot.text.reading.", "bot.text.gm_vocabulary.", "bot.email.mail_reading."):
+        assert any(where.startswith(package) for where, _ in patterns), f"the walk reaches {package}"
     stdlib = [
         where
         for where, pattern in patterns
@@ -187,7 +192,7 @@ def test_no_module_of_bot_compiles_a_pattern_with_re_outside_the_list() -> None:
 
 
 def test_a_line_over_the_cap_is_answered_and_the_rest_of_the_mail_is_read() -> None:
-    from bot.email.reading import MAX_LINE_LENGTH
+    from bot.text.reading import MAX_LINE_LENGTH
 
     long = "REPLACE sg1" + " " * MAX_LINE_LENGTH + "x"
     reading = read_commands("", f"STATUS g1\n{long}\nJOIN g2")
@@ -200,7 +205,7 @@ def test_a_line_over_the_cap_is_answered_and_the_rest_of_the_mail_is_read() -> N
 
 
 def test_a_line_at_the_cap_is_still_a_command() -> None:
-    from bot.email.reading import MAX_LINE_LENGTH
+    from bot.text.reading import MAX_LINE_LENGTH
 
     name = "A" * (MAX_LINE_LENGTH - len("JOIN g1 AS "))
     assert read_commands("", f"JOIN g1 AS {name}").commands == (c.JoinGame("g1", name),)
@@ -222,7 +227,7 @@ def test_a_long_line_inside_orders_or_press_stays_part_of_the_text() -> None:
 
 
 def test_a_create_with_more_settings_than_any_game_needs_is_refused() -> None:
-    from bot.email.gm_vocabulary import MAX_SETTINGS
+    from bot.text.gm_vocabulary import MAX_SETTINGS
 
     (answer,) = read_commands("", "CREATE g1 strike-gold " + "GM a@b.c " * (MAX_SETTINGS + 5)).commands
     assert isinstance(answer, c.NotUnderstood)

@@ -6,7 +6,7 @@ import pytest
 
 from bot.core.messaging.rendering import render_message
 from bot.core.model import commands as c
-from bot.email.reading import read_commands
+from bot.email.mail_reading import read_commands
 from tests.core.harness import Harness
 
 LONG_LOCAL = "a" * 64

@@ -11,7 +11,7 @@ import pytest
 
 from adjudicator import registry
 from bot.core.model import commands as c
-from bot.email.reading import read_commands
+from bot.email.mail_reading import read_commands
 
 SEATS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 TURNS = 40

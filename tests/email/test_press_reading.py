@@ -1,12 +1,12 @@
-"""Press by mail: how ``PRESS`` lines and replies to press mails are read (bot/email/reading.py and
-bot/email/gm_vocabulary.py); the core's rules are tested in tests/core/test_press.py."""
+"""Press by mail: how ``PRESS`` lines and replies to press mails are read (bot/text/reading.py, bot/email/mail_reading.py and
+bot/text/gm_vocabulary.py); the core's rules are tested in tests/core/test_press.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.core.model import commands as c
-from bot.email.reading import read_commands
+from bot.email.mail_reading import read_commands
 
 
 def commands(body: str, subject: str = "hello") -> list[c.Command]:

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from bot.core.model import commands as c
 from bot.email.htmltext import html_to_text
+from bot.email.mail_reading import read_commands, subject_text
 from bot.email.mime import read_mail
 from bot.email.policy import automatic_reason, vouching
-from bot.email.reading import read_commands, subject_text
 from tests.email.pipeline import compact, message
 
 

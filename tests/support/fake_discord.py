@@ -6,8 +6,10 @@ internals, hence the exact pin).  It serves what the referee uses and nothing
 more:
 
 * gateway: HELLO -> IDENTIFY -> READY + GUILD_CREATE (one guild with a text
-  channel and a forum channel), heartbeats, and the interactions the tests
-  send (:meth:`slash`, :meth:`autocomplete`, :meth:`click`, :meth:`submit_modal`);
+  channel and a forum channel), heartbeats, the interactions the tests
+  send (:meth:`slash`, :meth:`autocomplete`, :meth:`click`, :meth:`submit_modal`),
+  and a user's direct message to the bot (:meth:`dm`: MESSAGE_CREATE in the user's DM
+  channel, without a guild, as Discord sends it);
 * REST: ``users/@me``, ``oauth2/applications/@me``, command sync, channel
   messages (create, edit, delete; pins: pin, unpin, list, each as Discord
   does it, with the "pinned a message" system message), DM channels, forum posts, and the
@@ -505,6 +507,33 @@ class FakeDiscord:
                                             for u in chosen}}  # fmt: skip
         return data
 
+    async def dm(self, user: dict[str, Any], content: str, *, author: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``user`` sends ``content`` to the bot in their DM channel (opened if need be): kept in
+        :attr:`messages` and dispatched as MESSAGE_CREATE (``author``: another author in that channel,
+        such as the bot itself or another bot); returns the message."""
+        channel_id = self._dm_channel(int(user["id"]))
+        message = self._message(channel_id, {"content": content}, author or user)
+        self.messages.setdefault(channel_id, []).append(message)
+        await self.dispatch("MESSAGE_CREATE", message)
+        return message
+
+    def bot_dm_messages(self, user_id: int | str) -> list[dict[str, Any]]:
+        """What the bot posted in the user's DM channel (the user's own messages left out)."""
+        return [m for m in self.dm_messages(user_id) if m["author"]["id"] == self.bot_user["id"]]
+
+    async def wait_for_dm(self, user_id: int | str, count: int = 1, timeout: float = 10.0) -> list[dict[str, Any]]:
+        """Until the bot has posted ``count`` messages in the user's DMs; returns them all."""
+        await self.wait_until(lambda: len(self.bot_dm_messages(user_id)) >= count, timeout)
+        return self.bot_dm_messages(user_id)
+
+    def _dm_channel(self, user_id: int) -> int:
+        if user_id not in self.dm_channels:
+            channel_id = self.new_id()
+            self.dm_channels[user_id] = channel_id
+            self.channels[channel_id] = {"id": str(channel_id), "type": DM, "recipient_id": str(user_id),
+                                         "recipients": [self.users[user_id]], "last_message_id": None}  # fmt: skip
+        return self.dm_channels[user_id]
+
     def _any_user(self) -> dict[str, Any]:
         return next(iter(self.users.values())) if self.users else self.add_member("someone")
 
@@ -732,12 +761,7 @@ class FakeDiscord:
         user_id = int(body["recipient_id"])
         if user_id not in self.users:
             return _json({"message": "Unknown User", "code": 10013}, 404)
-        if user_id not in self.dm_channels:
-            channel_id = self.new_id()
-            self.dm_channels[user_id] = channel_id
-            self.channels[channel_id] = {"id": str(channel_id), "type": DM, "recipient_id": str(user_id),
-                                         "recipients": [self.users[user_id]], "last_message_id": None}  # fmt: skip
-        channel = self.channels[self.dm_channels[user_id]]
+        channel = self.channels[self._dm_channel(user_id)]
         return _json({k: v for k, v in channel.items() if k != "recipient_id"})
 
     async def _callback(self, request: web.Request) -> web.Response:

@@ -104,7 +104,8 @@ async def test_a_running_game_shows_who_ordered_never_what(tmp_path: Path) -> No
 
 
 async def test_the_latest_report_is_the_text_the_mail_carried(tmp_path: Path) -> None:
-    """The game master's copy (the public data) rendered in the mail's form is the page's text."""
+    """The game master's copy (the public data) rendered in the plain-text form is the page's text: the
+    mail's text but for how to answer by mail (templates/email/report.txt.j2 extends text/report.txt.j2)."""
     with club(tmp_path) as made:
         made.create("race", "golden-strider", RUNNERS)
         made.start("race")
@@ -116,7 +117,12 @@ async def test_the_latest_report_is_the_text_the_mail_carried(tmp_path: Path) ->
             page = await reader.get("/games/race")
     shown = html.unescape(re.search(r'<article id="turn-1".*?<pre class="report">(.*?)</pre>', page, re.S)[1])
     assert latest.data["turn"] == 1
-    assert shown == mailed
+    assert shown == render_message("text", "report", {**latest.data, "context": {}}).body
+    lines = mailed.splitlines()
+    answer = next(i for i, line in enumerate(lines) if line.startswith("Orders: reply with ORDERS race"))
+    assert lines[answer - 1] == "-" * 78 and lines[answer + 1].startswith("STATUS race")
+    assert "\n".join(lines[: answer - 1] + lines[answer + 2 :]) == shown.rstrip("\n")
+    assert "reply with" not in shown
     assert page.index('id="turn-1"') < page.index('id="turn-0"'), "the newest report first"
 
 

@@ -44,6 +44,8 @@ def end(ctx: CommandContext, command: c.EndGame) -> Result:
     game.finished_at = ctx.now
     game.deadline_at = None
     game.resolve_at = None
+    game.grace_until = None  # nothing waits any more: no grace, no timed pause to resume
+    game.paused_until = None
     data = {"game": game.slug, "abandoned": command.abandon, "reason": command.reason, "standings": standings,
             "seed": game.seed}  # fmt: skip
     ctx.reply.add("ended", **data)

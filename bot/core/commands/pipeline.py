@@ -57,6 +57,7 @@ from bot.core.commands.password_checks import gm_password_proven, seat_by_passwo
 from bot.core.commands.registry import Result, check_complete, handler_for
 from bot.core.commands.turn_completion import game_of, settle_turn
 from bot.core.games.stored import find_game
+from bot.core.messaging.announcements import check_announced
 from bot.core.messaging.delivery import game_masters
 from bot.core.model import commands as c
 from bot.core.model.declaration import cleaned
@@ -81,6 +82,7 @@ FAMILIES = (
 )
 """The modules of handlers, one per family of commands (importing them registers their handlers)."""
 check_complete(get_args(c.Command))
+check_announced(get_args(c.Command))
 
 AUDITED = (c.Permission.GAME_MASTER, c.Permission.CREATOR, c.Permission.HOST)
 UNKEPT = frozenset({"gm_secret", "secret", "seed", "orders", "standings", "items"})

@@ -7,7 +7,9 @@ form's template may start with a ``Title: ...`` line (an email's subject, a
 forum post's title), returned apart.
 Templates say the core's reply codes with the global ``phrase(code, data)``,
 which takes the form's own ``templates/<form>/phrases.j2`` macro of that name
-when there is one, else the shared ``templates/common/phrases.j2`` one; the
+when there is one, else the shared ``templates/common/phrases.j2`` one (the code
+``gm_action`` takes the phrase the action's declaration names:
+:mod:`bot.core.messaging.announcements`); the
 game's own part of a report is ``game_report(data)``.  An adapter may add
 filters of its own (Discord timestamps) to ``environment(form).filters``.
 
@@ -56,6 +58,7 @@ from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment
+from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
 from bot.resources import TEMPLATES_DIR
 
 
@@ -232,6 +235,9 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
 
     def phrase(code: str, data: Mapping[str, Any]) -> str:
+        if code == GM_ACTION:  # the phrase the action's declaration names (looked up again: a caller may wrap it)
+            said: Callable[[str, Mapping[str, Any]], str] = env.globals["phrase"]  # type: ignore[assignment]
+            return str(said(announcement_phrase(str(data["action"])), data))
         for name in catalogues:
             try:
                 module = env.get_template(name).module

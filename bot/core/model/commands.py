@@ -33,6 +33,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.model.declaration import LINES as LINES
+from bot.core.model.declaration import Announcement as Announcement
 from bot.core.model.declaration import Declaration as Declaration
 from bot.core.model.declaration import Declared as Declared
 from bot.core.model.declaration import Form as Form
@@ -73,7 +74,7 @@ class Sender:
 class ShowHelp(Declared):
     """``HELP [game]``: the command vocabulary, or one game's rules and order syntax."""
 
-    declaration = Declaration("HELP", Permission.ANYONE)
+    declaration = Declaration("HELP", Permission.ANYONE, summary="the commands, or one game's rules and order syntax")
 
     game: str | None = None
 
@@ -94,14 +95,14 @@ class ShowRules(Declared):
 class ListGames(Declared):
     """``LIST``: the games open to join or running."""
 
-    declaration = Declaration("LIST", Permission.ANYONE)
+    declaration = Declaration("LIST", Permission.ANYONE, name="games", summary="the games open to join or running")
 
 
 @dataclass(frozen=True)
 class JoinGame(Declared):
     """``JOIN <game> [AS <name>]``: take a seat; the reply carries the seat's secret."""
 
-    declaration = Declaration("JOIN", Permission.ANYONE)
+    declaration = Declaration("JOIN", Permission.ANYONE, summary="take a seat in a game before it starts")
 
     game: str
     name: str | None = None
@@ -126,8 +127,9 @@ class ShowFiledOrders(Declared):
     (:mod:`adjudicator.order_commitments`): what the turn's report will list beside the seat."""
 
     declaration = Declaration(
-        "ORDERS?", Permission.SEAT, summary="the orders this seat has on file for the open turn, and their commitment"
-    )
+        "ORDERS?", Permission.SEAT, name="onfile",
+        summary="the orders this seat has on file for the open turn, and their commitment",
+    )  # fmt: skip
 
     game: str
 
@@ -156,7 +158,9 @@ class ShowRecord(Declared):
 class Resign(Declared):
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
 
-    declaration = Declaration("RESIGN", Permission.SEAT)
+    declaration = Declaration(
+        "RESIGN", Permission.SEAT, summary="leave a game; your seat gets no-moves-received orders"
+    )
 
     game: str
 
@@ -251,7 +255,7 @@ class SetJoining(Declared):
     """GM: open or close joining before the start."""
 
     declaration = Declaration(
-        "JOINING", Permission.GAME_MASTER, announced=True, summary="open or close joining",
+        "JOINING", Permission.GAME_MASTER, announced=Announcement("announce_joining"), summary="open or close joining",
         forms=(Form("OPEN <game>", "OPEN <game> (opens joining)", help=("OPEN <game>, CLOSE <game> open or close joining",)),
                Form("CLOSE <game>", "CLOSE <game> (closes joining)")),
     )  # fmt: skip
@@ -278,7 +282,7 @@ class MarkReady(Declared):
     """GM: confirm a seat in the ready check for its player (an override, logged with its reason)."""
 
     declaration = Declaration(
-        "READY FOR", Permission.GAME_MASTER, name="ready", announced=True, told=Told.SEAT,
+        "READY FOR", Permission.GAME_MASTER, name="ready", announced=Announcement("announce_ready", ("seat",)), told=Told.SEAT,
         summary="confirm a seat in the ready check for its player (logged)",
         forms=(Form("READY <game> FOR <seat>", "",
                     help=("READY <game> FOR <seat>   confirm the seat in the ready check",
@@ -298,7 +302,7 @@ class SetDeadline(Declared):
     """GM: set the deadline of the open turn: ``when`` is an ISO time (game's zone) or ``+2d3h`` from the deadline."""
 
     declaration = Declaration(
-        "DEADLINE", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS,
+        "DEADLINE", Permission.GAME_MASTER, announced=Announcement("announce_deadline"), told=Told.PLAYERS,
         summary="set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
         forms=(Form("SET DEADLINE <game> <when>", help=("SET DEADLINE <game> <when>                  REASON needed",)),
                Form("EXTEND <game> <duration>", "EXTEND <game> <duration> (e.g. EXTEND g1 1d), with a REASON line below",
@@ -315,7 +319,7 @@ class PauseGame(Declared):
     """GM: stop the clock (optionally until a time: then the game resumes with a new deadline)."""
 
     declaration = Declaration(
-        "PAUSE", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="stop the clock (optionally until a time)",
+        "PAUSE", Permission.GAME_MASTER, announced=Announcement("announce_pause"), told=Told.PLAYERS, summary="stop the clock (optionally until a time)",
         forms=(Form("PAUSE <game> [UNTIL <until>]", "PAUSE <game> or PAUSE <game> UNTIL <when>, with a REASON line below",
                     help=("PAUSE <game> [UNTIL <when>]                 REASON needed",)),),
     )  # fmt: skip
@@ -330,7 +334,7 @@ class ResumeGame(Declared):
     """GM: start the clock again, with a new deadline (default: the game's schedule from now)."""
 
     declaration = Declaration(
-        "RESUME", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="start the clock again, with a new deadline",
+        "RESUME", Permission.GAME_MASTER, announced=Announcement("announce_resume"), told=Told.PLAYERS, summary="start the clock again, with a new deadline",
         forms=(Form("RESUME <game> [DEADLINE <deadline>]", "RESUME <game> or RESUME <game> DEADLINE <when>, with a REASON line below",
                     help=("RESUME <game> [DEADLINE <when>]             REASON needed",)),),
     )  # fmt: skip
@@ -345,7 +349,7 @@ class ProcessNow(Declared):
     """GM: resolve turn ``turn`` now; refused once that turn is resolved (a repeat can never process two)."""
 
     declaration = Declaration(
-        "PROCESS", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="resolve the open turn now (name it: a repeat cannot process two)",
+        "PROCESS", Permission.GAME_MASTER, announced=Announcement("announce_process", ("turn",)), told=Told.PLAYERS, summary="resolve the open turn now (name it: a repeat cannot process two)",
         forms=(Form("PROCESS <game> TURN <turn>", "PROCESS <game> TURN <n> (the open turn, as STATUS shows it), with a REASON line below",
                     help=("PROCESS <game> TURN <n>   resolve turn n now (as STATUS numbers it);",
                           "                          refused once it is resolved    REASON needed")),),
@@ -373,7 +377,7 @@ class EnterOrders(Declared):
     """GM: enter or change the orders of a seat (its player gets a copy)."""
 
     declaration = Declaration(
-        "ORDERS FOR", Permission.GAME_MASTER, announced=True, told=Told.SEAT, name="orders",
+        "ORDERS FOR", Permission.GAME_MASTER, announced=Announcement("announce_orders", ("seat",)), told=Told.SEAT, name="orders",
         summary="enter or change a seat's orders (its player gets a copy)",
         forms=(Form("ORDERS <game> FOR <seat>", "", also=("GAME",), help=(
             "ORDERS <game> FOR <seat>  then the seat's orders; the player gets a copy",
@@ -391,7 +395,7 @@ class ReplacePlayer(Declared):
     """GM: give a seat to someone else (``channel``/``address``): a fresh secret, the seat's private state."""
 
     declaration = Declaration(
-        "REPLACE", Permission.GAME_MASTER, announced=True, told=Told.SEAT,
+        "REPLACE", Permission.GAME_MASTER, announced=Announcement("announce_replace", ("seat",)), told=Told.SEAT,
         summary="give a seat to a substitute (a fresh secret, the seat's last report)",
         forms=(Form("REPLACE <game> <seat> WITH <address> [EXTEND <extend>]",
                     "REPLACE <game> <seat> WITH <address> [EXTEND <duration>], with a REASON line below",
@@ -412,7 +416,7 @@ class EjectPlayer(Declared):
     """GM: take a seat from its player; it gets the no-moves-received rule until replaced."""
 
     declaration = Declaration(
-        "EJECT", Permission.GAME_MASTER, announced=True, told=Told.SEAT, summary="take a seat from its player",
+        "EJECT", Permission.GAME_MASTER, announced=Announcement("announce_eject", ("seat",)), told=Told.SEAT, summary="take a seat from its player",
         forms=(Form("EJECT <game> <seat>", "EJECT <game> <seat>, with a REASON line below",
                     help=("EJECT <game> <seat>       the seat gets no-moves-received   REASON needed",)),),
     )  # fmt: skip
@@ -429,7 +433,7 @@ class RollBack(Declared):
     as they were (to correct a game master's mistake; :mod:`bot.core.turns.draws`)."""
 
     declaration = Declaration(
-        "ROLLBACK", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS,
+        "ROLLBACK", Permission.GAME_MASTER, announced=Announcement("announce_rollback", ("to_turn",)), told=Told.PLAYERS,
         summary="go back to the start of turn N with a fresh draw (its orders stay on file)",
         forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
                     "ROLLBACK <game> TO <n> [SAME DRAW] [DEADLINE <when>], with a REASON line below",
@@ -467,7 +471,7 @@ class SetOption(Declared):
     """GM: change a game option before the start (``value`` as JSON, or a word)."""
 
     declaration = Declaration(
-        "OPTION", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="change an option before the start",
+        "OPTION", Permission.GAME_MASTER, announced=Announcement("announce_option", ("name",)), told=Told.PLAYERS, summary="change an option before the start",
         forms=(Form("SET OPTION <game> <name> <value>",
                     help=("SET OPTION <game> <name> <value>  before the start        REASON needed",)),),
     )  # fmt: skip
@@ -483,7 +487,7 @@ class EndGame(Declared):
     """GM: end the game now (``abandon``: without a result), for a reason."""
 
     declaration = Declaration(
-        "END", Permission.GAME_MASTER, announced=True, told=Told.PLAYERS, summary="end the game now, or abandon it without a result",
+        "END", Permission.GAME_MASTER, announced=Announcement("announce_end", ("abandon",)), told=Told.PLAYERS, summary="end the game now, or abandon it without a result",
         forms=(Form("END <game>", "END <game> (ends the game, with a REASON line below)",
                     help=("END <game>                end the game now               REASON needed",)),
                Form("ABANDON <game>", "ABANDON <game>, with a REASON line below",
@@ -500,7 +504,8 @@ class AddGameMaster(Declared):
     """GM: add a co-GM (``hand_over``: make them the GM and step back)."""
 
     declaration = Declaration(
-        "ADD GM", Permission.GAME_MASTER, announced=True, told=Told.NAMED, summary="add a co-GM, or hand the game over to them",
+        "ADD GM", Permission.GAME_MASTER,
+        announced=Announcement("announce_game_master", ("hand_over",), names_an_address=True), told=Told.NAMED, summary="add a co-GM, or hand the game over to them",
         forms=(Form("ADD GM <game> <address>", "ADD GM <game> <address>, with a REASON line below", also=("ADD CO-GM", "ADD COGM"),
                     help=("ADD GM <game> <address>   a co-GM                        REASON needed",)),
                Form("HANDOVER <game> <address>", "HANDOVER <game> <address>, with a REASON line below", also=("HAND OVER",),
@@ -548,7 +553,7 @@ class Observe(Declared):
     """``OBSERVE <game>``: get the public reports without a seat (``stop``: no longer)."""
 
     declaration = Declaration(
-        "OBSERVE", Permission.ANYONE,
+        "OBSERVE", Permission.ANYONE, summary="get a game's public reports without a seat",
         forms=(Form("OBSERVE <game>"), Form("STOP OBSERVING <game>", also=("UNOBSERVE",))),
     )  # fmt: skip
 
@@ -561,7 +566,7 @@ class DeclareAbsence(Declared):
     """``ABSENT <game> <from> <to>``: days away; a deadline inside them moves to their end, within a limit."""
 
     declaration = Declaration(
-        "ABSENT", Permission.SEAT,
+        "ABSENT", Permission.SEAT, summary="days you are away: a deadline inside them moves to their end",
         forms=(Form("ABSENT <game> <first> <last>", "ABSENT <game> <from> <to> (dates such as 2026-07-01 2026-07-14)"),),
     )  # fmt: skip
 
@@ -686,7 +691,7 @@ class ShowReliability(Declared):
     a finished game's sealed record: no game may be named ``me``."""
 
     declaration = Declaration(
-        "RECORD ME", Permission.ANYONE, summary="your record as a player: turns ordered in time, missed, games ended",
+        "RECORD ME", Permission.ANYONE, name="reliability", summary="your record as a player: turns ordered in time, missed, games ended",
         forms=(Form("RECORD ME", ""),),
     )  # fmt: skip
 
@@ -731,7 +736,7 @@ class OfferSeat(Declared):
     seat to the player who offered to take it (``accept``) or turn them down (``decline``)."""
 
     declaration = Declaration(
-        "SUBSTITUTE", Permission.GAME_MASTER, announced=True, told=Told.SEAT,
+        "SUBSTITUTE", Permission.GAME_MASTER, announced=Announcement("announce_substitute", ("seat",)), told=Told.SEAT,
         summary="put a seat up for a substitute; withdraw the offer, accept or decline who offered",
         forms=(Form("SUBSTITUTE <game> <seat> [<action>]",
                     "SUBSTITUTE <game> <seat> [WITHDRAW|ACCEPT|DECLINE], and a REASON line below",
@@ -753,7 +758,7 @@ class TakeSeat(Declared):
     at once or once a game master accepts them, as the game says); then a briefing on the seat."""
 
     declaration = Declaration(
-        "STAND IN", Permission.VOUCHED, announced=True, summary="take over a seat that needs a substitute",
+        "STAND IN", Permission.VOUCHED, name="take", announced=Announcement("announce_seat_taken", ("seat",)), summary="take over a seat that needs a substitute",
         forms=(Form("STAND IN <game> <seat>", "STAND IN <game> <seat> (a seat put up for a substitute)",
                     also=("STANDIN",)),),
     )  # fmt: skip

@@ -4,11 +4,16 @@ Every command of the common model (:mod:`bot.core.model.commands`) is a frozen
 dataclass that subclasses :class:`Declared` and sets one class attribute,
 ``declaration``, a :class:`Declaration`:
 
-* ``label``: how a refusal names it (``DEADLINE gs1``), and the name of its
-  ``referee gm`` and Discord ``/gm`` subcommand unless ``name`` says otherwise;
+* ``label``: how a refusal names it (``DEADLINE gs1``), and its name where
+  commands are named (a ``referee gm`` subcommand, a slash command) unless
+  ``name`` says otherwise;
 * ``permission``: who may run it (checked by :func:`bot.core.commands.pipeline.authorise`);
 * ``announced``: every player hears of it in the game's next report, and the game's
-  page and feed list it (:func:`bot.core.turns.resolution.gm_actions_since`);
+  page and feed list it (:func:`bot.core.turns.resolution.gm_actions_since`), in
+  the words its :class:`Announcement` names (a phrase of
+  ``templates/common/phrases.j2``): a command announced without saying how is
+  refused as it is defined, and one whose phrase is missing stops the pipeline's
+  import (:func:`bot.core.messaging.announcements.check_announced`);
 * ``told``: who hears of it at once, by a message of its own (:class:`Told`): with
   ``announced``, the promise every game master's command keeps ("every override is
   told to the player it touches and announced"); a command that only shows
@@ -16,7 +21,7 @@ dataclass that subclasses :class:`Declared` and sets one class attribute,
 * ``forms``: how it is written, one :class:`Form` per spelling a person types
   (``SET DEADLINE <game> <when>``, ``EXTEND <game> <duration>``), each with the
   hint a mistyped line is answered with and its lines in ``HELP GM``;
-* ``summary``: one line saying what it does (``referee gm --help``, ``/gm``).
+* ``summary``: one line saying what it does (``referee gm --help``, a slash command's description).
 
 Its fields declare their kind of text: every text a command holds (a field,
 or an item of a tuple or a mapping) is free text from outside, of one line
@@ -34,6 +39,7 @@ handler is registered apart, in the commands layer
 from __future__ import annotations
 
 import enum
+import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass, replace
@@ -130,12 +136,32 @@ class Form:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """How the next report words a command every player hears of (``Declaration.announced``).
+
+    ``phrase``: the macro of ``templates/common/phrases.j2`` (``announce_<what>``; a form may word it its own
+    way in ``templates/<form>/phrases.j2``), called with the announcement
+    (:func:`bot.core.turns.resolution.announced_action`): its ``outcome`` (what the command did, its reply
+    item), ``time_zone``, ``reason`` and ``at``.  An outcome may be partial (an older audit entry's): the
+    phrase words what it finds.  ``arguments``: the command's fields that stand for its outcome in an audit
+    entry written before outcomes were kept (never a time as typed: it is no time a phrase can show).
+    ``names_an_address``: the announcement keeps the address the command names (``ADD GM``: every player is to
+    know who runs their game); any other's is taken out, since a report is public.
+    """
+
+    phrase: str
+    arguments: tuple[str, ...] = ()
+    names_an_address: bool = False
+
+
+@dataclass(frozen=True)
 class Declaration:
     """What one command declares: see the module docstring."""
 
     label: str
     permission: Permission
-    announced: bool = False
+    announced: Announcement | None = None
+    """How the next report announces it; None: it does not."""
     forms: tuple[Form, ...] = ()
     told: Told = Told.NOBODY
     shows: bool = False
@@ -143,11 +169,16 @@ class Declaration:
     tell or announce."""
     summary: str = ""
     name: str = ""
-    """Its ``referee gm`` / ``/gm`` subcommand; empty: the label in lower case, spaces as dashes."""
+    """Its name where commands are named rather than written as a line (``referee gm``, a slash command);
+    empty: the label in lower case, spaces as dashes."""
 
     @property
     def subcommand(self) -> str:
         return self.name or "-".join(self.label.lower().split())
+
+    def __post_init__(self) -> None:
+        if self.announced is not None and not isinstance(self.announced, Announcement):
+            raise TypeError(f"{self.label} is announced without its words: announced=Announcement('announce_...')")
 
     def help_lines(self) -> tuple[str, ...]:
         return tuple(line for form in self.forms for line in form.help)
@@ -180,6 +211,10 @@ class Declared:
         super().__init_subclass__(**kwargs)
         if "declaration" not in cls.__dict__:
             raise TypeError(f"{cls.__name__} declares nothing: set declaration = Declaration(...)")
+        said = cls.__dict__["declaration"].announced
+        unknown = [name for name in (said.arguments if said else ()) if name not in inspect.get_annotations(cls)]
+        if unknown:
+            raise TypeError(f"{cls.__name__}'s announcement reads {unknown}, which are not its fields")
         if any(known.__name__ == cls.__name__ for known in _DECLARED):
             raise TypeError(f"a command called {cls.__name__} is declared already (the audit log keeps the name)")
         _DECLARED.append(cls)
@@ -197,6 +232,12 @@ def declaration_of(command: Declared | type[Declared]) -> Declaration:
 def announced() -> tuple[str, ...]:
     """The names of the commands every player hears of in the next report (as the audit log keeps them)."""
     return tuple(kind.__name__ for kind in _DECLARED if kind.declaration.announced)
+
+
+def announcement_of(action: str) -> Announcement | None:
+    """How the report words the command called ``action`` (as the audit log keeps it); None: it is not
+    announced, or no longer declared (a stored report may name one)."""
+    return next((kind.declaration.announced for kind in _DECLARED if kind.__name__ == action), None)
 
 
 def game_master_help() -> tuple[str, ...]:

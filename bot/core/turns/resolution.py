@@ -29,7 +29,7 @@ from bot.core.games.filed_orders import commitment_of
 from bot.core.games.preload import absences_of, remember
 from bot.core.games.stored import FINISHED, current_orders, phase_opened_at, rules_of, state_of
 from bot.core.messaging.delivery import Delivery
-from bot.core.model.declaration import announced
+from bot.core.model.declaration import announced, announcement_of
 from bot.core.model.outcomes import REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.turns import draws
 from bot.core.turns.absences import Absence, postpone_deadline
@@ -210,33 +210,32 @@ def announcement(entry: AuditEntry, game: Game) -> dict[str, Any]:
 
 
 def announced_action(action: str, reason: str, at: datetime, outcome: dict[str, Any], time_zone: str) -> dict[str, Any]:
-    """One override as a report announces it: the phrase ``gm_action`` words it from ``action`` (the
-    command's name) and ``outcome`` (what it did: the new deadline, the turn, the seat...).  A report is
-    public data (its public place's copy, the web page): it names nobody's address, neither who acted
-    (the game's log keeps that) nor, but for the co-GM an ``ADD GM`` announces, whom it touched.  The
+    """One override as a report announces it: the phrase its declaration names (``gm_action``,
+    :mod:`bot.core.messaging.announcements`) words it from ``action`` (the command's name) and ``outcome``
+    (what it did: the new deadline, the turn, the seat...).  A report is public data (its public place's
+    copy, the web page): it names nobody's address, neither who acted (the game's log keeps that) nor,
+    but where the declaration says so (``Announcement.names_an_address``: the co-GM an ``ADD GM``
+    announces), whom it touched.  The
     reason is cleaned again (:func:`bot.core.basics.free_text.clean_line`): one logged before every reason
     was cleaned as it entered reaches no report, page or feed with a control or bidi character."""
-    shown = outcome if action in NAMES_AN_ADDRESS else {k: v for k, v in outcome.items() if k != "address"}
+    said = announcement_of(action)
+    shown = outcome if said and said.names_an_address else {k: v for k, v in outcome.items() if k != "address"}
     return {"action": action, "reason": clean_line(reason), "at": at.isoformat(), "outcome": shown,
             "time_zone": time_zone}  # fmt: skip
 
 
-NAMES_AN_ADDRESS = frozenset({"AddGameMaster"})
-"""The overrides whose announcement names an address (the game master added): every player is to know who runs
-their game."""
-
-
 def _outcome(entry: AuditEntry) -> dict[str, Any]:
-    """What the override did: its reply item (an entry written before the outcome was kept has
-    only its arguments: those that name a seat, a turn or an option, never a time as typed)."""
+    """What the override did: its reply item (an entry written before the outcome was kept has only
+    its arguments: those its declaration's announcement reads, ``Announcement.arguments``)."""
     detail = entry.detail or {}
     items = detail.get("outcome")
     if isinstance(items, list) and items and isinstance(items[0], dict):
         return dict(items[0])
     arguments = detail.get("arguments")
-    if not isinstance(arguments, dict):
+    said = announcement_of(entry.action)
+    if not isinstance(arguments, dict) or said is None:
         return {}
-    return {k: v for k, v in arguments.items() if k in ("seat", "to_turn", "turn", "name", "hand_over", "abandon")}
+    return {k: v for k, v in arguments.items() if k in said.arguments}
 
 
 def orders_used(game: Game, record: TurnRecord) -> list[dict[str, Any]]:

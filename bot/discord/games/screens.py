@@ -16,17 +16,15 @@ those views, not copied from the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 import discord
-from discord import app_commands
 
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.client import RefereeClient
-
-AppCommand = app_commands.Command[Any, ..., Any] | app_commands.Group
-Item = type[discord.ui.DynamicItem[Any]]
+from bot.discord.screen_set import AppCommand as AppCommand
+from bot.discord.screen_set import Item as Item
 
 
 class GameScreens(Protocol):

@@ -2,7 +2,7 @@
 
 A built mail mixes, at random:
 
-* bodies from the real command vocabulary (bot.email.reading): JOIN / ORDERS /
+* bodies from the real command vocabulary (bot.text.reading): JOIN / ORDERS /
   GAME / PASSWORD / STATUS / HELP / LIST / RESIGN / END lines with valid and
   near-valid arguments, order lines of the games, quoted replies,
   attributions, signatures, Outlook header blocks, free text in many scripts;

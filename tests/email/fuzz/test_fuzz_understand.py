@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 from bot.core.model import commands as c
 from bot.email.htmltext import html_to_text
+from bot.email.mail_reading import read_commands
 from bot.email.mime import message_id_of, read_mail
-from bot.email.reading import read_commands
 from bot.email.understand import IntakePolicy, Understanding, understand
 from tests.email.fuzz.strategies import Mail, damaged, mails
 
@@ -56,7 +56,7 @@ EMAIL_COMMANDS = (c.ShowHelp, c.ListGames, c.JoinGame, c.SubmitOrders, c.ShowSta
 _GAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 _SECRET_SHAPE = re.compile(r"[a-z]+-[a-z]+-[0-9]{3,5}", re.IGNORECASE)
 _SECRET_SHAPE_WORD = re.compile(r"\b[a-z]+-[a-z]+-\d{4}\b", re.IGNORECASE)
-"""Words the reader hides wherever they are quoted (bot.email.reading), the reply subject included."""
+"""Words the reader hides wherever they are quoted (bot.text.reading), the reply subject included."""
 
 
 def check_invariants(raw: bytes) -> Understanding:

@@ -1,11 +1,11 @@
-"""The game master's mail vocabulary: the words an njudge GM would guess.
+"""The game master's words in text: the words an njudge GM would guess, read alike by every text channel.
 
 The words, the usage a mistyped line is answered with and whether a reason is
 needed come from each command's declaration (:mod:`bot.core.model.declaration`);
-mail keeps only how it reads a form's arguments where it reads them its own
+text keeps only how it reads a form's arguments where it reads them its own
 way (:data:`_READINGS`), and reads any other form from its declared syntax.
 One command a line, case-insensitively, like the players' vocabulary in
-:mod:`bot.email.reading` (which calls :func:`parse` before its own patterns);
+:mod:`bot.text.reading` (which calls :func:`parse` before its own patterns);
 ``templates/email/gm_help.txt.j2`` is what ``HELP GM`` mails back::
 
     CREATE <game> <kind>        then settings, one a line (or on the same line):
@@ -40,7 +40,7 @@ One command a line, case-insensitively, like the players' vocabulary in
 * A mistyped command is quoted back with the form it should have; a
   ``CREATE`` with a setting that is not one creates nothing and says which
   settings were understood.
-* By mail a GM command needs the game's GM password on a ``PASSWORD`` line
+* A GM command from a sender the channel only claims (mail) needs the game's GM password on a ``PASSWORD`` line
   (given in the reply to ``CREATE``), checked by :mod:`bot.core.commands.pipeline`.
 """
 
@@ -87,7 +87,9 @@ Refusal = Callable[[str, "linear.Match[str]"], bool]
 
 
 OWN_CHANNEL = "email"
-"""The channel of a bare address written in a GM command by mail, where no list of channels reads it."""
+"""The channel of a bare address written in a GM command where no list of channels reads it (a test's
+reading): an address with an ``@``.  ``referee serve`` reads addresses with the list's one reader
+(:func:`addresses_read_by`)."""
 AddressReader = Callable[[str], tuple[str, str]]
 """Reads an address as written (``channel:address`` or bare) into (channel, address); ValueError if none reads it."""
 
@@ -106,7 +108,7 @@ _ADDRESSES: ContextVar[AddressReader] = ContextVar("addresses", default=written_
 @contextmanager
 def addresses_read_by(reader: AddressReader) -> Iterator[None]:
     """Within the block, addresses in GM commands are read by ``reader`` (``referee serve`` gives the one
-    reader of every channel's address syntax, so mail reads ``ADD GM gs1 1234`` as ``referee gm`` does)."""
+    reader of every channel's address syntax, so a mail or a DM reads ``ADD GM gs1 1234`` as ``referee gm`` does)."""
     token = _ADDRESSES.set(reader)
     try:
         yield
@@ -128,7 +130,7 @@ def _value(text: str) -> Any:
 
 @dataclass(frozen=True)
 class _Reading:
-    """How mail reads one form of a command (:class:`bot.core.model.commands.Form`): the pattern of its
+    """How text reads one form of a command (:class:`bot.core.model.commands.Form`): the pattern of its
     arguments after the verb, and the command they make.  ``block``: ``text`` (the lines below are its
     text), ``settings`` (CREATE) or empty."""
 
@@ -263,13 +265,13 @@ _READINGS: dict[type[c.Declared], tuple[_Reading, ...]] = {
     c.MutePress: (_Reading(rf"\s+{_G}\s+MUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip())),
                   _Reading(rf"\s+{_G}\s+UNMUTE\s+(\S.*)$", lambda g, r: c.MutePress(g[0].lower(), g[1].strip(), False))),
 }  # fmt: skip
-"""The mail's own reading of the forms whose arguments mail reads its own way (``BY``, ``FOR ... :``, a block
+"""The text's own reading of the forms whose arguments it reads its own way (``BY``, ``FOR ... :``, a block
 of lines below); a form not here is read from its declared syntax (:func:`_declared_reading`)."""
 
 PLAYER_WORDS = frozenset({"ORDERS", "GAME"})
 """First words that begin a player's orders: a line starting with one that is no GM command is the player's."""
 READER_WORDS = {"END": ", or END alone to stop reading"}
-"""What the mail reader itself gives a first word (END stops reading)."""
+"""What the text reader itself gives a first word (END stops reading)."""
 
 
 def _verb_pattern(verbs: Iterable[str]) -> str:
@@ -319,7 +321,7 @@ def _declared_reading(kind: type[c.Declared], form: c.Form) -> _Reading:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """The GM words of every declared command, as mail reads them (made from the declarations)."""
+    """The GM words of every declared command, as text reads them (made from the declarations)."""
 
     forms: tuple[_Form, ...]
     starts: Starts

@@ -1,14 +1,18 @@
-"""Reading commands from the text of a message: the email vocabulary.
+"""Reading commands from text: the language every text channel reads, the same way.
 
-Commands are read one per line, case-insensitively, from the subject and then
-the body (see ``templates/email/help.txt.j2``, which ``HELP`` mails back)::
+A mail's body (:mod:`bot.email.mail_reading`) and a Discord DM in free text
+(:mod:`bot.discord.direct_messages`) are read here, line by line; a channel keeps only what is its
+own: what of its text is not the sender's words (mail's quoted lines and signatures, a
+:class:`Conventions`) and a line above the text that may count as its first command (mail's subject,
+a :class:`Heading`).  Commands are read one per line, case-insensitively (see
+``templates/email/help.txt.j2``, which ``HELP`` mails back)::
 
     HELP [game]            LIST                 JOIN <game> [AS <name>]
     ORDERS <game>          GAME <game>          (then order lines, in the game's syntax)
     ORDERS? <game>         (the orders on file for the open turn, and their commitment)
     STATUS <game>          PASSWORD <secret>    RESIGN <game>
-    LINK CODE <code>       LINK <channel> <address>  (refused by mail, saying
-                           where a link is made: bot/core/commands/linking.py)
+    LINK CODE <code>       LINK <channel> <address>  (refused where the link would be
+                           claimed: bot/core/commands/linking.py)
     END / SIGNOFF          (stop reading)
 
 * The lines after ``ORDERS <game>`` (or ``GAME <game>``) up to the next
@@ -22,22 +26,19 @@ the body (see ``templates/email/help.txt.j2``, which ``HELP`` mails back)::
   a sign-off is left as it is (the game says what it expected).
 * Outside an orders block, a line that is not a command is "not understood"
   and quoted back.
-* Not read: quoted lines (``>``), attribution lines ("On ... wrote:"), and
-  everything after ``END``/``SIGNOFF``, a signature (``-- ``), a phone
-  signature ("Sent from my iPhone"), or the start of a quoted message that
-  is not marked with ``>`` (Outlook's "-----Original Message-----", a "From:"
-  / "Sent:" header block, a forwarded-message line, the referee's own reply).
-* The subject counts as the first line only when it is a command once its
-  ``Re:``/``Fwd:`` prefixes and ``[tags]`` are removed; otherwise it is
-  not read (so replying to a report is not an error).
+* Not read: everything after ``END``/``SIGNOFF``, and what the channel's
+  :class:`Conventions` say is not the sender's own words.
+* A :class:`Heading` counts as the first line only when it is a whole command;
+  otherwise it is not read.  A reply's heading never repeats a GM command that
+  changes a game: answering the referee's reply must not repeat it.
 * The secret of a ``PASSWORD`` line is never quoted back: it is removed from
   every line the reply could show.
 * The game masters' commands (``CREATE``, ``PROCESS <game> TURN <n>`` ...,
-  each with its ``REASON`` line) are read by :mod:`bot.email.gm_vocabulary`
+  each with its ``REASON`` line) are read by :mod:`bot.text.gm_vocabulary`
   before the players' patterns; a ``REASON`` line belongs to the command
   just above it (also from inside the lines of ``ORDERS <game> FOR <seat>``).
-  A reply's subject ("Re: EXTEND g1 1d") is never read as a GM command that
-  changes a game: answering the referee's reply must not repeat it.
+
+Every pattern here runs on an outsider's text, so each is compiled by :mod:`bot.core.basics.linear`.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.core.basics import linear
 from bot.core.model import commands as c
-from bot.email import gm_vocabulary as gm
+from bot.text import gm_vocabulary as gm
 
 MAX_LINES = 500
 MAX_LINE_LENGTH = 1000
@@ -79,7 +80,7 @@ _PATTERNS: tuple[tuple[str, linear.Pattern[str]], ...] = tuple(
     )
 )
 _PATTERN_STARTS = gm.Starts(pattern.pattern for _, pattern in _PATTERNS)
-"""Which of :data:`_PATTERNS` can match a line (see :class:`bot.email.gm_vocabulary.Starts`)."""
+"""Which of :data:`_PATTERNS` can match a line (see :class:`bot.text.gm_vocabulary.Starts`)."""
 _PASSWORD_WORD = linear.compile(r"^PASSWORD(|\W.*)$", re.IGNORECASE)
 """``PASSWORD`` as a word of its own (the end of the line or no letter after it), and what follows."""
 _SECRET = linear.compile(r"^\s*[:=]?\s*(.*?)[\s.:;!?,]*$")
@@ -98,37 +99,6 @@ _USAGE = {
 }
 _TRAILING = ".:;!?,"
 
-_SUBJECT_PREFIX = linear.compile(
-    r"^\s*(?:(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]*\]\s*)",
-    re.IGNORECASE,
-)
-_REPLY_SUBJECT = linear.compile(
-    r"^\s*(?:\[[^\]]*\]\s*)*(?:re|fw|fwd|aw|sv|vs|antw|wg|tr|rv|ref|odp|res)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]",
-    re.IGNORECASE,
-)
-_SUBJECT_TAG = linear.compile(r"\s*\[[^\]]*\]\s*$")
-_PRESS_TAG = linear.compile(r"\[\s*([A-Za-z0-9][A-Za-z0-9_-]{0,39})\s+press\s+([A-Za-z0-9]{4})\s*\]", re.IGNORECASE)
-"""The tag of a press message's subject (``[gs1 press P7K2]``, ``templates/email/press.txt.j2``): a reply
-that keeps it answers that message's sender (:func:`_read_subject`)."""
-
-_ATTRIBUTION_START = linear.compile(r"^(on|le|am|el|il|op|em|den|på|w dniu)(?:$|\W)", re.IGNORECASE)
-_ATTRIBUTION_END = linear.compile(
-    r"(wrote|a écrit|schrieb|escribió|ha scritto|schreef|escreveu|skrev|napisał|kirjoitti)\s*(.*)?:\s*$", re.IGNORECASE
-)
-_QUOTED_MESSAGE = linear.compile(
-    r"^(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine|mensaje original)"
-    r"\s*-{2,}|_{10,}|begin forwarded message:?|receipt R[0-9A-F]{8} -- )",
-    re.IGNORECASE,
-)
-_HEADER_BLOCK_FROM = linear.compile(r"^\*?(from|von|de|van|da)\*?\s*:\s*\S", re.IGNORECASE)
-_HEADER_BLOCK_NEXT = linear.compile(
-    r"^\*?(sent|date|to|subject|gesendet|envoyé|enviado|datum|an|à)\*?\s*:", re.IGNORECASE
-)
-_PHONE_SIGNATURE = linear.compile(
-    r"^(sent from my |sent from (mail|outlook|yahoo mail) for |get outlook for |sent with proton ?mail|"
-    r"envoyé de mon |von meinem .* gesendet|enviado desde mi )",
-    re.IGNORECASE,
-)
 _CLOSING = linear.compile(
     r"^(thanks?|thank you|thx|ta|cheers|regards|best|best regards|kind regards|warm regards|best wishes|"
     r"all the best|many thanks|greetings|bye|cheerio|good luck|sincerely|yours|yours sincerely|yours truly|love|"
@@ -153,6 +123,60 @@ class Reading:
     password: str | None = None
     ignored: tuple[str, ...] = ()
     subject_command: bool = False
+    """Whether the :class:`Heading` (mail's subject) was read as a command."""
+
+
+class Conventions:
+    """What a channel's text holds that is not its sender's own words: this base class says nothing is.
+
+    A channel that carries quoted text or signatures (mail: :class:`bot.email.mail_reading.MailConventions`)
+    subclasses it; the language (:func:`read_text`) asks it about each line that is not empty, in this
+    order: :meth:`quoted`, then (for a line within :data:`MAX_LINE_LENGTH`) :meth:`attribution`, then
+    :meth:`stop`.  Every answer must cost time linear in the lines it looks at (patterns from
+    :mod:`bot.core.basics.linear`).
+    """
+
+    def quoted(self, line: str) -> bool:
+        """Whether the stripped ``line`` is quoted (skipped, counted in :meth:`quoted_note`)."""
+        return False
+
+    def attribution(self, lines: list[str], index: int) -> int:
+        """How many lines from ``index`` introduce a quotation (skipped and counted as quoted); 0: none."""
+        return 0
+
+    def stop(self, lines: list[str], index: int, line: str, raw: str) -> str | None:
+        """Why reading stops at ``lines[index]`` (``line`` stripped, ``raw`` as written), or None.
+
+        The reason is a note for the reply, formatted with ``n`` (the lines left) and ``s`` (its plural).
+        """
+        return None
+
+    def quoted_note(self, count: int) -> str:
+        """The reply's note on ``count`` quoted lines that were not read."""
+        return f"{count} quoted line{'' if count == 1 else 's'}"
+
+
+PLAIN = Conventions()
+"""Text that is all its sender's own (a Discord DM): nothing is skipped but what the language says."""
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A line above the text that counts as its first command only when it is a whole command (mail's subject).
+
+    The channel cleans it of its own marks (mail's ``Re:`` and ``[tags]``) before it is read.
+    """
+
+    line: str
+    """The heading as a command line would be written."""
+    reply: bool = False
+    """The heading answers the referee: a GM command that changes a game is never read from it."""
+    press: tuple[str, str] | None = None
+    """(game, code): the heading answers that press message; the text below is the answer."""
+    unread: str | None = None
+    """Why the heading is not read at all (a note for the reply); ``line`` is then ignored."""
+    name: str = "subject"
+    """What the reply calls the heading."""
 
 
 @dataclass
@@ -160,7 +184,7 @@ class _Block:
     game: str
     opener: str
     lines: list[str] = field(default_factory=list)
-    from_subject: bool = False
+    from_heading: bool = False
 
 
 @dataclass
@@ -171,9 +195,9 @@ class _Reader:
     ignored: list[str] = field(default_factory=list)
     block: _Block | None = None
     gm_block: gm.GmItem | None = None
-    subject_item: c.Command | gm.GmItem | None = None
+    heading_item: c.Command | gm.GmItem | None = None
     press_reply: gm.GmItem | None = None
-    """The ``PRESS <game> REPLY <code>`` a press tag in the subject opened: the body is its text."""
+    """The ``PRESS <game> REPLY <code>`` a heading's press opened: the text is its answer."""
 
     def close_block(self) -> None:
         if self.block is not None:
@@ -195,17 +219,6 @@ def clip(line: str) -> str:
     return line if len(line) <= MAX_QUOTE else line[: MAX_QUOTE - 1] + "…"
 
 
-def subject_text(subject: str) -> str:
-    """The subject without its reply/forward prefixes and bracketed tags."""
-    text = subject.strip()
-    while True:
-        stripped = _SUBJECT_PREFIX.sub("", text, count=1)
-        stripped = _SUBJECT_TAG.sub("", stripped)
-        if stripped == text:
-            return text.strip()
-        text = stripped
-
-
 def _password(line: str) -> str | None:
     """The secret of a ``PASSWORD <secret>`` line (empty for ``PASSWORD`` alone), or None for another line."""
     word = _PASSWORD_WORD.match(line)
@@ -213,7 +226,8 @@ def _password(line: str) -> str | None:
     return None if secret is None else str(secret.group(1)).strip()
 
 
-def _too_long(line: str) -> str:
+def too_long(line: str) -> str:
+    """Why ``line``, longer than :data:`MAX_LINE_LENGTH`, was tried against no pattern."""
     return f"line too long, {len(line)} characters; at most {MAX_LINE_LENGTH} (not read)"
 
 
@@ -231,11 +245,14 @@ def _parse(line: str) -> tuple[str, tuple[str | None, ...]] | None:
     return None
 
 
-def read_commands(subject: str, text: str) -> Reading:
-    """Read the subject and ``text`` (see the module docstring); never raises."""
+def read_text(text: str, conventions: Conventions = PLAIN, heading: Heading | None = None) -> Reading:
+    """Read ``text`` (and ``heading`` above it) into commands (see the module docstring); never raises.
+
+    The same ``text`` gives the same commands on every channel whose :class:`Conventions` skip none of it.
+    """
     reader = _Reader()
-    subject_command = _read_subject(reader, subject)
-    _read_body(reader, text.splitlines())
+    heading_command = heading is not None and _read_heading(reader, heading)
+    _read_body(reader, text.splitlines(), conventions)
     reader.close_block()
     password = reader.passwords[0] if reader.passwords else None
     if len({"".join(p.split()).lower() for p in reader.passwords}) > 1:
@@ -252,30 +269,29 @@ def read_commands(subject: str, text: str) -> Reading:
         tuple(_hide(command, secrets) for command in commands),
         password,
         tuple(_hide_text(line, secrets) for line in reader.ignored),
-        subject_command,
+        heading_command,
     )
 
 
 _FILLER = frozenset({"please", "pls", "plz", "now", "thanks", "thank", "again", "today", "asap", "me", "it", "the"})
-"""Words a subject in plain English ends with ("start please"): never the name of a game there."""
+"""Words a heading in plain English ends with ("start please"): never the name of a game there."""
 _RECORD_ME = linear.compile(r"^RECORD\s+ME[.!]*$", re.IGNORECASE)
 """``RECORD ME``, a player's own record (:class:`bot.core.model.commands.ShowReliability`): its ``me`` is no
 filler (and no game is named ``me``)."""
 
 
-def _read_subject(reader: _Reader, subject: str) -> bool:
-    if len(subject.strip()) > MAX_LINE_LENGTH:  # tried against no pattern, the press tag's either
-        reader.ignored.append(f"the subject was not read as a command: {_too_long(subject.strip())}")
+def _read_heading(reader: _Reader, heading: Heading) -> bool:
+    if heading.unread is not None:
+        reader.ignored.append(heading.unread)
         return False
-    tag = _PRESS_TAG.search(subject)
-    if tag is not None:  # a reply to press: the body (above the quoted message) answers its sender
-        item = gm.parse(f"PRESS {tag.group(1)} REPLY {tag.group(2)}")
+    if heading.press is not None:  # a reply to press: the text (above the quoted message) answers its sender
+        item = gm.parse(f"PRESS {heading.press[0]} REPLY {heading.press[1]}")
         if item is not None:
             reader.commands.append(item)
             reader.gm_block = reader.press_reply = item
-            reader.subject_item = item
+            reader.heading_item = item
             return True
-    line = subject_text(subject)
+    line = heading.line
     password = _password(line)
     if password:
         reader.passwords.append(password)
@@ -283,33 +299,33 @@ def _read_subject(reader: _Reader, subject: str) -> bool:
     words = line.split()
     if len(words) >= 2 and words[-1].strip(_TRAILING).lower() in _FILLER and not _RECORD_ME.match(line):
         if words[0].upper() == "HELP":  # "help please": the general HELP
-            reader.subject_item = c.ShowHelp(None)
-            reader.commands.append(reader.subject_item)
+            reader.heading_item = c.ShowHelp(None)
+            reader.commands.append(reader.heading_item)
             return True
-        reader.ignored.append(f'the subject "{clip(line)}" was not read as a command (it names no game)')
+        reader.ignored.append(f'the {heading.name} "{clip(line)}" was not read as a command (it names no game)')
         return False
     item = gm.parse(line)
-    if item is not None and item.takes_reason and _REPLY_SUBJECT.match(subject):
-        return False  # "Re: EXTEND g1 1d": a reply's subject never repeats a change to a game
+    if item is not None and item.takes_reason and heading.reply:
+        return False  # "Re: EXTEND g1 1d": a reply's heading never repeats a change to a game
     if item is not None:
         reader.commands.append(item)
         reader.gm_block = item if item.block else None
-        reader.subject_item = item
+        reader.heading_item = item
         return True
     parsed = _parse(line)
     if parsed is None or parsed[0] == "end":
         return False
     command = _command(parsed, line)
     if isinstance(command, _Block):
-        command.from_subject = True
+        command.from_heading = True
         reader.block = command
     elif command is not None:
         reader.commands.append(command)
-        reader.subject_item = command
+        reader.heading_item = command
     return True
 
 
-def _read_body(reader: _Reader, lines: list[str]) -> None:
+def _read_body(reader: _Reader, lines: list[str], conventions: Conventions) -> None:
     quoted = 0
     read = 0
     index = 0
@@ -324,7 +340,7 @@ def _read_body(reader: _Reader, lines: list[str]) -> None:
                 reader.gm_block.lines.append("")
             index += 1
             continue
-        if line.startswith(">") or line.startswith("|>"):
+        if conventions.quoted(line):
             quoted += 1
             index += 1
             continue
@@ -336,12 +352,14 @@ def _read_body(reader: _Reader, lines: list[str]) -> None:
             _read_long_line(reader, line)
             index += 1
             continue
-        attribution = _attribution_length(lines, index)
+        attribution = conventions.attribution(lines, index)
         if attribution:
             quoted += attribution
             index += attribution
             continue
-        stop = _stop_reason(lines, index, line, raw)
+        stop = conventions.stop(lines, index, line, raw)
+        if stop is None and _parse(line) == ("end", ()):
+            stop = "{n} line{s} from END/SIGNOFF on (not read)"
         if stop is not None:
             reader.ignored.append(stop.format(n=rest, s="" if rest == 1 else "s"))
             break
@@ -352,35 +370,7 @@ def _read_body(reader: _Reader, lines: list[str]) -> None:
         _read_line(reader, line)
         index += 1
     if quoted:
-        reader.ignored.insert(
-            0, f"{quoted} quoted line{'' if quoted == 1 else 's'} (starting with > or 'On ... wrote:')"
-        )
-
-
-def _attribution_length(lines: list[str], index: int) -> int:
-    """1 or 2 when the line (with the next one) is an attribution such as "On Mon, ... Ann wrote:"."""
-    line = lines[index].strip()
-    if _ATTRIBUTION_END.search(line) and (_ATTRIBUTION_START.match(line) or line.endswith("wrote:")):
-        return 1
-    if _ATTRIBUTION_START.match(line) and index + 1 < len(lines) and _ATTRIBUTION_END.search(lines[index + 1].strip()):
-        return 2
-    return 0
-
-
-def _stop_reason(lines: list[str], index: int, line: str, raw: str) -> str | None:
-    if raw.rstrip("\r\n") in ("-- ", "--") or line == "--":
-        return "signature ({n} line{s})"
-    if _parse(line) == ("end", ()):
-        return "{n} line{s} from END/SIGNOFF on (not read)"
-    if _PHONE_SIGNATURE.match(line):
-        return f"signature '{clip(line)}'"
-    if _QUOTED_MESSAGE.match(line):
-        return "quoted message ({n} line{s})"
-    if _HEADER_BLOCK_FROM.match(line):
-        following = [text.strip() for text in lines[index + 1 : index + 5] if text.strip()]
-        if any(_HEADER_BLOCK_NEXT.match(text) for text in following[:3]):
-            return "quoted message ({n} line{s})"
-    return None
+        reader.ignored.insert(0, conventions.quoted_note(quoted))
 
 
 def _read_long_line(reader: _Reader, line: str) -> None:
@@ -390,7 +380,7 @@ def _read_long_line(reader: _Reader, line: str) -> None:
     elif reader.block is not None:
         reader.block.lines.append(line)
     else:
-        reader.not_understood_line(line, _too_long(line))
+        reader.not_understood_line(line, too_long(line))
 
 
 def _read_line(reader: _Reader, line: str) -> None:
@@ -517,8 +507,8 @@ def _command(parsed: tuple[str, tuple[str | None, ...]], line: str) -> c.Command
 
 
 def _finish(reader: _Reader) -> list[c.Command]:
-    """Blocks become SubmitOrders; a subject command repeated in the body counts once."""
-    body_commands = [item for item in reader.commands if item is not reader.subject_item]
+    """Blocks become SubmitOrders; a heading's command repeated in the text counts once."""
+    body_commands = [item for item in reader.commands if item is not reader.heading_item]
     result: list[c.Command] = []
     for item in reader.commands:
         if isinstance(item, _Block):
@@ -532,8 +522,8 @@ def _finish(reader: _Reader) -> list[c.Command]:
                 )
                 item.lines = item.lines[:signoff]
             text = "\n".join(item.lines).strip()
-            if item.from_subject and not text:
-                continue  # a subject such as "Re: Game over" is no command; "ORDERS demo" there opens no orders
+            if item.from_heading and not text:
+                continue  # a heading such as "Re: Game over" is no command; "ORDERS demo" there opens no orders
             if not text:
                 result.append(
                     c.NotUnderstood(item.opener, f"no orders followed; put them on the lines after ORDERS {item.game}")
@@ -545,12 +535,12 @@ def _finish(reader: _Reader) -> list[c.Command]:
                 result.append(c.NotUnderstood(item.opener, "your reply had no text above the quoted message; "
                                               "nothing was sent"))  # fmt: skip
         elif isinstance(item, gm.GmItem):
-            repeated = item is reader.subject_item and any(
+            repeated = item is reader.heading_item and any(
                 isinstance(other, gm.GmItem) and other.opener.lower() == item.opener.lower() for other in body_commands
             )
             if not repeated:
                 result.append(item.finish())
-        elif item is reader.subject_item and item in body_commands:
+        elif item is reader.heading_item and item in body_commands:
             continue
         else:
             result.append(item)
