@@ -6,7 +6,7 @@
 with nothing due, then one pass where every game's 24h reminder is due; prints JSON.
 ``python -m bench.crunch_worker run DATABASE HOST PORT [START_AT | ready] [connections=N]
 [stages=sequential]``: the crunch as ``referee serve`` runs it (set up as serve sets up:
-:func:`bot.heap.settle`; before the clock starts, one deadline pass and one sender pass
+:func:`bot.core.runtime.heap.settle`; before the clock starts, one deadline pass and one sender pass
 find nothing due, as in a serve waiting for the deadline): the deadline worker's passes in a thread (as
 :class:`bot.core.runtime.deadline_worker.DeadlineWorker` runs them, ``asyncio.to_thread``) until no game is due,
 while the mail sender's ``run`` loop (woken by the outbox's bell as each resolved batch commits,
@@ -44,10 +44,10 @@ import bot.email.render as compose_module
 import bot.email.transport as sender_module
 from bench import world
 from bench.common import Timer, peak_rss_mb, report
-from bot import heap
 from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import LEASE, OutboxDrain
 from bot.core.messaging.outbox_bell import OutboxBell
+from bot.core.runtime import heap
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.service import _is_due
 from bot.email.channel import EmailSettings

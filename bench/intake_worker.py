@@ -3,7 +3,7 @@
 ``python -m bench.intake_worker build DATABASE GAMES ADDRESSES``: the league.
 ``python -m bench.intake_worker bot DATABASE HOST PORT USER READERS``: the bot's own IMAP intake
 (fetch, store, parse, validate, persist, queue the reply) until the mailbox is empty, set up as
-``referee serve`` sets up (:func:`bot.heap.settle` once built), with
+``referee serve`` sets up (:func:`bot.core.runtime.heap.settle` once built), with
 READERS (0 or 1) reader processes (``email_reader_processes``; ``referee serve`` runs 1, started
 and ready before the clock starts, as at a serve's start); it also reports its own CPU seconds
 and its reader's (less moved by other work on a shared machine than the wall time).
@@ -23,10 +23,10 @@ from sqlalchemy import func, select
 
 from bench import world
 from bench.common import peak_rss_mb, report
-from bot import heap
 from bot.core.basics.clock import SimulatedClock
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.reply_limit import ReplyBudget
+from bot.core.runtime import heap
 from bot.email.imap import ImapConfig, ImapIntakeLoop
 from bot.email.intake import Intake
 from bot.email.mail_reader import MailReader

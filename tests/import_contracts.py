@@ -1,11 +1,11 @@
 """Import-linter contract types that read the list of channels: a channel names itself once.
 
-``pyproject.toml`` cannot loop over bot/channels.py's list, so its contracts
+``pyproject.toml`` cannot loop over bot/channels/registry.py's list, so its contracts
 write ``"<channels>"`` where the channel packages belong (``bot.email``,
 ``bot.discord``, ``bot.web``, and any channel added to the list), and name
 these types (``contract_types`` in ``[tool.importlinter]``): each is
 import-linter's own contract with that one word replaced by the packages of
-``bot.channels.CHANNELS`` before the contract reads its options.
+``bot.channels.registry.CHANNELS`` before the contract reads its options.
 ``lint-imports`` imports this module from the repository's root (it puts the
 working directory on ``sys.path``); tests/test_architecture.py checks the
 same rules by walking the imports, and checks that the expansion is the list.
@@ -23,8 +23,8 @@ CHANNELS = "<channels>"
 
 
 def channel_packages() -> list[str]:
-    """The packages of the channels of bot/channels.py's list, in its order."""
-    from bot import channels
+    """The packages of the channels of bot/channels/registry.py's list, in its order."""
+    from bot.channels import registry as channels
 
     return [channel.package for channel in channels.CHANNELS]
 

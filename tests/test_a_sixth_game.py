@@ -21,8 +21,8 @@ import pytest
 
 from adjudicator import registry
 from bot.core.messaging import rendering
-from bot.demo import DemoOptions, run_demo
 from bot.discord.games.registry import SCREENS
+from bot.host.demo import DemoOptions, run_demo
 from tests.support.count_game import KIND, TEMPLATES, CountToTen
 
 

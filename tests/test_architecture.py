@@ -17,7 +17,7 @@ CHANNEL_LIBRARIES = ("discord", "imapclient", "aiosmtplib")
 
 def channel_packages() -> list[str]:
     """Every channel's package (``bot.email``, ``bot.discord``, ...), from the one list of channels."""
-    from bot import channels
+    from bot.channels import registry as channels
 
     return [channel.package for channel in channels.CHANNELS]
 
@@ -56,7 +56,7 @@ def test_games_never_import_each_other():
 
 
 def test_core_never_imports_channels_or_their_libraries():
-    forbidden = (*channel_packages(), "bot.cli", *CHANNEL_LIBRARIES)
+    forbidden = (*channel_packages(), "bot.host", "bot.settings", "bot.channels", *CHANNEL_LIBRARIES)
     for path in modules("bot.core"):
         for name in imports_of(path):
             assert not name.startswith(forbidden), f"{path.relative_to(ROOT)} imports {name}"
@@ -64,7 +64,16 @@ def test_core_never_imports_channels_or_their_libraries():
 
 def test_the_text_language_imports_no_channel():
     """bot/text (what every text channel reads alike) imports no channel, their libraries, the store or games."""
-    forbidden = (*channel_packages(), "bot.cli", "bot.store", "adjudicator.games", *CHANNEL_LIBRARIES, "aiohttp")
+    forbidden = (
+        *channel_packages(),
+        "bot.host",
+        "bot.settings",
+        "bot.channels",
+        "bot.store",
+        "adjudicator.games",
+        *CHANNEL_LIBRARIES,
+        "aiohttp",
+    )
     paths = modules("bot.text")
     assert paths, "bot/text exists"
     for path in paths:
@@ -114,7 +123,7 @@ def test_the_core_speaks_no_channel():
     core = ROOT / "bot" / "core"
     paths = sorted(core.rglob("*.py"))
     assert len(paths) > len(list(core.glob("*.py"))), "the walk reaches the core's subfolders"
-    from bot import channels
+    from bot.channels import registry as channels
 
     words = (*CHANNEL_WORDS, *(channel.name for channel in channels.CHANNELS))
     assert {"email", "discord"} <= set(words)
@@ -147,10 +156,10 @@ def test_every_channel_package_is_in_the_list_and_declares_itself_in_channel_py(
     """A package of bot/ with a channel.py is a channel: it is listed, and its CHANNEL is the list's entry."""
     import importlib
 
-    from bot import channels
+    from bot.channels import registry as channels
 
     declared = sorted(f"bot.{p.parent.name}" for p in (ROOT / "bot").glob("*/channel.py"))
-    assert declared == sorted(channel_packages()), "list each channel once in bot/channels.py"
+    assert declared == sorted(channel_packages()), "list each channel once in bot/channels/registry.py"
     for channel in channels.CHANNELS:
         assert importlib.import_module(f"{channel.package}.channel").CHANNEL is channel
     names = [channel.name for channel in channels.CHANNELS]
@@ -187,8 +196,13 @@ def test_the_import_contracts_name_every_channel():
     assert sorted(expand(adapters)["source_modules"]) == packages
     assert ChannelsForbidden(adapters["name"], {}, _lists(adapters))
     core = expand(by_name["bot.core never imports channel adapters or their libraries"])["forbidden_modules"]
-    assert set(packages) | {"bot.cli", *CHANNEL_LIBRARIES} <= set(core)
+    assert set(packages) | {"bot.host", "bot.settings", "bot.channels", *CHANNEL_LIBRARIES} <= set(core)
+    assert set(packages) | {"bot.core", "bot.text"} <= set(
+        expand(by_name["nothing of the product imports the composition root (bot.host)"])["source_modules"]
+    )
     pictures = by_name["board pictures see only board data: no channel, no store, no game internals, no runtime"]
     assert set(packages) <= set(expand(pictures)["forbidden_modules"])
     text = by_name["bot.text, the text language of every channel, imports no channel nor their libraries"]
-    assert set(packages) | {"bot.cli", "bot.store", *CHANNEL_LIBRARIES} <= set(expand(text)["forbidden_modules"])
+    assert set(packages) | {"bot.host", "bot.settings", "bot.channels", "bot.store", *CHANNEL_LIBRARIES} <= set(
+        expand(text)["forbidden_modules"]
+    )

@@ -1,6 +1,6 @@
 """A channel added through the contract alone: its channel.py and one entry of the list of channels.
 
-The dummy channel (tests/support/dummy_channel) is added to ``bot.channels.CHANNELS``
+The dummy channel (tests/support/dummy_channel) is added to ``bot.channels.registry.CHANNELS``
 and nothing else: the settings read its section from the file and the
 environment, the doctor runs its checks, ``dummy:xyz`` is an address wherever
 a channel's address is taken, the core's configuration gives games a public
@@ -20,15 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from bot import channels
+from bot.channels import registry as channels
 from bot.core.basics.clock import SimulatedClock
 from bot.core.model import commands as c
 from bot.core.runtime import supervisor
-from bot.doctor import run_checks
-from bot.settings import Settings, SettingsError, secret_names
+from bot.host.doctor import run_checks
+from bot.host.wiring import public_channels, service_config, status_channels, workers
+from bot.settings.loader import Settings, SettingsError, secret_names
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
-from bot.wiring import public_channels, service_config, status_channels, workers
 from tests.support.addresses import expected_addresses
 from tests.support.dummy_channel.channel import DummySettings, Line, dummy_channel
 
@@ -169,7 +169,7 @@ def test_reading_the_list_and_the_settings_loads_no_channel_library() -> None:
     import sys
 
     code = (
-        "import sys, bot.cli, bot.channels, bot.settings; bot.settings.Settings.load(None, {}); "
+        "import sys, bot.host.cli, bot.channels.registry, bot.settings.loader; bot.settings.loader.Settings.load(None, {}); "
         "print(sorted(m for m in ('discord', 'imapclient', 'aiosmtplib', 'aiohttp', 'sqlalchemy') if m in sys.modules))"
     )
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -187,11 +187,11 @@ def test_each_channel_is_named_as_its_adapter_names_it() -> None:
 
 @pytest.mark.parametrize("written", ["1234", "discord:1234", "Ann@Club.org", "email:ann@club.org", "<ann@club.org>"])
 def test_mail_and_referee_gm_read_an_address_alike(written: str) -> None:
-    """One parser of every channel's addresses (bot.channels.parse_address): a GM's ``ADD GM`` by mail,
+    """One parser of every channel's addresses (bot.channels.registry.parse_address): a GM's ``ADD GM`` by mail,
     read as ``referee serve`` reads it, names the same person as ``referee gm add-gm`` (bare digits:
     a Discord user id; an address with an @: an email address)."""
-    from bot.cli_gm import _address
     from bot.email.mail_reading import read_commands
+    from bot.host.cli_gm import _address
     from bot.text.gm_vocabulary import addresses_read_by
 
     with addresses_read_by(channels.parse_address):

@@ -50,7 +50,7 @@ RECIPES: dict[str, tuple[str, ...]] = {
     ),
     "channel": (
         "bot/folder/*.py",  # its package with its channel.py
-        "bot/channels.py",  # one entry
+        "bot/channels/registry.py",  # one entry
         "deploy/referee.toml.example",  # its settings
     ),
 }
@@ -191,12 +191,12 @@ poll_seconds = 5.0
 
 
 def add_channel(copy: Path) -> None:
-    """The folder channel: its package, one entry of bot/channels.py, its settings in the example file."""
+    """The folder channel: its package, one entry of bot/channels/registry.py, its settings in the example file."""
     package = copy / "bot/folder"
     package.mkdir()
     for module in (SUPPORT / "folder_channel").glob("*.py"):
         shutil.copy(module, package / module.name)
-    channels = copy / "bot/channels.py"
+    channels = copy / "bot/channels/registry.py"
     text = channels.read_text()
     anchor = "from bot.email import channel as email\n"
     entry = "(email.CHANNEL, discord.CHANNEL, web.CHANNEL)"

@@ -3,7 +3,7 @@
 The same file names as every channel for the same roles:
 
 * :mod:`channel` -- the declaration (its settings section, address syntax,
-  doctor checks, workers) read by ``bot.channels``;
+  doctor checks, workers) read by ``bot.channels.registry``;
 * :mod:`runtime` -- ``DiscordRuntime.run(stop)``: log in, sync the commands to
   the guild, deliver the outbox until stopped (what ``referee serve`` runs);
 * :mod:`understand` -- Interaction -> Envelope, and the core's answer -> text;

@@ -12,8 +12,8 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
-from bot.settings_fields import secret, setting, url, whole
+from bot.channels.contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.settings.fields import secret, setting, url, whole
 
 if TYPE_CHECKING:
     from bot.core.runtime.supervisor import Worker
@@ -98,4 +98,4 @@ CHANNEL = Channel(
     take_hint=lambda settings: "On Discord: /take game:{game} seat:{seat}" if settings.token else "",
     standby_hint=lambda settings: "On Discord: /standby kind:{kind}" if settings.token else "",
 )
-"""Discord, as :data:`bot.channels.CHANNELS` lists it."""
+"""Discord, as :data:`bot.channels.registry.CHANNELS` lists it."""

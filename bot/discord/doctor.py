@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from bot.channel_contract import Check, DoctorContext, first_line
+from bot.channels.contract import Check, DoctorContext, first_line
 
 if TYPE_CHECKING:
     from bot.discord.channel import DiscordSettings

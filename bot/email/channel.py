@@ -11,7 +11,7 @@ names the example's servers.  The server's section is then not used: nothing che
 its password or connects to it (``referee doctor`` says "not used").
 
 Email has no public place for games.  Bare addresses (``ann@club.org``) are email's: it is the
-first channel of :data:`bot.channels.CHANNELS`.
+first channel of :data:`bot.channels.registry.CHANNELS`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
-from bot.settings_fields import EMAIL_ADDRESS, PORT, choice, email_address, lower_case, not_empty, secret, setting
-from bot.settings_fields import whole as whole_number
+from bot.channels.contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.settings.fields import EMAIL_ADDRESS, PORT, choice, email_address, lower_case, not_empty, secret, setting
+from bot.settings.fields import whole as whole_number
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -305,4 +305,4 @@ CHANNEL = Channel(
     take_hint=by_mail("STAND IN {game} {seat}"),
     standby_hint=by_mail("STANDBY {kind}"),
 )
-"""Email, as :data:`bot.channels.CHANNELS` lists it."""
+"""Email, as :data:`bot.channels.registry.CHANNELS` lists it."""

@@ -20,7 +20,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.channel_contract import Check, DoctorContext, first_line
+from bot.channels.contract import Check, DoctorContext, first_line
 
 if TYPE_CHECKING:
     from bot.email.channel import EmailSettings

@@ -55,7 +55,7 @@ from datetime import datetime
 from multiprocessing.connection import Connection
 from typing import IO, TYPE_CHECKING, Any
 
-from bot import heap
+from bot.core.runtime import heap
 from bot.email.mime import content_digest, message_id_of, parse_plain
 from bot.email.prescreen import (
     DEFAULT_LIMITS,
@@ -465,7 +465,7 @@ def main() -> int:
     requests = Connection(os.dup(0), writable=False)
     answers = Connection(os.dup(1), readable=False)
     sys.stdout = sys.stderr  # the pipe carries answers only
-    heap.settle()  # its imports live as long as it does (bot.heap)
+    heap.settle()  # its imports live as long as it does (bot.core.runtime.heap)
     _serve(requests, answers)
     return 0
 

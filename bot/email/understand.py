@@ -35,7 +35,7 @@ class IntakePolicy:
     """Receiving servers whose Authentication-Results vouch for a sender (bot.email.policy)."""
     read_address: AddressReader = written_address
     """How an address in a GM command is read: ``referee serve`` gives the list of channels' one
-    reader (:func:`bot.channels.parse_address`), so mail and ``referee gm`` agree."""
+    reader (:func:`bot.channels.registry.parse_address`), so mail and ``referee gm`` agree."""
 
 
 @dataclass(frozen=True)

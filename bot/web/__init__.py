@@ -4,7 +4,7 @@ The same file names as every channel for the same roles:
 
 * :mod:`channel` -- the declaration (its settings section, address syntax --
   it reads none: nobody is reached on the web --, doctor checks, worker) read
-  by ``bot.channels``;
+  by ``bot.channels.registry``;
 * :mod:`runtime` -- ``WebWorker.run(stop)``: the pages' own process, started and
   watched until stopped (what ``referee serve`` runs);
 * :mod:`doctor` -- its checks (the base URL, the port).

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
-from bot.settings_fields import PORT, Bad, not_empty, setting, whole
+from bot.channels.contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.settings.fields import PORT, Bad, not_empty, setting, whole
 
 if TYPE_CHECKING:
     from bot.core.runtime.supervisor import Worker
@@ -112,4 +112,4 @@ CHANNEL = Channel(
     doctor=doctor,
     pages_url=lambda settings: settings.base_url,
 )
-"""The web pages, as :data:`bot.channels.CHANNELS` lists them."""
+"""The web pages, as :data:`bot.channels.registry.CHANNELS` lists them."""

@@ -14,8 +14,8 @@ import http.client
 import socket
 from typing import TYPE_CHECKING
 
-from bot.channel_contract import Check
-from bot.settings_fields import Bad
+from bot.channels.contract import Check
+from bot.settings.fields import Bad
 
 if TYPE_CHECKING:
     from bot.web.channel import WebSettings

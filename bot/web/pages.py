@@ -22,7 +22,7 @@ from functools import lru_cache
 import jinja2
 
 from adjudicator import registry
-from bot.channel_contract import Hints
+from bot.channels.contract import Hints
 from bot.core.basics.free_text import visible
 from bot.core.messaging.rendering import Rendered, render_message
 from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer

@@ -1,7 +1,7 @@
 """The web pages' own process: what ``referee serve`` runs apart from the heart of the referee.
 
 ``referee serve``'s web worker (:mod:`bot.web.runtime`) starts it
-(``python -m bot.cli web-pages``), writes its :class:`~bot.web.spec.PagesSpec`
+(``python -m bot.host.cli web-pages``), writes its :class:`~bot.web.spec.PagesSpec`
 on its standard input as one line and keeps that pipe open: when the pipe
 closes (the worker stops it, or the serving process died), or on SIGTERM or
 SIGINT, the process finishes the requests it is answering and exits 0.  It
@@ -13,7 +13,7 @@ the opener), and runs at a lower CPU priority.  At the start it raises its
 own limit on open files to the hard limit (the cap on connections stays
 below it, so an accept never fails for want of one), and every repeated
 warning or error is logged once a minute with a count (asyncio's own, such
-as an accept that failed, included): :class:`bot.logging_setup.RepeatFilter`.
+as an accept that failed, included): :class:`bot.core.runtime.logging_setup.RepeatFilter`.
 Its log lines are JSON on standard error; the serving process logs them as
 its own, in its format, under the worker name ``web``.
 """
@@ -35,7 +35,7 @@ from typing import Any, BinaryIO, TextIO
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.logging_setup import REPEAT_INTERVAL, JsonFormatter, RepeatFilter
+from bot.core.runtime.logging_setup import REPEAT_INTERVAL, JsonFormatter, RepeatFilter
 from bot.web.channel import WebSettings
 from bot.web.limits import Limits
 from bot.web.server import bound_port, site_for, start

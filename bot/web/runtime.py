@@ -3,7 +3,7 @@
 The pages are not served in the serving process: readers of the web, however
 many and however slow, must cost the intake, the sender and the deadline
 worker nothing (no file descriptor, thread, database connection or CPU slot
-of theirs).  So the worker starts ``python -m bot.cli web-pages``
+of theirs).  So the worker starts ``python -m bot.host.cli web-pages``
 (:mod:`bot.web.process`), hands it its settings on standard input
 (:class:`~bot.web.spec.PagesSpec`) and keeps that pipe open:
 
@@ -29,7 +29,7 @@ import sys
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.channel_contract import Hints
+from bot.channels.contract import Hints
 from bot.core.runtime.supervisor import Stage
 from bot.web.spec import PagesSpec
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PAGES_COMMAND = (sys.executable, "-m", "bot.cli", "web-pages")
+PAGES_COMMAND = (sys.executable, "-m", "bot.host.cli", "web-pages")
 """The pages' process: the composition root's hidden subcommand, which opens the database read-only
 and runs :func:`bot.web.process.main`."""
 STOP_SECONDS = 10.0
@@ -148,7 +148,7 @@ async def relay_log(stream: asyncio.StreamReader) -> None:
 
 
 def record_of(line: bytes) -> logging.LogRecord:
-    """A log record from one line of the pages' process: its JSON (:class:`bot.logging_setup.JsonFormatter`),
+    """A log record from one line of the pages' process: its JSON (:class:`bot.core.runtime.logging_setup.JsonFormatter`),
     or, for anything else it wrote (a crash before its log was set up), that text as a warning."""
     text = line.decode("utf-8", "replace").rstrip("\n")
     try:

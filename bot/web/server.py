@@ -40,7 +40,7 @@ from functools import lru_cache
 from aiohttp import web
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.channel_contract import Hints
+from bot.channels.contract import Hints
 from bot.core.model.config import ServiceConfig
 from bot.core.views.calendars import MEDIA_TYPE, CalendarViews
 from bot.core.views.pages import Pages

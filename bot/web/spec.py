@@ -19,7 +19,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.channel_contract import Hints
+from bot.channels.contract import Hints
 from bot.core.model.config import ServiceConfig
 from bot.web.channel import WebSettings
 

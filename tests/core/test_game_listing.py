@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from adjudicator import registry
-from bot.cli import main
 from bot.core.commands.new_game_settings import player_count
 from bot.core.model import commands as c
+from bot.host.cli import main
 from tests.core.harness import SEATS, Harness
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.cli import main
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.email.mail_reading import read_commands
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import Game

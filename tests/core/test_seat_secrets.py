@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from bot.cli import main
 from bot.core.model import commands as c
 from bot.core.people.seat_secrets import (
     SecretKeyError,
@@ -22,10 +21,11 @@ from bot.core.people.seat_secrets import (
     new_secret,
 )
 from bot.core.runtime.service import GameService
-from bot.settings import Settings
+from bot.host.cli import main
+from bot.host.wiring import service_config
+from bot.settings.loader import Settings
 from bot.store.db import unit_of_work
 from bot.store.models import Seat
-from bot.wiring import service_config
 from tests.core.harness import Harness
 from tests.support.database import fresh_postgres_database
 

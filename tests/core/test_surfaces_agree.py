@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from bot.channel_contract import Hints
+from bot.channels.contract import Hints
 from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.facts import GameFacts, facts_of
 from bot.core.games.stored import find_game
 from bot.core.messaging.status_board import game_status
 from bot.core.model import commands as c
 from bot.core.views.pages import Pages
-from bot.status import gather
+from bot.host.status import gather
 from bot.store.db import unit_of_work
 from bot.web.pages import index_html
 from tests.core.harness import SEATS, Harness

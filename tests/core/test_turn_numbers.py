@@ -75,8 +75,8 @@ def test_a_finished_game_shows_the_turn_it_ended_in_everywhere(sessions) -> None
     from bot.core.games.calendar_entry import deadline_entry
     from bot.core.games.stored import find_game, turn_shown
     from bot.core.views import GameViews
+    from bot.host.status import gather, render
     from bot.pictures import draw
-    from bot.status import gather, render
     from tests.support.stored import example_orders
 
     harness = Harness(sessions)

@@ -27,10 +27,10 @@ from bot.core.basics.clock import SimulatedClock
 from bot.core.basics.display_width import display_width
 from bot.core.model import commands as c
 from bot.core.runtime import supervisor
-from bot.settings import Settings
+from bot.host.wiring import workers
+from bot.settings.loader import Settings
 from bot.store.db import unit_of_work
 from bot.store.models import Seat
-from bot.wiring import workers
 from tests.discord.world import World, running_world
 from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import message

@@ -35,9 +35,9 @@ from bot.core.model import commands as c
 from bot.core.runtime import supervisor
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.service import GameService
+from bot.host.wiring import workers
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OutboxMessage
-from bot.wiring import workers
 from tests.core.harness import Harness
 from tests.discord.test_end_to_end import assert_no_mail_vocabulary
 from tests.discord.world import World, running_world

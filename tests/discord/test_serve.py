@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
+from bot.host.cli import main
 from tests.core.harness import SEATS
 from tests.support.fake_discord import FakeDiscord
 
@@ -53,7 +53,7 @@ async def test_referee_serve_plays_a_turn_on_the_fake_discord(fake_discord: Fake
     config = write_config(tmp_path, fake)
     environ = {**os.environ, "REFEREE_DISCORD_TOKEN": "fake-token"}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "--config", str(config), "serve",
+        sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve",
         cwd=ROOT, env=environ, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     try:

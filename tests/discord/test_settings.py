@@ -8,8 +8,8 @@ import pytest
 
 from bot.discord.channel import CHANNEL, DiscordSettings
 from bot.discord.runtime import DiscordRuntime
-from bot.settings import Settings
-from bot.wiring import service_config
+from bot.host.wiring import service_config
+from bot.settings.loader import Settings
 
 
 def test_the_discord_table_and_the_token_from_the_environment(tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ async def _delivery(fake: FakeDiscord, sessions: sessionmaker[Session]) -> Async
     client = RefereeClient(fake.guild_id, guild_ready_timeout=0.05)
     await client.login("fake-token")
     try:
-        bell = OutboxBell().listen(sessions)  # as the composition root makes it (bot.wiring)
+        bell = OutboxBell().listen(sessions)  # as the composition root makes it (bot.host.wiring)
         yield DiscordDelivery(client, sessions, harness.clock, fake.forum_channel_id, interval=INTERVAL, bell=bell), ann
         bell.stop_listening(sessions)
     finally:

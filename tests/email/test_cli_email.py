@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.watermarks import Watermarks
 from bot.email.channel import CHANNEL
 from bot.email.maildir import deliver
-from bot.settings import Settings
+from bot.host.cli import main
+from bot.settings.loader import Settings
 from bot.store.db import make_engine, session_factory
 from tests.email.pipeline import message
 from tests.email.world import START
@@ -67,7 +67,7 @@ def test_serve_once_reads_a_maildir_and_answers_into_one(tmp_path, capsys):
 def test_serve_runs_until_sigterm(tmp_path):
     config = write_config(tmp_path)
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "--config", str(config), "serve"],
+        [sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:

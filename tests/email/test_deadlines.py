@@ -1,6 +1,6 @@
 """Deadlines against real servers: no order that reached the mailbox in time is lost, mail is answered at once.
 
-Everything runs as ``referee serve`` runs it (:func:`bot.wiring.workers`:
+Everything runs as ``referee serve`` runs it (:func:`bot.host.wiring.workers`:
 IMAP intake with IDLE against Dovecot, the SMTP sender against aiosmtpd, the
 deadline worker), on the real clock, with deadlines a second or two away.
 Mail is APPENDed to Dovecot, which dates it (INTERNALDATE) as it arrives.
@@ -32,11 +32,11 @@ from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime import supervisor
 from bot.core.runtime.service import GameService
-from bot.settings import Settings
+from bot.host.wiring import workers
+from bot.settings.loader import Settings
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import Game, InboundMessage, OutboxMessage, TurnRecord
-from bot.wiring import workers
 from tests.email.mailboxes import client_for, eventually
 from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.support.dovecot import PASSWORD, DovecotServer

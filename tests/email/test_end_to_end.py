@@ -1,7 +1,7 @@
 """End to end: mail APPENDed to Dovecot is read, applied, and answered through aiosmtpd, threaded.
 
 Everything is wired from the settings as ``referee serve`` does it
-(:func:`bot.wiring.workers`): IMAP intake with IDLE, the SMTP sender and
+(:func:`bot.host.wiring.workers`): IMAP intake with IDLE, the SMTP sender and
 the deadline worker, running together until stopped.
 """
 
@@ -15,8 +15,8 @@ import pytest
 
 from bot.core.basics.clock import SimulatedClock
 from bot.core.runtime import supervisor
-from bot.settings import Settings
-from bot.wiring import workers
+from bot.host.wiring import workers
+from bot.settings.loader import Settings
 from tests.email.mailboxes import append, eventually, folder_counts
 from tests.email.pipeline import message
 from tests.email.world import PASSWORDS, REFEREE, START

@@ -24,12 +24,12 @@ import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.cli import main
 from bot.core.basics.free_text import DROPPED
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import Game

@@ -1,6 +1,6 @@
 """Game masters by email alone: a game master creates and runs a game with mail, against real servers.
 
-Everything runs as ``referee serve`` runs it (:func:`bot.wiring.workers`:
+Everything runs as ``referee serve`` runs it (:func:`bot.host.wiring.workers`:
 IMAP intake against Dovecot, the SMTP sender against aiosmtpd, the deadline
 worker) on the real clock.  Mail is APPENDed to Dovecot; what the referee
 sends is read at the sink.  The game is a short Golden Strider race

@@ -1,6 +1,6 @@
 """A crowd of costly mails from new addresses just before a deadline costs no player an in-time order.
 
-Against the real servers, as ``referee serve`` runs (:func:`bot.wiring.workers`:
+Against the real servers, as ``referee serve`` runs (:func:`bot.host.wiring.workers`:
 IMAP IDLE against Dovecot, the mail reader in its own process, the SMTP
 sender against aiosmtpd, the deadline worker), on the real clock, every
 setting at its default.  Twenty mails from twenty new addresses reach the

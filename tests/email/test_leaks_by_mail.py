@@ -1,6 +1,6 @@
 """Three leaks closed, tried by mail as an outsider and players would, against the real servers.
 
-As ``referee serve`` runs (:func:`bot.wiring.workers`: IMAP against Dovecot,
+As ``referee serve`` runs (:func:`bot.host.wiring.workers`: IMAP against Dovecot,
 SMTP to aiosmtpd, the deadline worker), every mail APPENDed and every answer
 read at the sink:
 

@@ -42,7 +42,7 @@ ROOT = Path(bot.__file__).parent
 
 STDLIB_RE_ALLOWED = {
     "bot/email/demo.py": "the demo reads the referee's own replies (the seat password it mailed)",
-    "bot/settings_fields.py": "the host's own configuration (addresses and numbers in the settings file)",
+    "bot/settings/fields.py": "the host's own configuration (addresses and numbers in the settings file)",
     "bot/core/model/declaration.py": "the commands' declared syntax, written in the code",
     "bot/web/server.py": "a game's name in a URL: anchored and at most 40 characters (left to the web's change)",
     "bot/web/pages.py": "the host's page templates ({game}, {seat}, {kind})",

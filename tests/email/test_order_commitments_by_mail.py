@@ -20,15 +20,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from bot import cli
 from bot.core.basics.clock import SimulatedClock
 from bot.core.basics.display_width import display_width
 from bot.core.games.stored import find_game, rules_of, state_for_reading
 from bot.core.model import commands as c
 from bot.core.runtime import supervisor
+from bot.host import cli
+from bot.host.wiring import workers
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
-from bot.wiring import workers
 from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import message
 from tests.email.test_deadlines import settings_for

@@ -1,7 +1,7 @@
 """No secret rests in the database: after a password game played by mail, the SQLite file and its
 write-ahead log hold no seat password, GM password or link code.
 
-Everything runs as ``referee serve`` runs it (:func:`bot.wiring.workers`: IMAP
+Everything runs as ``referee serve`` runs it (:func:`bot.host.wiring.workers`: IMAP
 intake against Dovecot, the SMTP sender against aiosmtpd, the deadline
 worker).  The game master creates a password game by mail and is mailed the
 GM password; players join by mail and are mailed their seat passwords; the

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.cli import main
 from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.messaging.outbox_bell import OutboxBell
@@ -20,6 +19,7 @@ from bot.email.maildir import MaildirTransport
 from bot.email.render import MailIdentity, compose
 from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
 from bot.email.transport import MailSender
+from bot.host.cli import main
 from tests.email.mailboxes import eventually
 from tests.email.world import GM, PASSWORDS, PLAYERS, REFEREE, SETUP_ORDERS, START, apply, outbox_rows, service_for
 from tests.support.smtp_sink import SmtpSink
@@ -220,7 +220,7 @@ async def test_a_reply_committed_while_the_sender_waits_goes_out_at_once(world, 
     """The sender wakes when outbox rows are committed in this process (bot.core.messaging.outbox_bell), not at
     its next interval; here the interval is a minute and the reply is committed by another thread."""
     clock = SimulatedClock(START)
-    bell = OutboxBell().listen(world)  # as the composition root makes it (bot.wiring)
+    bell = OutboxBell().listen(world)  # as the composition root makes it (bot.host.wiring)
     sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, interval=60, bell=bell)
     stop = asyncio.Event()
     task = asyncio.create_task(sender.run(stop))

@@ -1,6 +1,6 @@
 """Who sent it and who is vouched for, tried as an attacker would against the real servers.
 
-``referee serve``'s workers (:func:`bot.wiring.workers`: IMAP intake against Dovecot, the SMTP
+``referee serve``'s workers (:func:`bot.host.wiring.workers`: IMAP intake against Dovecot, the SMTP
 sender against aiosmtpd) read the attack mails of ``tests/email/corpus`` APPENDed to Dovecot, in
 the world of tests/email/world.py (``club``: address-only authentication).  The receiving server
 the host trusts is ``mx.example.com`` (``email_trusted_authserv_ids``).
@@ -22,10 +22,10 @@ from bot.core.basics.clock import SimulatedClock
 from bot.core.games.stored import find_game
 from bot.core.runtime import supervisor
 from bot.email.mime import message_id_of
-from bot.settings import Settings
+from bot.host.wiring import workers
+from bot.settings.loader import Settings
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OrderSubmission, Seat
-from bot.wiring import workers
 from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.email.test_deadlines import replies_to

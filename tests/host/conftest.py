@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.host.cli import main
 from tests.discord.conftest import fake_discord  # noqa: F401  (the Discord tests' fixture, for test_full_serve)
 from tests.support.smtp_sink import SmtpSink
 

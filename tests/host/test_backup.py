@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.core.views import GameViews
+from bot.host.cli import main
 from bot.store.backup import BackupRefused, backup, pg_dump_command
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import is_up_to_date

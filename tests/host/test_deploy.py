@@ -107,7 +107,7 @@ def test_the_dockerfile_builds_from_the_wheel_and_copies_what_exists():
 
 def test_hosting_tells_to_back_up_the_seat_secret_key_where_the_referee_makes_it(tmp_path: Path):
     from bot.core.people.seat_secrets import load_secret_key
-    from bot.settings import Settings
+    from bot.settings.loader import Settings
 
     example = Settings.load(DEPLOY / "referee.toml.example", {})
     database = tmp_path / Path(example.store.database).name  # the example's database, here

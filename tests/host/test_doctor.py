@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.email.maildir import deliver
+from bot.host.cli import main
 from bot.store.migrate import head_revision
 from tests.email.pipeline import message
 from tests.host import fake_discord
@@ -199,8 +199,8 @@ def test_discord_token_guild_forum_permissions_and_gm_role(tmp_path, discord, mo
 
 
 def test_the_game_masters_must_be_reachable_and_not_the_referee():
-    from bot.doctor import game_master_check
-    from bot.settings import Settings
+    from bot.host.doctor import game_master_check
+    from bot.settings.loader import Settings
 
     mail_only = Settings().merged({"smtp_host": "smtp.example.org", "bot_address": "referee@example.org"})
     assert game_master_check(mail_only.merged({"game_masters": "gm@example.org"})).line() == (

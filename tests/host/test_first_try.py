@@ -1,7 +1,7 @@
 """The README's "First try without a mail server", run as written.
 
 The recipe's blocks are read from README.md itself (its ``toml`` block is ``referee.toml``, its
-``sh`` block is run by bash in an empty folder, ``referee`` standing for ``python -m bot.cli``), so
+``sh`` block is run by bash in an empty folder, ``referee`` standing for ``python -m bot.host.cli``), so
 a change to the README that stops it from working, or to the code that the README no longer tells,
 fails here.  What it promises is checked: the doctor finds nothing broken, the game is created, the
 mail dropped into the inbox is read once, and its reply (the seat and its password, the game's
@@ -34,7 +34,7 @@ def test_the_readme_first_try_runs_as_written(tmp_path: Path) -> None:
     settings, commands = recipe()
     assert "referee.toml" in commands and "imap" not in settings.lower() and "smtp" not in settings.lower()
     (tmp_path / "referee.toml").write_text(settings)
-    script = f'set -e\nreferee() {{ {shlex.quote(sys.executable)} -m bot.cli "$@"; }}\n{commands}'
+    script = f'set -e\nreferee() {{ {shlex.quote(sys.executable)} -m bot.host.cli "$@"; }}\n{commands}'
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)})  # fmt: skip
     out = done.stdout

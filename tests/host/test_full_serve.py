@@ -47,8 +47,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.cli import main
 from bot.discord.transport import nonce_for, status_nonce
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, InboundMessage, OrderSubmission, OutboxMessage, TurnRecord
 from tests.discord.test_serve import command
@@ -125,7 +125,7 @@ class Referee:
         identified, synced = self.fake.identifies, self._syncs()
         with log.open("wb") as output:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.cli", "--config", str(self.config), "serve",
+                sys.executable, "-m", "bot.host.cli", "--config", str(self.config), "serve",
                 cwd=ROOT, env=self.environ, stdout=output, stderr=asyncio.subprocess.STDOUT,
             )  # fmt: skip
         # Ready when it has identified on the gateway and synced its commands (the mail waits in Dovecot),
@@ -434,7 +434,7 @@ def check_discord(sessions: sessionmaker[Session], fake: FakeDiscord, players: P
 async def check_record(config: Path, environ: dict[str, str], sent: list[tuple[int, str, str]]) -> None:
     """The exported game record holds exactly the orders sent, turn by turn, and verifies."""
     exported = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "--config", str(config), "export", GAME,
+        sys.executable, "-m", "bot.host.cli", "--config", str(config), "export", GAME,
         cwd=ROOT, env=environ, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, err = await asyncio.wait_for(exported.communicate(), WAIT)

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 
 from bot.core.basics.log_fields import current_fields, log_fields
-from bot.logging_setup import configure
+from bot.core.runtime.logging_setup import configure
 
 
 def lines(stream: io.StringIO) -> list[dict[str, object]]:

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot.core.runtime.logging_setup import MASK, RepeatFilter, SecretFilter, configure
 from bot.email.maildir import deliver
-from bot.logging_setup import MASK, RepeatFilter, SecretFilter, configure
 from tests.email.pipeline import message
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +71,7 @@ def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
     deliver(tmp_path / "in", message("HELP\n", subject="help", message_id="<help@example.org>"))
     deliver(tmp_path / "in", message("STATUS nosuch\n", subject="status", message_id="<status@example.org>"))
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once", "--log-format", "json"],
+        [sys.executable, "-m", "bot.host.cli", "--config", str(maildir_config), "serve", "--once", "--log-format", "json"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -85,14 +85,14 @@ def test_serve_log_format_json(maildir_config: Path, tmp_path: Path):
     assert {e.get("message_id") for e in answered} == {"<help@example.org>", "<status@example.org>"}, answered
     assert [e.get("game") for e in answered if e["message_id"] == "<status@example.org>"] == ["nosuch"]
     text = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "--config", str(maildir_config), "serve", "--once"],
+        [sys.executable, "-m", "bot.host.cli", "--config", str(maildir_config), "serve", "--once"],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     ).stderr  # fmt: skip
     assert " INFO bot.email.runtime: intake: 0 stored" in text and not text.lstrip().startswith("{")
 
 
 def test_serve_in_process_leaves_the_logging_as_it_found_it(maildir_config: Path):
-    from bot.cli import main
+    from bot.host.cli import main
 
     root = logging.getLogger()
     before = (list(root.handlers), root.level)
@@ -101,8 +101,8 @@ def test_serve_in_process_leaves_the_logging_as_it_found_it(maildir_config: Path
 
 
 def test_the_database_password_is_never_shown(tmp_path: Path, capsys):
-    from bot.cli import main
-    from bot.settings import Settings
+    from bot.host.cli import main
+    from bot.settings.loader import Settings
     from tests.support.net import free_port
 
     url = f"postgresql+psycopg://referee:db-Pass%40word-77@127.0.0.1:{free_port()}/referee"

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import channels
-from bot.cli import main
+from bot.channels import registry as channels
 from bot.discord.channel import CHANNEL as DISCORD
 from bot.email.channel import CHANNEL as EMAIL
-from bot.settings import Settings, SettingsError, secret_names
+from bot.host.cli import main
+from bot.settings.loader import Settings, SettingsError, secret_names
 from tests.support.addresses import expected_addresses
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,7 +157,7 @@ def documented_keys(path: Path) -> set[str]:
 
 def setting_names() -> set[str]:
     """Every setting's name: the core's sections' and each channel's (prefix and field)."""
-    from bot.settings import CORE_SECTIONS
+    from bot.settings.loader import CORE_SECTIONS
 
     names = {f"{prefix}{f.name}" for kind, prefix in CORE_SECTIONS.values() for f in fields(kind)}
     return names | {c.settings_name(f.name) for c in channels.CHANNELS for f in fields(c.settings)}

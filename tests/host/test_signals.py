@@ -18,8 +18,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.cli import main
 from bot.email.maildir import deliver
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import InboundMessage
 from tests.email.pipeline import message
@@ -39,7 +39,7 @@ def replies_to(directory: Path) -> list[str]:
 
 def start(config: Path, log: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "--config", str(config), "serve"], cwd=ROOT,
+        [sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve"], cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=log.open("wb"),
     )  # fmt: skip
 

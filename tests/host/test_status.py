@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
 from bot.core.intake.inbox import Inbox
 from bot.core.messaging.outbox import OutboxDrain, Outgoing, enqueue
 from bot.core.runtime import supervisor
 from bot.core.runtime.health import WorkerErrorLog, current_worker, record_worker_error, worker_health
+from bot.core.runtime.logging_setup import SecretFilter
 from bot.core.runtime.supervisor import Stage
-from bot.logging_setup import SecretFilter
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game
 from tests.email.world import START, build_world
@@ -141,7 +141,7 @@ def test_serve_status_and_doctor_create_no_database_file(tmp_path: Path, capsys,
 
 
 def test_an_unreachable_database_server_exits_75_so_systemd_restarts(tmp_path: Path, capsys):
-    from bot.cli_host import EXIT_UNAVAILABLE
+    from bot.host.cli_host import EXIT_UNAVAILABLE
     from tests.host.test_deploy import DEPLOY, unit
 
     config = tmp_path / "referee.toml"

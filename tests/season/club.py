@@ -3,7 +3,7 @@
 :class:`Club` writes the settings (IMAP IDLE in, SMTP out with AUTH, quick
 loops, no Discord), migrates the database, starts ``referee serve --config
 FILE`` as a subprocess and stops it with SIGTERM.  The host runs the command
-line in-process (:meth:`Club.cli`, ``bot.cli.main``, its output captured).
+line in-process (:meth:`Club.cli`, ``bot.host.cli.main``, its output captured).
 Mail to the referee is APPENDed to its mailbox as a delivery agent would;
 what the referee sends is read at aiosmtpd.  Every wait is for an event (a
 reply to a Message-ID, a turn resolved, a mail arrived) under a generous
@@ -46,8 +46,8 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from adjudicator import registry
-from bot.cli import main
 from bot.core.views import GameView, GameViews
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, InboundMessage, OutboxMessage, TurnRecord
 from tests.email.mailboxes import append, eventually
@@ -160,7 +160,7 @@ class Club:
         self.logs.append(log)
         with log.open("wb") as output:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot.cli", "--config", str(self.config), "serve",
+                sys.executable, "-m", "bot.host.cli", "--config", str(self.config), "serve",
                 cwd=ROOT, env=self.environ(), stdout=output, stderr=asyncio.subprocess.STDOUT,
             )  # fmt: skip
 

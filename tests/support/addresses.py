@@ -2,14 +2,14 @@
 
 The wording is each channel's own declaration (``AddressSyntax.described`` in
 its ``channel.py``); a test compares a message with these instead of listing
-the channels by hand, so a channel added to bot/channels.py needs no edit of
+the channels by hand, so a channel added to bot/channels/registry.py needs no edit of
 it.  The first two are the referee's own channels, checked word for word by
 :data:`OWN`.
 """
 
 from __future__ import annotations
 
-from bot import channels
+from bot.channels import registry as channels
 
 OWN = ("email addresses", "Discord user ids")
 """The email and Discord channels' words, hand-checked (the web reads no address)."""

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def test_the_demo_serves_its_game_until_it_stops(tmp_path: Path) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "demo", "--game", "dragon-stripes", "--dir", str(tmp_path),
+        sys.executable, "-m", "bot.host.cli", "demo", "--game", "dragon-stripes", "--dir", str(tmp_path),
         "--web", "--web-port", "0", "--web-seconds", "30",
         cwd=ROOT, env=dict(os.environ), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip

@@ -175,7 +175,7 @@ async def test_past_the_bound_on_builds_another_page_is_503_and_the_same_page_wa
 
 FLOOD = """
 import asyncio, json, logging, resource, socket, sys, time
-from bot.logging_setup import JsonFormatter, RepeatFilter
+from bot.core.runtime.logging_setup import JsonFormatter, RepeatFilter
 from bot.web.process import loop_errors
 
 handler = logging.StreamHandler(sys.stderr)

@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from bot import channels
+from bot.channels import registry as channels
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.messaging.rendering import render_message
 from bot.core.model.config import ServiceConfig
 from bot.discord.render import discord_messages, render_outcome
-from bot.settings import Settings, SettingsError
+from bot.host.wiring import service_config
+from bot.settings.loader import Settings, SettingsError
 from bot.web import doctor
 from bot.web.channel import CHANNEL as WEB
 from bot.web.channel import WebSettings
-from bot.wiring import service_config
 from tests.support.addresses import described
 from tests.web.world import GM, club
 

@@ -24,17 +24,17 @@ from typing import Any
 import markupsafe
 import pytest
 
-from bot.cli import main
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.messaging.rendering import render_message
 from bot.core.model import commands as c
+from bot.host.cli import main
+from bot.host.wiring import hints
 from bot.pictures import Picture
 from bot.pictures import registry as pictures
-from bot.settings import Settings
+from bot.settings.loader import Settings
 from bot.web import feed
 from bot.web import pages as web_pages
 from bot.web.server import site_for
-from bot.wiring import hints
 from tests.web.world import GM, Club, club, served
 
 ATOM = "{http://www.w3.org/2005/Atom}"

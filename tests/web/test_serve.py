@@ -31,10 +31,10 @@ import aiohttp
 import pytest
 from icalendar import Calendar, Event
 
-from bot.cli import main
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
 from bot.email.maildir import deliver
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory
 from tests.email.pipeline import message
 from tests.host.conftest import _restore_logging, write_config  # noqa: F401 (an autouse fixture)
@@ -111,7 +111,7 @@ async def test_referee_serve_serves_the_pages_of_a_game_played_beside_it(tmp_pat
     assert main([*gm, "create", "golden-strider", "cup", "--seats", "6", "--time-zone", "Europe/London"]) == 0
     log = (tmp_path / "serve.log").open("wb")
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "--config", str(config), "serve",
+        sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve",
         cwd=ROOT, env=dict(os.environ), stdout=log, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     try:

@@ -45,9 +45,9 @@ import aiohttp
 import pytest
 from sqlalchemy import select, update
 
-from bot.cli import main
 from bot.core.games.stored import find_game
 from bot.email.maildir import deliver
+from bot.host.cli import main
 from bot.store.db import unit_of_work
 from bot.store.models import Game, OutboxMessage, TurnRecord
 from tests.email.pipeline import TRUSTED_SERVER, message
@@ -185,7 +185,7 @@ async def attacked(tmp_path: Path, attack: Attack) -> dict[str, float]:
     log = tmp_path / "serve.log"
     with log.open("wb") as output:
         serve = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "--config", str(config), "serve",
+            sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve",
             cwd=ROOT, env=dict(os.environ), stdout=output, stderr=asyncio.subprocess.STDOUT,
             preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (SERVE_FILES, SERVE_FILES)),
         )  # fmt: skip

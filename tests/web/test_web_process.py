@@ -24,12 +24,12 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from bot.channel_contract import Hints
-from bot.cli import main
+from bot.channels.contract import Hints
 from bot.core.model.config import ServiceConfig
+from bot.host.cli import main
+from bot.host.wiring import open_reader
 from bot.web.channel import WebSettings
 from bot.web.spec import PagesSpec
-from bot.wiring import open_reader
 from tests.host.conftest import _restore_logging, write_config  # noqa: F401 (an autouse fixture)
 from tests.support.net import free_port
 
@@ -89,7 +89,7 @@ async def test_serve_runs_the_pages_in_a_process_it_restarts_reloads_and_stops(t
     log = tmp_path / "serve.log"
     with log.open("wb") as output:
         serve = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "--config", str(config), "serve",
+            sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve",
             cwd=ROOT, env=dict(os.environ), stdout=output, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
     try:
@@ -126,7 +126,7 @@ async def test_serve_runs_the_pages_in_a_process_it_restarts_reloads_and_stops(t
 
     with log.open("ab") as output:  # serve killed outright: its pages' process does not serve on alone
         serve = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "--config", str(config), "serve",
+            sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve",
             cwd=ROOT, env=dict(os.environ), stdout=output, stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
     try:

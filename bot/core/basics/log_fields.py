@@ -3,7 +3,7 @@
 ``with log_fields(game="gs1", turn=3): ...`` adds the fields to every record
 logged inside the block, in this task and in the threads it starts with
 ``asyncio.to_thread`` (which copies the context), whichever module logs;
-:mod:`bot.logging_setup` writes them as JSON keys or ``[game=gs1 turn=3]``.
+:mod:`bot.core.runtime.logging_setup` writes them as JSON keys or ``[game=gs1 turn=3]``.
 Nested blocks add to (and may override) the outer fields; leaving a block
 restores them.  A field passed with ``extra=`` on the call itself wins.
 

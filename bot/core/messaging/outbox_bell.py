@@ -5,7 +5,7 @@ channel in the session (:func:`note`); when that session's transaction commits
 (the outermost one: a savepoint released is not a commit), the ``after_commit``
 listener a bell put on that session factory (:meth:`OutboxBell.listen`) rings it for
 those channels; the end of the transaction (a commit or a rollback) forgets the
-note.  The bell is made by the composition root (:mod:`bot.wiring`) and handed to
+note.  The bell is made by the composition root (:mod:`bot.host.wiring`) and handed to
 the senders that wait on it: there is no bell of the module.  A sender waits on its :class:`Doorbell` with its interval as the
 timeout, so a reply goes out as soon as it is committed, and rows written by
 another process (which rings nothing here) are still picked up within one interval.

@@ -1,6 +1,6 @@
 """What the core needs from the host's settings: one frozen value, passed explicitly (never global).
 
-``bot.wiring`` builds it from the settings; tests build it directly.
+``bot.host.wiring`` builds it from the settings; tests build it directly.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 TEST_ONLY_SECRET_KEY = b"test-only key for seat secrets: never use it to serve real games"
-"""The default of ``ServiceConfig.secret_key``: for tests only; ``bot.wiring`` always passes the real key."""
+"""The default of ``ServiceConfig.secret_key``: for tests only; ``bot.host.wiring`` always passes the real key."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The dummy channel, declared as every channel is (bot/channel_contract.py): one ``channel.py``.
+"""The dummy channel, declared as every channel is (bot/channels/contract.py): one ``channel.py``.
 
 Its "network" is a :class:`Line` in memory: the test puts what people send in
 ``line.inbound`` (one line of text each: ``HELP``, ``CREATE <game> <kind>``,
@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.channels.contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.understanding import Arrived, Inline, Skip
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
@@ -30,7 +30,7 @@ from bot.core.runtime.channel_workers import IntakeWorker, SenderWorker
 from bot.core.runtime.intake_processor import Processor
 from bot.core.runtime.intake_runner import IntakeResult, IntakeRunner, MessageRef
 from bot.core.runtime.supervisor import Worker
-from bot.settings_fields import secret, setting, whole
+from bot.settings.fields import secret, setting, whole
 
 NAME = "dummy"
 

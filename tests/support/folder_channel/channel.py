@@ -1,6 +1,6 @@
 """The folder channel: order files are read from one folder, replies written to another.
 
-Declared as every channel is (bot/channel_contract.py), in one ``channel.py``;
+Declared as every channel is (bot/channels/contract.py), in one ``channel.py``;
 its loops' parts are in ``runtime.py``, imported only when its workers are
 built (reading the settings loads no more than this module).  Each ``*.txt``
 file of ``inbox`` is one message: its first line is the sender (``@name``),
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.channel_contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
+from bot.channels.contract import AddressSyntax, Channel, Check, DoctorContext, Runtime
 
 if TYPE_CHECKING:
     from bot.core.runtime.supervisor import Worker

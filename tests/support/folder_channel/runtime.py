@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.channel_contract import Runtime
+from bot.channels.contract import Runtime
 from bot.core.intake.inbox import Inbox
 from bot.core.intake.understanding import Arrived, Inline, Skip
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage

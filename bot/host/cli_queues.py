@@ -5,7 +5,7 @@
 * ``referee outbox list [--json]``: messages waiting per channel, and those a channel refused for good;
 * ``referee export GAME``: a finished game's sealed record (JSON) on stdout, as ``replay`` and ``verify`` read it.
 
-Part of the composition root (``bot.cli`` registers them); each prints one
+Part of the composition root (``bot.host.cli`` registers them); each prints one
 line per item and exits 2 with a one-line reason when refused.
 """
 
@@ -17,13 +17,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.settings import Settings
+from bot.settings.loader import Settings
 
 SettingsOf = Callable[[argparse.Namespace], Settings]
 
 
 class Refused(Exception):
-    """A one-line reason; ``bot.cli`` prints it and exits 2."""
+    """A one-line reason; ``bot.host.cli`` prints it and exits 2."""
 
 
 def register(sub: Any, settings_of: SettingsOf) -> None:
@@ -50,7 +50,7 @@ def register(sub: Any, settings_of: SettingsOf) -> None:
 
 def _turns_list(args: argparse.Namespace, settings: Settings) -> int:
     from bot.core.turns.shunt import TurnShunt
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(settings) as sessions:
         parked = TurnShunt(sessions).parked()
@@ -69,7 +69,7 @@ def _turns_list(args: argparse.Namespace, settings: Settings) -> int:
 
 def _turns_requeue(args: argparse.Namespace, settings: Settings) -> int:
     from bot.core.turns.shunt import TurnShunt
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(settings) as sessions:
         if not TurnShunt(sessions).requeue(args.game, datetime.now(UTC)):
@@ -80,7 +80,7 @@ def _turns_requeue(args: argparse.Namespace, settings: Settings) -> int:
 
 def _outbox_list(args: argparse.Namespace, settings: Settings) -> int:
     from bot.core.messaging.outbox import OutboxDrain
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(settings) as sessions:
         drain = OutboxDrain(sessions)
@@ -102,7 +102,7 @@ def _outbox_list(args: argparse.Namespace, settings: Settings) -> int:
 
 def _export(args: argparse.Namespace, settings: Settings) -> int:
     from bot.core.views import GameViews
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(settings) as sessions:
         try:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from bot.host.cli import main
 from bot.store.migrate import head_revision
 
-RECORDS = Path(__file__).parent / "adjudicator" / "golden_strider" / "records"
+RECORDS = Path(__file__).parent.parent / "adjudicator" / "golden_strider" / "records"
 
 
 def test_replay_prints_every_round_and_the_standings(capsys):

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from bot import channels
+from bot.channels import registry as channels
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared, field_types, is_number
 from bot.email import channel as email
-from bot.settings import Settings
+from bot.settings.loader import Settings
 
 DESCRIPTION = """\
 Run games as the host: you are a game master of every game on this machine.
@@ -54,7 +54,7 @@ Examples:
 
 SettingsOf = Callable[[argparse.Namespace], Settings]
 HOST = c.Sender("cli", "host", "the host")
-"""The host's identity on its command line (``bot.wiring.CLI_CHANNEL``: answered inline, never queued)."""
+"""The host's identity on its command line (``bot.host.wiring.CLI_CHANNEL``: answered inline, never queued)."""
 
 
 ADDRESS_AUTH_UNAVAILABLE = (
@@ -66,11 +66,11 @@ ADDRESS_AUTH_UNAVAILABLE = (
 
 
 class Refused(Exception):
-    """A one-line reason; ``bot.cli`` prints it and exits 2."""
+    """A one-line reason; ``bot.host.cli`` prints it and exits 2."""
 
 
 def _address(text: str) -> tuple[str, str]:
-    """``someone@club.org`` is an email address; ``discord:1234`` a Discord user id (:func:`bot.channels.parse_address`)."""
+    """``someone@club.org`` is an email address; ``discord:1234`` a Discord user id (:func:`bot.channels.registry.parse_address`)."""
     try:
         return channels.parse_address(text)
     except ValueError as exc:
@@ -287,7 +287,7 @@ def _declared_build(kind: type[c.Declared]) -> Callable[[argparse.Namespace], c.
 def _run(args: argparse.Namespace, settings: Settings, command: c.Command) -> int:
     from bot.core.messaging.rendering import render
     from bot.core.runtime.service import GameService
-    from bot.wiring import open_store, service_config
+    from bot.host.wiring import open_store, service_config
 
     if (
         isinstance(command, c.CreateGame)

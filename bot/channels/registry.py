@@ -1,6 +1,6 @@
 """The list of channels, and the one parser of an address on any of them.
 
-A new channel is one package with its ``channel.py`` (:mod:`bot.channel_contract`)
+A new channel is one package with its ``channel.py`` (:mod:`bot.channels.contract`)
 and one entry here; settings, ``referee doctor``, the core's configuration,
 ``referee serve`` and the import contracts (``"<channels>"`` in pyproject.toml,
 expanded by tests/import_contracts.py) loop over this list.  Read it as ``channels.CHANNELS`` when it is used, not at
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.channel_contract import Channel
+from bot.channels.contract import Channel
 from bot.discord import channel as discord
 from bot.email import channel as email
 from bot.web import channel as web

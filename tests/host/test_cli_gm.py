@@ -1,4 +1,4 @@
-"""``referee gm ...`` (bot/cli_gm.py): the host runs a game from the command line, one line per effect, exit 2 refused."""
+"""``referee gm ...`` (bot/host/cli_gm.py): the host runs a game from the command line, one line per effect, exit 2 refused."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.cli import main
 from bot.core.games.stored import find_game
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 

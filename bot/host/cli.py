@@ -4,7 +4,7 @@ Subcommands:
 
 * ``referee demo [--game KIND] [--players N] [--seed S] [--steeplechase] [--via direct|email] [--web]``
 * ``referee serve [--once] [--log-format json|text]``, ``referee status``, ``referee doctor``,
-  ``referee db backup PATH`` (:mod:`bot.cli_host`)
+  ``referee db backup PATH`` (:mod:`bot.host.cli_host`)
 * ``referee inbox list [--status S]`` / ``referee inbox show ID`` / ``referee inbox requeue ID``: received
   mail, and parked messages put back in the queue
 * ``referee replay RECORD.json [--json]``
@@ -12,8 +12,8 @@ Subcommands:
   could not support every check, as a version 1 record without order commitments)
 * ``referee db upgrade [--db URL-or-path]``
 * ``referee games``: the kinds of game this referee runs.
-* ``referee gm ...``: the host runs games (:mod:`bot.cli_gm`).
-* ``referee turns list|requeue``, ``referee outbox list``, ``referee export GAME`` (:mod:`bot.cli_queues`).
+* ``referee gm ...``: the host runs games (:mod:`bot.host.cli_gm`).
+* ``referee turns list|requeue``, ``referee outbox list``, ``referee export GAME`` (:mod:`bot.host.cli_queues`).
 
 User errors print one line and exit 2; they never show a traceback.
 """
@@ -30,10 +30,10 @@ from typing import Any
 
 from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
-from bot import cli_gm, cli_host, cli_queues
 from bot.core.commands.new_game_settings import player_count
 from bot.core.messaging.rendering import render_report_body
-from bot.settings import Settings
+from bot.host import cli_gm, cli_host, cli_queues
+from bot.settings.loader import Settings
 
 EXIT_USAGE = 2
 
@@ -158,7 +158,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from bot.demo import DemoOptions, run_demo
+    from bot.host.demo import DemoOptions, run_demo
 
     try:
         registry.get_rules(args.game)
@@ -257,7 +257,7 @@ def _db_upgrade(args: argparse.Namespace) -> int:
 
 def _inbox_list(args: argparse.Namespace) -> int:
     from bot.core.intake.inbox import FAILED, PARKED, Inbox
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(_settings(args)) as sessions:
         inbox = Inbox(sessions)
@@ -283,7 +283,7 @@ def _inbox_show(args: argparse.Namespace) -> int:
     from email.policy import default
 
     from bot.core.intake.inbox import Inbox
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(_settings(args)) as sessions:
         inbox = Inbox(sessions)
@@ -307,7 +307,7 @@ def _inbox_show(args: argparse.Namespace) -> int:
 
 def _inbox_requeue(args: argparse.Namespace) -> int:
     from bot.core.intake.inbox import Inbox
-    from bot.wiring import open_store
+    from bot.host.wiring import open_store
 
     with open_store(_settings(args)) as sessions:
         inbox = Inbox(sessions)

@@ -1,8 +1,8 @@
-"""Building the runtime from the settings (part of the composition root, used by ``bot.cli``).
+"""Building the runtime from the settings (part of the composition root, used by ``bot.host.cli``).
 
 What runs is decided by the settings alone, each part a supervised worker
 (:mod:`bot.core.runtime.supervisor`), none depending on another: the deadline
-worker always runs, and each channel of :data:`bot.channels.CHANNELS` builds
+worker always runs, and each channel of :data:`bot.channels.registry.CHANNELS` builds
 the workers its section asks for (its ``channel.py`` says which).
 """
 
@@ -17,18 +17,18 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot import channels, heap
-from bot.channel_contract import Hints, Runtime
+from bot.channels import registry as channels
+from bot.channels.contract import Hints, Runtime
 from bot.core.basics.clock import Clock, SystemClock
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model.config import ServiceConfig
 from bot.core.people.seat_secrets import load_secret_key
-from bot.core.runtime import supervisor
+from bot.core.runtime import heap, supervisor
 from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.housekeeping import Housekeeping
 from bot.core.runtime.service import GameService
 from bot.core.runtime.supervisor import Worker
-from bot.settings import Settings
+from bot.settings.loader import Settings
 from bot.store.db import make_engine, make_reader_engine, session_factory
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ def intake_names(settings: Settings) -> tuple[str, ...]:
 
 
 CLI_CHANNEL = "cli"
-"""The host's command line (bot.cli_gm): it prints its answers; nothing is queued for it."""
+"""The host's command line (bot.host.cli_gm): it prints its answers; nothing is queued for it."""
 
 
 def protocol_loggers() -> tuple[str, ...]:
@@ -150,7 +150,7 @@ def serve(found: list[Worker], once: bool = False, reload: Reload | None = None)
     ``reload`` is given, stops the workers the same way, calls ``reload`` and runs what it
     returns; if it raises, the old workers run on and the error is logged.
     """
-    heap.settle()  # what start-up built lives as long as the process (bot.heap)
+    heap.settle()  # what start-up built lives as long as the process (bot.core.runtime.heap)
     if once:
         return 0 if asyncio.run(supervisor.run_once(found)) else 1
     asyncio.run(_serve_until_signalled(found, reload))

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 from sqlalchemy import select
 
-from bot.cli import main
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage

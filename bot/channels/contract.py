@@ -1,11 +1,11 @@
 """What a channel declares, in one ``channel.py`` of its package (docs/architecture.md, "Channels").
 
 A channel is one :class:`Channel` value: its name, its settings section (a
-frozen dataclass, :mod:`bot.settings_fields`), its address syntax, whether it
+frozen dataclass, :mod:`bot.settings.fields`), its address syntax, whether it
 gives each game a public place (and keeps a status board there), its doctor
 checks, and the function that builds its supervised workers.  The settings,
 ``referee doctor``, the address parser, the core's configuration and
-``referee serve`` all loop over :data:`bot.channels.CHANNELS`; none of them
+``referee serve`` all loop over :data:`bot.channels.registry.CHANNELS`; none of them
 names a channel.
 
 This module imports no channel (each channel imports it), so a channel stays
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bot.core.messaging.outbox_bell import OutboxBell
     from bot.core.runtime.service import GameService
     from bot.core.runtime.supervisor import Worker
-    from bot.settings_core import IntakeSettings
+    from bot.settings.core import IntakeSettings
 
 S = TypeVar("S")
 
@@ -58,7 +58,7 @@ class AddressSyntax:
 
     Written ``<channel>:<address>`` anywhere an address of any channel is taken (``referee gm``,
     ``game_masters``, ``host_addresses``); a bare address belongs to the first channel of the
-    list (:func:`bot.channels.parse_address`).
+    list (:func:`bot.channels.registry.parse_address`).
     """
 
     read: Callable[[str], str | None]
@@ -98,7 +98,7 @@ class Runtime:
     bell: OutboxBell
     """This process's outbox bell: a sender waits on it, so rows committed here are sent at once."""
     read_address: Callable[[str], tuple[str, str]]
-    """The one reader of every channel's addresses (:func:`bot.channels.parse_address`), for a channel that
+    """The one reader of every channel's addresses (:func:`bot.channels.registry.parse_address`), for a channel that
     reads addresses in what people write (a GM's ``ADD GM gs1 1234`` by mail)."""
     hints: Hints = Hints()
     """How a person joins a game, takes a seat up for a substitute, or stands by, on each channel (each

@@ -1,4 +1,4 @@
-"""``referee turns``, ``referee outbox`` and ``referee export`` (bot/cli_queues.py) on a real SQLite database."""
+"""``referee turns``, ``referee outbox`` and ``referee export`` (bot/host/cli_queues.py) on a real SQLite database."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import dataclasses
 import json
 from datetime import timedelta
 
-from bot.cli import main
 from bot.core.games.stored import rules_of
 from bot.core.messaging.outbox import OutboxDrain
 from bot.core.turns import resolution as turns
+from bot.host.cli import main
 from bot.store.db import make_engine, session_factory
 from bot.store.migrate import upgrade
 from tests.core.harness import Harness

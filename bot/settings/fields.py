@@ -1,6 +1,6 @@
 """How a settings section declares its fields, and how a written value becomes a field's value.
 
-A section is a frozen dataclass (the core's in :mod:`bot.settings_core`, each
+A section is a frozen dataclass (the core's in :mod:`bot.settings.core`, each
 channel's in its ``channel.py``).  Each field's type says how a value is read:
 ``bool`` (true/false, yes/no, 1/0), ``int``, ``float`` (seconds above 0),
 ``str``, or ``tuple[str, ...]`` (a TOML array, or one comma-separated string:
@@ -8,7 +8,7 @@ the form an environment variable has).  A field may add a rule with
 :func:`setting` (a range, a set of choices, a check of its own) and is a
 secret with :func:`secret` (never shown in ``repr`` nor in an error).
 
-Nothing here knows which sections exist: :mod:`bot.settings` gathers them.
+Nothing here knows which sections exist: :mod:`bot.settings.loader` gathers them.
 """
 
 from __future__ import annotations

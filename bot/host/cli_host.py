@@ -3,12 +3,12 @@
 * ``referee serve [--once] [--log-format json|text]``: the deadline worker and every configured
   channel, until SIGTERM (exit 0); SIGHUP re-reads the settings and restarts the workers;
 * ``referee status [--json]``: games and deadlines, queues, parked turns, each worker's last error;
-* ``referee doctor [--send-test]``: one line per check of the configured servers (:mod:`bot.doctor`);
+* ``referee doctor [--send-test]``: one line per check of the configured servers (:mod:`bot.host.doctor`);
 * ``referee db backup PATH``: an online SQLite backup (PostgreSQL: the ``pg_dump`` line to use);
 * ``referee web-pages``: the web pages' own process, which ``serve`` starts and watches (its settings
   come as one line on standard input: :mod:`bot.web.process`).
 
-Part of the composition root (``bot.cli`` registers them).  The settings are
+Part of the composition root (``bot.host.cli`` registers them).  The settings are
 checked before anything is touched: every problem is one line naming the key.
 """
 
@@ -22,8 +22,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bot.cli_queues import Refused, SettingsOf
-from bot.settings import Settings, SettingsError
+from bot.host.cli_queues import Refused, SettingsOf
+from bot.settings.loader import Settings, SettingsError
 
 log = logging.getLogger("bot.serve")
 
@@ -62,8 +62,8 @@ def register(sub: Any, settings_of: SettingsOf, db_sub: Any) -> None:
 def _web_pages() -> int:
     """The web pages' own process (:mod:`bot.web.process`): its settings on standard input, the
     database opened read-only here (an adapter opens no store)."""
+    from bot.host.wiring import open_reader
     from bot.web.process import main
-    from bot.wiring import open_reader
 
     return main(open_reader)
 
@@ -116,8 +116,8 @@ class _Runtime:
 
     def build(self, settings: Settings) -> list[Any]:
         from bot.core.runtime.health import WorkerErrorLog
-        from bot.logging_setup import SecretFilter, configure
-        from bot.wiring import open_store, workers
+        from bot.core.runtime.logging_setup import SecretFilter, configure
+        from bot.host.wiring import open_store, workers
 
         root = logging.getLogger()
         stack = ExitStack()
@@ -155,7 +155,7 @@ class _Runtime:
 
 
 def serve_command(args: argparse.Namespace, settings_of: SettingsOf) -> int:
-    from bot.wiring import serve
+    from bot.host.wiring import serve
 
     settings = _complete(settings_of(args))
     try:
@@ -180,8 +180,8 @@ def serve_command(args: argparse.Namespace, settings_of: SettingsOf) -> int:
 
 
 def _status(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.status import gather, render
-    from bot.wiring import open_store
+    from bot.host.status import gather, render
+    from bot.host.wiring import open_store
 
     try:
         _require_migrated(settings)
@@ -195,8 +195,8 @@ def _status(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _doctor(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.doctor import run_checks
-    from bot.logging_setup import SecretFilter
+    from bot.core.runtime.logging_setup import SecretFilter
+    from bot.host.doctor import run_checks
 
     lines = run_checks(settings, send_test=args.send_test)
     mask = SecretFilter(settings.secrets()).mask

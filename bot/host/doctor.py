@@ -4,9 +4,9 @@ One :class:`Check` per line, ``ok``, ``warn`` (works, with a consequence
 worth knowing) or ``FAIL`` with the fix.  The command exits non-zero when a
 check fails.  What is checked, for what is configured:
 
-* the settings a running bot needs (:meth:`bot.settings.Settings.missing`);
+* the settings a running bot needs (:meth:`bot.settings.loader.Settings.missing`);
 * the database: reachable, and migrated to the newest revision;
-* each channel of :data:`bot.channels.CHANNELS`: the checks its ``channel.py`` declares (email:
+* each channel of :data:`bot.channels.registry.CHANNELS`: the checks its ``channel.py`` declares (email:
   IMAP, SMTP, a Maildir, who vouches for senders; Discord: the token, guild, forum and permissions);
 * the game masters: ``game_masters`` names someone reachable, not the referee itself.
 
@@ -15,9 +15,9 @@ Part of the composition root.  No secret is ever printed.
 
 from __future__ import annotations
 
-from bot import channels
-from bot.channel_contract import Check, DoctorContext, first_line
-from bot.settings import Settings
+from bot.channels import registry as channels
+from bot.channels.contract import Check, DoctorContext, first_line
+from bot.settings.loader import Settings
 
 __all__ = ["Check", "game_master_check", "run_checks"]
 

@@ -1,7 +1,7 @@
 """The core's settings sections: games' defaults, the people the host names, the store, intake, logs.
 
-Each is a frozen dataclass read by :mod:`bot.settings` (the fields' forms:
-:mod:`bot.settings_fields`); a field's name is its setting's name
+Each is a frozen dataclass read by :mod:`bot.settings.loader` (the fields' forms:
+:mod:`bot.settings.fields`); a field's name is its setting's name
 (``turn_minutes``; the log section's prefix makes ``format`` the setting
 ``log_format``, written ``[log] format``).  The channels' sections are in
 their ``channel.py``.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.people.seat_secrets import MIN_KEY_BYTES, needs_configured_key
-from bot.settings_fields import Bad, choice, iana_zone, lower_case, not_empty, secret, setting
+from bot.settings.fields import Bad, choice, iana_zone, lower_case, not_empty, secret, setting
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class GameSettings:
 
 @dataclass(frozen=True)
 class HostSettings:
-    """The people the host names, each an address on a channel (:func:`bot.channels.parse_address`)."""
+    """The people the host names, each an address on a channel (:func:`bot.channels.registry.parse_address`)."""
 
     game_masters: tuple[str, ...] = setting((), lower_case)
     """Who may create games (the host always may, from the command line)."""

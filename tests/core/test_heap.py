@@ -1,4 +1,4 @@
-"""bot.heap: start-up's objects are frozen out of the collector; what comes later is collected as before."""
+"""bot.core.runtime.heap: start-up's objects are frozen out of the collector; what comes later is collected as before."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import heap, wiring
+from bot.core.runtime import heap
+from bot.host import wiring
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ Precedence: environment (``REFEREE_*``) over the file over the defaults.  The
 defaults are the embedded configuration: SQLite in the working directory, no
 mail server, no Discord.
 
-:class:`Settings` is sections: the core's (:mod:`bot.settings_core`) and one
-per channel of :data:`bot.channels.CHANNELS`, declared in the channel's
+:class:`Settings` is sections: the core's (:mod:`bot.settings.core`) and one
+per channel of :data:`bot.channels.registry.CHANNELS`, declared in the channel's
 ``channel.py``.  Each setting keeps one flat name (``imap_host``,
 ``discord_token``, ``turn_minutes``): the section's prefix and the field.  In
 the file, settings stand at the top level or in a ``[referee]`` table; tables
@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 from urllib.parse import unquote, urlsplit
 
-from bot import channels
-from bot.channel_contract import Channel
-from bot.settings_core import GameSettings, HostSettings, IntakeSettings, LogSettings, StoreSettings
-from bot.settings_fields import Bad, convert, is_secret
+from bot.channels import registry as channels
+from bot.channels.contract import Channel
+from bot.settings.core import GameSettings, HostSettings, IntakeSettings, LogSettings, StoreSettings
+from bot.settings.fields import Bad, convert, is_secret
 
 ENV_PREFIX = "REFEREE_"
 NOT_SETTINGS = frozenset({"REFEREE_CONFIG", "REFEREE_UPDATE_GOLDEN"})
