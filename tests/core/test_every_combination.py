@@ -41,7 +41,7 @@ import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from sqlalchemy import select
+from sqlalchemy import Engine, select, tuple_
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
@@ -66,14 +66,11 @@ class _Promises(RuleBasedStateMachine):
     """The machine for one kind (a subclass per kind sets ``kind`` and ``database``)."""
 
     kind = ""
-    database: str = ""
-    """A migrated SQLite template to copy for each example (or a PostgreSQL URL maker's output)."""
-    fresh: staticmethod  # () -> database URL for one example
-    drop: staticmethod  # (database name) -> None: an example's database is done with
+    fresh: staticmethod  # () -> an engine on a database just made a copy of the started game, for one example
 
     def __init__(self) -> None:
         super().__init__()
-        self.engine = make_engine(type(self).fresh())
+        self.engine: Engine = type(self).fresh()
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         self.harness = Harness(self.sessions, counter=itertools.count(10_000))  # after the template's ids
         self.rules = registry.get_rules(self.kind)
@@ -90,8 +87,7 @@ class _Promises(RuleBasedStateMachine):
         """The seats whose first player has held them all along (no RESIGN, no EJECT)."""
 
     def teardown(self) -> None:
-        self.engine.dispose()
-        type(self).drop(self.engine.url.database)
+        self.engine.dispose()  # every connection closed: the next example's copy replaces the database
 
     # -- the game ----------------------------------------------------------------------------
 
@@ -264,27 +260,41 @@ class _Promises(RuleBasedStateMachine):
             game = find_game(session, SLUG)
             if game is None:
                 return
-            records = session.scalars(select(TurnRecord).where(TurnRecord.game_id == game.id)).all()
+            # Only the columns read here (a turn record's states and report are large JSON documents,
+            # and this runs after every step); a record's orders are read once, when it is first seen.
+            records = session.execute(
+                select(TurnRecord.generation, TurnRecord.turn_number).where(TurnRecord.game_id == game.id)
+            ).all()
             counted = Counter((r.generation, r.turn_number) for r in records)
             assert all(n == 1 for n in counted.values()), counted
-            seated = session.scalars(select(Seat).where(Seat.game_id == game.id)).all()
+            seated = session.execute(
+                select(Seat.name, Seat.player_id, Seat.resigned).where(Seat.game_id == game.id)
+            ).all()
             seats = {s.name: s.player_id for s in seated}
             holding = {s.name for s in seated if not s.resigned}
             reports = Counter(
                 (row.recipient, row.turn_number)
-                for row in session.scalars(
-                    select(OutboxMessage).where(
+                for row in session.execute(
+                    select(OutboxMessage.recipient, OutboxMessage.turn_number).where(
                         OutboxMessage.game_id == game.id,
                         OutboxMessage.kind == "report",
                         OutboxMessage.channel == "email",
                     )
-                )
+                ).all()
             )
             self.always_held &= holding
-            for record in records:
+            unchecked = {(r.generation, r.turn_number) for r in records} - self.checked
+            new_records = (
+                session.execute(
+                    select(TurnRecord.generation, TurnRecord.turn_number, TurnRecord.orders, TurnRecord.defaulted)
+                    .where(TurnRecord.game_id == game.id)
+                    .where(tuple_(TurnRecord.generation, TurnRecord.turn_number).in_(sorted(unchecked)))
+                ).all()
+                if unchecked
+                else []
+            )
+            for record in new_records:
                 key = (record.generation, record.turn_number)
-                if key in self.checked:
-                    continue
                 self.checked.add(key)
                 for seat in record.orders:
                     wanted = self.accepted.get((record.generation, record.turn_number, seat))
@@ -325,9 +335,9 @@ def started_game_at(kind: str, url: str) -> None:
         engine.dispose()
 
 
-def _machine(kind: str, fresh: object, drop: object) -> type[_Promises]:
+def _machine(kind: str, fresh: object) -> type[_Promises]:
     name = "Promises_" + kind.replace("-", "_")
-    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh), "drop": staticmethod(drop)})  # type: ignore[arg-type]
+    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh)})  # type: ignore[arg-type]
 
 
 def _run(machine: type[_Promises], examples: int) -> None:
@@ -347,24 +357,29 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("kind", registry.kinds())
 def test_every_promise_holds_in_every_combination(kind: str, sqlite_template: Path, tmp_path: Path) -> None:
-    counter = iter(range(10**9))
     template = tmp_path / "started.sqlite3"
     shutil.copyfile(sqlite_template, template)
     started_game_at(kind, str(template))
 
     place = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path  # memory: no disk flush a step
     folder = Path(tempfile.mkdtemp(dir=place))
+    target = folder / "example.sqlite3"
+    # One engine for every example, on one file that each example copies anew: the engine's cache of
+    # compiled statements is kept from one example to the next (a new engine would compile them again).
+    engine = make_engine(str(target))
 
-    def fresh() -> str:
-        target = folder / f"example{next(counter)}.sqlite3"
-        for old in folder.glob("example*"):
-            old.unlink()
-        shutil.copyfile(template, target)
-        return str(target)
+    def fresh() -> Engine:
+        engine.dispose()  # the last example's connections (teardown closed them; a failed one may not have)
+        for log in (folder / "example.sqlite3-wal", folder / "example.sqlite3-shm"):
+            log.unlink(missing_ok=True)
+        shutil.copyfile(template, folder / "next.sqlite3")
+        os.replace(folder / "next.sqlite3", target)  # a new file: a connection left open keeps the old one
+        return engine
 
     try:
-        _run(_machine(kind, fresh, lambda name: None), EXAMPLES)
+        _run(_machine(kind, fresh), EXAMPLES)
     finally:
+        engine.dispose()
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -376,11 +391,16 @@ def test_every_promise_holds_in_every_combination_on_postgresql(kind: str, postg
     postgres.execute(f"CREATE DATABASE {template}")
     upgrade(postgres.url(template))
     started_game_at(kind, postgres.url(template))
-    counter = itertools.count()
+    example = f"{template}_example"
+    engine = make_engine(postgres.url(example))  # one engine, as on SQLite: its compiled statements kept
 
-    def fresh() -> str:
-        name = f"{template}_{next(counter)}"
-        postgres.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
-        return postgres.url(name)
+    def fresh() -> Engine:
+        engine.dispose()
+        postgres.execute(f"DROP DATABASE IF EXISTS {example}")
+        postgres.execute(f"CREATE DATABASE {example} TEMPLATE {template}")
+        return engine
 
-    _run(_machine(kind, fresh, lambda name: postgres.execute(f"DROP DATABASE {name}")), max(EXAMPLES // 10, 5))
+    try:
+        _run(_machine(kind, fresh), max(EXAMPLES // 10, 5))
+    finally:
+        engine.dispose()

@@ -52,9 +52,9 @@ from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.email.render import MailIdentity, compose
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage
 from tests.golden import assert_golden
+from tests.support.database import migrated_sqlite
 from tests.support.rendering import Row, rendered
 from tests.support.stored import example_orders
 
@@ -101,7 +101,7 @@ ROLL_BACK_FROM = 4
 @pytest.fixture(scope="module")
 def empty_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("width") / "empty.sqlite3"
-    upgrade(str(path))
+    migrated_sqlite(str(path))
     return path
 
 
