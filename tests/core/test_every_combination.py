@@ -21,9 +21,13 @@ promises are checked against the store:
   whether the game is paused.
 
 ``REFEREE_STATE_EXAMPLES`` sets the examples per game (default 200; the fuzz
-run, ``scripts/fuzz``, uses 600); the PostgreSQL run takes a tenth of them.
+run, ``scripts/fuzz``, uses more); the PostgreSQL run takes a tenth of them.
 The examples are derandomized: the same run tries the same sequences, so a
 failure seen once is seen again (and a run with more examples tries more).
+``REFEREE_STATE_SHARDS`` (default 1) splits each game's examples into that many
+tests of their own, each from its own fixed seed (the first shard's is the
+unsharded run's), so that a parallel run (pytest-xdist) spreads one game over
+every core; the examples per game stay ``REFEREE_STATE_EXAMPLES`` in all.
 """
 
 from __future__ import annotations
@@ -34,11 +38,12 @@ import random
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, settings
+from hypothesis import HealthCheck, event, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from sqlalchemy import Engine, select, tuple_
@@ -52,10 +57,12 @@ from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage, Seat, TurnRecord
 from tests.core.harness import SEATS, Harness, Sent
+from tests.support.database import migrated_sqlite
 from tests.support.postgres import PostgresCluster
 from tests.support.stored import example_orders, stored_state
 
 EXAMPLES = int(os.environ.get("REFEREE_STATE_EXAMPLES", "200"))
+SHARDS = max(int(os.environ.get("REFEREE_STATE_SHARDS", "1")), 1)
 STEPS = 15
 SLUG = "g1"
 REASON = "as the machine decided"
@@ -340,26 +347,59 @@ def _machine(kind: str, fresh: object) -> type[_Promises]:
     return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh)})  # type: ignore[arg-type]
 
 
-def _run(machine: type[_Promises], examples: int) -> None:
+def _run(machine: type[_Promises], examples: int, shard: int = 0) -> None:
+    """Run ``examples`` sequences on ``machine``: derandomized (shard 0), or from the fixed seed ``shard``."""
     machine.TestCase.settings = settings(
         max_examples=examples, stateful_step_count=STEPS, deadline=None, derandomize=True, database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )  # fmt: skip
+    if shard:
+        seed(shard)(machine)  # a seed overrides derandomize: another fixed series of sequences
     machine.TestCase().runTest()
 
 
+def _shard_examples(shard: int) -> int:
+    """The examples of ``shard`` of a game's :data:`SHARDS`: ``EXAMPLES`` in all, the first ones take the rest."""
+    return EXAMPLES // SHARDS + (1 if shard < EXAMPLES % SHARDS else 0)
+
+
+if SHARDS > 1:
+
+    @pytest.fixture(params=range(SHARDS), ids=lambda n: f"shard{n + 1}of{SHARDS}")
+    def shard(request: pytest.FixtureRequest) -> int:
+        """Which of a game's :data:`SHARDS` this test runs."""
+        return int(request.param)
+
+else:
+
+    @pytest.fixture
+    def shard() -> int:
+        """Unsharded: the one run of a game (its test's id is the kind alone)."""
+        return 0
+
+
 @pytest.fixture(scope="module")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("machine") / "template.sqlite3"
-    upgrade(str(path))
-    return path
+def started_games(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``started_games(kind)``: a SQLite file holding game ``g1`` of ``kind`` just started
+    (:func:`started_game_at`), made once per kind in this process (a game's shards share it)."""
+    folder = tmp_path_factory.mktemp("machine")
+    made: dict[str, Path] = {}
+
+    def of(kind: str) -> Path:
+        if kind not in made:
+            path = Path(migrated_sqlite(folder / f"{kind}.sqlite3"))
+            started_game_at(kind, str(path))
+            made[kind] = path
+        return made[kind]
+
+    return of
 
 
 @pytest.mark.parametrize("kind", registry.kinds())
-def test_every_promise_holds_in_every_combination(kind: str, sqlite_template: Path, tmp_path: Path) -> None:
-    template = tmp_path / "started.sqlite3"
-    shutil.copyfile(sqlite_template, template)
-    started_game_at(kind, str(template))
+def test_every_promise_holds_in_every_combination(
+    kind: str, shard: int, started_games: Callable[[str], Path], tmp_path: Path
+) -> None:
+    template = started_games(kind)
 
     place = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path  # memory: no disk flush a step
     folder = Path(tempfile.mkdtemp(dir=place))
@@ -377,7 +417,7 @@ def test_every_promise_holds_in_every_combination(kind: str, sqlite_template: Pa
         return engine
 
     try:
-        _run(_machine(kind, fresh), EXAMPLES)
+        _run(_machine(kind, fresh), _shard_examples(shard), shard)
     finally:
         engine.dispose()
         shutil.rmtree(folder, ignore_errors=True)

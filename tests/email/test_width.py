@@ -83,6 +83,9 @@ the prose wraps at the same spaces as it does for its ASCII twin (a word
 wider than a line is cut, and a wide letter cannot be cut in two).
 """
 KINDS = registry.kinds()
+BY_KIND = [pytest.param(kind, marks=pytest.mark.xdist_group(f"width-{kind}")) for kind in KINDS]
+"""The kinds, each a group of its own for a parallel run (pytest-xdist, ``--dist loadgroup``): the tests
+that read one game run on the worker that played it."""
 
 
 def _simultaneous(kind: str) -> bool:
@@ -251,32 +254,30 @@ class FixedSeed:
 
 
 @pytest.fixture(scope="module")
-def games(empty_database: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], dict[str, Game]]:
-    """Every game played once per name length (20 or 40 characters), on demand, with a fixed seed."""
-    played: dict[int, dict[str, Game]] = {}
+def games(empty_database: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int, str], Game]:
+    """Each game played once per name length (20 or 40 characters; 0: the wide names), on demand, with a
+    fixed seed: ``games(length, kind)``.  One game at a time, so that a test (or a worker of a parallel
+    run) plays only the games it reads."""
+    played: dict[tuple[int, str], Game] = {}
 
-    def of_length(length: int) -> dict[str, Game]:
-        if length not in played:
+    def of(length: int, kind: str) -> Game:
+        if (length, kind) not in played:
             names = {20: NAMES_20, 40: NAMES_40, 0: NAMES_WIDE}[length]
             assert length == 0 or {len(name) for name in names} == {length}
-            played[length] = {}
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(host_commands, "secrets", FixedSeed)
-                for kind in KINDS:
-                    database = tmp_path_factory.mktemp(kind) / "game.sqlite3"
-                    database.write_bytes(empty_database.read_bytes())
-                    played[length][kind] = play(database, kind, names)
-        return played[length]
+                database = tmp_path_factory.mktemp(kind) / "game.sqlite3"
+                database.write_bytes(empty_database.read_bytes())
+                played[(length, kind)] = play(database, kind, names)
+        return played[(length, kind)]
 
-    return of_length
+    return of
 
 
 @pytest.mark.parametrize("length", [20, 40], ids=lambda n: f"names{n}")
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_line_of_every_mail_fits_in_78_columns(
-    games: Callable[[int], dict[str, Game]], kind: str, length: int
-) -> None:
-    game = games(length)[kind]
+@pytest.mark.parametrize("kind", BY_KIND)
+def test_every_line_of_every_mail_fits_in_78_columns(games: Callable[[int, str], Game], kind: str, length: int) -> None:
+    game = games(length, kind)
     templates = {row.template for row in game.rows}
     kinds = {row.kind for row in game.rows}
     assert {"reply", "report", "started", "rolled_back"} <= templates, templates
@@ -317,10 +318,10 @@ def first_seat_reports(game: Game) -> list[Row]:
     ]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_the_widest_report_of_each_game_is_golden(games: Callable[[int], dict[str, Game]], kind: str) -> None:
+@pytest.mark.parametrize("kind", BY_KIND)
+def test_the_widest_report_of_each_game_is_golden(games: Callable[[int, str], Game], kind: str) -> None:
     """The first and the last turn's report, the first seat's copy, with the most seats and 20-character names."""
-    game = games(20)[kind]
+    game = games(20, kind)
     reports = first_seat_reports(game)
     assert len(reports) >= 2 and reports[0].turn_number < reports[-1].turn_number
     first, last = reports[0], reports[-1]
@@ -329,15 +330,15 @@ def test_the_widest_report_of_each_game_is_golden(games: Callable[[int], dict[st
     assert_golden(text, HERE / "golden" / f"width_{kind}.txt")
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_wide_names_fit_in_78_columns_and_the_tables_line_up(games: Callable[[int], dict[str, Game]], kind: str):
+@pytest.mark.parametrize("kind", BY_KIND)
+def test_wide_names_fit_in_78_columns_and_the_tables_line_up(games: Callable[[int, str], Game], kind: str):
     """CJK, Hangul, fullwidth and halfwidth names: each mailed line fits 78 columns, each table lines up.
 
     Lining up is checked against the same mail with ASCII names of the same
     widths: every word of every line starts at the same display column, so
     the column after a name starts at the same column on every row.
     """
-    game = games(0)[kind]
+    game = games(0, kind)
     assert any(wcwidth.wcswidth(seat) > len(seat) for seat in game.names)
     reports = [row for row in game.rows if row.template == "report"]
     assert reports and {"reply", "report", "notice"} == {row.kind for row in game.rows}
