@@ -28,8 +28,8 @@ from bot.host.doctor import run_checks
 from bot.host.wiring import public_channels, service_config, status_channels, workers
 from bot.settings.loader import Settings, SettingsError, secret_names
 from bot.store.db import make_engine, session_factory
-from bot.store.migrate import upgrade
 from tests.support.addresses import expected_addresses
+from tests.support.database import migrated_sqlite
 from tests.support.dummy_channel.channel import DummySettings, Line, dummy_channel
 
 
@@ -105,7 +105,7 @@ def test_its_public_place_is_the_games(line: Line) -> None:
 
 def test_its_workers_run_under_the_supervisor_and_a_reply_comes_back(line: Line, tmp_path: Path) -> None:
     database = str(tmp_path / "referee.sqlite3")
-    upgrade(database)
+    migrated_sqlite(database)
     engine = make_engine(database)
     try:
         sessions = session_factory(engine)
@@ -141,7 +141,7 @@ def test_its_workers_run_under_the_supervisor_and_a_reply_comes_back(line: Line,
 
 def test_a_game_master_on_it_creates_a_game_announced_in_its_public_place(line: Line, tmp_path: Path) -> None:
     database = str(tmp_path / "referee.sqlite3")
-    upgrade(database)
+    migrated_sqlite(database)
     engine = make_engine(database)
     try:
         settings = Settings().merged({
@@ -212,7 +212,7 @@ def test_mail_says_an_address_no_channel_reads_and_does_nothing() -> None:
 def test_referee_serve_reads_mail_addresses_with_the_list_of_channels(tmp_path: Path) -> None:
     """The email intake ``referee serve`` builds reads GM addresses with the channels' one parser."""
     database = str(tmp_path / "referee.sqlite3")
-    upgrade(database)
+    migrated_sqlite(database)
     engine = make_engine(database)
     try:
         settings = Settings().merged({"database": database, "maildir_inbox": str(tmp_path / "in")})
@@ -229,7 +229,7 @@ def test_a_game_played_on_it_sends_each_seat_the_turn_report(line: Line, tmp_pat
     turn resolves by the game's rule for seats that sent nothing, and its report reaches each seat
     and the public place through the channel's transport."""
     database = str(tmp_path / "referee.sqlite3")
-    upgrade(database)
+    migrated_sqlite(database)
     engine = make_engine(database)
     try:
         settings = Settings().merged({

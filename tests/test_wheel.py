@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("wheel")]
+"""Integration tests; in a parallel run (pytest-xdist, ``--dist loadgroup``) all on one worker, which builds
+the distributions once."""
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = {"templates": "bot/_templates", "migrations": "bot/_migrations"}

@@ -21,9 +21,13 @@ promises are checked against the store:
   whether the game is paused.
 
 ``REFEREE_STATE_EXAMPLES`` sets the examples per game (default 200; the fuzz
-run, ``scripts/fuzz``, uses 600); the PostgreSQL run takes a tenth of them.
+run, ``scripts/fuzz``, uses more); the PostgreSQL run takes a tenth of them.
 The examples are derandomized: the same run tries the same sequences, so a
 failure seen once is seen again (and a run with more examples tries more).
+``REFEREE_STATE_SHARDS`` (default 1) splits each game's examples into that many
+tests of their own, each from its own fixed seed (the first shard's is the
+unsharded run's), so that a parallel run (pytest-xdist) spreads one game over
+every core; the examples per game stay ``REFEREE_STATE_EXAMPLES`` in all.
 """
 
 from __future__ import annotations
@@ -34,14 +38,15 @@ import random
 import shutil
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, settings
+from hypothesis import HealthCheck, event, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from sqlalchemy import select
+from sqlalchemy import Engine, select, tuple_
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
@@ -52,10 +57,12 @@ from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage, Seat, TurnRecord
 from tests.core.harness import SEATS, Harness, Sent
+from tests.support.database import migrated_sqlite
 from tests.support.postgres import PostgresCluster
 from tests.support.stored import example_orders, stored_state
 
 EXAMPLES = int(os.environ.get("REFEREE_STATE_EXAMPLES", "200"))
+SHARDS = max(int(os.environ.get("REFEREE_STATE_SHARDS", "1")), 1)
 STEPS = 15
 SLUG = "g1"
 REASON = "as the machine decided"
@@ -66,14 +73,11 @@ class _Promises(RuleBasedStateMachine):
     """The machine for one kind (a subclass per kind sets ``kind`` and ``database``)."""
 
     kind = ""
-    database: str = ""
-    """A migrated SQLite template to copy for each example (or a PostgreSQL URL maker's output)."""
-    fresh: staticmethod  # () -> database URL for one example
-    drop: staticmethod  # (database name) -> None: an example's database is done with
+    fresh: staticmethod  # () -> an engine on a database just made a copy of the started game, for one example
 
     def __init__(self) -> None:
         super().__init__()
-        self.engine = make_engine(type(self).fresh())
+        self.engine: Engine = type(self).fresh()
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         self.harness = Harness(self.sessions, counter=itertools.count(10_000))  # after the template's ids
         self.rules = registry.get_rules(self.kind)
@@ -90,8 +94,7 @@ class _Promises(RuleBasedStateMachine):
         """The seats whose first player has held them all along (no RESIGN, no EJECT)."""
 
     def teardown(self) -> None:
-        self.engine.dispose()
-        type(self).drop(self.engine.url.database)
+        self.engine.dispose()  # every connection closed: the next example's copy replaces the database
 
     # -- the game ----------------------------------------------------------------------------
 
@@ -264,27 +267,41 @@ class _Promises(RuleBasedStateMachine):
             game = find_game(session, SLUG)
             if game is None:
                 return
-            records = session.scalars(select(TurnRecord).where(TurnRecord.game_id == game.id)).all()
+            # Only the columns read here (a turn record's states and report are large JSON documents,
+            # and this runs after every step); a record's orders are read once, when it is first seen.
+            records = session.execute(
+                select(TurnRecord.generation, TurnRecord.turn_number).where(TurnRecord.game_id == game.id)
+            ).all()
             counted = Counter((r.generation, r.turn_number) for r in records)
             assert all(n == 1 for n in counted.values()), counted
-            seated = session.scalars(select(Seat).where(Seat.game_id == game.id)).all()
+            seated = session.execute(
+                select(Seat.name, Seat.player_id, Seat.resigned).where(Seat.game_id == game.id)
+            ).all()
             seats = {s.name: s.player_id for s in seated}
             holding = {s.name for s in seated if not s.resigned}
             reports = Counter(
                 (row.recipient, row.turn_number)
-                for row in session.scalars(
-                    select(OutboxMessage).where(
+                for row in session.execute(
+                    select(OutboxMessage.recipient, OutboxMessage.turn_number).where(
                         OutboxMessage.game_id == game.id,
                         OutboxMessage.kind == "report",
                         OutboxMessage.channel == "email",
                     )
-                )
+                ).all()
             )
             self.always_held &= holding
-            for record in records:
+            unchecked = {(r.generation, r.turn_number) for r in records} - self.checked
+            new_records = (
+                session.execute(
+                    select(TurnRecord.generation, TurnRecord.turn_number, TurnRecord.orders, TurnRecord.defaulted)
+                    .where(TurnRecord.game_id == game.id)
+                    .where(tuple_(TurnRecord.generation, TurnRecord.turn_number).in_(sorted(unchecked)))
+                ).all()
+                if unchecked
+                else []
+            )
+            for record in new_records:
                 key = (record.generation, record.turn_number)
-                if key in self.checked:
-                    continue
                 self.checked.add(key)
                 for seat in record.orders:
                     wanted = self.accepted.get((record.generation, record.turn_number, seat))
@@ -325,46 +342,84 @@ def started_game_at(kind: str, url: str) -> None:
         engine.dispose()
 
 
-def _machine(kind: str, fresh: object, drop: object) -> type[_Promises]:
+def _machine(kind: str, fresh: object) -> type[_Promises]:
     name = "Promises_" + kind.replace("-", "_")
-    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh), "drop": staticmethod(drop)})  # type: ignore[arg-type]
+    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh)})  # type: ignore[arg-type]
 
 
-def _run(machine: type[_Promises], examples: int) -> None:
+def _run(machine: type[_Promises], examples: int, shard: int = 0) -> None:
+    """Run ``examples`` sequences on ``machine``: derandomized (shard 0), or from the fixed seed ``shard``."""
     machine.TestCase.settings = settings(
         max_examples=examples, stateful_step_count=STEPS, deadline=None, derandomize=True, database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )  # fmt: skip
+    if shard:
+        seed(shard)(machine)  # a seed overrides derandomize: another fixed series of sequences
     machine.TestCase().runTest()
 
 
+def _shard_examples(shard: int) -> int:
+    """The examples of ``shard`` of a game's :data:`SHARDS`: ``EXAMPLES`` in all, the first ones take the rest."""
+    return EXAMPLES // SHARDS + (1 if shard < EXAMPLES % SHARDS else 0)
+
+
+if SHARDS > 1:
+
+    @pytest.fixture(params=range(SHARDS), ids=lambda n: f"shard{n + 1}of{SHARDS}")
+    def shard(request: pytest.FixtureRequest) -> int:
+        """Which of a game's :data:`SHARDS` this test runs."""
+        return int(request.param)
+
+else:
+
+    @pytest.fixture
+    def shard() -> int:
+        """Unsharded: the one run of a game (its test's id is the kind alone)."""
+        return 0
+
+
 @pytest.fixture(scope="module")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("machine") / "template.sqlite3"
-    upgrade(str(path))
-    return path
+def started_games(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``started_games(kind)``: a SQLite file holding game ``g1`` of ``kind`` just started
+    (:func:`started_game_at`), made once per kind in this process (a game's shards share it)."""
+    folder = tmp_path_factory.mktemp("machine")
+    made: dict[str, Path] = {}
+
+    def of(kind: str) -> Path:
+        if kind not in made:
+            path = Path(migrated_sqlite(folder / f"{kind}.sqlite3"))
+            started_game_at(kind, str(path))
+            made[kind] = path
+        return made[kind]
+
+    return of
 
 
 @pytest.mark.parametrize("kind", registry.kinds())
-def test_every_promise_holds_in_every_combination(kind: str, sqlite_template: Path, tmp_path: Path) -> None:
-    counter = iter(range(10**9))
-    template = tmp_path / "started.sqlite3"
-    shutil.copyfile(sqlite_template, template)
-    started_game_at(kind, str(template))
+def test_every_promise_holds_in_every_combination(
+    kind: str, shard: int, started_games: Callable[[str], Path], tmp_path: Path
+) -> None:
+    template = started_games(kind)
 
     place = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp_path  # memory: no disk flush a step
     folder = Path(tempfile.mkdtemp(dir=place))
+    target = folder / "example.sqlite3"
+    # One engine for every example, on one file that each example copies anew: the engine's cache of
+    # compiled statements is kept from one example to the next (a new engine would compile them again).
+    engine = make_engine(str(target))
 
-    def fresh() -> str:
-        target = folder / f"example{next(counter)}.sqlite3"
-        for old in folder.glob("example*"):
-            old.unlink()
-        shutil.copyfile(template, target)
-        return str(target)
+    def fresh() -> Engine:
+        engine.dispose()  # the last example's connections (teardown closed them; a failed one may not have)
+        for log in (folder / "example.sqlite3-wal", folder / "example.sqlite3-shm"):
+            log.unlink(missing_ok=True)
+        shutil.copyfile(template, folder / "next.sqlite3")
+        os.replace(folder / "next.sqlite3", target)  # a new file: a connection left open keeps the old one
+        return engine
 
     try:
-        _run(_machine(kind, fresh, lambda name: None), EXAMPLES)
+        _run(_machine(kind, fresh), _shard_examples(shard), shard)
     finally:
+        engine.dispose()
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -376,11 +431,16 @@ def test_every_promise_holds_in_every_combination_on_postgresql(kind: str, postg
     postgres.execute(f"CREATE DATABASE {template}")
     upgrade(postgres.url(template))
     started_game_at(kind, postgres.url(template))
-    counter = itertools.count()
+    example = f"{template}_example"
+    engine = make_engine(postgres.url(example))  # one engine, as on SQLite: its compiled statements kept
 
-    def fresh() -> str:
-        name = f"{template}_{next(counter)}"
-        postgres.execute(f"CREATE DATABASE {name} TEMPLATE {template}")
-        return postgres.url(name)
+    def fresh() -> Engine:
+        engine.dispose()
+        postgres.execute(f"DROP DATABASE IF EXISTS {example}")
+        postgres.execute(f"CREATE DATABASE {example} TEMPLATE {template}")
+        return engine
 
-    _run(_machine(kind, fresh, lambda name: postgres.execute(f"DROP DATABASE {name}")), max(EXAMPLES // 10, 5))
+    try:
+        _run(_machine(kind, fresh), max(EXAMPLES // 10, 5))
+    finally:
+        engine.dispose()

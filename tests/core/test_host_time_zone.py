@@ -12,9 +12,9 @@ from bot.core.model.config import ServiceConfig
 from bot.email.mail_reading import read_commands
 from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import Game
 from tests.core.harness import GM_ADDRESS, Harness
+from tests.support.database import migrated_sqlite
 
 
 def zone_of(sessions, slug: str) -> str:
@@ -24,7 +24,7 @@ def zone_of(sessions, slug: str) -> str:
 
 def test_the_command_line_takes_the_hosts_zone(tmp_path, capsys) -> None:
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\ntime_zone = "Europe/London"\n')
     gm = ["--config", str(config), "gm"]

@@ -15,8 +15,8 @@ from bot.core.runtime.deadline_worker import DeadlineWorker
 from bot.core.runtime.housekeeping import Housekeeping
 from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory, truncate_log, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import InboundMessage
+from tests.support.database import migrated_sqlite
 
 NOW = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
 RETENTION = timedelta(days=21)
@@ -29,7 +29,7 @@ def mail(marker: str) -> bytes:
 
 def test_raw_mail_older_than_the_retention_is_emptied_and_gone_from_the_file(tmp_path: Path):
     path = str(tmp_path / "kept.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     sessions = session_factory(engine)
     try:
@@ -81,7 +81,7 @@ def test_the_deadline_worker_keeps_house_once_an_interval(sessions):
 
 def test_a_log_in_use_is_left_for_the_next_run_without_waiting_long(tmp_path: Path):
     path = str(tmp_path / "busy.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     sessions = session_factory(engine)
     try:

@@ -144,10 +144,10 @@ def test_mail_reads_the_new_command_and_the_pipeline_runs_audits_and_announces_i
 def test_referee_gm_runs_the_new_command(tmp_path, capsys, note):
     from bot.host.cli import main
     from bot.store.db import make_engine, session_factory
-    from bot.store.migrate import upgrade
+    from tests.support.database import migrated_sqlite
 
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm"]

@@ -17,7 +17,7 @@ import pytest_asyncio
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import make_engine, session_factory
-from bot.store.migrate import upgrade
+from tests.support.database import migrated_sqlite
 from tests.support.fake_discord import FakeDiscord
 
 
@@ -75,7 +75,7 @@ def discord_endpoints(monkeypatch: pytest.MonkeyPatch) -> None:
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One migrated SQLite file per run; each test gets a copy."""
     target = tmp_path_factory.mktemp("template") / "template.sqlite3"
-    upgrade(str(target))
+    migrated_sqlite(str(target))
     return target
 
 

@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import make_engine, session_factory
-from bot.store.migrate import upgrade
 from tests.email.world import build_world
+from tests.support.database import migrated_sqlite
 from tests.support.dovecot import DovecotServer
 
 
@@ -24,7 +24,7 @@ from tests.support.dovecot import DovecotServer
 def world_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated SQLite database holding the world of tests/email/world.py, built once."""
     path = tmp_path_factory.mktemp("world") / "world.sqlite3"
-    upgrade(str(path))
+    migrated_sqlite(str(path))
     engine = make_engine(str(path))
     try:
         build_world(session_factory(engine))
@@ -60,7 +60,7 @@ def imap_user(dovecot: DovecotServer) -> str:
 def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
     """A migrated SQLite database file: its path and a session factory (for ``referee serve``'s workers)."""
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     try:
         yield path, session_factory(engine)

@@ -35,10 +35,10 @@ from bot.core.runtime.service import GameService
 from bot.host.wiring import workers
 from bot.settings.loader import Settings
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import Game, InboundMessage, OutboxMessage, TurnRecord
 from tests.email.mailboxes import client_for, eventually
 from tests.email.pipeline import TRUSTED_SERVER, message
+from tests.support.database import migrated_sqlite
 from tests.support.dovecot import PASSWORD, DovecotServer
 from tests.support.rendering import rendered, reply_text
 from tests.support.smtp_sink import SmtpSink
@@ -60,7 +60,7 @@ def address(seat: str) -> str:
 @pytest.fixture
 def store(tmp_path: Path) -> tuple[str, sessionmaker[Session]]:
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     yield path, session_factory(engine)
     engine.dispose()

@@ -31,7 +31,6 @@ from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import Game
 from bot.web.server import site_for
 from tests.email.mailboxes import append, eventually
@@ -39,6 +38,7 @@ from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.email.test_deadlines import SEATS, make_game, replies_to, serving, settings_for
 from tests.email.test_gm_by_mail import Mail
 from tests.email.world import cheap_hash
+from tests.support.database import migrated_sqlite
 from tests.web.world import served
 
 pytestmark = pytest.mark.integration
@@ -53,7 +53,7 @@ NAMELESS = "zqxv.wombat@example.net"
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     yield path, session_factory(engine)
     engine.dispose()

@@ -18,11 +18,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import AuditEntry, Game
 from tests.email.mailboxes import append, eventually
 from tests.email.pipeline import TRUSTED_SERVER, message
 from tests.email.test_deadlines import replies_to, serving, settings_for
+from tests.support.database import migrated_sqlite
 from tests.support.dovecot import DovecotServer
 from tests.support.smtp_sink import SmtpSink
 
@@ -42,7 +42,7 @@ def address(seat: str) -> str:
 @pytest.fixture
 def store(tmp_path: Path) -> tuple[str, sessionmaker[Session]]:
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     yield path, session_factory(engine)
     engine.dispose()

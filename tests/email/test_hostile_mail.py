@@ -24,7 +24,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import InboundMessage
 from tests.email.mailboxes import eventually
 from tests.email.test_deadlines import (
@@ -38,6 +37,7 @@ from tests.email.test_deadlines import (
     turn_records,
 )
 from tests.email.test_prescreen import nested, slow_to_read
+from tests.support.database import migrated_sqlite
 
 pytestmark = pytest.mark.integration
 
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.integration
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[tuple[str, sessionmaker[Session]]]:
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     yield path, session_factory(engine)
     engine.dispose()

@@ -22,11 +22,11 @@ from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import Applied, GameService
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import Game
 from tests.email.mailboxes import eventually
 from tests.email.test_deadlines import make_game, serving, settings_for
 from tests.email.test_gm_by_mail import GM, Mail, address
+from tests.support.database import migrated_sqlite
 
 pytestmark = pytest.mark.integration
 
@@ -36,7 +36,7 @@ WIDTH = 78
 @pytest.fixture
 def store(tmp_path: Path) -> tuple[str, sessionmaker[Session]]:
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     yield path, session_factory(engine)
     engine.dispose()

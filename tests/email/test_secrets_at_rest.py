@@ -34,11 +34,11 @@ from bot.core.runtime.housekeeping import Housekeeping
 from bot.core.runtime.service import GameService
 from bot.email.redact import BODY_REMOVED
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import InboundMessage, OutboxMessage
 from tests.email.mailboxes import append, eventually
 from tests.email.test_deadlines import replies_to, serving, settings_for
 from tests.email.world import REFEREE
+from tests.support.database import migrated_sqlite
 from tests.support.dovecot import DovecotServer
 from tests.support.smtp_sink import SmtpSink
 
@@ -104,7 +104,7 @@ def found_in(path: Path, secret: str) -> list[str]:
 @pytest.fixture
 def store(tmp_path: Path) -> tuple[str, sessionmaker[Session]]:
     path = str(tmp_path / "referee.sqlite3")
-    upgrade(path)
+    migrated_sqlite(path)
     engine = make_engine(path)
     yield path, session_factory(engine)
     engine.dispose()

@@ -21,8 +21,8 @@ each name replaced by such a twin: every word starts at the same column).
 
 A golden file per game holds the widest report (the first and the last turn,
 one seat's copy), so that the clipped tables and their legends are read by a
-person when they change.  A new game without one yet gets every other check and
-a warning that names the file ``REFEREE_UPDATE_GOLDEN=1`` writes, to review and commit.
+person when they change.  A new game's is written once with ``REFEREE_UPDATE_GOLDEN=1``
+(README, "Layout"), read and committed; while it is missing, the test fails.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ from bot.core.runtime.service import GameService
 from bot.core.views import GameViews
 from bot.email.render import MailIdentity, compose
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage
 from tests.golden import assert_golden
+from tests.support.database import migrated_sqlite
 from tests.support.rendering import Row, rendered
 from tests.support.stored import example_orders
 
@@ -84,6 +84,9 @@ the prose wraps at the same spaces as it does for its ASCII twin (a word
 wider than a line is cut, and a wide letter cannot be cut in two).
 """
 KINDS = registry.kinds()
+BY_KIND = [pytest.param(kind, marks=pytest.mark.xdist_group(f"width-{kind}")) for kind in KINDS]
+"""The kinds, each a group of its own for a parallel run (pytest-xdist, ``--dist loadgroup``): the tests
+that read one game run on the worker that played it."""
 
 
 def _simultaneous(kind: str) -> bool:
@@ -102,7 +105,7 @@ ROLL_BACK_FROM = 4
 @pytest.fixture(scope="module")
 def empty_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("width") / "empty.sqlite3"
-    upgrade(str(path))
+    migrated_sqlite(str(path))
     return path
 
 
@@ -252,41 +255,30 @@ class FixedSeed:
 
 
 @pytest.fixture(scope="module")
-def games(empty_database: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], dict[str, Game]]:
-    """Each game played once per name length (20 or 40 characters), when a test first asks for it, with a
-    fixed seed (so a run of some kinds, ``-k``, plays only those)."""
+def games(empty_database: Path, tmp_path_factory: pytest.TempPathFactory) -> Callable[[int, str], Game]:
+    """Each game played once per name length (20 or 40 characters; 0: the wide names), on demand, with a
+    fixed seed: ``games(length, kind)``.  One game at a time, so that a test (or a worker of a parallel
+    run) plays only the games it reads."""
+    played: dict[tuple[int, str], Game] = {}
 
-    class Played(dict[str, Game]):
-        def __init__(self, names: tuple[str, ...]) -> None:
-            super().__init__()
-            self.names = names
-
-        def __missing__(self, kind: str) -> Game:
+    def of(length: int, kind: str) -> Game:
+        if (length, kind) not in played:
+            names = {20: NAMES_20, 40: NAMES_40, 0: NAMES_WIDE}[length]
+            assert length == 0 or {len(name) for name in names} == {length}
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(host_commands, "secrets", FixedSeed)
                 database = tmp_path_factory.mktemp(kind) / "game.sqlite3"
                 database.write_bytes(empty_database.read_bytes())
-                self[kind] = play(database, kind, self.names)
-            return self[kind]
+                played[(length, kind)] = play(database, kind, names)
+        return played[(length, kind)]
 
-    played: dict[int, Played] = {}
-
-    def of_length(length: int) -> dict[str, Game]:
-        if length not in played:
-            names = {20: NAMES_20, 40: NAMES_40, 0: NAMES_WIDE}[length]
-            assert length == 0 or {len(name) for name in names} == {length}
-            played[length] = Played(tuple(names))
-        return played[length]
-
-    return of_length
+    return of
 
 
 @pytest.mark.parametrize("length", [20, 40], ids=lambda n: f"names{n}")
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_line_of_every_mail_fits_in_78_columns(
-    games: Callable[[int], dict[str, Game]], kind: str, length: int
-) -> None:
-    game = games(length)[kind]
+@pytest.mark.parametrize("kind", BY_KIND)
+def test_every_line_of_every_mail_fits_in_78_columns(games: Callable[[int, str], Game], kind: str, length: int) -> None:
+    game = games(length, kind)
     templates = {row.template for row in game.rows}
     kinds = {row.kind for row in game.rows}
     assert {"reply", "report", "started", "rolled_back"} <= templates, templates
@@ -327,28 +319,27 @@ def first_seat_reports(game: Game) -> list[Row]:
     ]
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_the_widest_report_of_each_game_is_golden(games: Callable[[int], dict[str, Game]], kind: str) -> None:
+@pytest.mark.parametrize("kind", BY_KIND)
+def test_the_widest_report_of_each_game_is_golden(games: Callable[[int, str], Game], kind: str) -> None:
     """The first and the last turn's report, the first seat's copy, with the most seats and 20-character names."""
-    game = games(20)[kind]
+    game = games(20, kind)
     reports = first_seat_reports(game)
     assert len(reports) >= 2 and reports[0].turn_number < reports[-1].turn_number
     first, last = reports[0], reports[-1]
     assert "GAME OVER" in last.body and "Seed revealed: " in last.body
     text = "".join(f"===== {row.recipient} -- {row.subject}\n{row.body}" for row in (first, last))
-    path = HERE / "golden" / f"width_{kind}.txt"
-    assert_golden(text, path)  # a new game's is written once by REFEREE_UPDATE_GOLDEN=1 (README, "Layout")
+    assert_golden(text, HERE / "golden" / f"width_{kind}.txt")
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_wide_names_fit_in_78_columns_and_the_tables_line_up(games: Callable[[int], dict[str, Game]], kind: str):
+@pytest.mark.parametrize("kind", BY_KIND)
+def test_wide_names_fit_in_78_columns_and_the_tables_line_up(games: Callable[[int, str], Game], kind: str):
     """CJK, Hangul, fullwidth and halfwidth names: each mailed line fits 78 columns, each table lines up.
 
     Lining up is checked against the same mail with ASCII names of the same
     widths: every word of every line starts at the same display column, so
     the column after a name starts at the same column on every row.
     """
-    game = games(0)[kind]
+    game = games(0, kind)
     assert any(wcwidth.wcswidth(seat) > len(seat) for seat in game.names)
     reports = [row for row in game.rows if row.template == "report"]
     assert reports and {"reply", "report", "notice"} == {row.kind for row in game.rows}

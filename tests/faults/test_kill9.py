@@ -25,9 +25,9 @@ from sqlalchemy import func, select
 
 from bench import world
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import Game, InboundMessage, OutboxMessage, ProcessedEnvelope, TurnRecord
 from tests.faults.bot_runner import CRUNCH, INGEST
+from tests.support.database import migrated_sqlite
 from tests.support.dovecot import PASSWORD, DovecotServer
 from tests.support.smtp_sink import SmtpSink
 
@@ -78,7 +78,7 @@ def test_killed_at_random_points_everything_happens_exactly_once(dovecot: Doveco
     started = time.monotonic()
     rng = random.Random(14)
     database = tmp_path / "faults.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     engine = make_engine(str(database))
     sessions = session_factory(engine)
     world.build(sessions, GAMES)

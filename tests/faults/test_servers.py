@@ -35,9 +35,9 @@ from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
 from bot.email.transport import MailSender
 from bot.email.understand import IntakePolicy
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import Game, InboundMessage, ProcessedEnvelope, TurnRecord
 from tests.core.test_shunt import BrokenRules
+from tests.support.database import migrated_sqlite
 from tests.support.dovecot import PASSWORD, DovecotServer, dovecot_binary
 from tests.support.smtp_sink import SmtpSink
 
@@ -48,7 +48,7 @@ DUE = world.START + timedelta(hours=49)
 
 def league(tmp_path: Path, games: int):
     database = tmp_path / "league.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     engine = make_engine(str(database))
     sessions = session_factory(engine)
     world.build(sessions, games)

@@ -13,14 +13,14 @@ from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
 from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
+from tests.support.database import migrated_sqlite
 
 SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 
 
 def test_the_host_runs_a_game_from_the_command_line(tmp_path, capsys):
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm"]
@@ -83,7 +83,7 @@ def test_address_authentication_needs_a_trusted_mail_server(tmp_path, capsys):
     """Where the host names no server whose Authentication-Results vouch for senders, no sender can
     ever be vouched for: ``--auth address`` is refused with what to configure; password games work."""
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm", "create", "golden-strider"]
@@ -100,7 +100,7 @@ def test_address_authentication_needs_a_trusted_mail_server(tmp_path, capsys):
 def test_a_game_ended_by_its_gm_exports_replays_and_verifies(tmp_path, capsys, abandon):
     """Ending a game (or abandoning it) reveals its seed as a natural end does; the replay says who ended it."""
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm"]
@@ -143,7 +143,7 @@ def test_the_host_creates_games_with_their_press(tmp_path, capsys):
     """``--press`` (none, white, grey), ``--no-press-gm-copies`` and ``--press-in-record`` are the game's; a
     game without them has white press with GM copies and no texts kept; another word is refused by argparse."""
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm", "create", "golden-strider"]
@@ -166,7 +166,7 @@ def test_the_host_creates_a_game_with_a_ready_check_and_confirms_a_seat(tmp_path
     """``--ready-check 24h`` at creation; ``referee gm ready GAME SEAT --reason`` confirms a seat (logged),
     and START waits until every seat has confirmed."""
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm"]
@@ -205,7 +205,7 @@ def test_create_takes_a_minimum_reliability_and_join_answers_with_it(tmp_path, c
     """``referee gm create --min-reliability 80``: stored on the game, a JOIN of a player below it (after five
     turns owed, all missed) refused with the figure and the minimum; out of 0-100 refused at creation."""
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm"]
@@ -239,7 +239,7 @@ def test_the_host_puts_a_seat_up_for_a_substitute_and_accepts_the_first_taker(tm
     """``--substitute-after 2`` at creation; ``referee gm substitute GAME SEAT`` offers a seat to the standby
     list, ``... accept`` gives it to the first who asked (logged), a mistyped action is refused by argparse."""
     database = tmp_path / "s.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     gm = ["--config", str(config), "gm"]

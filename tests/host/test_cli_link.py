@@ -10,13 +10,13 @@ from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
 from bot.host.cli import main
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.store.models import OutboxMessage
+from tests.support.database import migrated_sqlite
 
 
 def test_the_host_unlinks_an_address_from_the_command_line(tmp_path, capsys):
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     engine = make_engine(str(database))

@@ -11,14 +11,14 @@ from bot.core.messaging.outbox import OutboxDrain
 from bot.core.turns import resolution as turns
 from bot.host.cli import main
 from bot.store.db import make_engine, session_factory
-from bot.store.migrate import upgrade
 from tests.core.harness import Harness
 from tests.core.test_shunt import BrokenRules
+from tests.support.database import migrated_sqlite
 
 
 def test_parked_turns_are_listed_and_requeued(tmp_path, monkeypatch, capsys):
     database = tmp_path / "r.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     config = tmp_path / "referee.toml"
     config.write_text(f'database = "{database}"\n')
     engine = make_engine(str(database))

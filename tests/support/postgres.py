@@ -10,6 +10,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -80,8 +81,11 @@ class PostgresCluster:
             conn.execute(sql)  # type: ignore[arg-type]
 
     def stop(self) -> None:
+        """Stop the server at once and remove the cluster.  SIGINT is PostgreSQL's fast shutdown: it
+        ends the sessions still open (SIGTERM's smart shutdown would wait for every pooled connection
+        a test left behind, up to the 10 s allowed here) and nothing is kept anyway."""
         if self.process is not None:
-            self.process.terminate()
+            self.process.send_signal(signal.SIGINT)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:

@@ -17,10 +17,10 @@ from bot.core.model.config import ServiceConfig
 from bot.core.views.calendars import CalendarViews
 from bot.core.views.pages import Pages
 from bot.store.db import make_engine, session_factory
-from bot.store.migrate import upgrade
 from bot.web.channel import WebSettings
 from bot.web.doctor import port_check
 from bot.web.server import Site, bound_port, start
+from tests.support.database import migrated_sqlite
 
 
 def free_port() -> int:
@@ -37,7 +37,7 @@ def test_a_free_port_can_be_bound() -> None:
 
 async def test_a_port_held_by_referees_own_pages_passes(tmp_path: Path) -> None:
     database = tmp_path / "db.sqlite3"
-    upgrade(str(database))
+    migrated_sqlite(str(database))
     sessions = session_factory(make_engine(str(database)))
     config = ServiceConfig()
     runner = await start(Site(Pages(sessions), CalendarViews(sessions, config)), "127.0.0.1", 0)

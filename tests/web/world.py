@@ -26,8 +26,8 @@ from bot.core.model.config import ServiceConfig
 from bot.core.runtime.service import Applied, GameService
 from bot.core.views import GameViews
 from bot.store.db import make_engine, session_factory, unit_of_work
-from bot.store.migrate import upgrade
 from bot.web.server import BUILDS, Limits, Site, bound_port, site_for, start
+from tests.support.database import migrated_sqlite
 
 START = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 GM = "gm@club.example"
@@ -40,7 +40,7 @@ class Club:
         """On a SQLite file in ``directory``, or on the migrated database at ``url``."""
         if url is None:
             url = str(directory / "club.sqlite3")
-            upgrade(url)
+            migrated_sqlite(url)
         self.engine = make_engine(url)
         self.sessions = session_factory(self.engine)
         self.clock = SimulatedClock(START)
