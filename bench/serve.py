@@ -5,6 +5,7 @@ players (each with its seat's ``PASSWORD`` line) APPENDed to a throwaway Dovecot
 before serve starts, replies to an aiosmtpd sink; the time runs from serve's first log line
 until the sink has accepted the last reply.  The floor, on the same servers in the same run:
 a bare imapclient loop with one ``FETCH RFC822`` and one ``MOVE`` a message over as many mails.
+:meth:`Bench.crunch` runs serve on games all due at its start and times the reports' delivery.
 
 ``checkout`` runs serve from another checkout of the project (``PYTHONPATH`` and working
 directory), so that two commits can be measured alternately in one session; the league is
@@ -39,12 +40,23 @@ from bot.core.people.seat_secrets import hash_secret
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, Seat
 from tests.support.dovecot import PASSWORD, DovecotServer, dovecot_binary
-from tests.support.smtp_sink import SmtpSink
+from tests.support.smtp_sink import Received, SmtpSink
 
 SECRET = "amber-raven-4821"
 """Every seat's password (one hash for all: the check is the same work as with one each)."""
 GAMES_PER_MAILS = 12
 """600 mails: 50 games, as the issue's run."""
+
+
+@dataclass(frozen=True)
+class Crunch:
+    spread: float
+    """Seconds from the first report at the sink to the last."""
+    first: float
+    """Seconds from serve's first log line (the deadlines had passed) to the first report."""
+    mails: int
+    size: int
+    """The reports' mean size in bytes (the floor sends as many of that size)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,13 @@ def order_mail(game: int, seat: int, addresses: int, number: int) -> bytes:
     mail["Message-ID"] = f"<serve-{number}-{time.monotonic_ns()}@bench.invalid>"
     mail.set_content(f"ORDERS g{game} AS S{seat}\n{world.SETUP}\nPASSWORD {SECRET}\n")
     return mail.as_bytes()
+
+
+def build_due(database: str, games: int) -> None:
+    """``games`` running games of 8 whose deadlines have passed (:func:`bench.world.build` dates them in the past)."""
+    engine = make_engine(database)
+    world.build(session_factory(engine), games)
+    engine.dispose()  # the database is a template: no session may stay on it
 
 
 def build_league(database: str, games: int, addresses: int) -> None:
@@ -137,12 +156,30 @@ class Bench:
         return Run(time.perf_counter() - start, self.mails, fetched, fetched)
 
     def bot(self, checkout: Path = ROOT, profile: Path | None = None, timeout: float = 600) -> Run:
-        """``referee serve`` from ``checkout`` until the sink holds a reply to every mail."""
+        """The intake: ``referee serve`` from ``checkout`` until the sink holds a reply to every mail."""
         user = self._mailbox()
         database = self.databases.copy_of(
             ("serve", str(self.games), str(self.addresses)),
             lambda fresh: build_league(fresh, self.games, self.addresses),
         )
+        served = self._serve(database, user, self.mails, checkout, profile, timeout)
+        accepted = sum(b"ORDERS ACCEPTED" in r.raw for r in served.received)
+        return Run(served.wall, self.mails, len(served.received), accepted)
+
+    def crunch(self, games: int, checkout: Path = ROOT, timeout: float = 600) -> Crunch:
+        """The crunch: ``games`` games of 8 all due at serve's start (their deadlines passed), every
+        report (9 a game) delivered to the sink; timed from the first report to the last, and from
+        serve's first log line to the first report."""
+        user = self.dovecot.new_user("crunch")  # an empty mailbox
+        database = self.databases.copy_of(("due", str(games)), lambda fresh: build_due(fresh, games))
+        served = self._serve(database, user, games * world.SEATS + games, checkout, None, timeout)
+        size = sum(len(r.raw) for r in served.received) // max(1, len(served.received))
+        return Crunch(served.wall - served.first, served.first, len(served.received), size)
+
+    def _serve(
+        self, database: str, user: str, expected: int, checkout: Path, profile: Path | None, timeout: float
+    ) -> _Served:
+        """Run ``referee serve`` from ``checkout`` until the sink has ``expected`` more mails."""
         self.runs += 1
         config = self.directory / f"referee{self.runs}.toml"
         config.write_text(
@@ -155,6 +192,7 @@ class Bench:
                 'security = "none"', 'user = ""',
                 "[referee.intake]", "poll_seconds = 5",
                 "[referee.send]", "interval_seconds = 0.2",
+                "[referee.deadline]", "check_seconds = 0.2",
             ]) + "\n"
         )  # fmt: skip
         environ = dict(os.environ, PYTHONPATH=str(checkout), REFEREE_IMAP_PASSWORD=PASSWORD,
@@ -188,16 +226,19 @@ class Bench:
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
+        first_mail: float | None = None
         try:
             if not first.wait(60):
                 raise RuntimeError("referee serve wrote no log line in 60 s")
             deadline = started[0] + timeout
-            while len(self.sink.messages()) - before < self.mails:
+            while (count := len(self.sink.messages()) - before) < expected:
+                if count and first_mail is None:
+                    first_mail = time.perf_counter() - started[0]
                 if process.poll() is not None:
                     raise RuntimeError("referee serve ended:\n" + b"".join(log[-40:]).decode(errors="replace"))
                 if time.perf_counter() > deadline:
-                    raise RuntimeError(f"{len(self.sink.messages()) - before} of {self.mails} replies in {timeout} s")
-                time.sleep(0.005)
+                    raise RuntimeError(f"{count} of {expected} mails in {timeout} s")
+                time.sleep(0.002)
             wall = time.perf_counter() - started[0]
         finally:
             _serve_process(process, profile is not None).send_signal(signal.SIGTERM)
@@ -207,9 +248,16 @@ class Bench:
                 process.kill()
                 process.wait()
             reader.join(5)
-        replies = self.sink.messages()[before:]
-        accepted = sum(b"ORDERS ACCEPTED" in r.raw for r in replies)
-        return Run(wall, self.mails, len(replies), accepted)
+        return _Served(wall, wall if first_mail is None else first_mail, self.sink.messages()[before:])
+
+
+@dataclass(frozen=True)
+class _Served:
+    wall: float
+    """From serve's first log line to the last mail expected at the sink."""
+    first: float
+    """From serve's first log line to the first mail at the sink."""
+    received: list[Received]
 
 
 class _Pid:
