@@ -17,7 +17,7 @@ from pathlib import Path
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("IMAP fetch/move", ("bot/email/imap_fetch.py", "imapclient/")),
     ("pre-screen", ("bot/email/prescreen.py",)),
-    ("reader round trip (pickle, pipe)", ("MailReader._collect", "MailReader._send", "connection.py")),
+    ("reader round trip (pickle, pipe)", ("MailReader._collect", "MailReader._send", "multiprocessing/connection.py")),
     ("reading in the reader process", ("read_mail (bot/email/mail_reader.py",)),
     ("MIME parsing", ("bot/email/mime.py", "bot/email/plainmime.py", "email/feedparser.py")),
     ("the text reading", ("bot/text/reading.py",)),
