@@ -1,25 +1,35 @@
-"""``python -m bench {intake,crunch,scale,remind,all} [--full] [--repeats N] [--backend B]``.
+"""``python -m bench {intake,crunch,scale,remind,guard,all} [--full] [--repeats N] [--backend B]``.
 
 Defaults are small (about a minute or two in all); ``--full`` takes the
 sizes of the performance targets (2,000 mails; 1,000 games).  ``remind``: the reminder
-worker's pass over 200 running games (``--games``), nothing due and all due.
+worker's pass over 200 running games (``--games``), nothing due and all due.  ``guard``:
+``referee serve`` end to end, the intake (``--mails``, default 300) and the crunch (``--games``,
+default 20) against their floors, alternated (``--against PATH``: another checkout beside
+this one; :mod:`bench.guard`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("which", choices=["intake", "crunch", "scale", "remind", "all"])
+    parser.add_argument("which", choices=["intake", "crunch", "scale", "remind", "guard", "all"])
     parser.add_argument("--full", action="store_true", help="the issue's sizes: 2,000 mails, 1,000 games")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, help="games in the crunch (default 60; --full: 1,000)")
     parser.add_argument("--mails", type=int, help="mails in the intake (default 400; --full: 2,000)")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--against", type=Path, help="guard: also run serve from this checkout, alternately")
     args = parser.parse_args(argv)
+    if args.which == "guard":
+        from bench.guard import guard
+
+        guard(args.mails or 300, args.games or 20, args.repeats, args.against)
+        return 0
     games = args.games or (1000 if args.full else 60)
     mails = args.mails or (2000 if args.full else 400)
     if args.which in ("intake", "all"):

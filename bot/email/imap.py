@@ -295,6 +295,7 @@ class ImapIntakeLoop:
 
     def run_once(self) -> IntakeResult:
         """Connect, run one pass, disconnect (``referee serve --once``, cron)."""
+        self.intake.reader.spawn()  # the reader process starts while this connects
         mailbox = ImapMailbox(self.config)
         try:
             return self.intake.run_once(mailbox)
@@ -306,6 +307,7 @@ class ImapIntakeLoop:
         backoff = first_backoff
         while not stop.is_set():
             mailbox: ImapMailbox | None = None
+            self.intake.reader.spawn()  # the reader process starts while this connects
             try:
                 mailbox = ImapMailbox(self.config)
                 self.connections += 1

@@ -261,6 +261,12 @@ class MailReader:
         self.start(items)
         return self.result()
 
+    def spawn(self) -> None:
+        """Start the reader process now if it is to run and is not running, without waiting for it:
+        its interpreter starts while the intake connects and fetches (the first batch then waits less)."""
+        if self.processes:
+            self._child()
+
     def warm_up(self) -> None:
         """Start the reader process now and wait until it reads (its start takes about a second), so
         the first batch does not wait for it."""

@@ -39,6 +39,7 @@ why automatic mail was only recorded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta
 
@@ -111,6 +112,11 @@ class MailReplies:
         self.budget = budget
         self.limit = limit
         self.clock = clock
+
+    def prepare(self, batch: Batch, envelopes: Sequence[c.Envelope]) -> None:
+        """Count the recent replies of the batch's senders in one query (:meth:`ReplyBudget.preload`)."""
+        since = self.clock.now() - self.limit.window
+        self.budget.preload(EMAIL, {envelope.sender.address for envelope in envelopes}, since, batch)
 
     def quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
         """Why this message gets no reply under the reply limit (module docstring), or None."""

@@ -50,6 +50,10 @@ from bot.store.db import unit_of_work
 
 MEMO = "referee.batch.memo"
 DEFERRED = "referee.batch.deferred"
+REPLIES = "replies"
+"""The memo's kind for the reply limit's counts (``bot.core.messaging.outbox.RepliesSeen``)."""
+FAILURES = "failures"
+"""The memo's kind for the senders' wrong passwords (``bot.core.people.guessing.remember_failures``)."""
 
 
 class Redo(Exception):
@@ -73,7 +77,8 @@ class Batch:
         """One message's work: rolled back alone if it raises (the exception goes on to the caller).
 
         A unit rolled back forgets the memo's orders on file (``bot.core.games.stored.current_orders``:
-        rows it wrote are gone) and when turns opened (a turn it resolved is unresolved again); a game or player it made is looked up again where it is used.
+        rows it wrote are gone), the replies counted for the reply limit, the senders' wrong
+        passwords, and when turns opened (a turn it resolved is unresolved again); a game or player it made is looked up again where it is used.
         In an optimistic batch (``careful`` False) a unit has no savepoint of its own, and its
         writes are flushed with the whole batch's; if it raises, :class:`Redo` ends the batch.
         """
@@ -87,7 +92,7 @@ class Batch:
             with self.session.begin_nested():
                 yield
         except BaseException:
-            forget(self.session, "orders", "opened")
+            forget(self.session, "orders", "opened", REPLIES, FAILURES)
             raise
 
 

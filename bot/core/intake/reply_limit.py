@@ -15,18 +15,26 @@ a command that acts on a game is answered beyond the share only when the
 game exists and the channel vouches for the sender, since anyone can write
 a victim's address in a From line and have the referee answer there.  The counts come from the outbox and the inbox
 themselves, so they need no table of their own and survive restarts.
+
+In a batch, :meth:`ReplyBudget.preload` reads the recent replies of the batch's senders in one
+query; each reply the batch queues is then added to its recipient's
+(``bot.core.messaging.outbox.RepliesSeen``), so :meth:`ReplyBudget.replies_since` counts in
+memory what the query would count, without writing the batch's deferred rows and asking
+again for every message.  An address that was not loaded, or is not plain ASCII (whose case
+the database may fold otherwise than Python), is asked of the database as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.basics.batch import Batch, session_for, write_deferred
+from bot.core.basics.batch import REPLIES, Batch, session_for, write_deferred
+from bot.core.messaging.outbox import RepliesSeen
 from bot.store.models import Game, InboundMessage, OutboxMessage
 
 
@@ -46,20 +54,47 @@ class ReplyBudget:
     def replies_since(self, channel: str, recipient: str, since: datetime, batch: Batch | None = None) -> int:
         """Replies queued for ``recipient`` on ``channel`` at or after ``since`` (address case ignored).
 
-        In ``batch`` when given, so the replies queued earlier in the batch count too.
+        In ``batch`` when given, so the replies queued earlier in the batch count too (from the
+        batch's :meth:`preload` when it loaded ``recipient``).
         """
+        key = recipient.strip().lower()
+        if batch is not None:
+            seen: RepliesSeen | None = batch.memo.get((REPLIES, channel))
+            if seen is not None and since >= seen.since and key in seen.times:
+                return sum(1 for at in seen.times[key] if at >= since)
         with self._session(batch) as session:
             count = session.scalar(
                 select(func.count())
                 .select_from(OutboxMessage)
                 .where(
                     OutboxMessage.channel == channel,
-                    func.lower(OutboxMessage.recipient) == recipient.strip().lower(),
+                    func.lower(OutboxMessage.recipient) == key,
                     OutboxMessage.kind == "reply",
                     OutboxMessage.created_at >= since,
                 )
             )
         return int(count or 0)
+
+    def preload(self, channel: str, recipients: Iterable[str], since: datetime, batch: Batch) -> None:
+        """Load, in one query, the replies queued for ``recipients`` on ``channel`` at or after
+        ``since``, so that :meth:`replies_since` answers for them in ``batch`` (at ``since`` or
+        later) without asking the database again (module docstring)."""
+        keys = sorted({r.strip().lower() for r in recipients} - {""})
+        keys = [key for key in keys if key.isascii()]
+        if not keys:
+            return
+        write_deferred(batch.session)  # the replies the batch queued so far count
+        times: dict[str, list[datetime]] = {key: [] for key in keys}
+        for recipient, at in batch.session.execute(
+            select(func.lower(OutboxMessage.recipient), OutboxMessage.created_at).where(
+                OutboxMessage.channel == channel,
+                func.lower(OutboxMessage.recipient).in_(keys),
+                OutboxMessage.kind == "reply",
+                OutboxMessage.created_at >= since,
+            )
+        ):
+            times[recipient].append(at)
+        batch.memo[(REPLIES, channel)] = RepliesSeen(since, times)
 
     def existing_games(self, slugs: set[str], batch: Batch | None = None) -> set[str]:
         """Which of ``slugs`` name games that exist (a command for a game nobody made changes nothing)."""

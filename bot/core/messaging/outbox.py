@@ -31,7 +31,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Engine, Table, bindparam, case, func, insert, null, or_, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from bot.core.basics.batch import defer
+from bot.core.basics.batch import MEMO, REPLIES, defer
 from bot.core.messaging.outbox_bell import note
 from bot.core.model.secret_values import redacted
 from bot.store.db import relax_durability, unit_of_work
@@ -111,8 +111,10 @@ def _values(message: Outgoing, now: datetime, domain: str) -> dict[str, Any]:
 
 def enqueue(session: Session, message: Outgoing, now: datetime, domain: str = "referee.invalid") -> OutboxMessage:
     """Add ``message`` to the outbox inside the caller's transaction."""
-    row = OutboxMessage(**_values(message, now, domain))
+    values = _values(message, now, domain)
+    row = OutboxMessage(**values)
     session.add(row)
+    _count_replies(session, [values])
     note(session, message.channel)  # this process's sender wakes when it commits
     return row
 
@@ -130,9 +132,41 @@ def enqueue_many(
     (``game_id``) has an id only once written, so it is there already.  In an
     optimistic intake batch the rows wait for the batch's end (:func:`bot.core.basics.batch.defer`).
     """
-    defer(session, _INSERT, [_values(message, now, domain) for message in messages])
+    rows = [_values(message, now, domain) for message in messages]
+    defer(session, _INSERT, rows)
+    _count_replies(session, rows)
     for channel in {message.channel for message in messages}:
         note(session, channel)  # this process's senders wake when it commits
+
+
+def _count_replies(session: Session, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Add each reply queued to the batch's reply times its recipient's (:class:`RepliesSeen`), so
+    the reply limit's count of a loaded recipient holds the batch's replies too; a reply to an
+    address the limit cannot match in Python as SQL does (not ASCII) forgets the channel's."""
+    memo = session.info.get(MEMO)
+    if not memo:
+        return
+    for row in rows:
+        seen: RepliesSeen | None = memo.get((REPLIES, row["channel"]))
+        if seen is None or row["kind"] != "reply":
+            continue
+        recipient = str(row["recipient"])
+        if not recipient.isascii():
+            del memo[(REPLIES, row["channel"])]
+            continue
+        times = seen.times.get(recipient.lower())
+        if times is not None:
+            times.append(row["created_at"])
+
+
+@dataclass
+class RepliesSeen:
+    """The reply limit's count for one channel in a batch (:mod:`bot.core.intake.reply_limit`):
+    for each loaded recipient (lowercase ASCII), when each reply to it at or after ``since`` was
+    queued, those written before the batch's first question and those the batch queued since."""
+
+    since: datetime
+    times: dict[str, list[datetime]]
 
 
 _WAITING = (OutboxMessage.sent_at.is_(None), OutboxMessage.parked_at.is_(None))

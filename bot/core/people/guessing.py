@@ -21,10 +21,17 @@ Several processes may count for the same address at once: the row is made
 with an insert that does nothing when it exists, then read ``FOR UPDATE``,
 so every wrong guess is counted once and each lock-out is begun (and its
 game masters told) by exactly one of them.
+
+An intake batch loads its senders' rows at once (:func:`remember_failures`, into the batch's
+memo); a sender known there to have no row for the game is neither locked nor has wrong
+guesses to forget, so :func:`lock_in_force` and :func:`count_right` ask the database nothing
+for it.  :func:`count_wrong` forgets what the memo knew of the sender (its row is made or
+changed), and a unit rolled back forgets the memo's rows (:meth:`bot.core.basics.batch.Batch.unit`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -32,6 +39,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from bot.core.basics.batch import FAILURES, MEMO, memo_of
 from bot.core.model import commands as c
 from bot.store.models import PasswordFailures
 
@@ -68,8 +76,37 @@ def lock_length(lockouts: int) -> timedelta:
     return min(length, LONGEST_LOCK)
 
 
+def remember_failures(session: Session, senders: Iterable[c.Sender]) -> None:
+    """Load the rows of ``senders`` (every game) into the batch's memo, a query per channel and 500 addresses."""
+    by_channel: dict[str, set[str]] = {}
+    for sender in senders:
+        by_channel.setdefault(sender.channel, set()).add(_address(sender))
+    memo = memo_of(session)
+    for channel, addresses in by_channel.items():
+        ordered = sorted(addresses)
+        for start in range(0, len(ordered), 500):
+            chunk = ordered[start : start + 500]
+            found: dict[str, dict[int, PasswordFailures]] = {address: {} for address in chunk}
+            query = select(PasswordFailures).where(
+                PasswordFailures.channel == channel, PasswordFailures.address.in_(chunk)
+            )
+            for row in session.scalars(query):
+                found[row.address][row.game_id] = row
+            for address, rows in found.items():
+                memo[(FAILURES, channel, address)] = rows
+
+
+def _known_clear(session: Session, game_id: int, sender: c.Sender) -> bool:
+    """Whether the batch's memo knows that ``sender`` has no row for the game (:func:`remember_failures`)."""
+    memo = session.info.get(MEMO)
+    rows = memo.get((FAILURES, sender.channel, _address(sender))) if memo else None
+    return rows is not None and game_id not in rows
+
+
 def lock_in_force(session: Session, game_id: int, sender: c.Sender, now: datetime) -> Locked | None:
     """The lock on ``sender`` for the game at ``now``, or None: its passwords may be checked."""
+    if _known_clear(session, game_id, sender):
+        return None
     row = session.scalar(
         select(PasswordFailures).where(
             PasswordFailures.game_id == game_id,
@@ -84,6 +121,9 @@ def lock_in_force(session: Session, game_id: int, sender: c.Sender, now: datetim
 
 def count_wrong(session: Session, game_id: int, sender: c.Sender, now: datetime) -> Locked | None:
     """Count one wrong password from ``sender``; the lock it begins (tell the game masters), or None."""
+    memo = session.info.get(MEMO)
+    if memo:
+        memo.pop((FAILURES, sender.channel, _address(sender)), None)  # its row is made or changed now
     row = _locked_row(session, game_id, sender)
     if row.last_failure_at is not None and row.last_failure_at <= now - FORGET_AFTER:
         row.failures = 0
@@ -101,6 +141,8 @@ def count_wrong(session: Session, game_id: int, sender: c.Sender, now: datetime)
 
 def count_right(session: Session, game_id: int, sender: c.Sender) -> None:
     """A right password from ``sender``: the wrong ones before it no longer count toward a lock."""
+    if _known_clear(session, game_id, sender):
+        return  # no row: no wrong one to forget
     row = session.scalar(
         select(PasswordFailures)
         .where(

@@ -45,6 +45,10 @@ Redact = Callable[[bytes, Sequence[str]], bytes | None]
 class ReplyPolicy(Protocol):
     """Which messages a channel applies without answering (its reply limit)."""
 
+    def prepare(self, batch: Batch, envelopes: Sequence[c.Envelope]) -> None:
+        """Load at once what :meth:`quiet_reason` will ask of ``batch`` for these envelopes."""
+        ...
+
     def quiet_reason(self, row_id: int, envelope: c.Envelope, digest: str, batch: Batch) -> str | None:
         """Why this message gets no reply, or None (``digest``: :func:`command_digest`)."""
         ...
@@ -127,6 +131,8 @@ class Processor:
             readings.append(known if known is not None else self._read(item))
         envelopes = [r.envelope for r in readings if isinstance(r, Understood)]
         self.service.prepare(batch, envelopes, [item.source_key for item in items])
+        if self.replies is not None:
+            self.replies.prepare(batch, envelopes)
         total = PassResult()
         for item, reading in zip(items, readings, strict=True):
             total += self.process(item, batch, reading)

@@ -41,6 +41,7 @@ from bot.core.messaging.status_board import watching_status
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
+from bot.core.people.guessing import remember_failures
 from bot.core.turns.completion import settle
 from bot.core.turns.ready_checks import READY_BATCH, claim_expired, expire_ready_check, next_ready_deadline
 from bot.core.turns.reminder_pass import REMIND_BATCH, games_to_remind, remind_games, start_grace
@@ -114,7 +115,8 @@ class GameService:
         otherwise: which were applied already (of ``source_ids`` too), the senders' players, the
         games the commands name with their seats and the orders on file for their open turns
         (:func:`bot.core.games.stored.find_game`, :func:`bot.core.games.stored.current_orders` and
-        :func:`bot.core.people.identities.find_player` then find them in the batch's memo)."""
+        :func:`bot.core.people.identities.find_player` then find them in the batch's memo), and the
+        senders' wrong passwords (:func:`bot.core.people.guessing.remember_failures`)."""
         session, memo = batch.session, batch.memo
         ids = list(dict.fromkeys([*source_ids, *(envelope.source_id for envelope in envelopes)]))
         applied: set[str] = set()
@@ -150,6 +152,7 @@ class GameService:
                 if phase is not None:
                     turns[game.id] = phase.number
         remember_current(session, turns.items())  # the orders on file for each game's open turn
+        remember_failures(session, [envelope.sender for envelope in envelopes])  # the brake on guessing
 
     def _apply_in(self, session: Session, envelope: c.Envelope) -> Applied:
         envelope = entering(envelope)  # every text from outside cleaned, once, before anything reads it

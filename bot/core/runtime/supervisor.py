@@ -5,7 +5,9 @@ A :class:`Worker` is anything with a name, a stage and ``run(stop)`` (plus
 channel's intake and sender.  :func:`serve` first runs every intake's
 ``prepare`` (one pass over what arrived while the bot was down, so those
 orders are in before overdue turns resolve), then runs every worker as its own
-task until ``stop`` is set.  A worker that raises, or returns early, is
+task until ``stop`` is set.  The senders (``Stage.SENDING``) start before that
+first pass, so the replies it writes go out as each of its batches commits,
+not once the whole backlog is read (they resolve nothing).  A worker that raises, or returns early, is
 logged and restarted with back-off; the others go on, so one channel's server
 being away stops nothing else.
 """
@@ -52,6 +54,8 @@ async def serve(
     workers: Sequence[Worker], stop: asyncio.Event, restart_min: float = 1.0, restart_max: float = 60.0
 ) -> None:
     """Run ``workers`` until ``stop`` is set; see the module docstring."""
+    sending = [w for w in workers if w.stage is Stage.SENDING]
+    tasks = [asyncio.create_task(_supervised(w, stop, restart_min, restart_max), name=w.name) for w in sending]
     for worker in sorted(workers, key=lambda w: w.stage):
         if worker.stage is Stage.INTAKE:
             token = current_worker.set(worker.name)
@@ -61,7 +65,8 @@ async def serve(
                 log.warning("%s: first pass failed (%s: %s); it will retry", worker.name, type(exc).__name__, exc)
             finally:
                 current_worker.reset(token)
-    tasks = [asyncio.create_task(_supervised(w, stop, restart_min, restart_max), name=w.name) for w in workers]
+    rest = [w for w in workers if w.stage is not Stage.SENDING]
+    tasks += [asyncio.create_task(_supervised(w, stop, restart_min, restart_max), name=w.name) for w in rest]
     try:
         await stop.wait()
     finally:

@@ -1,0 +1,277 @@
+"""The intake measured from outside, as the issue measures it: ``referee serve`` as a subprocess.
+
+A league of password games (Golden Strider, 8 seats) on PostgreSQL, N order mails of seated
+players (each with its seat's ``PASSWORD`` line) APPENDed to a throwaway Dovecot mailbox
+before serve starts, replies to an aiosmtpd sink; the time runs from serve's first log line
+until the sink has accepted the last reply.  The floor, on the same servers in the same run:
+a bare imapclient loop with one ``FETCH RFC822`` and one ``MOVE`` a message over as many mails.
+:meth:`Bench.crunch` runs serve on games all due at its start and times the reports' delivery.
+
+``checkout`` runs serve from another checkout of the project (``PYTHONPATH`` and working
+directory), so that two commits can be measured alternately in one session; the league is
+built and the database migrated by this checkout's code, so both must share the schema.
+``profile`` (a file) runs serve under py-spy (``pip install py-spy``), its reader process too
+(``--subprocesses``), and writes the collapsed stacks there (:mod:`bench.stacks` sums them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email import policy
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from pathlib import Path
+
+from imapclient import IMAPClient
+from sqlalchemy import update
+
+from bench import world
+from bench.common import ROOT, Databases
+from bot.core.people.seat_secrets import hash_secret
+from bot.store.db import make_engine, session_factory, unit_of_work
+from bot.store.models import Game, Seat
+from tests.support.dovecot import PASSWORD, DovecotServer, dovecot_binary
+from tests.support.smtp_sink import Received, SmtpSink
+
+SECRET = "amber-raven-4821"
+"""Every seat's password (one hash for all: the check is the same work as with one each)."""
+GAMES_PER_MAILS = 12
+"""600 mails: 50 games, as the issue's run."""
+
+
+@dataclass(frozen=True)
+class Crunch:
+    spread: float
+    """Seconds from the first report at the sink to the last."""
+    first: float
+    """Seconds from serve's first log line (the deadlines had passed) to the first report."""
+    mails: int
+    size: int
+    """The reports' mean size in bytes (the floor sends as many of that size)."""
+
+
+@dataclass(frozen=True)
+class Run:
+    wall: float
+    mails: int
+    replies: int
+    accepted: int
+
+    @property
+    def rate(self) -> float:
+        return self.mails / self.wall
+
+
+def order_mail(game: int, seat: int, addresses: int, number: int) -> bytes:
+    """A valid ORDERS mail with the seat's password, from the address that holds the seat."""
+    sender = world.address(world.seat_address(game, seat, addresses))
+    mail = EmailMessage(policy=policy.SMTP)
+    mail["From"] = formataddr((f"Seat {seat}", sender))
+    mail["To"] = world.REFEREE
+    mail["Subject"] = f"orders g{game}"
+    mail["Date"] = format_datetime(datetime.now(UTC))
+    mail["Message-ID"] = f"<serve-{number}-{time.monotonic_ns()}@bench.invalid>"
+    mail.set_content(f"ORDERS g{game} AS S{seat}\n{world.SETUP}\nPASSWORD {SECRET}\n")
+    return mail.as_bytes()
+
+
+def build_due(database: str, games: int) -> None:
+    """``games`` running games of 8 whose deadlines have passed (:func:`bench.world.build` dates them in the past)."""
+    engine = make_engine(database)
+    world.build(session_factory(engine), games)
+    engine.dispose()  # the database is a template: no session may stay on it
+
+
+def build_league(database: str, games: int, addresses: int) -> None:
+    """``games`` running password games whose deadlines are a month away, every seat's password SECRET."""
+    engine = make_engine(database)
+    sessions = session_factory(engine)
+    world.build(sessions, games, addresses)
+    with unit_of_work(sessions) as session:
+        session.execute(update(Game).values(deadline_at=datetime.now(UTC) + timedelta(days=30), auth_mode="password"))
+        session.execute(update(Seat).values(secret_hash=hash_secret(SECRET, world.KEY)))
+    engine.dispose()  # the database is a template: no session may stay on it
+
+
+class Bench:
+    """The servers of one session: Dovecot, PostgreSQL, the SMTP sink; and the league, built once."""
+
+    def __init__(self, mails: int) -> None:
+        binary = dovecot_binary()
+        if binary is None:
+            raise SystemExit("Dovecot is not installed")
+        self.mails = mails
+        self.games = max(1, mails // GAMES_PER_MAILS)
+        self.addresses = max(world.SEATS, self.games * world.SEATS // 2)
+        self.dovecot = DovecotServer(binary)
+        self.dovecot.start()
+        self.databases = Databases(True)
+        self.sink = SmtpSink()
+        self.sink.start()
+        self.directory = Path(tempfile.mkdtemp(prefix="serve", dir="/tmp"))
+        self.runs = 0
+        self.last_log: list[tuple[float, bytes]] = []
+        """The last serve's log lines, each with its second after the first."""
+
+    def close(self) -> None:
+        self.sink.close()
+        self.databases.close()
+        self.dovecot.stop()
+
+    def _mailbox(self) -> str:
+        """A new Dovecot user whose INBOX holds the N order mails."""
+        user = self.dovecot.new_user("serve")
+        raws = [
+            order_mail(n % self.games, (n // self.games) % world.SEATS, self.addresses, n) for n in range(self.mails)
+        ]
+        client = IMAPClient(self.dovecot.host, port=self.dovecot.port, ssl=False, timeout=60)
+        client.login(user, PASSWORD)
+        for start in range(0, len(raws), 200):
+            client.multiappend("INBOX", raws[start : start + 200])
+        client.logout()
+        return user
+
+    def floor(self) -> Run:
+        """The bare loop: one FETCH RFC822 and one MOVE a message, over a mailbox of N mails."""
+        user = self._mailbox()
+        client = IMAPClient(self.dovecot.host, port=self.dovecot.port, ssl=False, timeout=60)
+        start = time.perf_counter()
+        client.login(user, PASSWORD)
+        client.create_folder("Done")
+        client.select_folder("INBOX")
+        fetched = 0
+        for uid in client.search(["ALL"]):
+            fetched += len(client.fetch([uid], ["RFC822"])[uid][b"RFC822"]) > 0
+            client.move([uid], "Done")
+        client.logout()
+        return Run(time.perf_counter() - start, self.mails, fetched, fetched)
+
+    def bot(self, checkout: Path = ROOT, profile: Path | None = None, timeout: float = 600) -> Run:
+        """The intake: ``referee serve`` from ``checkout`` until the sink holds a reply to every mail."""
+        user = self._mailbox()
+        database = self.databases.copy_of(
+            ("serve", str(self.games), str(self.addresses)),
+            lambda fresh: build_league(fresh, self.games, self.addresses),
+        )
+        served = self._serve(database, user, self.mails, checkout, profile, timeout)
+        accepted = sum(b"ORDERS ACCEPTED" in r.raw for r in served.received)
+        return Run(served.wall, self.mails, len(served.received), accepted)
+
+    def crunch(self, games: int, checkout: Path = ROOT, timeout: float = 600) -> Crunch:
+        """The crunch: ``games`` games of 8 all due at serve's start (their deadlines passed), every
+        report (9 a game) delivered to the sink; timed from the first report to the last, and from
+        serve's first log line to the first report."""
+        user = self.dovecot.new_user("crunch")  # an empty mailbox
+        database = self.databases.copy_of(("due", str(games)), lambda fresh: build_due(fresh, games))
+        served = self._serve(database, user, games * world.SEATS + games, checkout, None, timeout)
+        size = sum(len(r.raw) for r in served.received) // max(1, len(served.received))
+        return Crunch(served.wall - served.first, served.first, len(served.received), size)
+
+    def _serve(
+        self, database: str, user: str, expected: int, checkout: Path, profile: Path | None, timeout: float
+    ) -> _Served:
+        """Run ``referee serve`` from ``checkout`` until the sink has ``expected`` more mails."""
+        self.runs += 1
+        config = self.directory / f"referee{self.runs}.toml"
+        config.write_text(
+            "\n".join([
+                "[referee]", f'database = "{database}"', f'bot_address = "{world.REFEREE}"',
+                f'mail_domain = "{world.DOMAIN}"', f'game_masters = "{world.GM}"',
+                "[referee.imap]", f'host = "{self.dovecot.host}"', f"port = {self.dovecot.port}",
+                'security = "none"', f'user = "{user}"',
+                "[referee.smtp]", f'host = "{self.sink.host}"', f"port = {self.sink.port}",
+                'security = "none"', 'user = ""',
+                "[referee.intake]", "poll_seconds = 5",
+                "[referee.send]", "interval_seconds = 0.2",
+                "[referee.deadline]", "check_seconds = 0.2",
+            ]) + "\n"
+        )  # fmt: skip
+        environ = dict(os.environ, PYTHONPATH=str(checkout), REFEREE_IMAP_PASSWORD=PASSWORD,
+                       REFEREE_SECRET_KEY=world.KEY.decode())  # fmt: skip
+        command = [sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve"]
+        if profile is not None:
+            spy = [
+                str(Path(sys.executable).parent / "py-spy"),
+                "record",
+                "--subprocesses",
+                "--threads",
+                "--format",
+                "raw",
+            ]
+            command = [*spy, "--rate", "250", "--output", str(profile), "--", *command]
+        before = len(self.sink.messages())
+        process = subprocess.Popen(command, cwd=checkout, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        first = threading.Event()
+        started: list[float] = []
+        log: list[bytes] = []
+        self.last_log = []
+
+        def read() -> None:
+            assert process.stdout is not None
+            for line in process.stdout:
+                if not started:
+                    started.append(time.perf_counter())
+                    first.set()
+                log.append(line)
+                self.last_log.append((time.perf_counter() - started[0], line))
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        first_mail: float | None = None
+        try:
+            if not first.wait(60):
+                raise RuntimeError("referee serve wrote no log line in 60 s")
+            deadline = started[0] + timeout
+            while (count := len(self.sink.messages()) - before) < expected:
+                if count and first_mail is None:
+                    first_mail = time.perf_counter() - started[0]
+                if process.poll() is not None:
+                    raise RuntimeError("referee serve ended:\n" + b"".join(log[-40:]).decode(errors="replace"))
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"{count} of {expected} mails in {timeout} s")
+                time.sleep(0.002)
+            wall = time.perf_counter() - started[0]
+        finally:
+            _serve_process(process, profile is not None).send_signal(signal.SIGTERM)
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            reader.join(5)
+        return _Served(wall, wall if first_mail is None else first_mail, self.sink.messages()[before:])
+
+
+@dataclass(frozen=True)
+class _Served:
+    wall: float
+    """From serve's first log line to the last mail expected at the sink."""
+    first: float
+    """From serve's first log line to the first mail at the sink."""
+    received: list[Received]
+
+
+class _Pid:
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def send_signal(self, number: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, number)
+
+
+def _serve_process(process: subprocess.Popen[bytes], spied: bool) -> subprocess.Popen[bytes] | _Pid:
+    """The serve process itself: under py-spy, py-spy's child (py-spy writes its file once it ends)."""
+    if not spied:
+        return process
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    return _Pid(int(children[0])) if children else process

@@ -1,0 +1,26 @@
+"""``python -m bench guard`` runs end to end at a tiny size and prints its figures (bench/guard.py).
+
+Not a timed test: it checks that the guard starts ``referee serve``, that every mail is answered and
+every report delivered, and that each figure is printed; what the figures are is not asserted."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.guard import guard
+from tests.support.dovecot import dovecot_binary
+from tests.support.postgres import _bindir
+
+pytestmark = pytest.mark.integration
+
+
+def test_the_guard_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]):
+    if dovecot_binary() is None or _bindir() is None:
+        pytest.skip("Dovecot and PostgreSQL are needed")
+    medians = guard(mails=24, games=2, repeats=1)
+    out = capsys.readouterr().out
+    assert "WARNING" not in out, out
+    for line in ("intake floor (bare imapclient FETCH+MOVE, 24 mails)", "intake this (", "crunch floor",
+                 "crunch this (", "start to first report"):  # fmt: skip
+        assert line in out, out
+    assert set(medians) == {"intake_ratio_this", "crunch_ratio_this"} and all(v > 0 for v in medians.values())
