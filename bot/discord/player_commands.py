@@ -1,6 +1,6 @@
 """The players' slash commands: ``/games``, ``/join``, ``/orders``, ``/onfile``, ``/status``, ``/help``,
-``/rules``, ``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/press``, ``/mute``,
-``/ready``, ``/reliability``, ``/standby`` and ``/take``.
+``/rules``, ``/resign``, ``/absent``, ``/observe``, ``/calendar``, ``/pictures``, ``/zone``, ``/quiet``,
+``/settings``, ``/press``, ``/mute``, ``/ready``, ``/reliability``, ``/standby`` and ``/take``.
 
 Each is made from its command's declaration (:mod:`bot.discord.declared_commands`: its name, its
 summary, its options), and a new command a player may run gets one without an edit here, unless it
@@ -94,6 +94,8 @@ SHOWN: dict[type[c.Declared], Shown] = {
     c.Observe: Shown(suggest={"game": "listed"}, describe={"game": "The game", "stop": "Stop observing it"}),
     c.ShowCalendar: Shown(describe={"new": "A new address: the old one stops working"}),
     c.SetPictures: Shown(describe={"on": "True: a picture with each report mail; False: none"}),
+    c.SetZone: Shown(describe={"zone": "An IANA zone such as Europe/Paris, or OFF"}),
+    c.SetQuiet: Shown(describe={"hours": "From-to in your zone, such as 22:00-07:00, or OFF"}),
     c.ConfirmReady: Shown(suggest={"game": "joinable"}, describe={"game": "Your game, in its ready check"}),
     c.TakeSeat: Shown(suggest={"game": "offered_games", "seat": "offered_seats"},
                       describe={"game": "A game with a seat up for a substitute", "seat": "The seat"}),

@@ -30,7 +30,7 @@ from typing import Any
 import discord
 
 from bot.core.basics import linear
-from bot.core.messaging.rendering import environment, render_message
+from bot.core.messaging.rendering import READER_ZONE, environment, render_message
 
 FORM = "discord"
 """Discord's template folder (``templates/discord/``)."""
@@ -179,7 +179,7 @@ def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str,
     ``jinja2.TemplateNotFound``.  The phrases of replies come from
     ``templates/discord/phrases.j2`` first.
     """
-    values = {**data, "context": dict(context or {})}
+    values = {**data, "context": dict(context or {}), READER_ZONE: None}  # Discord shows its own timestamps
     form = SHARED_FORM if template in BORROWED else FORM
     rendered = render_message(form, template, values)
     return f"{rendered.title}\n\n{rendered.body}" if rendered.title else rendered.body

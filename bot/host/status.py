@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from bot.core.games.facts import facts_of
@@ -31,7 +31,7 @@ from bot.core.messaging.outbox import OutboxDrain
 from bot.core.runtime.health import worker_health
 from bot.core.turns.shunt import TurnShunt
 from bot.store.db import unit_of_work
-from bot.store.models import Game
+from bot.store.models import Game, Player
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ class Status:
     outbox: dict[str, dict[str, int]]
     parked_turns: list[dict[str, Any]]
     workers: list[dict[str, Any]]
+    player_settings: dict[str, int] = field(default_factory=dict)
+    """How many players set each of their own settings (counts only: never who, nor what)."""
 
     def as_json(self) -> dict[str, Any]:
         def plain(value: Any) -> Any:
@@ -73,6 +75,7 @@ class Status:
             "outbox": self.outbox,
             "parked_turns": plain(self.parked_turns),
             "workers": plain(self.workers),
+            "player_settings": self.player_settings,
         }
 
 
@@ -95,7 +98,17 @@ def gather(sessions: sessionmaker[Session]) -> Status:
     }
     turns = [asdict(p) for p in TurnShunt(sessions).parked()]
     workers = [asdict(w) for w in worker_health(sessions)]
-    return Status(games, inbox, outbox, turns, workers)
+    return Status(games, inbox, outbox, turns, workers, settings_counts(sessions))
+
+
+def settings_counts(sessions: sessionmaker[Session]) -> dict[str, int]:
+    """How many players chose a zone of their own, quiet hours, board pictures: counts, in one query."""
+    with unit_of_work(sessions) as session:
+        zone, quiet, pictures = session.execute(
+            select(func.count(Player.time_zone), func.count(Player.quiet_hours),
+                   func.count(case((Player.board_pictures.is_(True), 1))))
+        ).one()  # fmt: skip
+    return {"time_zone": int(zone), "quiet_hours": int(quiet), "board_pictures": int(pictures)}
 
 
 def _next(deadline: datetime | None, resolve_at: datetime | None) -> datetime | None:

@@ -45,6 +45,12 @@ class Player(Base):
     """Whether report mails to this player carry the board picture as an attachment (a player setting)."""
     calendar_epoch: Mapped[int] = mapped_column(Integer, default=0)
     """Part of the key of the player's private calendar address; raising it revokes the old address."""
+    time_zone: Mapped[str | None] = mapped_column(String(64))
+    """The player's own IANA zone (``ZONE <name>``): the times they are told are shown in it first; None: the
+    game's zone (a player setting, :mod:`bot.core.commands.player_settings`)."""
+    quiet_hours: Mapped[str | None] = mapped_column(String(11))
+    """``HH:MM-HH:MM`` in the player's zone (``QUIET 22:00-07:00``): mail that can wait is held until they end;
+    None: none (:mod:`bot.core.messaging.quiet_hours`)."""
 
     identities: Mapped[list[Identity]] = relationship(back_populates="player", order_by="Identity.id")
 

@@ -402,6 +402,16 @@ _TWO_WORD_HEADS = ("MIN", "MAX", "TIME")
 """The first words of settings of two words, whose second word is a setting of its own (MIN GAP, GAP)."""
 
 
+SETTINGS_FIRST = frozenset({"zone"})
+"""Commands whose word is a CREATE setting's too (a player's own ``ZONE``): right below a CREATE, among its
+settings, the line is the setting (:func:`is_setting_of`)."""
+
+
+def is_setting_of(open_block: GmItem | None, item: GmItem) -> bool:
+    """Whether the command ``item`` read is rather a setting of ``open_block``, the CREATE being read."""
+    return open_block is not None and open_block.block == "settings" and item.form.name in SETTINGS_FIRST
+
+
 def split_settings(text: str) -> list[str]:
     """One line of settings cut into settings: at the spaces before each setting's word, never inside a
     setting of two words (MIN RELIABILITY, MIN GAP, MAX SEATS, TIME ZONE).

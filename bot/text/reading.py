@@ -404,12 +404,12 @@ def _read_line(reader: _Reader, line: str) -> None:
             pending.add_reason(reason.strip())
         return
     item = gm.parse(line)
-    if item is not None:
+    if item is not None and not gm.is_setting_of(reader.gm_block, item):
         reader.close_block()
         reader.commands.append(item)
         reader.gm_block = item if item.block else None
         return
-    parsed = _parse(line)
+    parsed = None if item is not None else _parse(line)
     if parsed is not None:
         command = _command(parsed, line)
         reader.close_block()

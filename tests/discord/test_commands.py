@@ -92,8 +92,8 @@ async def bench(
 
 
 TOP_LEVEL = {"absent", "calendar", "games", "gm", "help", "join", "link", "mute", "observe", "onfile", "orders",
-             "pictures", "play", "press", "ready", "reliability", "resign", "riders", "rules", "runners", "standby",
-             "status", "take"}  # fmt: skip
+             "pictures", "play", "press", "quiet", "ready", "reliability", "resign", "riders", "rules", "runners",
+             "settings", "standby", "status", "take", "zone"}  # fmt: skip
 GM_SUBCOMMANDS = {"broadcast", "create", "deadline", "eject", "extend", "log", "orders", "pause", "preview", "process",
                   "ready", "replace", "resume", "rollback", "start", "substitute"}  # fmt: skip
 """The slash commands of the referee's own commands, hand-checked; one a command added later makes from its

@@ -208,6 +208,11 @@ def _zone_names() -> dict[str, str]:
     return {name.lower(): name for name in names}
 
 
+def zone_names() -> dict[str, str]:
+    """Every IANA zone name a zone may be given as, by its lower-case spelling (see :func:`parse_zone`)."""
+    return dict(_zone_names())
+
+
 def parse_zone(name: str) -> ZoneInfo:
     """The IANA time zone called ``name`` (``Europe/London``, ``UTC``), in any letter case."""
     canonical = _zone_names().get(name.strip().lower())
@@ -344,3 +349,22 @@ def format_moment(moment: datetime, zone: ZoneInfo) -> str:
         return f"{shown} ({weekday})"
     day = weekday if local.date() == in_utc.date() else f"{weekday} {local.day} {_MONTHS[local.month - 1]}"
     return f"{shown} ({day} {local:%H:%M %Z}, {zone.key})"
+
+
+READER_LINE = 66
+"""The widest :func:`format_moment_for_reader` writes with the weekday (``Deadline: `` and it fit 78 columns)."""
+
+
+def format_moment_for_reader(moment: datetime, zone: ZoneInfo) -> str:
+    """A moment for one reader who chose a zone of their own (``ZONE``): in that zone first, then UTC.
+
+    ``Sun 2026-12-06 01:00 +07 Asia/Ho_Chi_Minh (2026-12-05 18:00 UTC)``; the weekday is left out
+    where it would make the text wider than :data:`READER_LINE` (the longest zone names), so it is
+    at most 78 columns for every zone.  The part in brackets is text :func:`parse_instant` reads back.
+    """
+    if moment.tzinfo is None:
+        raise ValueError("format_moment_for_reader needs an aware moment")
+    local = moment.astimezone(zone)
+    shown = f"{local:%Y-%m-%d %H:%M %Z} {zone.key} ({moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC)"
+    with_day = f"{_WEEKDAYS[local.weekday()]} {shown}"
+    return with_day if len(with_day) <= READER_LINE else shown

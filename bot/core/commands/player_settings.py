@@ -1,5 +1,11 @@
-"""A person's own settings: their private calendar's address (``CALENDAR [NEW]``) and board pictures by
-mail (``PICTURES ON|OFF``).
+"""A person's own settings: their private calendar's address (``CALENDAR [NEW]``), board pictures by
+mail (``PICTURES ON|OFF``), their time zone (``ZONE <name>|OFF``), their quiet hours (``QUIET <from>-<to>|OFF``),
+and all of them shown (``SETTINGS``).
+
+Settings are the player's (``players``), not an address's: they hold on every channel linked to the
+player, and any of those channels changes them.  A zone is an IANA name this machine knows (an unknown
+one is answered with the closest names, when there are any); quiet hours are read by
+:func:`bot.core.messaging.quiet_hours.parse_quiet`, and a malformed range is answered with the form.
 
 The calendar's address is derived from the player's id and ``calendar_epoch``
 (:mod:`bot.core.people.calendar_keys`): ``CALENDAR NEW`` raises the epoch, so the
@@ -12,8 +18,12 @@ and the reply says so plainly.
 
 from __future__ import annotations
 
+import difflib
+
+from bot.core.basics.durations import TimeInputError, parse_zone, zone_names
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
+from bot.core.messaging.quiet_hours import OFF, parse_quiet
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.secret_values import Secret
@@ -47,3 +57,52 @@ def set_pictures(ctx: CommandContext, command: c.SetPictures) -> Result:
     player.board_pictures = command.on
     ctx.reply.add("pictures", on=command.on)
     return DONE
+
+
+@handles(c.SetZone)
+def set_zone(ctx: CommandContext, command: c.SetZone) -> Result:
+    line = f"ZONE {command.zone}"
+    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    if command.zone.strip().upper() == OFF:
+        player.time_zone = None
+        ctx.reply.add("zone_set", zone=None)
+        return DONE
+    try:
+        zone = parse_zone(command.zone)
+    except TimeInputError as error:
+        ctx.reply.problem(line, "unknown_zone", reason=str(error), close=close_zones(command.zone))
+        return REFUSED
+    player.time_zone = zone.key
+    ctx.reply.add("zone_set", zone=zone.key)
+    return DONE
+
+
+def close_zones(name: str, many: int = 3) -> list[str]:
+    """Up to ``many`` zone names close to ``name`` (as written, or its last part: ``Hanoi``, ``Europe/Pari``)."""
+    names = zone_names()
+    wanted = name.strip().lower()
+    found = difflib.get_close_matches(wanted, list(names), n=many, cutoff=0.75)
+    if len(found) < many:
+        cities = {key.rsplit("/", 1)[-1]: key for key in names}
+        found += [cities[city] for city in difflib.get_close_matches(wanted.rsplit("/", 1)[-1], list(cities), n=many)]
+    return [names[key] for key in dict.fromkeys(found)][:many]
+
+
+@handles(c.SetQuiet)
+def set_quiet(ctx: CommandContext, command: c.SetQuiet) -> Result:
+    try:
+        quiet = parse_quiet(command.hours)
+    except TimeInputError as error:
+        ctx.reply.problem(f"QUIET {command.hours}", "bad_time", reason=str(error))
+        return REFUSED
+    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player.quiet_hours = None if quiet is None else str(quiet)
+    ctx.reply.add("quiet_set", hours=player.quiet_hours, zone=player.time_zone or "UTC")
+    return DONE
+
+
+@handles(c.ShowSettings)
+def show_settings(ctx: CommandContext, command: c.ShowSettings) -> Result:
+    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    ctx.reply.add("settings", zone=player.time_zone, quiet=player.quiet_hours, pictures=bool(player.board_pictures))
+    return SHOWN

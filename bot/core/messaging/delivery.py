@@ -12,6 +12,11 @@ This is the one place that decides who gets what on which channel:
 * a copy that carries a board (a report's ``board``) to a person who asked for board pictures
   (``players.board_pictures``, ``PICTURES ON``) says so in its own row's data (``board_picture``), so
   the channel's renderer draws it without asking the store at send time;
+* a person's copy carries their own zone (``players.time_zone``, ``ZONE``) in its data (``reader_zone``), so
+  the channel's renderer shows the times in it first (:func:`bot.core.messaging.rendering.render_message`);
+* a person's copy that can wait (:func:`bot.core.messaging.quiet_hours.can_wait`: a report, a notice of
+  others' actions) written inside their quiet hours (``players.quiet_hours``, ``QUIET``) is due when they end:
+  its row's first attempt is then, on every channel linked to them;
 * nothing goes through the outbox to an inline channel (``ServiceConfig.inline_channels``: the host's
   command line reads its answer from :class:`bot.core.runtime.service.Applied` at once).
 
@@ -28,12 +33,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from bot.core.basics.batch import memo_of
 from bot.core.games.preload import GAME_MASTERS, OBSERVERS
 from bot.core.messaging.outbox import Outgoing, enqueue_many
+from bot.core.messaging.quiet_hours import can_wait, release_at
+from bot.core.messaging.rendering import READER_ZONE
 from bot.core.model.commands import Sender
 from bot.core.model.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
 from bot.store.models import Game, GameMaster, Identity, Observer, Player
@@ -76,21 +83,27 @@ class Delivery:
         """
         people = [self._people(outcome) for outcome in outcomes]
         addresses = addresses_of(self.session, [pid for ids in people for pid in ids])
-        boards = [pid for outcome, ids in zip(outcomes, people, strict=True) if BOARD in outcome.message.data
-                  for pid in ids]  # fmt: skip
-        pictures = wanting_pictures(self.session, boards)
+        settings = settings_of(self.session, [pid for ids in people for pid in ids])
         rows: list[Outgoing] = []
         for outcome, ids in zip(outcomes, people, strict=True):
             rows += self._rows(outcome, self._places(outcome))
             for pid in ids:
-                rows += self._rows(outcome, addresses.get(pid, []), pid in pictures)
+                rows += self._rows(outcome, addresses.get(pid, []), settings.get(pid, NO_SETTINGS))
         enqueue_many(self.session, rows, self.now, self.config.message_domain)
         return len(rows)
 
-    def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]], picture: bool = False) -> list[Outgoing]:
+    def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]], person: Settings | None = None) -> list[Outgoing]:
         """The outbox rows of ``outcome`` to ``pairs``: none to an inline channel, none written twice;
-        ``picture``: the recipient wants the board drawn (``board_picture`` in the row's data)."""
-        data = {**outcome.message.data, BOARD_PICTURE: True} if picture else outcome.message.data
+        ``person``: the settings of the person they reach (their pictures, zone and quiet hours)."""
+        data = outcome.message.data
+        due = None
+        if person is not None:
+            own: dict[str, object] = {BOARD_PICTURE: True} if person.pictures and BOARD in data else {}
+            if person.zone:
+                own[READER_ZONE] = person.zone
+            data = {**data, **own} if own else data
+            if person.quiet_hours and can_wait(outcome.kind, outcome.message.template):
+                due = release_at(self.now, person.quiet_hours, person.zone)
         rows: list[Outgoing] = []
         for channel, recipient in pairs:
             if channel in self.config.inline_channels:
@@ -101,7 +114,7 @@ class Delivery:
             rows.append(
                 Outgoing(
                     channel, recipient, outcome.kind, outcome.message.template, data, outcome.key,
-                    outcome.context, outcome.game_id, outcome.turn_number, outcome.message.secret,
+                    outcome.context, outcome.game_id, outcome.turn_number, outcome.message.secret, due,
                 )
             )  # fmt: skip
         return rows
@@ -160,12 +173,30 @@ def addresses_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[
     return found
 
 
-def wanting_pictures(session: Session, player_ids: Iterable[int]) -> set[int]:
-    """Which of ``player_ids`` asked for board pictures (``PICTURES ON``), in one query (none when empty)."""
+@dataclass(frozen=True)
+class Settings:
+    """What delivery reads of a person's settings: board pictures, their own zone, their quiet hours."""
+
+    pictures: bool = False
+    zone: str | None = None
+    quiet_hours: str | None = None
+
+
+NO_SETTINGS = Settings()
+
+
+def settings_of(session: Session, player_ids: Iterable[int]) -> dict[int, Settings]:
+    """The settings of those of ``player_ids`` who set any, in one query (none when empty)."""
     ids = sorted(set(player_ids))
     if not ids:
-        return set()
-    return set(session.scalars(select(Player.id).where(Player.id.in_(ids), Player.board_pictures.is_(True))))
+        return {}
+    rows = session.execute(
+        select(Player.id, Player.board_pictures, Player.time_zone, Player.quiet_hours).where(
+            Player.id.in_(ids),
+            or_(Player.board_pictures.is_(True), Player.time_zone.is_not(None), Player.quiet_hours.is_not(None)),
+        )
+    ).all()
+    return {pid: Settings(bool(pictures), zone, quiet) for pid, pictures, zone, quiet in rows}
 
 
 def game_master_ids(session: Session, game_id: int) -> list[int]:

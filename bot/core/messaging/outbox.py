@@ -58,6 +58,8 @@ class Outgoing:
     turn_number: int | None = None
     secret: bool = False
     """``data`` holds a :class:`~bot.core.model.secret_values.Secret`: the row forgets it once sent or parked."""
+    not_before: datetime | None = None
+    """Held until then (the recipient's quiet hours: :mod:`bot.core.messaging.quiet_hours`); None: due now."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def _values(message: Outgoing, now: datetime, domain: str) -> dict[str, Any]:
         "game_id": message.game_id,
         "turn_number": message.turn_number,
         "created_at": now,
-        "next_attempt_at": now,
+        "next_attempt_at": now if message.not_before is None else max(now, message.not_before),
         "attempts": 0,
         "last_error": None,
         "sent_at": None,

@@ -33,7 +33,9 @@ Jinja's ``wordwrap``, redefined to measure columns),
 as fit (an item is never split), ``widest(limit, attribute)`` for the width of a name column, ``seat_labels(width)`` for a table's name
 column (names that fit, else numbered clipped names with a legend: every
 line of a mail fits in 78 columns, whatever the names), and
-``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone.
+``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone, or, in a copy for a person who
+chose a zone of their own (its data's ``reader_zone``: :mod:`bot.core.messaging.delivery`), in that zone
+first and then UTC (:func:`bot.core.basics.durations.format_moment_for_reader`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import textwrap
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -57,7 +60,7 @@ from jinja2.filters import do_wordwrap
 from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
-from bot.core.basics.durations import format_moment
+from bot.core.basics.durations import format_moment, format_moment_for_reader
 from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
 from bot.resources import TEMPLATES_DIR
 
@@ -208,11 +211,24 @@ def _seat_labels(names: object, width: int) -> SeatLabels:
     return SeatLabels(labels, numbers, True)
 
 
+READER_ZONE = "reader_zone"
+"""The data key of a person's own zone in their copy (set by :mod:`bot.core.messaging.delivery`)."""
+_READER: ContextVar[str | None] = ContextVar("reader_zone", default=None)
+"""The zone of the reader of the message being rendered (:func:`render_message`), for ``when``."""
+
+
 def _when(value: object, time_zone: str = "UTC") -> str:
-    """A stored moment (ISO text or datetime) in UTC and the game's zone, or a dash."""
+    """A stored moment (ISO text or datetime) in UTC and the game's zone, or in the reader's own zone
+    then UTC when the message is for a reader who chose one; a dash for none."""
     if value is None or value == "":
         return "-"
     moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    reader = _READER.get()
+    if reader:
+        try:
+            return format_moment_for_reader(moment, ZoneInfo(reader))
+        except (ValueError, KeyError):
+            pass  # a zone this machine no longer reads: the game's, as for everyone
     return format_moment(moment, ZoneInfo(time_zone))
 
 
@@ -272,8 +288,13 @@ class Rendered:
 
 
 def render_message(form: str, template: str, data: Mapping[str, Any]) -> Rendered:
-    """``templates/<form>/<template>.txt.j2`` with ``data``; a first line ``Title: ...`` is split off."""
-    text = render(f"{form}/{template}.txt.j2", data, form)
+    """``templates/<form>/<template>.txt.j2`` with ``data``; a first line ``Title: ...`` is split off.
+    Its times are in the reader's own zone first when ``data`` names one (:data:`READER_ZONE`)."""
+    token = _READER.set(data.get(READER_ZONE) or None)
+    try:
+        text = render(f"{form}/{template}.txt.j2", data, form)
+    finally:
+        _READER.reset(token)
     if text.startswith("Title:"):
         first, _, rest = text.partition("\n")
         return Rendered(first.removeprefix("Title:").strip(), rest.lstrip("\n"))
@@ -299,7 +320,10 @@ def render_report_body(
     if not _seat_independent(template):
         return render(template, data)
     try:
-        key = (template, json.dumps([report, data["events"]], sort_keys=True, separators=(",", ":")))
+        key = (
+            f"{template}|{_READER.get() or ''}",
+            json.dumps([report, data["events"]], sort_keys=True, separators=(",", ":")),
+        )
     except (TypeError, ValueError):
         return render(template, data)  # not plain JSON data (a caller's own objects): rendered as it is
     return _SHARED_BODIES.get(key, lambda: render(template, {**data, "seat": None, "private": None}))

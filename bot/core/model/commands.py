@@ -621,6 +621,43 @@ class SetPictures(Declared):
     on: bool
 
 
+@dataclass(frozen=True)
+class SetZone(Declared):
+    """``ZONE <name>``: the sender's own time zone (IANA), in which the times they are told are shown first;
+    ``ZONE OFF``: none (the game's zone, as for everyone).  The game's zone still decides its schedule."""
+
+    declaration = Declaration(
+        "ZONE", Permission.ANYONE, summary="your time zone: the times you are told are shown in it first",
+        forms=(Form("ZONE <zone>", "ZONE <name>, an IANA zone such as Europe/Paris or Asia/Ho_Chi_Minh; ZONE OFF"),),
+    )  # fmt: skip
+
+    zone: str
+
+
+@dataclass(frozen=True)
+class SetQuiet(Declared):
+    """``QUIET <from>-<to>``: hours in the sender's zone in which mail that can wait (reports, notices of
+    others' actions) is held until they end (:mod:`bot.core.messaging.quiet_hours`); ``QUIET OFF``: none."""
+
+    declaration = Declaration(
+        "QUIET", Permission.ANYONE, summary="hours in your zone when mail that can wait is held until they end",
+        forms=(Form("QUIET <hours>", "QUIET 22:00-07:00 (from-to, in your zone) or QUIET OFF"),),
+    )  # fmt: skip
+
+    hours: str
+
+
+@dataclass(frozen=True)
+class ShowSettings(Declared):
+    """``SETTINGS``: the sender's own settings (zone, quiet hours, board pictures), the same on every channel
+    linked to them."""
+
+    declaration = Declaration(
+        "SETTINGS", Permission.ANYONE, summary="your settings: time zone, quiet hours, board pictures",
+        forms=(Form("SETTINGS", "SETTINGS (then ZONE, QUIET or PICTURES to change one)"),),
+    )  # fmt: skip
+
+
 # ---- press between players: see bot/core/commands/press.py ------------------------------------
 
 
@@ -830,6 +867,7 @@ Command = (
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
+    | SetZone | SetQuiet | ShowSettings
     | SendPress | ReplyPress | MutePress | SetStandby | ShowStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip

@@ -1,0 +1,118 @@
+"""Quiet hours: when a player's mail that can wait is held, and until when (the one rule, used by delivery).
+
+A player's quiet hours (``QUIET 22:00-07:00``, ``players.quiet_hours``) are a range of wall-clock
+times in their own zone (``players.time_zone``; UTC without one), from its first minute up to, not
+including, its last; a range whose end is before its start crosses midnight.  A moment is quiet when
+the player's clock shows a time inside the range then, and it stays held until the first moment the
+clock shows a time outside it: the end of the range, or, on a day the clocks jump over that time, the
+jump itself.  So a day the clocks go back holds the repeated hour as many times as it is shown, and a
+range that never shows that day (its times skipped) holds nothing.
+
+What can wait and what cannot is :func:`can_wait`'s: a reply to the player's own message never
+waits (it is the sender's, not a person's copy), nor a seat offer with its deadline, nor a reminder
+(it is about their own deadline), nor a link code; a report and a notice of others' actions wait.
+Delivery writes a held row with its next attempt at the end of the quiet hours
+(:mod:`bot.core.messaging.delivery`), so a restart, or another process's sender, keeps the hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.core.basics import linear
+from bot.core.basics.durations import TimeInputError
+from bot.core.model.outcomes import NOTICE, REPORT
+
+_RANGE = linear.compile(r"^([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])\s*-\s*([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])$")
+OFF = "OFF"
+FORM = "QUIET 22:00-07:00 (from-to, on a 24-hour clock in your zone) or QUIET OFF"
+
+NEVER_HELD = frozenset({"seat_offer", "reminder", "late_notice", "link_code", "password_locked"})
+"""Templates of notices that never wait: a seat offer with its deadline, what is said about the player's own
+deadline, a code or a lock-out they are waiting for."""
+
+
+@dataclass(frozen=True)
+class QuietHours:
+    """A range of wall-clock times, ``start`` up to ``end`` (not included); ``end < start`` crosses midnight."""
+
+    start: time
+    end: time
+
+    def __str__(self) -> str:
+        return f"{self.start:%H:%M}-{self.end:%H:%M}"
+
+    def covers(self, clock: time) -> bool:
+        """Whether a clock showing ``clock`` is inside the range."""
+        if self.start < self.end:
+            return self.start <= clock < self.end
+        return clock >= self.start or clock < self.end
+
+
+def parse_quiet(text: str) -> QuietHours | None:
+    """``22:00-07:00`` (also ``2200-0700``, ``22.00 - 7.00``) as quiet hours, ``OFF`` as None.
+
+    Raises :class:`~bot.core.basics.durations.TimeInputError` saying the form for anything else, and
+    for a range that is empty (its start is its end)."""
+    cleaned = text.strip()
+    if cleaned.upper() == OFF:
+        return None
+    found = _RANGE.match(cleaned)
+    if found is None:
+        raise TimeInputError(f"write quiet hours as {FORM}")
+    start = time(int(found.group(1)), int(found.group(2)))
+    end = time(int(found.group(3)), int(found.group(4)))
+    if start == end:
+        raise TimeInputError(f"quiet hours from {start:%H:%M} to {end:%H:%M} are empty; write them as {FORM}")
+    return QuietHours(start, end)
+
+
+def held_until(moment: datetime, quiet: QuietHours, zone: ZoneInfo) -> datetime | None:
+    """The moment (UTC) mail that can wait, due at ``moment`` (aware), is sent instead; None when
+    ``moment`` is not quiet (see the module docstring)."""
+    local = moment.astimezone(zone)
+    clock = local.replace(tzinfo=None).time()
+    if not quiet.covers(clock):
+        return None
+    day = local.date() if clock < quiet.end else local.date() + timedelta(days=1)
+    return _first_shown(datetime.combine(day, quiet.end), zone, moment)
+
+
+def _first_shown(wall: datetime, zone: ZoneInfo, after: datetime) -> datetime:
+    """The first moment later than ``after`` at which clocks in ``zone`` show ``wall`` (naive) or a later
+    time: the second of a time shown twice when the first has passed, the jump over a time skipped."""
+    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    second = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
+    if first.astimezone(zone).replace(tzinfo=None) == wall:  # the time is shown (once or twice)
+        return first if first > after else second
+    # skipped: fold=1 reads it with the offset after the jump (a moment before it), fold=0 with the one
+    # before (a moment after it); the jump is between, found to the second
+    low, high = min(first, second), max(first, second)
+    before = low.astimezone(zone).utcoffset()
+    while high - low > timedelta(seconds=1):
+        middle = low + (high - low) / 2
+        if middle.astimezone(zone).utcoffset() == before:
+            low = middle
+        else:
+            high = middle
+    return max(high, after + timedelta(microseconds=1))
+
+
+def can_wait(kind: str, template: str) -> bool:
+    """Whether a person's copy of a message of outbox ``kind`` and ``template`` may be held by quiet hours."""
+    return kind == REPORT or (kind == NOTICE and template not in NEVER_HELD)
+
+
+def release_at(moment: datetime, quiet_hours: str | None, time_zone: str | None) -> datetime | None:
+    """:func:`held_until` for a player's stored settings (``players.quiet_hours``, ``players.time_zone``);
+    None without quiet hours, or for settings that no longer read (nothing is held for them)."""
+    if not quiet_hours:
+        return None
+    try:
+        quiet = parse_quiet(quiet_hours)
+        zone = ZoneInfo(time_zone or "UTC")
+    except (TimeInputError, ValueError, KeyError):
+        return None
+    return None if quiet is None else held_until(moment, quiet, zone)
