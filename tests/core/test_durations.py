@@ -15,6 +15,7 @@ from bot.core.basics.durations import (
     format_duration,
     format_duration_list,
     format_moment,
+    format_moment_for_reader,
     local_to_utc,
     parse_date,
     parse_duration,
@@ -323,12 +324,16 @@ def test_format_moment_shows_utc_and_the_game_zone(moment, zone, text):
 
 
 def test_format_moment_fits_a_mailed_line_and_reads_back_in_every_zone():
-    """Every zone this machine knows, at two moments either side of midnight UTC, summer and winter."""
+    """Every zone this machine knows, at two moments either side of midnight UTC, summer and winter: the
+    game's form and a reader's own fit after ``  Deadline: `` in 78 columns (READER_LINE), and read back."""
     problems = []
     for name in sorted(available_timezones() - {"localtime"}):
         zone = ZoneInfo(name)
         for moment in (datetime(2026, 12, 5, 0, 30, tzinfo=UTC), datetime(2026, 7, 5, 23, 30, tzinfo=UTC)):
             text = format_moment(moment, zone)
-            if len(text) > 78 or parse_instant(text.split(" (")[0], zone) != moment:
+            if len("  Deadline: " + text) > 78 or parse_instant(text.split(" (")[0], zone) != moment:
                 problems.append(text)
+            reader = format_moment_for_reader(moment, zone)
+            if len("  Deadline: " + reader) > 78 or f"({moment:%Y-%m-%d %H:%M} UTC)" not in reader:
+                problems.append(reader)
     assert problems == []

@@ -68,3 +68,23 @@ def test_quiet_hours_hold_reports_not_replies_and_times_are_in_the_players_zone(
     ben = next(r for r in h.outbox() if r.recipient == "ben@example.org" and r.template == "started")
     assert "Europe/Paris" in ben.body  # the game's zone, as before, for everyone else
     assert max(len(line) for row in h.outbox() for line in row.body.splitlines()) <= 78
+
+
+def test_the_longest_zone_name_keeps_every_mailed_line_within_78_columns(sessions):
+    """The widest reader's time (the longest IANA name) in every mail of a whole turn: reports, notices,
+    replies, STATUS; with the game's own zone the longest too."""
+    from zoneinfo import available_timezones
+
+    longest = max(available_timezones(), key=len)
+    h = Harness(sessions)
+    for name in ("Ann", "Ben"):
+        h.send(name, c.SetZone(longest))
+    h.golden_strider_game()
+    h.send("Ann", c.ShowStatus("gs1"))
+    h.setup_all()
+    h.send("Ben", c.ShowStatus("gs1"))
+    h.pass_deadline()
+    bodies = [row.body for row in h.outbox() if row.recipient in ("ann@example.org", "ben@example.org")]
+    assert any(longest in body for body in bodies)
+    wide = [line for body in bodies for line in body.splitlines() if len(line) > 78]
+    assert wide == [], wide

@@ -328,6 +328,11 @@ _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+READER_LINE = 66
+"""The widest moment :func:`format_moment` and :func:`format_moment_for_reader` write (``  Deadline: `` and
+it fit 78 columns)."""
+
+
 def format_moment(moment: datetime, zone: ZoneInfo) -> str:
     """A moment for a message, in UTC and in the game's zone ("shown in UTC and the game's zone").
 
@@ -336,8 +341,10 @@ def format_moment(moment: datetime, zone: ZoneInfo) -> str:
     Dec 05:00 AEDT, Australia/Sydney)``), and only the weekday for a game
     kept in UTC (``2026-12-05 18:00 UTC (Sat)``).  The part before the
     bracket is text :func:`parse_instant` reads back.  Names are English
-    whatever the host's locale.  At most 78 characters for every zone (76
-    for the longest names), so it fits a mailed line of its own.
+    whatever the host's locale.  At most :data:`READER_LINE` characters for
+    every zone: where the zone's name would make it wider (the longest IANA
+    names), the local time keeps its abbreviation or offset and drops the name,
+    so ``Deadline: `` and the moment fit a mailed line of 78 columns.
     """
     if moment.tzinfo is None:
         raise ValueError("format_moment needs an aware moment")
@@ -348,23 +355,26 @@ def format_moment(moment: datetime, zone: ZoneInfo) -> str:
     if local.utcoffset() == timedelta(0) and zone.key in ("UTC", "Etc/UTC", "Etc/Zulu", "Zulu", "Universal"):
         return f"{shown} ({weekday})"
     day = weekday if local.date() == in_utc.date() else f"{weekday} {local.day} {_MONTHS[local.month - 1]}"
-    return f"{shown} ({day} {local:%H:%M %Z}, {zone.key})"
-
-
-READER_LINE = 66
-"""The widest :func:`format_moment_for_reader` writes with the weekday (``Deadline: `` and it fit 78 columns)."""
+    named = f"{shown} ({day} {local:%H:%M %Z}, {zone.key})"
+    return named if len(named) <= READER_LINE else f"{shown} ({day} {local:%H:%M %Z})"
 
 
 def format_moment_for_reader(moment: datetime, zone: ZoneInfo) -> str:
     """A moment for one reader who chose a zone of their own (``ZONE``): in that zone first, then UTC.
 
     ``Sun 2026-12-06 01:00 +07 Asia/Ho_Chi_Minh (2026-12-05 18:00 UTC)``; the weekday is left out
-    where it would make the text wider than :data:`READER_LINE` (the longest zone names), so it is
-    at most 78 columns for every zone.  The part in brackets is text :func:`parse_instant` reads back.
+    where it would make the text wider than :data:`READER_LINE`, and for the longest zone names the
+    name too (the abbreviation or offset stays), so it fits a line of 78 columns after ``Deadline: ``.  The part in brackets is text :func:`parse_instant` reads back.
     """
     if moment.tzinfo is None:
         raise ValueError("format_moment_for_reader needs an aware moment")
     local = moment.astimezone(zone)
-    shown = f"{local:%Y-%m-%d %H:%M %Z} {zone.key} ({moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC)"
-    with_day = f"{_WEEKDAYS[local.weekday()]} {shown}"
-    return with_day if len(with_day) <= READER_LINE else shown
+    in_utc = f"({moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC)"
+    weekday = _WEEKDAYS[local.weekday()]
+    for form in (
+        f"{weekday} {local:%Y-%m-%d %H:%M %Z} {zone.key} {in_utc}",
+        f"{local:%Y-%m-%d %H:%M %Z} {zone.key} {in_utc}",
+    ):
+        if len(form) <= READER_LINE:
+            return form
+    return f"{weekday} {local:%Y-%m-%d %H:%M %Z} {in_utc}"  # the longest names: the offset says the zone
