@@ -46,7 +46,9 @@ def test_held_exactly_while_the_clock_shows_a_quiet_time_and_released_when_it_do
     if release is None:
         return
     assert release > moment
-    assert release - moment <= timedelta(hours=26)  # a day at most, with a clock change
+    # a day at most with a clock change; two when the change skips every time outside the range (found by
+    # this test: Santiago, 2026-09-06, midnight skipped, quiet 00:01-00:00)
+    assert release - moment <= timedelta(hours=50)
     assert not quiet.covers(_clock(release, zone)), (release, release.astimezone(zone))
     # every moment before the release is quiet (a fraction near 1 may round up to the release itself)
     between = min(moment + (release - moment) * where, release - timedelta(microseconds=1))
@@ -60,6 +62,13 @@ def test_a_range_across_midnight_in_hanoi() -> None:
     assert held_until(datetime(2026, 3, 1, 23, 59, tzinfo=UTC), quiet, zone) == datetime(2026, 3, 2, 0, tzinfo=UTC)
     assert held_until(datetime(2026, 3, 2, 0, 0, tzinfo=UTC), quiet, zone) is None  # 07:00: over
     assert held_until(datetime(2026, 3, 1, 14, 59, tzinfo=UTC), quiet, zone) is None  # 21:59: not yet
+
+
+def test_a_jump_into_the_range_holds_until_the_next_end_shown() -> None:
+    """Santiago, 2026-09-06: 00:00 becomes 01:00; quiet 00:01-00:00 shows no time outside it that day."""
+    quiet, zone = QuietHours(time(0, 1), time(0, 0)), ZoneInfo("America/Santiago")
+    release = held_until(datetime(2026, 9, 6, 0, 0, tzinfo=UTC), quiet, zone)
+    assert release == datetime(2026, 9, 7, 3, 0, tzinfo=UTC)  # 2026-09-07 00:00 there (-03)
 
 
 def test_the_hour_the_clocks_skip_releases_at_the_jump() -> None:

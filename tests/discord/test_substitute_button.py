@@ -191,5 +191,7 @@ async def test_standby_shows_and_changes_the_list_and_take_suggests_only_the_sea
         assert "seat Dan of gs1 is not up for a substitute; seats that are: Cat, Eve" in refused, refused
         taken = await said("take", {"game": GAME, "seat": "eve"})
         assert "the seat Eve is yours once a game master of gs1 accepts" in taken, taken
-        [help_reply, *_] = await world.command("Zed", "help")
-        assert "/standby [kind:] [off:]" in help_reply["content"] and "/take game: seat:" in help_reply["content"]
+        asked = await world.fake.slash("help", {}, world.user("Zed"))
+        await world.fake.wait_for_callback(asked)
+        help_text = "".join(part["content"] for part in await world.fake.wait_for_replies(asked, count=2))
+        assert "/standby [kind:] [off:]" in help_text and "/take game: seat:" in help_text, help_text

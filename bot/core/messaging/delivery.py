@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.core.basics.batch import memo_of
@@ -82,8 +82,7 @@ class Delivery:
         two statements, not one query per seat and one INSERT per row).
         """
         people = [self._people(outcome) for outcome in outcomes]
-        addresses = addresses_of(self.session, [pid for ids in people for pid in ids])
-        settings = settings_of(self.session, [pid for ids in people for pid in ids])
+        addresses, settings = reach_of(self.session, [pid for ids in people for pid in ids])
         rows: list[Outgoing] = []
         for outcome, ids in zip(outcomes, people, strict=True):
             rows += self._rows(outcome, self._places(outcome))
@@ -122,7 +121,7 @@ class Delivery:
     def recipients(self, outcome: Outcome) -> list[tuple[str, str]]:
         """(channel, recipient) pairs for the outcome's audience."""
         ids = self._people(outcome)
-        addresses = addresses_of(self.session, ids)
+        addresses, _ = reach_of(self.session, ids)
         return self._places(outcome) + [pair for pid in ids for pair in addresses.get(pid, ())]
 
     def _places(self, outcome: Outcome) -> list[tuple[str, str]]:
@@ -156,21 +155,29 @@ class Delivery:
                 return []
 
 
-def addresses_of(session: Session, player_ids: Iterable[int]) -> dict[int, list[tuple[str, str]]]:
+def reach_of(
+    session: Session, player_ids: Iterable[int]
+) -> tuple[dict[int, list[tuple[str, str]]], dict[int, Settings]]:
     """Every (channel, address) of each of ``player_ids``, oldest link first (:func:`bot.core.people.identities.reach`),
-    in one query; a player without identities (or no such player) is absent."""
+    and the settings of those who set any, in one query; a player without identities (or no such player) is
+    absent from both."""
     ids = sorted(set(player_ids))
     if not ids:
-        return {}
+        return {}, {}
     found: dict[int, list[tuple[str, str]]] = {}
+    settings: dict[int, Settings] = {}
     rows = session.execute(
-        select(Identity.player_id, Identity.channel, Identity.address)
+        select(Identity.player_id, Identity.channel, Identity.address, Player.board_pictures, Player.time_zone,
+               Player.quiet_hours)
+        .join(Player, Player.id == Identity.player_id)
         .where(Identity.player_id.in_(ids))
         .order_by(Identity.id)
-    ).all()
-    for player_id, channel, address in rows:
+    ).all()  # fmt: skip
+    for player_id, channel, address, pictures, zone, quiet in rows:
         found.setdefault(player_id, []).append((channel, address))
-    return found
+        if pictures or zone or quiet:
+            settings[player_id] = Settings(bool(pictures), zone, quiet)
+    return found, settings
 
 
 @dataclass(frozen=True)
@@ -183,20 +190,6 @@ class Settings:
 
 
 NO_SETTINGS = Settings()
-
-
-def settings_of(session: Session, player_ids: Iterable[int]) -> dict[int, Settings]:
-    """The settings of those of ``player_ids`` who set any, in one query (none when empty)."""
-    ids = sorted(set(player_ids))
-    if not ids:
-        return {}
-    rows = session.execute(
-        select(Player.id, Player.board_pictures, Player.time_zone, Player.quiet_hours).where(
-            Player.id.in_(ids),
-            or_(Player.board_pictures.is_(True), Player.time_zone.is_not(None), Player.quiet_hours.is_not(None)),
-        )
-    ).all()
-    return {pid: Settings(bool(pictures), zone, quiet) for pid, pictures, zone, quiet in rows}
 
 
 def game_master_ids(session: Session, game_id: int) -> list[int]:

@@ -77,7 +77,12 @@ def held_until(moment: datetime, quiet: QuietHours, zone: ZoneInfo) -> datetime 
     if not quiet.covers(clock):
         return None
     day = local.date() if clock < quiet.end else local.date() + timedelta(days=1)
-    return _first_shown(datetime.combine(day, quiet.end), zone, moment)
+    release = _first_shown(datetime.combine(day, quiet.end), zone, moment)
+    if quiet.covers(release.astimezone(zone).replace(tzinfo=None).time()):
+        # the clocks jumped over every time outside the range (a range of all but a minute, the day they
+        # skip its end): still quiet there, so held until the next day's end is shown
+        return held_until(release, quiet, zone)
+    return release
 
 
 def _first_shown(wall: datetime, zone: ZoneInfo, after: datetime) -> datetime:
