@@ -40,7 +40,7 @@ SHARED_FORM = "email"
 BORROWED = frozenset({
     "absence", "broadcast", "deadline_moved", "ejected", "ended", "gm_handed_over", "gm_help", "help",
     "intakes_behind", "late_notice", "link_code", "linked", "orders_elsewhere", "orders_entered",
-    "password_locked", "paused", "prerendered", "press_gm_copy", "resumed", "rolled_back", "seat_joined", "seat_taken", "turn_parked",
+    "over_as_dealt", "password_locked", "paused", "prerendered", "press_gm_copy", "resumed", "rolled_back", "seat_joined", "seat_taken", "turn_parked",
     "seat_put_up", "substitute_found", "substitute_declined", "ready_marked", "option_changed",
     "unlinked", "unreachable",
 })  # fmt: skip

@@ -33,6 +33,7 @@ import asyncio
 import json
 import logging
 import re
+import signal
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -391,22 +392,31 @@ def serve_pages(
     ``referee demo --web``."""
 
     async def serving() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        # Ctrl-C and SIGTERM stop it through handlers of its own: a SIGINT its parent left ignored (a
+        # disposition that survives exec) would otherwise never reach Python as KeyboardInterrupt.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
         runner = await start(site_for(sessions), host, port)
         used = bound_port(runner)
         try:
             out(f"Web pages: http://{host}:{used}/ (Ctrl-C to stop)")
             if game is not None:
                 out(f"The game's page: http://{host}:{used}/games/{game}")
-            if seconds is None:
-                await asyncio.Event().wait()
-            else:
-                await asyncio.sleep(seconds)
+            try:
+                await asyncio.wait_for(stop.wait(), seconds)
+                out("Web pages: stopped")
+            except TimeoutError:
+                pass  # served for ``seconds``
         finally:
             await runner.cleanup()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
         return used
 
     try:
         return asyncio.run(serving())
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the handlers were installed
         out("Web pages: stopped")
         return port

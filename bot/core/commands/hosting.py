@@ -16,7 +16,7 @@ from bot.core.commands.context import CommandContext
 from bot.core.commands.new_game_settings import read_settings
 from bot.core.commands.registry import DONE, REFUSED, Result, handles
 from bot.core.games.calendar_entry import deadline_entry
-from bot.core.games.stored import FORMING, RUNNING, find_game, normalise_slug, rules_of
+from bot.core.games.stored import FINISHED, FORMING, RUNNING, find_game, normalise_slug, rules_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.model.secret_values import Secret
@@ -138,7 +138,8 @@ def start(ctx: CommandContext, command: c.StartGame) -> Result:
         ctx.reply.problem(line, "cannot_start", game=game.slug, reason=str(exc))
         return REFUSED
     phase = rules.phase(state)
-    assert phase is not None
+    if phase is None:  # the game ended as it was dealt (Dragon Stripes: its compulsory first cards)
+        return _over_as_dealt(ctx, game, state)
     game.state = rules.dump_state(state)
     game.status = RUNNING
     game.deadline_at = next_deadline(ctx.session, game, phase, ctx.now, first=True)
@@ -148,6 +149,30 @@ def start(ctx: CommandContext, command: c.StartGame) -> Result:
         "started", game=game.slug, phase=phase.title, deadline=game.deadline_at.isoformat(),
         time_zone=game.time_zone,
     )  # fmt: skip
+    return DONE
+
+
+def _over_as_dealt(ctx: CommandContext, game: Game, state: object) -> Result:
+    """A game whose deal already ends it: a game's own rules may play cards as it is dealt
+    (docs/rules/dragon-stripes.md 4.1: each turn's first card is compulsory, and the third danger card
+    ends the game), so START finds no turn to open.  The game is over as dealt: it is kept finished with
+    the state its seed deals (so its record replays and verifies), and every seat, the game masters and
+    its public place are told the result and the seed, as at any end."""
+    rules = rules_of(game)
+    game.state = rules.dump_state(state)
+    game.status = FINISHED
+    game.finished_at = ctx.now
+    game.deadline_at = None
+    standings = [{"place": s.place, "seat": s.seat} for s in rules.standings(state)]
+    data = {"game": game.slug, "title": rules.title, "seats": [s.name for s in game.seats], "standings": standings,
+            "seed": game.seed, "commitment": game.commitment, "page": ctx.config.page_of(game.slug)}  # fmt: skip
+    message = Message("over_as_dealt", data)
+    key = f"dealt:{game.slug}:{game.generation}"
+    ctx.delivery.send(Outcome(ToPublic(game.id), message, REPORT, key, game.id))
+    for seat in game.seats:
+        ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), message, REPORT, key, game.id))
+    ctx.delivery.send(Outcome(ToGameMasters(game.id), message, REPORT, key, game.id))
+    ctx.reply.add("over_as_dealt", game=game.slug, title=rules.title, standings=standings)
     return DONE
 
 
