@@ -59,7 +59,7 @@ async def test_the_demo_serves_its_game_until_it_stops(tmp_path: Path, inherited
         process.send_signal(signal.SIGINT)  # Ctrl-C
         # Three runs of .ci/run started with '&' failed here before the pages stopped on their own SIGINT
         # handler: the job's SIGINT was ignored, so Ctrl-C did nothing ("ignored" is that case).
-        rest = (await asyncio.wait_for(process.stdout.read(), 60)).decode()
+        rest = (await asyncio.wait_for(process.stdout.read(), 30)).decode()
         assert await asyncio.wait_for(process.wait(), 30) == 0, rest
         assert "Web pages: stopped" in rest and "Traceback" not in rest, f"{rest!r} (Ctrl-C after {served:.1f} s)"
     finally:
