@@ -337,6 +337,11 @@ def started_game_at(kind: str, url: str) -> None:
         for name in SEATS[: registry.get_rules(kind).min_seats]:
             h.send(name, c.JoinGame(SLUG, name))
         started = h.send("GM", c.StartGame(SLUG)).reply
+        with unit_of_work(h.sessions) as session:
+            game = find_game(session, SLUG)
+            seed = None if game is None else game.seed
+        # shown with a failure (captured output): each run deals from a new seed, and a failure needs it
+        print(f"{kind}: game {SLUG} dealt from seed {seed}")
         assert started is not None and "STARTED" in started, started
     finally:
         engine.dispose()
