@@ -102,13 +102,16 @@ def gather(sessions: sessionmaker[Session]) -> Status:
 
 
 def settings_counts(sessions: sessionmaker[Session]) -> dict[str, int]:
-    """How many players chose a zone of their own, quiet hours, board pictures: counts, in one query."""
+    """How many players chose a zone of their own, quiet hours, board pictures, a language, the plain form
+    and a digest: counts only (never who), in one query."""
     with unit_of_work(sessions) as session:
-        zone, quiet, pictures = session.execute(
+        zone, quiet, pictures, language, plain, digest = session.execute(
             select(func.count(Player.time_zone), func.count(Player.quiet_hours),
-                   func.count(case((Player.board_pictures.is_(True), 1))))
+                   func.count(case((Player.board_pictures.is_(True), 1))), func.count(Player.language),
+                   func.count(Player.text_format), func.count(Player.digest))
         ).one()  # fmt: skip
-    return {"time_zone": int(zone), "quiet_hours": int(quiet), "board_pictures": int(pictures)}
+    return {"time_zone": int(zone), "quiet_hours": int(quiet), "board_pictures": int(pictures),
+            "language": int(language), "text_format": int(plain), "digest": int(digest)}  # fmt: skip
 
 
 def _next(deadline: datetime | None, resolve_at: datetime | None) -> datetime | None:

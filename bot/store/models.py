@@ -51,6 +51,15 @@ class Player(Base):
     quiet_hours: Mapped[str | None] = mapped_column(String(11))
     """``HH:MM-HH:MM`` in the player's zone (``QUIET 22:00-07:00``): mail that can wait is held until they end;
     None: none (:mod:`bot.core.messaging.quiet_hours`)."""
+    language: Mapped[str | None] = mapped_column(String(16))
+    """The language the player is told in (``LANGUAGE fr``: ``en``, ``fr`` or ``de``,
+    :mod:`bot.core.people.languages`); None: their game's default, else English."""
+    text_format: Mapped[str | None] = mapped_column(String(8))
+    """The form of what they are told (``FORMAT PLAIN``: ``plain``, sentences and lists a screen reader can
+    follow); None: fixed-width tables (:mod:`bot.core.people.text_formats`)."""
+    digest: Mapped[str | None] = mapped_column(String(16))
+    """``DAILY HH:MM`` (in their zone) or ``TURN`` (``DIGEST DAILY 08:00``): press, notices and reminders
+    gathered into one mail; None: each on its own (:mod:`bot.core.messaging.digest_setting`)."""
 
     identities: Mapped[list[Identity]] = relationship(back_populates="player", order_by="Identity.id")
 
@@ -166,6 +175,8 @@ class Game(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), index=True)
     time_zone: Mapped[str] = mapped_column(String(64))
+    language: Mapped[str | None] = mapped_column(String(16))
+    """The language of the game's players who chose none (``SET <game> LANGUAGE fr``); None: English."""
     turn_minutes: Mapped[int] = mapped_column(Integer)
     offer_minutes: Mapped[int] = mapped_column(Integer)
     decision_minutes: Mapped[int] = mapped_column(Integer)

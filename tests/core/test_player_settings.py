@@ -31,7 +31,32 @@ def test_zone_quiet_and_settings_are_set_shown_and_answered_when_wrong(sessions)
     assert "Nothing waits" in (h.send("Ann", c.SetQuiet("off")).reply or "")
     assert "Time zone:      none" in (h.send("Ann", c.SetZone("OFF"), c.ShowSettings()).reply or "")
     h.send("Ben", c.SetQuiet("23:00-06:00"))
-    assert settings_counts(sessions) == {"time_zone": 0, "quiet_hours": 1, "board_pictures": 0}
+    assert settings_counts(sessions) == {
+        "time_zone": 0, "quiet_hours": 1, "board_pictures": 0, "language": 0, "text_format": 0, "digest": 0,
+    }  # fmt: skip
+
+
+def test_language_format_and_digest_are_set_shown_and_answered_when_wrong(sessions):
+    h = Harness(sessions)
+    assert "LANGUAGE fr" in (h.send("Ann", c.SetLanguage("Français")).reply or "")
+    assert "LANGUAGE de" in (h.send("Ann", c.SetLanguage("de-AT")).reply or "")
+    wrong = h.send("Ann", c.SetLanguage("klingon")).reply or ""
+    assert "no language 'klingon'" in wrong and "fr (Français)" in wrong, wrong
+    assert "FORMAT PLAIN" in (h.send("Ann", c.SetFormat("plain")).reply or "")
+    bad = h.send("Ann", c.SetFormat("braille")).reply or ""
+    assert "no format 'braille'" in bad and "FORMAT PLAIN" in bad, bad
+    daily = h.send("Ann", c.SetZone("Asia/Ho_Chi_Minh"), c.SetDigest("daily 18.30")).reply or ""
+    assert "DIGEST DAILY 18:30" in daily and "Asia/Ho_Chi_Minh" in daily, daily
+    late = h.send("Ann", c.SetDigest("daily 25:00")).reply or ""
+    assert "DIGEST TURN" in late and "DIGEST OFF" in late, late
+    shown = h.send("Ann", c.ShowSettings()).reply or ""
+    assert "Language:       de" in shown and "Format:         plain" in shown, shown
+    assert "Digest:         DAILY 18:30 (Asia/Ho_Chi_Minh)" in shown, shown
+    h.send("Ben", c.SetDigest("TURN"), c.SetLanguage("fr"))
+    assert "Digest:         TURN\n" in (h.send("Ben", c.ShowSettings()).reply or "")
+    h.send("Ann", c.SetLanguage("off"), c.SetFormat("tables"), c.SetDigest("OFF"))
+    counts = settings_counts(sessions)
+    assert (counts["language"], counts["text_format"], counts["digest"]) == (1, 0, 1), counts
 
 
 def test_settings_belong_to_the_player_on_every_linked_channel(sessions):

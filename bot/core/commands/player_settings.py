@@ -1,6 +1,7 @@
 """A person's own settings: their private calendar's address (``CALENDAR [NEW]``), board pictures by
 mail (``PICTURES ON|OFF``), their time zone (``ZONE <name>|OFF``), their quiet hours (``QUIET <from>-<to>|OFF``),
-and all of them shown (``SETTINGS``).
+their language (``LANGUAGE fr|OFF``), their form (``FORMAT PLAIN|TABLES``), their digest
+(``DIGEST DAILY [HH:MM]|TURN|OFF``), and all of them shown (``SETTINGS``).
 
 Settings are the player's (``players``), not an address's: they hold on every channel linked to the
 player, and any of those channels changes them.  A zone is an IANA name this machine knows (an unknown
@@ -23,12 +24,15 @@ import difflib
 from bot.core.basics.durations import TimeInputError, parse_zone, zone_names
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
+from bot.core.messaging.digest_setting import parse_digest
 from bot.core.messaging.quiet_hours import OFF, parse_quiet
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.secret_values import Secret
 from bot.core.people.calendar_keys import calendar_key, calendar_url
 from bot.core.people.identities import find_or_create_player
+from bot.core.people.languages import UnknownLanguage, parse_language
+from bot.core.people.text_formats import UnknownFormat, parse_format, stored_format
 from bot.store.models import Player
 
 
@@ -101,8 +105,53 @@ def set_quiet(ctx: CommandContext, command: c.SetQuiet) -> Result:
     return DONE
 
 
+@handles(c.SetLanguage)
+def set_language(ctx: CommandContext, command: c.SetLanguage) -> Result:
+    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    if command.language.strip().upper() == OFF:
+        player.language = None
+        ctx.reply.add("language_set", language=None)
+        return DONE
+    try:
+        player.language = parse_language(command.language)
+    except UnknownLanguage as error:
+        ctx.reply.problem(f"LANGUAGE {command.language}", "unknown_language", reason=str(error))
+        return REFUSED
+    ctx.reply.add("language_set", language=player.language)
+    return DONE
+
+
+@handles(c.SetFormat)
+def set_format(ctx: CommandContext, command: c.SetFormat) -> Result:
+    try:
+        form = parse_format(command.form)
+    except UnknownFormat as error:
+        ctx.reply.problem(f"FORMAT {command.form}", "unknown_format", reason=str(error))
+        return REFUSED
+    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player.text_format = stored_format(form)
+    ctx.reply.add("format_set", form=form)
+    return DONE
+
+
+@handles(c.SetDigest)
+def set_digest(ctx: CommandContext, command: c.SetDigest) -> Result:
+    try:
+        digest = parse_digest(command.when)
+    except TimeInputError as error:
+        ctx.reply.problem(f"DIGEST {command.when}", "bad_time", reason=str(error))
+        return REFUSED
+    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player.digest = None if digest is None else str(digest)
+    ctx.reply.add("digest_set", digest=player.digest, zone=player.time_zone or "UTC")
+    return DONE
+
+
 @handles(c.ShowSettings)
 def show_settings(ctx: CommandContext, command: c.ShowSettings) -> Result:
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
-    ctx.reply.add("settings", zone=player.time_zone, quiet=player.quiet_hours, pictures=bool(player.board_pictures))
+    ctx.reply.add(
+        "settings", zone=player.time_zone, quiet=player.quiet_hours, pictures=bool(player.board_pictures),
+        language=player.language, form=player.text_format, digest=player.digest,
+    )  # fmt: skip
     return SHOWN

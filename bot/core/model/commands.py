@@ -648,13 +648,54 @@ class SetQuiet(Declared):
 
 
 @dataclass(frozen=True)
-class ShowSettings(Declared):
-    """``SETTINGS``: the sender's own settings (zone, quiet hours, board pictures), the same on every channel
-    linked to them."""
+class SetLanguage(Declared):
+    """``LANGUAGE <code>``: the language the sender is told in (``en``, ``fr``, ``de``;
+    :mod:`bot.core.people.languages`); ``LANGUAGE OFF``: their game's default, else English.  Orders and
+    command words stay the same in every language."""
 
     declaration = Declaration(
-        "SETTINGS", Permission.ANYONE, summary="your settings: time zone, quiet hours, board pictures",
-        forms=(Form("SETTINGS", "SETTINGS (then ZONE, QUIET or PICTURES to change one)"),),
+        "LANGUAGE", Permission.ANYONE, summary="the language you are told in: en, fr or de",
+        forms=(Form("LANGUAGE <language>", "LANGUAGE fr (or en, de; LANGUAGE OFF for the game's own)"),),
+    )  # fmt: skip
+
+    language: str
+
+
+@dataclass(frozen=True)
+class SetFormat(Declared):
+    """``FORMAT PLAIN``: reports and replies as sentences and lists a screen reader can follow;
+    ``FORMAT TABLES``: fixed-width tables and drawn boards (the default; :mod:`bot.core.people.text_formats`)."""
+
+    declaration = Declaration(
+        "FORMAT", Permission.ANYONE, summary="PLAIN: reports as sentences and lists; TABLES: as tables",
+        forms=(Form("FORMAT <form>", "FORMAT PLAIN (sentences and lists) or FORMAT TABLES"),),
+    )  # fmt: skip
+
+    form: str
+
+
+@dataclass(frozen=True)
+class SetDigest(Declared):
+    """``DIGEST DAILY [HH:MM]``: press, notices and reminders gathered into one mail a day at that time in
+    the sender's zone; ``DIGEST TURN``: one per turn per game; ``DIGEST OFF``: each on its own
+    (:mod:`bot.core.messaging.digest_setting`).  Reports and replies are never gathered."""
+
+    declaration = Declaration(
+        "DIGEST", Permission.ANYONE, summary="press, notices and reminders in one mail a day or per turn",
+        forms=(Form("DIGEST <when>", "DIGEST DAILY 08:00 (in your zone), DIGEST TURN or DIGEST OFF"),),
+    )  # fmt: skip
+
+    when: str
+
+
+@dataclass(frozen=True)
+class ShowSettings(Declared):
+    """``SETTINGS``: the sender's own settings (language, format, zone, quiet hours, digest, board pictures),
+    the same on every channel linked to them."""
+
+    declaration = Declaration(
+        "SETTINGS", Permission.ANYONE, summary="your settings: language, format, zone, quiet hours, digest",
+        forms=(Form("SETTINGS", "SETTINGS (then LANGUAGE, FORMAT, ZONE, QUIET, DIGEST or PICTURES to change one)"),),
     )  # fmt: skip
 
 
@@ -867,7 +908,7 @@ Command = (
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
     | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
-    | SetZone | SetQuiet | ShowSettings
+    | SetZone | SetQuiet | SetLanguage | SetFormat | SetDigest | ShowSettings
     | SendPress | ReplyPress | MutePress | SetStandby | ShowStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
     | UnlinkIdentity | NotUnderstood
 )  # fmt: skip
