@@ -113,3 +113,25 @@ def test_the_longest_zone_name_keeps_every_mailed_line_within_78_columns(session
     assert any(longest in body for body in bodies)
     wide = [line for body in bodies for line in body.splitlines() if len(line) > 78]
     assert wide == [], wide
+
+
+def test_a_copy_and_the_reply_to_its_sender_carry_the_readers_language_form_and_zone(sessions):
+    """Delivery stamps the reader's own settings in each of their copies (bot/core/messaging/delivery.py):
+    the reply to a known sender too, in the language they just chose; nobody else's copy."""
+    h = Harness(sessions)
+    h.send("Ann", c.SetZone("Asia/Ho_Chi_Minh"), c.SetFormat("plain"))
+    h.send("Ann", c.SetLanguage("fr"))
+    h.golden_strider_game()
+    h.setup_all()
+    with unit_of_work(sessions) as session:
+        rows = session.scalars(select(OutboxMessage)).all()
+        ann = [r for r in rows if r.recipient == "ann@example.org"]
+        others = [r for r in rows if r.recipient != "ann@example.org"]
+        replies = [r.data for r in ann if r.kind == "reply"]
+        copies = [r.data for r in ann if r.kind != "reply"]
+        assert replies and copies
+        for data in replies[1:] + copies:  # the first reply is to ZONE and FORMAT, before LANGUAGE
+            assert (data.get("reader_language"), data.get("reader_format")) == ("fr", "plain"), data
+            assert data.get("reader_zone") == "Asia/Ho_Chi_Minh"
+        assert replies[0].get("reader_format") == "plain" and "reader_language" not in replies[0]
+        assert not any("reader_language" in r.data or "reader_format" in r.data for r in others)

@@ -14,6 +14,10 @@ This is the one place that decides who gets what on which channel:
   the channel's renderer draws it without asking the store at send time;
 * a person's copy carries their own zone (``players.time_zone``, ``ZONE``) in its data (``reader_zone``), so
   the channel's renderer shows the times in it first (:func:`bot.core.messaging.rendering.render_message`);
+* a person's copy, and the reply to a known sender, carries their language (``players.language``,
+  ``LANGUAGE``; ``reader_language``) and their form (``players.text_format``, ``FORMAT PLAIN``;
+  ``reader_format``) in its data when they chose one, so the channel's renderer tells them their way;
+  the reply also carries the sender's zone;
 * a person's copy that can wait (:func:`bot.core.messaging.quiet_hours.can_wait`: a report, a notice of
   others' actions) written inside their quiet hours (``players.quiet_hours``, ``QUIET``) is due when they end:
   its row's first attempt is then, on every channel linked to them;
@@ -40,9 +44,10 @@ from bot.core.basics.batch import memo_of
 from bot.core.games.preload import GAME_MASTERS, OBSERVERS
 from bot.core.messaging.outbox import Outgoing, enqueue_many
 from bot.core.messaging.quiet_hours import can_wait, release_at
-from bot.core.messaging.rendering import READER_ZONE
+from bot.core.messaging.rendering import READER_FORMAT, READER_LANGUAGE, READER_ZONE
 from bot.core.model.commands import Sender
 from bot.core.model.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
+from bot.core.people.identities import find_player
 from bot.store.models import Game, GameMaster, Identity, Observer, Player
 
 if TYPE_CHECKING:
@@ -85,21 +90,35 @@ class Delivery:
         addresses, settings = reach_of(self.session, [pid for ids in people for pid in ids])
         rows: list[Outgoing] = []
         for outcome, ids in zip(outcomes, people, strict=True):
-            rows += self._rows(outcome, self._places(outcome))
+            rows += self._rows(outcome, self._places(outcome), self._sender_settings(outcome))
             for pid in ids:
                 rows += self._rows(outcome, addresses.get(pid, []), settings.get(pid, NO_SETTINGS))
         enqueue_many(self.session, rows, self.now, self.config.message_domain)
         return len(rows)
 
+    def _sender_settings(self, outcome: Outcome) -> Settings | None:
+        """The settings of the known sender a reply goes to (their language, form and zone; never a hold)."""
+        if not isinstance(outcome.audience, ToSender) or self.sender is None:
+            return None
+        player = find_player(self.session, self.sender)  # the intake's batch has it in its memo
+        if player is None or not (player.language or player.text_format or player.time_zone):
+            return None
+        return Settings(zone=player.time_zone, language=player.language, text_format=player.text_format)
+
     def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]], person: Settings | None = None) -> list[Outgoing]:
         """The outbox rows of ``outcome`` to ``pairs``: none to an inline channel, none written twice;
-        ``person``: the settings of the person they reach (their pictures, zone and quiet hours)."""
+        ``person``: the settings of the person they reach (their pictures, zone, language, form and quiet
+        hours; a reply's sender's hold nothing)."""
         data = outcome.message.data
         due = None
         if person is not None:
             own: dict[str, object] = {BOARD_PICTURE: True} if person.pictures and BOARD in data else {}
             if person.zone:
                 own[READER_ZONE] = person.zone
+            if person.language:
+                own[READER_LANGUAGE] = person.language
+            if person.text_format:
+                own[READER_FORMAT] = person.text_format
             data = {**data, **own} if own else data
             if person.quiet_hours and can_wait(outcome.kind, outcome.message.template):
                 due = release_at(self.now, person.quiet_hours, person.zone)
@@ -168,25 +187,29 @@ def reach_of(
     settings: dict[int, Settings] = {}
     rows = session.execute(
         select(Identity.player_id, Identity.channel, Identity.address, Player.board_pictures, Player.time_zone,
-               Player.quiet_hours)
+               Player.quiet_hours, Player.language, Player.text_format, Player.digest)
         .join(Player, Player.id == Identity.player_id)
         .where(Identity.player_id.in_(ids))
         .order_by(Identity.id)
     ).all()  # fmt: skip
-    for player_id, channel, address, pictures, zone, quiet in rows:
+    for player_id, channel, address, pictures, zone, quiet, language, text_format, digest in rows:
         found.setdefault(player_id, []).append((channel, address))
-        if pictures or zone or quiet:
-            settings[player_id] = Settings(bool(pictures), zone, quiet)
+        if pictures or zone or quiet or language or text_format or digest:
+            settings[player_id] = Settings(bool(pictures), zone, quiet, language, text_format, digest)
     return found, settings
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What delivery reads of a person's settings: board pictures, their own zone, their quiet hours."""
+    """What delivery reads of a person's settings: board pictures, their own zone, their quiet hours, their
+    language, their form (``plain``) and their digest (``players.digest``)."""
 
     pictures: bool = False
     zone: str | None = None
     quiet_hours: str | None = None
+    language: str | None = None
+    text_format: str | None = None
+    digest: str | None = None
 
 
 NO_SETTINGS = Settings()

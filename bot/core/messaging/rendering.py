@@ -213,6 +213,10 @@ def _seat_labels(names: object, width: int) -> SeatLabels:
 
 READER_ZONE = "reader_zone"
 """The data key of a person's own zone in their copy (set by :mod:`bot.core.messaging.delivery`)."""
+READER_LANGUAGE = "reader_language"
+"""The data key of a person's language (``players.language``: ``fr``) in their copy, when they chose one."""
+READER_FORMAT = "reader_format"
+"""The data key of a person's form (``players.text_format``: ``plain``) in their copy, when they chose one."""
 _READER: ContextVar[str | None] = ContextVar("reader_zone", default=None)
 """The zone of the reader of the message being rendered (:func:`render_message`), for ``when``."""
 
