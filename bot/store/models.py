@@ -500,6 +500,28 @@ class IntakeWatermark(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
 
 
+class DigestItem(Base):
+    """A person's copy of press, a notice or a reminder, gathered for their digest (``DIGEST``) instead
+    of sent on its own (:mod:`bot.core.messaging.digests`); deleted when the digest that holds it is
+    written to the outbox, in the same transaction (:mod:`bot.core.messaging.digest_pass`)."""
+
+    __tablename__ = "digest_items"
+    __table_args__ = (UniqueConstraint("player_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    turn_number: Mapped[int | None] = mapped_column(Integer)
+    """The game's turn the item belongs to (a ``TURN`` digest is one per game per turn)."""
+    kind: Mapped[str] = mapped_column(String(16))
+    template: Mapped[str] = mapped_column(String(120))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The message's data as the person's copy carries it (their zone, language and form stamped in)."""
+    key: Mapped[str] = mapped_column(String(200))
+    """The outcome's key: the same outcome is never gathered twice for one person."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class OutboxMessage(Base):
     """A message to send, written in the same transaction as the change that caused it.
 
