@@ -30,7 +30,7 @@ from typing import Any
 import discord
 
 from bot.core.basics import linear
-from bot.core.messaging.rendering import READER_ZONE, environment, render_message
+from bot.core.messaging.rendering import ITEM_FORM, READER_ZONE, environment, render_message
 
 FORM = "discord"
 """Discord's template folder (``templates/discord/``)."""
@@ -131,6 +131,8 @@ def _discord_time(value: object) -> str:
 
 
 environment(FORM).filters.update(discord_time=_discord_time, md=plain, code=inert_backticks)
+environment(FORM).globals[ITEM_FORM] = lambda template: SHARED_FORM if template in BORROWED else FORM
+"""A digest's items (``templates/discord/digest.txt.j2``) in the form Discord says each in."""
 
 
 def deadline_note(text: str) -> str | None:

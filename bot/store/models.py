@@ -517,6 +517,9 @@ class DigestItem(Base):
     template: Mapped[str] = mapped_column(String(120))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The message's data as the person's copy carries it (their zone, language and form stamped in)."""
+    redacted_data: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    """``data`` without its secrets (press a game does not keep), for an item whose message carries one
+    (NULL otherwise): the digest that holds it carries the secret as the outbox does, forgotten once sent."""
     key: Mapped[str] = mapped_column(String(200))
     """The outcome's key: the same outcome is never gathered twice for one person."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(length=16), nullable=False),
         sa.Column("template", sa.String(length=120), nullable=False),
         sa.Column("data", sa.JSON(), nullable=False),
+        sa.Column("redacted_data", sa.JSON(), nullable=True),
         sa.Column("key", sa.String(length=200), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["player_id"], ["players.id"]),

@@ -21,6 +21,10 @@ This is the one place that decides who gets what on which channel:
 * a person's copy that can wait (:func:`bot.core.messaging.quiet_hours.can_wait`: a report, a notice of
   others' actions) written inside their quiet hours (``players.quiet_hours``, ``QUIET``) is due when they end:
   its row's first attempt is then, on every channel linked to them;
+* a person's copy of press, a notice or a reminder to someone with a digest (``players.digest``, ``DIGEST``)
+  is gathered (:func:`bot.core.messaging.digests.gathered`, the one rule): written as a digest item
+  (``digest_items``, its data stamped as their copy's would be) instead of outbox rows, once per person
+  and outcome key; the digest pass (:mod:`bot.core.messaging.digest_pass`) sends it in their digest;
 * nothing goes through the outbox to an inline channel (``ServiceConfig.inline_channels``: the host's
   command line reads its answer from :class:`bot.core.runtime.service.Applied` at once).
 
@@ -32,23 +36,26 @@ two outcomes with the same key).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
-from bot.core.basics.batch import memo_of
+from bot.core.basics.batch import defer, memo_of
 from bot.core.games.preload import GAME_MASTERS, OBSERVERS
+from bot.core.messaging.digest_setting import DAILY, stored_digest
+from bot.core.messaging.digests import gathered
 from bot.core.messaging.outbox import Outgoing, enqueue_many
 from bot.core.messaging.quiet_hours import can_wait, release_at
 from bot.core.messaging.rendering import READER_FORMAT, READER_LANGUAGE, READER_ZONE
 from bot.core.model.commands import Sender
 from bot.core.model.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
+from bot.core.model.secret_values import redacted
 from bot.core.people.identities import find_player
-from bot.store.models import Game, GameMaster, Identity, Observer, Player
+from bot.store.models import DigestItem, Game, GameMaster, Identity, Observer, Player
 
 if TYPE_CHECKING:
     from bot.core.model.config import ServiceConfig
@@ -59,6 +66,10 @@ BOARD_PICTURE = "board_picture"
 """Set in the data of a copy whose recipient wants the board drawn (``players.board_pictures``)."""
 PUBLIC_PREFIX = "public:"
 """Recipient of a game's public copy on a channel: ``public:<game>``; the channel knows the place."""
+
+
+_GATHER = insert(cast(Table, DigestItem.__table__))
+"""Built once: the INSERT of a transaction's digest items."""
 
 
 def public_recipient(slug: str) -> str:
@@ -89,12 +100,55 @@ class Delivery:
         people = [self._people(outcome) for outcome in outcomes]
         addresses, settings = reach_of(self.session, [pid for ids in people for pid in ids])
         rows: list[Outgoing] = []
+        items: list[dict[str, Any]] = []
         for outcome, ids in zip(outcomes, people, strict=True):
             rows += self._rows(outcome, self._places(outcome), self._sender_settings(outcome))
             for pid in ids:
-                rows += self._rows(outcome, addresses.get(pid, []), settings.get(pid, NO_SETTINGS))
+                person = settings.get(pid, NO_SETTINGS)
+                item = self._item(outcome, pid, person) if addresses.get(pid) else None
+                if item is not None:
+                    items += [item] if item else []  # empty: gathered already by this delivery
+                else:
+                    rows += self._rows(outcome, addresses.get(pid, []), person)
         enqueue_many(self.session, rows, self.now, self.config.message_domain)
+        defer(self.session, _GATHER, items)
         return len(rows)
+
+    def _item(self, outcome: Outcome, player_id: int, person: Settings) -> dict[str, Any] | None:
+        """The digest item (``digest_items``' columns) of ``outcome`` for a person whose digest gathers it;
+        None when it is sent on its own (no digest, not gathered, a turn digest of no game); empty when this
+        delivery gathered it for them already."""
+        if not person.digest or not gathered(outcome.kind, outcome.message.template, outcome.message.secret):
+            return None
+        digest = stored_digest(person.digest)
+        if digest is None or (digest.mode != DAILY and outcome.game_id is None):
+            return None
+        turn = outcome.turn_number
+        if turn is None and outcome.game_id is not None:
+            turn = self.session.get_one(Game, outcome.game_id).phase_number
+        mark = ("digest", str(player_id), outcome.key)
+        if mark in self.written:
+            return {}
+        self.written.add(mark)
+        data = dict(self._own_data(outcome, person))
+        return {
+            "player_id": player_id, "game_id": outcome.game_id, "turn_number": turn, "kind": outcome.kind,
+            "template": outcome.message.template, "data": data,
+            "redacted_data": redacted(data) if outcome.message.secret else None,
+            "key": outcome.key, "created_at": self.now,
+        }  # fmt: skip
+
+    def _own_data(self, outcome: Outcome, person: Settings) -> Mapping[str, Any]:
+        """``outcome``'s data as ``person``'s copy carries it: their pictures, zone, language and form."""
+        data = outcome.message.data
+        own: dict[str, object] = {BOARD_PICTURE: True} if person.pictures and BOARD in data else {}
+        if person.zone:
+            own[READER_ZONE] = person.zone
+        if person.language:
+            own[READER_LANGUAGE] = person.language
+        if person.text_format:
+            own[READER_FORMAT] = person.text_format
+        return {**data, **own} if own else data
 
     def _sender_settings(self, outcome: Outcome) -> Settings | None:
         """The settings of the known sender a reply goes to (their language, form and zone; never a hold)."""
@@ -112,14 +166,7 @@ class Delivery:
         data = outcome.message.data
         due = None
         if person is not None:
-            own: dict[str, object] = {BOARD_PICTURE: True} if person.pictures and BOARD in data else {}
-            if person.zone:
-                own[READER_ZONE] = person.zone
-            if person.language:
-                own[READER_LANGUAGE] = person.language
-            if person.text_format:
-                own[READER_FORMAT] = person.text_format
-            data = {**data, **own} if own else data
+            data = self._own_data(outcome, person)
             if person.quiet_hours and can_wait(outcome.kind, outcome.message.template):
                 due = release_at(self.now, person.quiet_hours, person.zone)
         rows: list[Outgoing] = []

@@ -7,8 +7,9 @@ A person with a digest (``DIGEST DAILY 08:00`` or ``DIGEST TURN``, ``players.dig
 writes the items that are due as one ordinary message, ``digest``.
 
 What is gathered: a person's copy of outbox kind ``notice`` (press, a notice of others' actions, a
-reminder), unless it is in :data:`NEVER_GATHERED` or carries a secret.  Never gathered: reports and
-replies (another kind), a message that carries a secret (a GM's password), and the notices a person
+reminder), unless it is in :data:`NEVER_GATHERED` or carries a secret other than press text
+(:data:`SECRET_GATHERED`).  Never gathered: reports and replies (another kind), a message that carries a
+credential (a GM's password), and the notices a person
 is waiting for or must act on at once (:data:`NEVER_GATHERED`): a seat offer with its deadline, a late
 notice (the grace is minutes), a link code, a lock-out, a link or unlink of their own addresses, a copy
 of their own orders, and the digest itself.  Unlike quiet hours
@@ -41,10 +42,15 @@ NEVER_GATHERED = frozenset({
 """Notice templates that are never gathered (see the module docstring)."""
 
 
+SECRET_GATHERED = frozenset({"press", "press_gm_copy"})
+"""Templates whose secret is no credential but press a game does not keep (``PRESS RECORD no``): gathered,
+the digest carrying it as a secret in turn (forgotten once sent)."""
+
+
 def gathered(kind: str, template: str, secret: bool = False) -> bool:
     """Whether a person's copy of outbox ``kind`` and ``template`` is gathered into their digest when they
-    have one (``secret``: the message carries a secret, never gathered)."""
-    return kind == NOTICE and template not in NEVER_GATHERED and not secret
+    have one (``secret``: the message carries a secret, gathered only for :data:`SECRET_GATHERED`)."""
+    return kind == NOTICE and template not in NEVER_GATHERED and (not secret or template in SECRET_GATHERED)
 
 
 def due_before(digest: Digest | None, time_zone: str | None, now: datetime) -> datetime | None:

@@ -10,7 +10,8 @@ which takes the form's own ``templates/<form>/phrases.j2`` macro of that name
 when there is one, else the shared ``templates/common/phrases.j2`` one (the code
 ``gm_action`` takes the phrase the action's declaration names:
 :mod:`bot.core.messaging.announcements`); the
-game's own part of a report is ``game_report(data)``.  An adapter may add
+game's own part of a report is ``game_report(data)``; one item of a digest is ``digest_item(entry)``,
+rendered by its own template (a :class:`Rendered`: title and body; :data:`ITEM_FORM`).  An adapter may add
 filters of its own (Discord timestamps) to ``environment(form).filters``.
 
 Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
@@ -273,8 +274,20 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
             str(data["kind"]), data["report"], data.get("events", ()), data.get("seat"), data.get("private")
         )
 
-    env.globals.update(phrase=phrase, game_report=game_report)
+    def digest_item(entry: Mapping[str, Any], overrides: Mapping[str, Any] | None = None) -> Rendered:
+        template = str(entry["template"])
+        form_of = env.globals.get(ITEM_FORM)
+        shown_in = str(form_of(template)) if callable(form_of) else form
+        return render_message(shown_in, template, {**entry["data"], "context": {}, **(overrides or {})})
+
+    env.globals.update(phrase=phrase, game_report=game_report, digest_item=digest_item)
     return env
+
+
+ITEM_FORM = "item_form"
+"""The global of a form's environment an adapter may set: the form (a function of the template's name) in
+which ``digest_item(entry)`` renders one item of a digest (:mod:`bot.core.messaging.digest_pass`) with its
+own template; without it, the digest's own form."""
 
 
 def render(template: str, data: Mapping[str, Any], form: str = "common") -> str:

@@ -50,7 +50,7 @@ class DeadlineWorker:
 
     def run_once_sync(self) -> list[tuple[str, int]]:
         """Resume paused games whose pause ended, free the seats of ended ready checks, resolve what is
-        due, send due reminders, keep house (when due); returns what resolved."""
+        due, send due reminders and digests, keep house (when due); returns what resolved."""
         now = self._clock.now()
         for game in self._service.resume_due(now):
             log.info("resumed game %s: its pause ended", game, extra={"game": game})
@@ -61,6 +61,9 @@ class DeadlineWorker:
         reminded = self._service.remind_due(now)
         if reminded:
             log.info("sent %d reminder(s)", reminded)
+        digests = self._service.send_digests_due(now)
+        if digests:
+            log.info("wrote %d digest(s)", digests)
         for game, turn in resolved:
             log.info("resolved game %s turn %d at its deadline", game, turn, extra={"game": game, "turn": turn})
         if self.housekeeping is not None:

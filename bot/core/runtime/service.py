@@ -37,6 +37,7 @@ from bot.core.games.filed_orders import remember_current
 from bot.core.games.stored import PAUSED, RUNNING, normalise_slug, phase_of
 from bot.core.intake.watermarks import intakes_behind, tell_gm_intakes_behind
 from bot.core.messaging.delivery import Delivery
+from bot.core.messaging.digest_pass import DIGEST_BATCH, players_due, send_digests
 from bot.core.messaging.status_board import watching_status
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
@@ -333,6 +334,23 @@ class GameService:
                     session.execute(text("BEGIN IMMEDIATE"))  # the write lock first: savepoints in a real transaction
                 sent += remind_games(session, due[start : start + REMIND_BATCH], now, self.config)
         return sent
+
+    def send_digests_due(self, now: datetime) -> int:
+        """Write every digest that is due now (:mod:`bot.core.messaging.digest_pass`); returns how many.
+
+        The people with one due are found in one transaction; their digests are written
+        ``DIGEST_BATCH`` people at a time, one transaction each, each person's row locked (a second
+        process skips them, and finds their items gone once this one commits).
+        """
+        with unit_of_work(self._sessions) as session:
+            due = players_due(session, now)
+        written = 0
+        for start in range(0, len(due), DIGEST_BATCH):
+            with unit_of_work(self._sessions) as session:
+                if session.get_bind().dialect.name == "sqlite":
+                    session.execute(text("BEGIN IMMEDIATE"))  # the write lock first: one writer reads the items
+                written += send_digests(session, due[start : start + DIGEST_BATCH], now, self.config)
+        return written
 
     def resume_due(self, now: datetime) -> list[str]:
         """Resume every game paused until a time that has come, with a new deadline from its schedule; a turn
