@@ -22,6 +22,9 @@ When a digest is due (:func:`due_before`, :func:`turn_over`):
 * ``TURN``: the items of one game's turn, once that turn is resolved (the game's turn moved past it)
   or the game is over; one digest per game per turn;
 * none (``DIGEST OFF``, or a setting that no longer reads): every waiting item, at once.
+
+The digest itself is a notice that can wait: inside the person's quiet hours it is held until they end
+(:mod:`bot.core.messaging.quiet_hours`), reminders in it too.
 """
 
 from __future__ import annotations
