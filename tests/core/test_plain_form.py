@@ -26,6 +26,7 @@ import pytest
 
 from adjudicator import registry
 from bot.core.messaging.rendering import READER_FORMAT, chosen_template, render_message, render_report_body
+from bot.resources import TEMPLATES_DIR
 from bot.store.models import OutboxMessage
 from tests.core.plain_games import NAMES, play
 from tests.support.database import migrated_sqlite
@@ -291,6 +292,31 @@ def test_a_plain_reader_gets_plain_reports_and_replies_and_the_next_seat_tables(
     mine, theirs = reply("ann", "STATUS"), reply("ben", "STATUS")  # with the last report: the result
     assert "Result:\nFirst: " in mine and "Result:\n   1. " in theirs, (mine, theirs)
     assert all(len(line) <= 78 for line in mine.splitlines()), mine
+
+
+DRAWN = re.compile(r"""["'][-=]["'] \* \d+|\|(ljust|rjust|cell|seat_labels|pack)\b|\.legend\(""")
+"""What draws a rule or lines up a column in a template."""
+
+
+def test_no_plain_template_draws_a_rule_or_a_column():
+    """A plain sibling says its facts in sentences and lists: no drawn rule, no padded column, no legend."""
+    siblings = sorted(TEMPLATES_DIR.glob("*/*.plain.txt.j2")) + sorted(TEMPLATES_DIR.glob("*/phrases.plain.j2"))
+    assert len(siblings) >= 15, siblings
+    for path in siblings:
+        drawn = [line for line in path.read_text().splitlines() if DRAWN.search(line)]
+        assert not drawn, f"{path.relative_to(TEMPLATES_DIR)}: {drawn}"
+        original = path.with_name(path.name.replace(".plain.", "."))
+        assert original.is_file(), f"{path.name}: the plain form of no template"
+
+
+def test_press_is_said_to_begin_and_end_for_a_plain_reader():
+    data = {"game": "g1", "code": "K7", "sender": "Ben", "to": ["Ann"], "public": False, "at": "2026-03-02T09:00:00+00:00",
+            "time_zone": "UTC", "answering": None, "text": "Shall we share the lead?\nBen", "context": {}}  # fmt: skip
+    for form in ("email", "discord"):
+        tables = render_message(form, "press", data).body
+        plain = render_message(form, "press", {**data, READER_FORMAT: "plain"}).body
+        assert RULES.search(tables) and not RULES.search(plain), plain
+        assert "The message:\nShall we share the lead?\nBen\nEnd of the message.\n" in plain, plain
 
 
 def test_the_shared_part_is_kept_per_form():
