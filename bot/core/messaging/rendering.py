@@ -31,12 +31,24 @@ take two, combining marks none), so that tables line up whatever the names:
 ``clip(width)`` (shorten with ``~``), ``wrap(width, indent)`` for prose (and
 Jinja's ``wordwrap``, redefined to measure columns),
 ``pack(width, lead, indent, sep)`` for a list of short items on as few lines
-as fit (an item is never split), ``widest(limit, attribute)`` for the width of a name column, ``seat_labels(width)`` for a table's name
+as fit (an item is never split), ``widest(limit, attribute)`` for the width of a name column,
+``ordinal`` for a place said as a word (``first``), ``seat_labels(width)`` for a table's name
 column (names that fit, else numbered clipped names with a legend: every
 line of a mail fits in 78 columns, whatever the names), and
 ``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone, or, in a copy for a person who
 chose a zone of their own (its data's ``reader_zone``: :mod:`bot.core.messaging.delivery`), in that zone
 first and then UTC (:func:`bot.core.basics.durations.format_moment_for_reader`).
+
+The plain form (``FORMAT PLAIN``: a copy whose data's ``reader_format`` is
+``plain``, :data:`READER_FORMAT`) is for a reader who listens to the text (a
+screen reader): the same facts in the same order, in sentences and lists
+instead of tables and drawn boards.  It is chosen in one place,
+:func:`chosen_template`: every template ``<name>.txt.j2`` with a sibling
+``<name>.plain.txt.j2`` (a game's ``templates/<kind>/report.plain.txt.j2``, a
+form's ``report.plain.txt.j2``) is rendered by that sibling for such a reader,
+and ``phrase`` looks first in ``templates/<form>/phrases.plain.j2`` and
+``templates/common/phrases.plain.j2``.  A template without a sibling has no
+table to read out, and serves both forms.
 """
 
 from __future__ import annotations
@@ -140,6 +152,22 @@ def _wordwrap(
     return joint.join(joint.join(wrapper.wrap(line)) for line in text.splitlines())
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def _ordinal(value: object) -> str:
+    """Template filter ``ordinal``: a place said as a word (``first`` ... ``tenth``), then ``11th``,
+    ``22nd``; a value that is not a whole number (a tie's ``=2``, a dash) as it is."""
+    text = str(value).strip()
+    if not text.isdigit() or int(text) == 0:
+        return text
+    n = int(text)
+    if n <= len(_ORDINALS):
+        return _ORDINALS[n - 1]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _clip(value: object, width: int) -> str:
     return clip(str(value), width)
 
@@ -220,6 +248,11 @@ READER_FORMAT = "reader_format"
 """The data key of a person's form (``players.text_format``: ``plain``) in their copy, when they chose one."""
 _READER: ContextVar[str | None] = ContextVar("reader_zone", default=None)
 """The zone of the reader of the message being rendered (:func:`render_message`), for ``when``."""
+PLAIN = "plain"
+"""The value of :data:`READER_FORMAT` that asks for sentences and lists instead of tables (``FORMAT PLAIN``)."""
+_PLAIN: ContextVar[bool] = ContextVar("reader_plain", default=False)
+"""Whether the reader of the message being rendered chose the plain form (:func:`render_message`)."""
+_PLAIN_SUFFIX = ".plain.txt.j2"
 
 
 def _when(value: object, time_zone: str = "UTC") -> str:
@@ -251,15 +284,16 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
     env.filters.update(
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
         seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
-        commitment=short_commitment,
+        commitment=short_commitment, ordinal=_ordinal,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
+    plain_catalogues = [name.replace(".j2", ".plain.j2") for name in catalogues] + catalogues
 
     def phrase(code: str, data: Mapping[str, Any]) -> str:
         if code == GM_ACTION:  # the phrase the action's declaration names (looked up again: a caller may wrap it)
             said: Callable[[str, Mapping[str, Any]], str] = env.globals["phrase"]  # type: ignore[assignment]
             return str(said(announcement_phrase(str(data["action"])), data))
-        for name in catalogues:
+        for name in plain_catalogues if _PLAIN.get() else catalogues:
             try:
                 module = env.get_template(name).module
             except jinja2.TemplateNotFound:
@@ -290,6 +324,34 @@ which ``digest_item(entry)`` renders one item of a digest (:mod:`bot.core.messag
 own template; without it, the digest's own form."""
 
 
+def reads_plain(data: Mapping[str, Any]) -> bool:
+    """Whether a message's data asks for the plain form (its reader chose ``FORMAT PLAIN``)."""
+    return data.get(READER_FORMAT) == PLAIN
+
+
+def chosen_template(template: str, plain: bool | None = None) -> str:
+    """The template to render for ``template`` (``<name>.txt.j2``): its sibling ``<name>.plain.txt.j2``
+    when the reader chose the plain form (``plain``; by default, the message being rendered's reader) and
+    the sibling exists, else ``template`` itself.  The one place the plain form is chosen."""
+    if not (_PLAIN.get() if plain is None else plain) or not template.endswith(".txt.j2"):
+        return template
+    sibling = template.removesuffix(".txt.j2") + _PLAIN_SUFFIX
+    return sibling if _exists(sibling) else template
+
+
+@lru_cache(maxsize=256)
+def _exists(template: str) -> bool:
+    """Whether ``template`` is a template of the default environment (its loader finds it)."""
+    env = environment()
+    if env.loader is None:
+        return False
+    try:
+        env.loader.get_source(env, template)
+    except jinja2.TemplateNotFound:
+        return False
+    return True
+
+
 def render(template: str, data: Mapping[str, Any], form: str = "common") -> str:
     """Render ``template`` (a path under templates/) with ``data``; trailing spaces trimmed."""
     text = environment(form).get_template(template).render(**data)
@@ -306,11 +368,14 @@ class Rendered:
 
 def render_message(form: str, template: str, data: Mapping[str, Any]) -> Rendered:
     """``templates/<form>/<template>.txt.j2`` with ``data``; a first line ``Title: ...`` is split off.
-    Its times are in the reader's own zone first when ``data`` names one (:data:`READER_ZONE`)."""
+    Its times are in the reader's own zone first when ``data`` names one (:data:`READER_ZONE`), and it is
+    in the plain form when ``data`` asks for it (:data:`READER_FORMAT`, :func:`chosen_template`)."""
     token = _READER.set(data.get(READER_ZONE) or None)
+    plain = _PLAIN.set(reads_plain(data))
     try:
-        text = render(f"{form}/{template}.txt.j2", data, form)
+        text = render(chosen_template(f"{form}/{template}.txt.j2"), data, form)
     finally:
+        _PLAIN.reset(plain)
         _READER.reset(token)
     if text.startswith("Title:"):
         first, _, rest = text.partition("\n")
@@ -324,15 +389,17 @@ def render_report_body(
     events: Sequence[str] = (),
     seat: str | None = None,
     private: Mapping[str, Any] | None = None,
+    plain: bool | None = None,
 ) -> str:
-    """The game's own part of a turn report (``templates/<kind>/report.txt.j2``).
+    """The game's own part of a turn report (``templates/<kind>/report.txt.j2``, or its plain form
+    ``report.plain.txt.j2`` when ``plain``; by default, when the message being rendered asks for it).
 
     When the game's template uses neither ``seat`` nor ``private`` (the part is
     the same in every copy of a turn's report: Golden Strider, Lautobus), it
-    is rendered once per report and kept (:data:`_SHARED_BODIES`), not once per
-    recipient.
+    is rendered once per report and form and kept (:data:`_SHARED_BODIES`, keyed by the template chosen),
+    not once per recipient.
     """
-    template = f"{kind}/report.txt.j2"
+    template = chosen_template(f"{kind}/report.txt.j2", plain)
     data = {"report": report, "events": list(events), "seat": seat, "private": private}
     if not _seat_independent(template):
         return render(template, data)
