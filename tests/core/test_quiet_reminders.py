@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 from bot.core.model import commands as c
 from bot.core.turns.reminder_times import QUIET_LEAD, Reminder, early_reminder
 from bot.store.db import unit_of_work
-from bot.store.models import Game, OutboxMessage
+from bot.store.models import DigestItem, Game, OutboxMessage
 from tests.core.harness import Harness
 
 H = timedelta(hours=1)
@@ -50,6 +50,7 @@ def _reminders(h: Harness) -> dict[str, list[tuple[int, datetime, datetime, bool
 def test_a_reminder_in_quiet_hours_is_sent_before_they_begin_once_per_seat(sessions):
     h = Harness(sessions)  # 2026-03-01 12:00 UTC: 19:00 in Hanoi
     h.send("Ann", c.SetZone("Asia/Ho_Chi_Minh"), c.SetQuiet("22:00-07:00"))
+    h.send("Dan", c.SetZone("Asia/Ho_Chi_Minh"), c.SetQuiet("22:00-07:00"), c.SetDigest("DAILY 08:00"))
     h.golden_strider_game()
     with unit_of_work(sessions) as session:
         session.execute(update(Game).values(reminders="12h,3h,2h", deadline_at=DEADLINE, resolve_at=DEADLINE))
@@ -74,3 +75,8 @@ def test_a_reminder_in_quiet_hours_is_sent_before_they_begin_once_per_seat(sessi
     cat = sorted(got["cat"])
     assert cat[1] == (180, nominal[180], EVE + 9 * H, False), cat
     assert cat[0] == (120, nominal[120], nominal[120], True) and len(cat) == 3
+    # Dan's digest gathers his reminders, each once at its moment; none is moved or mailed on its own
+    assert "dan" not in got
+    with unit_of_work(sessions) as session:
+        gathered = session.execute(select(DigestItem.data, DigestItem.created_at)).all()
+    assert sorted((d["before_minutes"], at) for d, at in gathered) == sorted((m, at) for m, at in nominal.items())

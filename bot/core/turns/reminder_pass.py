@@ -26,7 +26,8 @@ outbox gets nothing more.  So a reminder moved is neither doubled nor lost: a
 seat whose early moment passed unseen (the bot was down, the quiet hours were
 set later) gets it at its moment, held till the hours end unless it is the
 last before the deadline (``last_reminder``,
-:func:`bot.core.messaging.quiet_hours.can_wait`).
+:func:`bot.core.messaging.quiet_hours.can_wait`).  A player with a digest is
+not reminded early: the digest gathers their reminders (:func:`quiet_of`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.preload import remember
 from bot.core.games.stored import RUNNING, current_orders, phase_of, phase_opened_at
 from bot.core.messaging.delivery import Delivery, reach_of
+from bot.core.messaging.digest_setting import stored_digest
 from bot.core.messaging.outbox import stable_message_id
 from bot.core.messaging.quiet_hours import LAST_REMINDER, quiet_began
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
@@ -239,15 +241,18 @@ def _key(game: Game, turn: int, minutes: int) -> str:
 
 
 def quiet_of(session: Session, player_ids: Sequence[int]) -> dict[int, tuple[str, str | None]]:
-    """The quiet hours and zone of those of ``player_ids`` who set quiet hours, in one query."""
+    """The quiet hours and zone of those of ``player_ids`` who set quiet hours and have no digest, in one
+    query.  A digest (``DIGEST``) gathers their reminders (:func:`bot.core.messaging.digests.gathered`) and
+    comes when it is due, held by their quiet hours as a whole: their reminders are not moved (a reminder
+    gathered early, then sent in a digest, would be gathered again at its moment)."""
     if not player_ids:
         return {}
     rows = session.execute(
-        select(Player.id, Player.quiet_hours, Player.time_zone).where(
+        select(Player.id, Player.quiet_hours, Player.time_zone, Player.digest).where(
             Player.id.in_(sorted(set(player_ids))), Player.quiet_hours.is_not(None), Player.quiet_hours != ""
         )
     ).all()
-    return {player_id: (hours, zone) for player_id, hours, zone in rows if hours}
+    return {pid: (hours, zone) for pid, hours, zone, digest in rows if hours and stored_digest(digest) is None}
 
 
 def _reminded(
