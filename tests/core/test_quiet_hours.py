@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core.basics.durations import TimeInputError
-from bot.core.messaging.quiet_hours import QuietHours, can_wait, held_until, parse_quiet
+from bot.core.messaging.quiet_hours import QuietHours, began, can_wait, held_until, parse_quiet
 
 ZONES = sorted(available_timezones() - {"localtime", "Factory"})
 DST_ZONES = ["Europe/Paris", "America/New_York", "Australia/Lord_Howe", "America/Santiago", "Asia/Ho_Chi_Minh"]
@@ -93,4 +93,28 @@ def test_a_malformed_range_is_answered_with_the_form(text: str) -> None:
 def test_what_may_wait() -> None:
     assert can_wait("report", "report") and can_wait("notice", "press")
     assert not can_wait("reply", "reply") and not can_wait("notice", "seat_offer")
-    assert not can_wait("notice", "reminder") and not can_wait("status", "status")
+    assert not can_wait("status", "status") and not can_wait("notice", "late_notice")
+    # only the last reminder before their own deadline never waits; an earlier one does
+    assert can_wait("notice", "reminder", {"before_minutes": 1440})
+    assert not can_wait("notice", "reminder", {"before_minutes": 60, "last_reminder": True})
+
+
+def test_when_the_quiet_hours_began_in_hanoi() -> None:
+    hanoi, quiet = ZoneInfo("Asia/Ho_Chi_Minh"), QuietHours(time(22), time(7))
+    evening = datetime(2026, 3, 1, 15, 0, tzinfo=UTC)  # 22:00 in Hanoi
+    assert began(evening, quiet, hanoi) == evening
+    assert began(evening + timedelta(hours=8, minutes=59), quiet, hanoi) == evening  # 06:59 next morning
+    assert began(evening + timedelta(hours=9), quiet, hanoi) is None  # 07:00: no longer quiet
+    assert began(evening - timedelta(minutes=1), quiet, hanoi) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(zone=zones, quiet=ranges, moment=moments)
+def test_quiet_hours_began_before_a_quiet_moment_and_not_a_day_before(zone: ZoneInfo, quiet: QuietHours,
+                                                                     moment: datetime) -> None:  # fmt: skip
+    start = began(moment, quiet, zone)
+    assert (start is None) == (not quiet.covers(_clock(moment, zone)))
+    if start is not None:
+        assert start <= moment and moment - start < timedelta(hours=27)
+        if held_until(start, quiet, zone) is not None:  # the start was shown (not skipped by a change)
+            assert held_until(start, quiet, zone) == held_until(moment, quiet, zone)

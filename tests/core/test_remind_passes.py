@@ -71,9 +71,9 @@ def test_a_batch_of_due_reminders_is_read_in_a_few_queries(sessions, monkeypatch
     statements, commits = counted(harness, lambda: harness.service.remind_due(harness.clock.now()))
     assert commits == 3  # the look, then two batches of 4
     # The look (2); per batch: BEGIN IMMEDIATE on SQLite, the games, their seats, reminders recorded,
-    # turns opened, orders on file (6); per game: its savepoint (2), its reminder row, the seats'
+    # turns opened, orders on file, the seats' quiet hours (7); per game: its savepoint (2), its reminder row, the seats'
     # addresses, the outbox rows (5): not one query per seat.
-    assert statements <= 2 + 2 * 6 + 8 * 5, statements
+    assert statements <= 2 + 2 * 7 + 8 * 5, statements
     reminded = Counter(r.row.game_id for r in harness.outbox("notice") if r.row.template == "reminder")
     assert sorted(reminded.values()) == [REMINDER_SEATS] * 8
 
@@ -98,9 +98,9 @@ def test_a_reminder_another_worker_recorded_first_is_not_sent_again_and_holds_up
 
     forgetful = reminding.remind
 
-    def not_seeing_it(session, game, moment, config, known=None):
+    def not_seeing_it(session, game, moment, config, known=None, quiet=None):
         # As on PostgreSQL when the other worker commits after this one read: only the key refuses it.
-        return forgetful(session, game, moment, config, (set(), None) if game.id == g1_id else known)
+        return forgetful(session, game, moment, config, (set(), None) if game.id == g1_id else known, quiet)
 
     monkeypatch.setattr(service_module, "games_to_remind", other_worker_between)
     monkeypatch.setattr(reminding, "remind", not_seeing_it)

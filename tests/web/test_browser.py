@@ -8,8 +8,10 @@ and phone width (390x844), and screenshots written under
 log shows them).  In each: no console error (a script or a style refused by
 the Content Security Policy would be one), every ``<img>`` and ``<svg
 role=img>`` has alt text, the optional script did rewrite the times to the
-reader's zone, and nothing is wider than the screen (a phone scrolls down,
-never across, except inside a report's own box).
+reader's zone, nothing is wider than the screen (a phone scrolls down,
+never across, except inside a report's own box), and axe-core (vendored in
+``tests/web/axe/``) finds no serious or critical accessibility violation, in
+the light colour scheme and (at desktop width) the dark one.
 """
 
 from __future__ import annotations
@@ -32,6 +34,28 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+AXE = Path(__file__).resolve().parent / "axe" / "axe.min.js"
+DARK = {"name": "prefers-color-scheme", "value": "dark"}
+BLOCKING = ("serious", "critical")
+"""The impacts of an axe violation that fail the test (axe's others: minor, moderate)."""
+
+
+def accessibility(driver: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page ``driver`` shows, one line each (rule, impact,
+    where); axe runs in the page, injected by the driver (not a page script: the Content Security Policy
+    stays as it is)."""
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations), e => done(String(e)));"
+    )
+    if isinstance(result, str):
+        return [f"axe did not run: {result}"]
+    return [
+        f"axe {v['id']} ({v['impact']}): {v['help']} at {', '.join(str(n['target']) for n in v['nodes'][:3])}"
+        for v in result
+        if v.get("impact") in BLOCKING
+    ]
 
 
 def browser(width: int, height: int) -> Any:
@@ -93,6 +117,11 @@ def look(base: str, pages: dict[str, str]) -> list[str]:
                 )
                 if wide > 0:
                     problems.append(f"{name} {size}: the page is {wide}px wider than the screen")
+                problems += [f"{name} {size}: {line}" for line in accessibility(driver)]
+                if size == "desktop":  # the dark scheme's colours too (site.css has both)
+                    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [DARK]})
+                    problems += [f"{name} {size} dark: {line}" for line in accessibility(driver)]
+                    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         finally:
             driver.quit()
     return problems
@@ -112,13 +141,14 @@ async def test_the_pages_in_a_headless_chromium(tmp_path: Path) -> None:
         offered = made.apply(GM, "Game Master", c.OfferSeat("spring-cup", "Peter Elliott", reason="moved away"))
         assert "seat_put_up" in offered.results, offered.problems
         pages = {"index": "/", "running-game": "/games/spring-cup", "finished-game": "/games/autumn-gold",
-                 "missing": "/games/none", **{f"rules-{kind}": f"/rules/{kind}" for kind in registry.kinds()}}  # fmt: skip
+                 "open-game": "/games/newcomers", "missing": "/games/none", **{f"rules-{kind}": f"/rules/{kind}" for kind in registry.kinds()}}  # fmt: skip
         async with served(site_for(made.sessions, made.service.config, HINTS)) as reader:
             for path in ("/", "/games/spring-cup"):
                 assert "send STAND IN spring-cup Peter Elliott to" in await reader.get(path), path
             problems = await asyncio.to_thread(look, reader.base, pages)
     console = [p for p in problems if "missing" in p and "404" in p]
-    assert [p for p in problems if p not in console] == []
+    found = [p for p in problems if p not in console]
+    assert found == [], "\n".join(found)
     for name in pages:
         for size in SIZES:
             assert (SCREENSHOTS / f"{name}-{size}.png").stat().st_size > 1000

@@ -115,7 +115,7 @@ async def test_the_latest_report_is_the_text_the_mail_carried(tmp_path: Path) ->
         mailed = render_message("email", "report", {**latest.data, "context": {}}).body
         async with served(made) as reader:
             page = await reader.get("/games/race")
-    shown = html.unescape(re.search(r'<article id="turn-1".*?<pre class="report">(.*?)</pre>', page, re.S)[1])
+    shown = html.unescape(re.search(r'<article id="turn-1".*?<pre class="report"[^>]*>(.*?)</pre>', page, re.S)[1])
     assert latest.data["turn"] == 1
     assert shown == render_message("text", "report", {**latest.data, "context": {}}).body
     lines = mailed.splitlines()

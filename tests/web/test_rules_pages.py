@@ -112,8 +112,8 @@ def test_raw_html_is_text_and_alignment_is_a_class() -> None:
     assert "<img" not in shown and "&lt;img src=x onerror=alert(2)&gt;" in shown
     assert "<div" not in shown and "<a" not in shown, "a script's address is no link"
     assert "style=" not in shown.replace("&lt;div style=", "")
-    assert '<th class="align-left">' in shown and '<td class="align-center">' in shown
-    assert '<th class="align-right">' in shown
+    assert '<th class="align-left" scope="col">' in shown and '<td class="align-center">' in shown
+    assert '<th class="align-right" scope="col">' in shown
     assert '<h2 id="rulings">' in shown and '<h2 id="rulings-1">' in shown
     assert heading_id("1.2 Rulings") == "12-rulings" and heading_id('S3b "Out player scores 0"') == (
         "s3b-out-player-scores-0"
@@ -147,3 +147,15 @@ async def test_a_rules_page_is_built_once_and_an_etag_gets_304(tmp_path: Path) -
             status, headers, body = await reader.response("GET", "/rules/lautobus", {"If-None-Match": etag})
             assert (status, body, headers["ETag"]) == (304, "", etag)
             assert reader.builds == 1
+
+
+def test_a_table_is_captioned_by_its_section_and_a_wide_box_takes_the_keyboard() -> None:
+    shown = markdown_html(
+        "## Scores <b>now</b>\n\n| Seat | Points |\n|--|--|\n| a | 1 |\n\n| Seat | Laps |\n|--|--|\n| a | 2 |\n\n"
+        "## `race_length`\n\n| Value | Meaning |\n|--|--|\n| 12 | short |\n\n```\nPLAY 10/0\n```\n"
+    )
+    captions = re.findall(r'<table tabindex="0">\n<caption class="visually-hidden">(.*?)</caption>', shown)
+    assert captions == ["Scores &lt;b&gt;now&lt;/b&gt; (table 1 of 2)", "Scores &lt;b&gt;now&lt;/b&gt; (table 2 of 2)",
+                        "race_length"]  # fmt: skip
+    assert shown.count('<th scope="col">') == 6 and "<th>" not in shown
+    assert '<pre tabindex="0"><code>PLAY 10/0' in shown

@@ -18,7 +18,7 @@ This is the one place that decides who gets what on which channel:
   ``LANGUAGE``; ``reader_language``) and their form (``players.text_format``, ``FORMAT PLAIN``;
   ``reader_format``) in its data when they chose one, so the channel's renderer tells them their way;
   the reply also carries the sender's zone;
-* a person's copy that can wait (:func:`bot.core.messaging.quiet_hours.can_wait`: a report, a notice of
+* a person's copy that can wait (:func:`bot.core.messaging.quiet_hours.can_wait`: a report, press, a notice of
   others' actions) written inside their quiet hours (``players.quiet_hours``, ``QUIET``) is due when they end:
   its row's first attempt is then, on every channel linked to them;
 * a person's copy of press, a notice or a reminder to someone with a digest (``players.digest``, ``DIGEST``)
@@ -167,7 +167,7 @@ class Delivery:
         due = None
         if person is not None:
             data = self._own_data(outcome, person)
-            if person.quiet_hours and can_wait(outcome.kind, outcome.message.template):
+            if person.quiet_hours and can_wait(outcome.kind, outcome.message.template, outcome.message.data):
                 due = release_at(self.now, person.quiet_hours, person.zone)
         rows: list[Outgoing] = []
         for channel, recipient in pairs:

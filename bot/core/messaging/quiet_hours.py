@@ -9,14 +9,18 @@ jump itself.  So a day the clocks go back holds the repeated hour as many times 
 range that never shows that day (its times skipped) holds nothing.
 
 What can wait and what cannot is :func:`can_wait`'s: a reply to the player's own message never
-waits (it is the sender's, not a person's copy), nor a seat offer with its deadline, nor a reminder
-(it is about their own deadline), nor a link code; a report and a notice of others' actions wait.
+waits (it is the sender's, not a person's copy), nor a seat offer with its deadline, nor the last
+reminder before their own deadline (its data says ``last_reminder``), nor a late notice, nor a link
+code; a report, press, a notice of others' actions and an earlier reminder wait.  A reminder whose
+moment is quiet is sent before the quiet hours begin instead (:func:`quiet_began` says when they did;
+:mod:`bot.core.turns.reminder_pass`), so only one the bot could not send then is ever held.
 Delivery writes a held row with its next attempt at the end of the quiet hours
 (:mod:`bot.core.messaging.delivery`), so a restart, or another process's sender, keeps the hold.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -29,9 +33,12 @@ _RANGE = linear.compile(r"^([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])\s*-\s*([01]?[0-
 OFF = "OFF"
 FORM = "QUIET 22:00-07:00 (from-to, on a 24-hour clock in your zone) or QUIET OFF"
 
-NEVER_HELD = frozenset({"seat_offer", "reminder", "late_notice", "link_code", "password_locked"})
-"""Templates of notices that never wait: a seat offer with its deadline, what is said about the player's own
+NEVER_HELD = frozenset({"seat_offer", "late_notice", "link_code", "password_locked"})
+"""Templates of notices that never wait: a seat offer with its deadline, the late notice at the player's own
 deadline, a code or a lock-out they are waiting for."""
+REMINDER = "reminder"
+LAST_REMINDER = "last_reminder"
+"""Set (true) in the data of the last reminder before a deadline (its smallest offset): it never waits."""
 
 
 @dataclass(frozen=True)
@@ -105,14 +112,37 @@ def _first_shown(wall: datetime, zone: ZoneInfo, after: datetime) -> datetime:
     return max(high, after + timedelta(microseconds=1))
 
 
-def can_wait(kind: str, template: str) -> bool:
-    """Whether a person's copy of a message of outbox ``kind`` and ``template`` may be held by quiet hours."""
+def can_wait(kind: str, template: str, data: Mapping[str, object] | None = None) -> bool:
+    """Whether a person's copy of a message of outbox ``kind``, ``template`` and ``data`` may be held by quiet
+    hours: a report, a notice but those of :data:`NEVER_HELD` and the last reminder (``data``'s
+    :data:`LAST_REMINDER`)."""
+    if template == REMINDER and data is not None and data.get(LAST_REMINDER):
+        return False
     return kind == REPORT or (kind == NOTICE and template not in NEVER_HELD)
 
 
-def release_at(moment: datetime, quiet_hours: str | None, time_zone: str | None) -> datetime | None:
-    """:func:`held_until` for a player's stored settings (``players.quiet_hours``, ``players.time_zone``);
-    None without quiet hours, or for settings that no longer read (nothing is held for them)."""
+def began(moment: datetime, quiet: QuietHours, zone: ZoneInfo) -> datetime | None:
+    """When the quiet hours ``moment`` (aware) is in began (UTC): the last moment not later than ``moment``
+    at which the clock showed their start; None when ``moment`` is not quiet.  A start shown twice (the
+    clocks go back) is the later showing that is not after ``moment``; a start the clocks skipped reads
+    with the offset before the jump (a moment a little after it)."""
+    local = moment.astimezone(zone)
+    clock = local.replace(tzinfo=None).time()
+    if not quiet.covers(clock):
+        return None
+    day = local.date() if clock >= quiet.start else local.date() - timedelta(days=1)
+    wall = datetime.combine(day, quiet.start)
+    shown = [
+        at for fold in (0, 1)
+        if (at := wall.replace(tzinfo=zone, fold=fold).astimezone(UTC)).astimezone(zone).replace(tzinfo=None) == wall
+    ]  # fmt: skip
+    start = max((at for at in shown if at <= moment), default=wall.replace(tzinfo=zone, fold=0).astimezone(UTC))
+    return min(start, moment)
+
+
+def settings_of(quiet_hours: str | None, time_zone: str | None) -> tuple[QuietHours, ZoneInfo] | None:
+    """A player's stored quiet hours and zone (``players.quiet_hours``, ``players.time_zone``; UTC without one)
+    read; None without quiet hours, or for settings that no longer read (nothing is held for them)."""
     if not quiet_hours:
         return None
     try:
@@ -120,4 +150,17 @@ def release_at(moment: datetime, quiet_hours: str | None, time_zone: str | None)
         zone = ZoneInfo(time_zone or "UTC")
     except (TimeInputError, ValueError, KeyError):
         return None
-    return None if quiet is None else held_until(moment, quiet, zone)
+    return None if quiet is None else (quiet, zone)
+
+
+def quiet_began(moment: datetime, quiet_hours: str | None, time_zone: str | None) -> datetime | None:
+    """:func:`began` for a player's stored settings; None when they have none or ``moment`` is not quiet."""
+    read = settings_of(quiet_hours, time_zone)
+    return None if read is None else began(moment, *read)
+
+
+def release_at(moment: datetime, quiet_hours: str | None, time_zone: str | None) -> datetime | None:
+    """:func:`held_until` for a player's stored settings (``players.quiet_hours``, ``players.time_zone``);
+    None without quiet hours, or for settings that no longer read (nothing is held for them)."""
+    read = settings_of(quiet_hours, time_zone)
+    return None if read is None else held_until(moment, *read)

@@ -28,11 +28,16 @@ makes each reminder go out at most once per turn, even across restarts.
 ``already_sent`` holds offsets, so each offset is sent at most once per
 turn even when the deadline moves; a caller that wants an extended deadline
 to re-arm its reminders clears the set when it extends.
+
+A reader with quiet hours gets a reminder whose moment falls inside them
+before they begin instead: :func:`early_reminder` says which reminder is due
+for them early at a given moment (:data:`QUIET_LEAD` before their quiet hours
+begin; :func:`bot.core.messaging.quiet_hours.quiet_began` says when that is).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -42,9 +47,11 @@ __all__ = [
     "DEFAULT_LATENESS",
     "DEFAULT_REMINDERS",
     "OPENING_WINDOW",
+    "QUIET_LEAD",
     "Reminder",
     "ReminderCheck",
     "check_reminders",
+    "early_reminder",
     "format_reminders",
     "parse_reminders",
     "reminder_moments",
@@ -59,6 +66,11 @@ OPENING_WINDOW = timedelta(minutes=10)
 
 DEFAULT_LATENESS = timedelta(minutes=10)
 """How late a reminder may still go out: well above the deadline worker's poll interval."""
+
+
+QUIET_LEAD = timedelta(minutes=15)
+"""A reminder whose moment is inside its reader's quiet hours is due this long before they begin: more than
+:data:`DEFAULT_LATENESS`, so a pass that sends it late still does before the hours begin."""
 
 
 @dataclass(frozen=True, order=True)
@@ -148,3 +160,42 @@ def check_reminders(
     ):
         due = passed.pop()
     return ReminderCheck(due=due, stale=tuple(passed), pending=pending)
+
+
+def early_reminder(
+    deadline: datetime,
+    offsets: Iterable[timedelta],
+    already_sent: Set[timedelta],
+    now: datetime,
+    quiet_began: Callable[[datetime], datetime | None],
+    *,
+    opened_at: datetime | None = None,
+    lateness: timedelta = DEFAULT_LATENESS,
+) -> Reminder | None:
+    """The reminder to send one reader at ``now`` ahead of its moment, because that moment is inside their
+    quiet hours; None when there is none.
+
+    ``quiet_began(moment)`` is when the reader's quiet hours around ``moment`` began (None when ``moment``
+    is not quiet).  A reminder that is not in ``already_sent`` and whose moment is quiet is due for them
+    :data:`QUIET_LEAD` before those hours began, within ``lateness`` and before they begin, before the
+    deadline, and not at the turn's opening (``opened_at`` plus :data:`OPENING_WINDOW`).  Of reminders
+    moved to the same moment the last (smallest offset) is the one: the others would only repeat it.
+    The returned :class:`Reminder` carries the moment it is sent early at.
+    """
+    if now.tzinfo is None or (opened_at is not None and opened_at.tzinfo is None):
+        raise ValueError("early_reminder needs aware times")
+    found: Reminder | None = None
+    for reminder in reminder_moments(deadline, offsets):
+        if reminder.offset in already_sent:
+            continue
+        begins = quiet_began(reminder.at)
+        if begins is None:
+            continue
+        at = begins - QUIET_LEAD
+        if not (at <= now < begins and now - at <= lateness and now < deadline):
+            continue
+        if opened_at is not None and at <= opened_at + OPENING_WINDOW:
+            continue
+        if found is None or (at, -reminder.offset) >= (found.at, -found.offset):
+            found = Reminder(at, reminder.offset)
+    return found
