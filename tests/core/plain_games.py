@@ -67,13 +67,13 @@ def play(database: Path, kind: str, seats: int | None = None, plain: tuple[str, 
         ))  # fmt: skip
 
     try:
-        send(GM, "Game Master", c.CreateGame(slug, kind, {}, "Europe/Paris", 48 * 60, True, "address"))
+        with mock.patch.object(host_commands, "secrets", FixedSeed):  # the seed is drawn at CREATE
+            send(GM, "Game Master", c.CreateGame(slug, kind, {}, "Europe/Paris", 48 * 60, True, "address"))
         for name in names:
             if name in plain:
                 send(address(name), name, c.SetFormat("plain"))
             send(address(name), name, c.JoinGame(slug, name))
-        with mock.patch.object(host_commands, "secrets", FixedSeed):
-            send(GM, "Game Master", c.StartGame(slug))
+        send(GM, "Game Master", c.StartGame(slug))
         for name in names[:2]:
             send(address(name), name, c.ListGames())
         for _ in range(MAX_TURNS):

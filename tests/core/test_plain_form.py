@@ -157,8 +157,15 @@ EXTRACTORS: dict[str, Extractor] = {
         board=_strike_gold_grids,
     ),
     "dragon-stripes": Extractor(
-        table=((r"^Player\s+(Card|Gems).*$", ""), (r"^--- (.*) ---$", r"\1"), (DASH, "0"), (r"\bhead\b", "HEAD")),
+        table=(
+            (r"^Player\s+(Card|Gems).*$", ""),
+            (r"^--- (.*) ---$", r"\1"),
+            (DASH, "0"),
+            (r"dragon's head", "dragons_head"),
+            (r"\bhead\b", "HEAD"),
+        ),
         plain=(
+            (r"dragon's head", "dragons_head"),  # an event's words, the same in both: not the knight's place
             (r"^Each card and decision as it came:$", ""),
             (r"^Gems:$", ""),
             (r"the knight at the tail", "0"),
