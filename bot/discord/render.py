@@ -158,9 +158,43 @@ def page_note(text: str) -> str | None:
     return None if match is None else f"Game page: <{match.group(1)}>"
 
 
-def discord_messages(text: str, limit: int = LIMIT) -> list[str]:
-    """The messages that carry ``text`` on Discord: its code blocks, the deadline note and the game's
-    page after the last."""
+def plain_messages(text: str, limit: int = LIMIT) -> list[str]:
+    """``text`` in the plain form (``FORMAT PLAIN``: sentences and lists, no table to keep aligned) as
+    ordinary messages of at most ``limit`` characters, not code blocks, so a screen reader reads them as
+    text: markdown and mentions escaped (:func:`plain`), broken only between lines (a line longer than a
+    message is cut).  Empty text gives none."""
+    pieces: list[str] = []
+    for line in text.rstrip("\n").split("\n"):
+        shown = plain(line)
+        pieces.extend(shown[i : i + limit] for i in range(0, max(len(shown), 1), limit))
+    if not any(piece.strip() for piece in pieces):
+        return []
+    messages: list[str] = []
+    current = ""
+    for piece in pieces:
+        joined = f"{current}\n{piece}" if current else piece
+        if current and len(joined) > limit:
+            messages.append(current)
+            joined = piece
+        current = joined
+    if current.strip():
+        messages.append(current)
+    return messages
+
+
+def discord_messages(text: str, limit: int = LIMIT, plain_form: bool = False) -> list[str]:
+    """The messages that carry ``text`` on Discord: its code blocks (``plain_form``: the reader chose
+    ``FORMAT PLAIN``, ordinary messages, :func:`plain_messages`), the deadline note and, after code blocks,
+    the game's page (a link in plain text can be clicked as it is)."""
+    if plain_form:
+        messages = plain_messages(text, limit)
+        note = deadline_note(text)
+        if note is not None and messages:
+            if len(messages[-1]) + 1 + len(note) <= limit:
+                messages[-1] = f"{messages[-1]}\n{note}"
+            else:
+                messages.append(note)
+        return messages
     blocks = code_blocks(text, limit)
     for note in (deadline_note(text), page_note(text)):
         if note is None or not blocks:

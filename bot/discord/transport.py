@@ -22,7 +22,8 @@ due status rows of a game).  The same status then moves the game's guild
 scheduled event to its next deadline (:mod:`bot.discord.events`), which never
 fails the row.
 
-Each other row is sent as code blocks (:func:`bot.discord.render.discord_messages`),
+Each other row is sent as code blocks, or ordinary messages to a reader who chose FORMAT PLAIN
+(:func:`bot.discord.render.discord_messages`),
 a public report's first block with the board's picture attached
 (:mod:`bot.discord.board`), each with a nonce derived from the row's stable Message-ID and the block's
 index, sent with ``enforce_nonce``: Discord answers a repeat with the
@@ -81,7 +82,7 @@ from bot.core.messaging.outbox import OutboxDrain, PendingMessage
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.places import public_place, record_public_place, record_status_message, status_message
 from bot.core.messaging.reachability import mark_reachable, mark_unreachable, unreachable_addresses
-from bot.core.messaging.rendering import render
+from bot.core.messaging.rendering import reads_plain, render
 from bot.core.messaging.sender_loop import GIVEN_BACK, PassReport, SenderLoop
 from bot.core.messaging.sender_loop import PARKED as LOOP_PARKED
 from bot.core.messaging.sender_loop import RETRY as LOOP_RETRY
@@ -251,7 +252,7 @@ class DiscordTransport:
                 if self.events is not None and isinstance(messageable, discord.PartialMessageable):
                     await self.events.follow(target.key, row.data, str(messageable.id))
                 return
-            blocks = discord_messages(text)
+            blocks = discord_messages(text, plain_form=reads_plain(row.data))
             first = self._blocks_sent.get(row.id, 0)
             picture = None
             if target.kind == "public" and first == 0 and blocks:

@@ -23,6 +23,7 @@ from typing import Any
 
 import discord
 
+from bot.core.messaging.rendering import reads_plain
 from bot.core.model import commands as c
 from bot.core.runtime.service import Applied, GameService
 from bot.discord.render import render_outcome
@@ -71,6 +72,8 @@ class Answer:
 
     receipt: str
     text: str
+    plain_form: bool = False
+    """The sender chose ``FORMAT PLAIN``: the text is told as ordinary messages, not code blocks."""
 
 
 def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
@@ -82,7 +85,7 @@ def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
     text = reply_text(applied, envelope.reply_context)
     if text is None:
         text = f"This was already applied (receipt {applied.receipt}); nothing changed."
-    return Answer(applied.receipt, text)
+    return Answer(applied.receipt, text, applied.reply is not None and reads_plain(applied.reply.data))
 
 
 def reply_text(applied: Applied, context: Mapping[str, Any] | None = None) -> str | None:

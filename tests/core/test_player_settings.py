@@ -135,3 +135,16 @@ def test_a_copy_and_the_reply_to_its_sender_carry_the_readers_language_form_and_
             assert data.get("reader_zone") == "Asia/Ho_Chi_Minh"
         assert replies[0].get("reader_format") == "plain" and "reader_language" not in replies[0]
         assert not any("reader_language" in r.data or "reader_format" in r.data for r in others)
+
+
+def test_a_reply_answered_in_the_moment_carries_the_senders_settings(sessions):
+    """Applied.reply, what a Discord interaction and the host's command line render, reads as the sender's
+    outbox copy does: their form, language and zone; a stranger's as it is."""
+    h = Harness(sessions)
+    first = h.send("Ann", c.SetFormat("plain"), c.SetLanguage("de"))
+    assert first.applied.reply is not None
+    assert (first.applied.reply.data.get("reader_format"), first.applied.reply.data.get("reader_language")) == (
+        "plain", "de",
+    )  # fmt: skip
+    stranger = h.send("Ben", c.ShowSettings())
+    assert stranger.applied.reply is not None and "reader_format" not in stranger.applied.reply.data

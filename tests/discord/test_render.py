@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.discord.render import code_blocks, deadline_note, discord_messages, render_outcome, timestamp
+from bot.discord.render import code_blocks, deadline_note, discord_messages, plain_messages, render_outcome, timestamp
 
 FENCE_OPEN, FENCE_CLOSE = "```\n", "\n```"
 
@@ -130,3 +130,22 @@ def test_every_shared_template_is_either_discords_own_or_borrowed_on_purpose() -
     assert shared - own == BORROWED, "each shared template is Discord's own or borrowed, and only these are"
     with pytest.raises(jinja2.TemplateNotFound):
         render_outcome("no_such_message", {})
+
+
+@given(st.lists(st.text(alphabet="ab *_`@\n~|>", max_size=300), max_size=12), st.integers(40, 300))
+def test_the_plain_form_is_ordinary_escaped_messages_under_the_limit(lines: list[str], limit: int) -> None:
+    """FORMAT PLAIN on Discord: no code block, every message within the limit, the text's words all there."""
+    text = "\n".join(lines)
+    messages = plain_messages(text, limit)
+    assert all(0 < len(message) <= limit for message in messages)
+    assert not any(message.startswith("```") for message in messages)
+    shown = "".join(messages).replace("\n", "")
+    assert shown.count("a") == text.count("a") and shown.count("b") == text.count("b")
+    assert "\\*" in shown or "*" not in text  # markdown escaped: a name cannot make the text bold
+
+
+def test_a_plain_report_keeps_its_deadline_note_and_no_fence() -> None:
+    text = "Ann is first with 46 points.\nDeadline: 2026-03-02 12:00 UTC (13:00 CET Europe/Paris)\n"
+    messages = discord_messages(text, plain_form=True)
+    assert len(messages) == 1 and "```" not in messages[0], messages
+    assert messages[0].endswith("Deadline: <t:1772452800:F> (<t:1772452800:R>)"), messages

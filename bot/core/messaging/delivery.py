@@ -52,7 +52,17 @@ from bot.core.messaging.outbox import Outgoing, enqueue_many
 from bot.core.messaging.quiet_hours import can_wait, release_at
 from bot.core.messaging.rendering import READER_FORMAT, READER_LANGUAGE, READER_ZONE
 from bot.core.model.commands import Sender
-from bot.core.model.outcomes import Outcome, ToAddress, ToGameMasters, ToHost, ToPlayer, ToPublic, ToSender
+from bot.core.model.outcomes import (
+    REPLY,
+    Message,
+    Outcome,
+    ToAddress,
+    ToGameMasters,
+    ToHost,
+    ToPlayer,
+    ToPublic,
+    ToSender,
+)
 from bot.core.model.secret_values import redacted
 from bot.core.people.identities import find_player
 from bot.store.models import DigestItem, Game, GameMaster, Identity, Observer, Player
@@ -158,6 +168,17 @@ class Delivery:
         if player is None or not (player.language or player.text_format or player.time_zone):
             return None
         return Settings(zone=player.time_zone, language=player.language, text_format=player.text_format)
+
+    def as_the_sender_reads_it(self, message: Message) -> Message:
+        """``message`` (the reply) with the known sender's language, form and zone in its data, as its outbox
+        row carries them: what a channel that answers in the moment (a Discord interaction, the host's
+        command line: :class:`bot.core.runtime.service.Applied`) renders; as it is for a stranger."""
+        person = self._sender_settings(Outcome(ToSender(), message, REPLY, ""))
+        if person is None:
+            return message
+        return Message(
+            message.template, self._own_data(Outcome(ToSender(), message, REPLY, ""), person), message.secret
+        )
 
     def _rows(self, outcome: Outcome, pairs: list[tuple[str, str]], person: Settings | None = None) -> list[Outgoing]:
         """The outbox rows of ``outcome`` to ``pairs``: none to an inline channel, none written twice;

@@ -191,7 +191,7 @@ class GameService:
         delivery.send(
             Outcome(ToSender(), message, REPLY, f"reply:{envelope.source_id}", context=envelope.reply_context)
         )
-        return Applied(receipt, False, message, results, problems, accepted)
+        return Applied(receipt, False, delivery.as_the_sender_reads_it(message), results, problems, accepted)
 
     def resolve_due(self, now: datetime, batch: int = RESOLVE_BATCH) -> list[tuple[str, int]]:
         """Resolve every running game that is due; returns the (game, turn) pairs resolved.
