@@ -54,6 +54,12 @@ def translations(code: str) -> _gettext.NullTranslations:
     path = catalogue_path(code)
     if code == SOURCE_LANGUAGE or not path.is_file():
         return _gettext.NullTranslations()
+    return compile_catalogue(path, code)
+
+
+def compile_catalogue(path: Path, code: str) -> _gettext.GNUTranslations:
+    """The ``.po`` at ``path`` (language ``code``) compiled in memory; its fuzzy and empty entries
+    are left out, so that they are said in English."""
     with path.open("rb") as source:
         catalogue = read_po(source, locale=code, domain=DOMAIN)
     compiled = BytesIO()
