@@ -186,6 +186,8 @@ class CreateGame(Declared):
             "  OPTION name=value         a game option (HELP <kind> lists them)",
             "  INVITE a@x.org b@y.org    only these may join",
             "  OBSERVERS no              closed to observers",
+            "  LANGUAGE fr               its players' language unless they chose one",
+            "                            (en, fr or de; default English)",
             "  ABSENCE 14                days of absence per player (0: none)",
             "  RELIABILITY 80            JOIN needs 80% of owed turns ordered in",
             "                            time (once a player has owed 5 turns)",
@@ -248,6 +250,9 @@ class CreateGame(Declared):
     """A seat whose holder missed this many turns in a row is put up for a substitute (0: never by itself)."""
     substitute_auto: bool = False
     """The first to take a seat put up has it at once (default: a game master accepts them)."""
+    language: str | None = None
+    """The language of its players who chose none (``LANGUAGE fr``: :mod:`bot.core.people.languages`); None:
+    English."""
 
 
 @dataclass(frozen=True)
