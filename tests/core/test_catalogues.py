@@ -22,8 +22,11 @@ from bot.core.basics.translation import LOCALE_DIR, catalogue_path, compile_cata
 from bot.core.messaging.rendering import environment
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
-"""The keywords scripts/catalogues gives pybabel (``_ gettext ngettext:1,2 pgettext:1c,2 npgettext:1c,2,3``)."""
+KEYWORDS = {
+    "_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
+    "mark": ((1, "c"), 2),
+}  # fmt: skip
+"""The keywords scripts/catalogues gives pybabel (``_ gettext ngettext:1,2 pgettext:1c,2 npgettext:1c,2,3 mark:1c,2``)."""
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx%]")
 
 
