@@ -7,6 +7,8 @@ Every mailed line still fits 78 columns in French and German, with the widest se
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import wcwidth
 
 from bot.core.model import commands as c
@@ -35,6 +37,29 @@ def test_a_person_who_chose_no_language_is_told_in_the_games(sessions):
     assert notices["ben@example.org"].row.data["reader_language"] == "de"  # the game's
     assert "Frist:" in notices["ben@example.org"].body and "Échéance :" in notices["ann@example.org"].body
     assert "Deadline:" not in notices["ben@example.org"].body
+
+
+def test_a_game_master_sets_and_clears_the_games_language(sessions):
+    h = Harness(sessions)
+    _game(h, None, SEATS)
+    refused = h.send("GM", c.SetGameLanguage("g1", "klingon")).reply
+    assert refused is not None and "no language 'klingon'" in refused, refused
+    said = h.send("GM", c.SetGameLanguage("g1", "Deutsch")).reply
+    assert said is not None and "told in Deutsch (de)" in " ".join(said.split()), said
+    h.send("GM", c.SetGameLanguage("g1", "OFF"))
+    h.send("GM", c.SetGameLanguage("g1", "fr"))
+    h.send("Ann", c.SetLanguage("de"))
+    h.pass_deadline()
+    reports = {row.row.recipient: row.row.data for row in h.outbox() if row.row.template == "report"}
+    assert reports["ann@example.org"]["reader_language"] == "de"  # her own choice first
+    assert reports["ben@example.org"]["reader_language"] == "fr"  # the game's, as set last
+    h.send("GM", c.SetGameLanguage("g1", "OFF"))
+    h.clock.advance(timedelta(minutes=61))
+    h.service.resolve_due(h.clock.now())
+    last = [
+        row.row.data for row in h.outbox() if row.row.template == "report" and row.row.recipient == "ben@example.org"
+    ]
+    assert len(last) == 2 and "reader_language" not in last[-1]
 
 
 def test_a_game_without_a_language_tells_in_english(sessions):

@@ -66,6 +66,7 @@ TABLE: list[tuple[str, list[c.Command]]] = [
     (f"HANDOVER {G} to next@club.org\nREASON moving", [
         c.AddGameMaster(G, "email", "next@club.org", "moving", hand_over=True)]),
     (f"LOG {G}", [c.ShowLog(G)]),
+    (f"SET LANGUAGE {G} fr\nLANGUAGE de", [c.SetGameLanguage(G, "fr"), c.SetLanguage("de")]),
     (f"SET WAIT {G}", [c.WaitForDeadline(G, True)]),
     (f"READY {G}", [c.ConfirmReady(G)]),
     (f"ready [{G}]", [c.ConfirmReady(G)]),

@@ -488,6 +488,21 @@ class SetOption(Declared):
 
 
 @dataclass(frozen=True)
+class SetGameLanguage(Declared):
+    """GM: the language the game's players who chose none are told in (``en``, ``fr``, ``de``; ``OFF``:
+    English), at any time (:mod:`bot.core.people.languages`)."""
+
+    declaration = Declaration(
+        "GAME LANGUAGE", Permission.GAME_MASTER, name="language", summary="the language of the players who chose none",
+        forms=(Form("SET LANGUAGE <game> <language>", "SET LANGUAGE <game> fr (or en, de; OFF for English)",
+                    help=("SET LANGUAGE <game> <language>  fr, de or en: its players' default",)),),
+    )  # fmt: skip
+
+    game: str
+    language: str
+
+
+@dataclass(frozen=True)
 class EndGame(Declared):
     """GM: end the game now (``abandon``: without a result), for a reason."""
 
@@ -911,7 +926,7 @@ Command = (
     ShowHelp | ShowRules | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
     | CreateGame | StartGame | MarkReady
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
-    | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
+    | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | SetGameLanguage | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
     | SetZone | SetQuiet | SetLanguage | SetFormat | SetDigest | ShowSettings
     | SendPress | ReplyPress | MutePress | SetStandby | ShowStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
