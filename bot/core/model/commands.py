@@ -493,7 +493,8 @@ class SetGameLanguage(Declared):
     English), at any time (:mod:`bot.core.people.languages`)."""
 
     declaration = Declaration(
-        "GAME LANGUAGE", Permission.GAME_MASTER, name="language", summary="the language of the players who chose none",
+        "GAME LANGUAGE", Permission.GAME_MASTER, name="language", announced=Announcement("announce_language", ("language",)),
+        summary="the language of the players who chose none",
         forms=(Form("SET LANGUAGE <game> <language>", "SET LANGUAGE <game> fr (or en, de; OFF for English)",
                     help=("SET LANGUAGE <game> <language>  fr, de or en: its players' default",)),),
     )  # fmt: skip
