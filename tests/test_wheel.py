@@ -124,6 +124,8 @@ def test_the_wheel_ships_every_package_template_and_migration(dists: Dists) -> N
     assert not missing, f"packages left out of the wheel: {sorted(missing)}"
     fonts = {"bot/pictures/fonts/DejaVuSansMono.ttf", "bot/pictures/fonts/DejaVuSansMono-Bold.ttf"}
     assert fonts | {"bot/pictures/fonts/LICENSE"} <= names, "the board pictures' fonts and their licence"
+    catalogues = {f"bot/locale/{path}" for path in _repo_files("bot/locale")}
+    assert "bot/locale/fr/LC_MESSAGES/referee.po" in catalogues and catalogues <= names, "the languages' catalogues"
     stray = sorted(name for name in names if name.split("/")[0] in {"templates", "migrations", "tests", "scripts"})
     assert not stray, f"top-level folders a wheel must not put into site-packages: {stray[:5]}"
 

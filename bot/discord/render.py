@@ -30,7 +30,7 @@ from typing import Any
 import discord
 
 from bot.core.basics import linear
-from bot.core.messaging.rendering import ITEM_FORM, READER_ZONE, environment, render_message
+from bot.core.messaging.rendering import ITEM_FORM, READER_LANGUAGE, READER_ZONE, environment, render_message
 
 FORM = "discord"
 """Discord's template folder (``templates/discord/``)."""
@@ -206,6 +206,10 @@ def discord_messages(text: str, limit: int = LIMIT, plain_form: bool = False) ->
     return blocks
 
 
+LOCALE_LANGUAGE = "language"
+"""The reply context's key of the language of the member's Discord (``bot/discord/understand.py``)."""
+
+
 def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
     """The text of an outcome (template + data) in Discord's form, its title (if any) first.
 
@@ -213,9 +217,12 @@ def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str,
     (replies, reports: slash commands instead of mail commands); a template of
     :data:`BORROWED` in the plain-text :data:`SHARED_FORM`; any other raises
     ``jinja2.TemplateNotFound``.  The phrases of replies come from
-    ``templates/discord/phrases.j2`` first.
+    ``templates/discord/phrases.j2`` first.  A reply (its ``context``, the interaction's) to a member who
+    chose no language is in their Discord's (:func:`bot.discord.understand.locale_language`).
     """
     values = {**data, "context": dict(context or {}), READER_ZONE: None}  # Discord shows its own timestamps
+    if not data.get(READER_LANGUAGE) and context and context.get(LOCALE_LANGUAGE):
+        values[READER_LANGUAGE] = context[LOCALE_LANGUAGE]  # the member's Discord's, until they choose their own
     form = SHARED_FORM if template in BORROWED else FORM
     rendered = render_message(form, template, values)
     return f"{rendered.title}\n\n{rendered.body}" if rendered.title else rendered.body

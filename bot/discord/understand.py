@@ -25,8 +25,9 @@ import discord
 
 from bot.core.messaging.rendering import reads_plain
 from bot.core.model import commands as c
+from bot.core.people.languages import ENGLISH, UnknownLanguage, parse_language
 from bot.core.runtime.service import Applied, GameService
-from bot.discord.render import render_outcome
+from bot.discord.render import LOCALE_LANGUAGE, render_outcome
 
 CHANNEL = "discord"
 
@@ -42,16 +43,34 @@ def envelope_for(
     """One envelope for one interaction (a slash command, a modal, a button).
 
     ``may_create``: the member has the configured GM role, which lets them create games.
+    The reply context names the language of the member's Discord (``language``, from the interaction's
+    locale) when it is a shipped one other than English: the reply is in it until they choose their own.
     """
+    context = {"subject": _describe(interaction), "interaction": str(interaction.id)}
+    language = locale_language(interaction.locale)
+    if language is not None:
+        context[LOCALE_LANGUAGE] = language
     return c.Envelope(
         sender=sender_of(interaction.user),
         commands=commands,
         source_id=f"discord:{interaction.id}",
         received_at=now,
-        reply_context={"subject": _describe(interaction), "interaction": str(interaction.id)},
+        reply_context=context,
         trust=c.Trust.VERIFIED,
         may_create=may_create,
     )
+
+
+def locale_language(locale: discord.Locale | str | None) -> str | None:
+    """The shipped language of a Discord locale (``fr``, ``de``: :mod:`bot.core.people.languages`), or None
+    for English and any language not shipped (``en-GB``, ``ja``)."""
+    if locale is None:
+        return None
+    try:
+        code = parse_language(str(locale.value if isinstance(locale, discord.Locale) else locale))
+    except UnknownLanguage:
+        return None
+    return None if code == ENGLISH else code
 
 
 def _describe(interaction: discord.Interaction) -> str:

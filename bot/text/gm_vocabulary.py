@@ -59,6 +59,7 @@ from typing import Any
 from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared, field_types, is_number
+from bot.core.people.languages import UnknownLanguage, parse_language
 
 _G = r"\[?([A-Za-z0-9][A-Za-z0-9_-]{0,39})\]?"
 _ADDRESS = r"<?([^\s<>]+?)>?"
@@ -391,7 +392,7 @@ def usage(word: str) -> str:
 _SETTING_WORDS = (
     "SEATS", "MAX SEATS", "MAX", "TIME ZONE", "ZONE", "SCHEDULE", "MIN GAP", "GAP", "EARLY", "GRACE", "REMINDERS",
     "AUTH", "OPTION", "INVITE", "OBSERVERS", "ABSENCE LIMIT", "ABSENCE", "GM", "PRESS COPIES", "PRESS RECORD", "PRESS",
-    "READY CHECK", "MIN RELIABILITY", "RELIABILITY", "SUBSTITUTE AFTER", "SUBSTITUTE AUTO",
+    "READY CHECK", "MIN RELIABILITY", "RELIABILITY", "SUBSTITUTE AFTER", "SUBSTITUTE AUTO", "LANGUAGE",
 )  # fmt: skip
 _ANY_SETTING = "(" + "|".join(w.replace(" ", r"\s+") for w in _SETTING_WORDS) + ")"
 _SETTING = linear.compile(r"^(?:SET\s+)?" + _ANY_SETTING + r"(|\W.*)$", re.IGNORECASE)
@@ -402,8 +403,8 @@ _TWO_WORD_HEADS = ("MIN", "MAX", "TIME")
 """The first words of settings of two words, whose second word is a setting of its own (MIN GAP, GAP)."""
 
 
-SETTINGS_FIRST = frozenset({"zone"})
-"""Commands whose word is a CREATE setting's too (a player's own ``ZONE``): right below a CREATE, among its
+SETTINGS_FIRST = frozenset({"zone", "language"})
+"""Commands whose word is a CREATE setting's too (a player's own ``ZONE`` and ``LANGUAGE``): right below a CREATE, among its
 settings, the line is the setting (:func:`is_setting_of`)."""
 
 
@@ -435,12 +436,13 @@ def split_settings(text: str) -> list[str]:
 
 
 MAX_SETTINGS = 50
-"""The most settings a CREATE takes (there are 26 kinds; OPTION, INVITE and GM may repeat): more is refused,
+"""The most settings a CREATE takes (there are 27 kinds; OPTION, INVITE and GM may repeat): more is refused,
 and reading them all would cost time for nothing."""
 SETTINGS_HELP = (
     "SEATS n, MAX n, ZONE tz, SCHEDULE spec, GAP d, EARLY d, GRACE d, REMINDERS list, AUTH password|address, "
     "OPTION name=value, INVITE address, OBSERVERS yes|no, ABSENCE days, GM address, PRESS none|white|grey, "
-    "PRESS COPIES|RECORD yes|no, READY CHECK d, RELIABILITY percent, SUBSTITUTE AFTER n, SUBSTITUTE AUTO yes|no"
+    "PRESS COPIES|RECORD yes|no, READY CHECK d, RELIABILITY percent, SUBSTITUTE AFTER n, SUBSTITUTE AUTO yes|no, "
+    "LANGUAGE en|fr|de"
 )
 
 
@@ -500,6 +502,11 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
         if value.lower() not in ("yes", "no", "on", "off"):
             raise ValueError(f"OBSERVERS is yes or no, not {value!r}")
         return replace(create, observers=value.lower() in ("yes", "on"))
+    if key == "LANGUAGE":
+        try:
+            return replace(create, language=parse_language(value))
+        except UnknownLanguage as error:
+            raise ValueError(str(error)) from None
     if key == "PRESS":
         if value.lower() not in c.PRESS_MODES:
             raise ValueError(f"PRESS is none, white or grey, not {value!r}")

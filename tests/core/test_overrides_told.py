@@ -105,6 +105,7 @@ EXAMPLES: dict[str, Example] = {
     "Broadcast": Example(running, c.Broadcast("g1", "Hello all"), EVERY_PLAYER),
     "SetOption": Example(forming, c.SetOption("g1", "race_length", "62", "a longer race"), EVERY_PLAYER),
     "EndGame": Example(running, c.EndGame("g1", "the club closes"), EVERY_PLAYER, ends=True),
+    "SetGameLanguage": Example(running, c.SetGameLanguage("g1", "de")),
     "AddGameMaster": Example(running, c.AddGameMaster("g1", "email", "co@example.org", "help"), ("co@example.org",)),
     "ShowLog": Example(running, c.ShowLog("g1")),
     "OfferSeat": Example(running, c.OfferSeat("g1", "Cat", reason="Cat is rarely in time"), ("cat@example.org",)),

@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.core.model import commands as c
+from bot.discord.render import render_outcome
 from bot.discord.understand import Target, envelope_for, target_of
 from tests.support.fake_discord import COMPONENT, MODAL_SUBMIT, SLASH, FakeDiscord
 
@@ -79,3 +80,20 @@ def test_a_row_of_another_channel_is_not_discords() -> None:
 def test_what_is_not_a_discord_recipient(recipient: str) -> None:
     with pytest.raises(ValueError, match="not a Discord recipient"):
         target_of("discord", recipient)
+
+
+@pytest.mark.parametrize(("locale", "language"), [("fr", "fr"), ("de", "de"), ("en-GB", None), ("ja", None)])
+def test_the_reply_is_in_the_members_discord_language_until_they_choose(locale: str, language: str | None) -> None:
+    """The interaction's locale names the reply's language when it is a shipped one (French, German);
+    a member's own choice (LANGUAGE, stamped by delivery) comes first."""
+    fake = FakeDiscord()
+    user = fake.add_member("Ann Example")
+    payload = {**fake.interaction_payload(SLASH, fake.command_data("status", {"game": "gs1"}), user), "locale": locale}
+    envelope = envelope_for(interaction_from(fake, payload), (c.ShowStatus("gs1"),), datetime(2026, 3, 1, tzinfo=UTC))
+    assert envelope.reply_context.get("language") == language
+    reply = {"received": "2026-03-01T00:00:00+00:00", "receipt": "R1", "items": [], "problems": [],
+             "ignored": ["hello"], "game": None}  # fmt: skip
+    said = render_outcome("reply", reply, envelope.reply_context)
+    assert ({"fr": "IGNORÉ", "de": "IGNORIERT"}.get(language or "", "IGNORED")) in said, said
+    own = render_outcome("reply", {**reply, "reader_language": "de"}, envelope.reply_context)
+    assert "IGNORIERT" in own, own

@@ -66,6 +66,7 @@ TABLE: list[tuple[str, list[c.Command]]] = [
     (f"HANDOVER {G} to next@club.org\nREASON moving", [
         c.AddGameMaster(G, "email", "next@club.org", "moving", hand_over=True)]),
     (f"LOG {G}", [c.ShowLog(G)]),
+    (f"SET LANGUAGE {G} fr\nLANGUAGE de", [c.SetGameLanguage(G, "fr"), c.SetLanguage("de")]),
     (f"SET WAIT {G}", [c.WaitForDeadline(G, True)]),
     (f"READY {G}", [c.ConfirmReady(G)]),
     (f"ready [{G}]", [c.ConfirmReady(G)]),
@@ -98,6 +99,11 @@ TABLE: list[tuple[str, list[c.Command]]] = [
          c.CreateGame("g2", "strike-gold", seats=2, ready_check="2d")],
     ),
     (f"CREATE {G} golden-strider\nRELIABILITY 80%", [c.CreateGame(G, "golden-strider", min_reliability=80)]),
+    (  # LANGUAGE right below a CREATE is its setting (the players' default), not the sender's own LANGUAGE
+        f"CREATE {G} golden-strider\nLANGUAGE fr\nCREATE g2 lautobus SEATS 4 LANGUAGE Deutsch\nSTART {G}\nLANGUAGE de",
+        [c.CreateGame(G, "golden-strider", language="fr"), c.CreateGame("g2", "lautobus", seats=4, language="de"),
+         c.StartGame(G), c.SetLanguage("de")],
+    ),
     (f"CREATE {G} golden-strider MIN RELIABILITY 75 SEATS 6",
      [c.CreateGame(G, "golden-strider", seats=6, min_reliability=75)]),
     (f"CREATE {G} golden-strider MAX SEATS 5 MIN GAP 12h TIME ZONE Europe/London",

@@ -30,6 +30,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.basics import linear
+from bot.core.basics.translation import mark, pgettext
 
 __all__ = [
     "MAX_DURATION",
@@ -324,8 +325,25 @@ def parse_moment(text: str, zone: ZoneInfo, base: datetime, counted_from: str = 
     return _parse_instant(cleaned, zone, f"{_MOMENT_EXAMPLE}, or +2d3h (counted from {counted_from})")
 
 
-_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_WEEKDAYS = (
+    mark("weekday", "Mon"), mark("weekday", "Tue"), mark("weekday", "Wed"), mark("weekday", "Thu"),
+    mark("weekday", "Fri"), mark("weekday", "Sat"), mark("weekday", "Sun"),
+)  # fmt: skip
+_MONTHS = (
+    mark("month", "Jan"), mark("month", "Feb"), mark("month", "Mar"), mark("month", "Apr"), mark("month", "May"),
+    mark("month", "Jun"), mark("month", "Jul"), mark("month", "Aug"), mark("month", "Sep"), mark("month", "Oct"),
+    mark("month", "Nov"), mark("month", "Dec"),
+)  # fmt: skip
+"""The names of days and months in a message: English, or the reader's language while a message is rendered
+(:mod:`bot.core.basics.translation`; at most three letters in every language, so widths hold)."""
+
+
+def _weekday(moment: datetime) -> str:
+    return pgettext("weekday", _WEEKDAYS[moment.weekday()])
+
+
+def _month(moment: datetime) -> str:
+    return pgettext("month", _MONTHS[moment.month - 1])
 
 
 READER_LINE = 66
@@ -341,8 +359,8 @@ def format_moment(moment: datetime, zone: ZoneInfo) -> str:
     Dec 05:00 AEDT, Australia/Sydney)``), and only the weekday for a game
     kept in UTC (``2026-12-05 18:00 UTC (Sat)``).  The part before the
     bracket is text :func:`parse_instant` reads back.  Names are English
-    whatever the host's locale.  At most :data:`READER_LINE` characters for
-    every zone: where the zone's name would make it wider (the longest IANA
+    whatever the host's locale (the reader's language in a message rendered
+    for them).  At most :data:`READER_LINE` characters for every zone: where the zone's name would make it wider (the longest IANA
     names), the local time keeps its abbreviation or offset and drops the name,
     so ``Deadline: `` and the moment fit a mailed line of 78 columns.
     """
@@ -351,10 +369,10 @@ def format_moment(moment: datetime, zone: ZoneInfo) -> str:
     in_utc = moment.astimezone(UTC)
     shown = f"{in_utc:%Y-%m-%d %H:%M} UTC"
     local = moment.astimezone(zone)
-    weekday = _WEEKDAYS[local.weekday()]
+    weekday = _weekday(local)
     if local.utcoffset() == timedelta(0) and zone.key in ("UTC", "Etc/UTC", "Etc/Zulu", "Zulu", "Universal"):
         return f"{shown} ({weekday})"
-    day = weekday if local.date() == in_utc.date() else f"{weekday} {local.day} {_MONTHS[local.month - 1]}"
+    day = weekday if local.date() == in_utc.date() else f"{weekday} {local.day} {_month(local)}"
     named = f"{shown} ({day} {local:%H:%M %Z}, {zone.key})"
     return named if len(named) <= READER_LINE else f"{shown} ({day} {local:%H:%M %Z})"
 
@@ -370,7 +388,7 @@ def format_moment_for_reader(moment: datetime, zone: ZoneInfo) -> str:
         raise ValueError("format_moment_for_reader needs an aware moment")
     local = moment.astimezone(zone)
     in_utc = f"({moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC)"
-    weekday = _WEEKDAYS[local.weekday()]
+    weekday = _weekday(local)
     for form in (
         f"{weekday} {local:%Y-%m-%d %H:%M %Z} {zone.key} {in_utc}",
         f"{local:%Y-%m-%d %H:%M %Z} {zone.key} {in_utc}",

@@ -17,6 +17,7 @@ from bot.core.games.stored import ABANDONED, FINISHED, FORMING, PAUSED, RUNNING,
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToPlayer, ToPublic
 from bot.core.people.identities import find_or_create_player
+from bot.core.people.languages import ENGLISH, LANGUAGES, UnknownLanguage, parse_language
 from bot.store.models import AuditEntry, GameMaster
 
 
@@ -82,6 +83,24 @@ def set_option(ctx: CommandContext, command: c.SetOption) -> Result:
     for seat in game.seats:  # who joined already: the game they joined changed
         ctx.delivery.send(Outcome(ToPlayer(seat.player_id, seat.name), Message("option_changed", told), NOTICE,
                                   f"option:{ctx.envelope.source_id}:{seat.name}", game.id))  # fmt: skip
+    return DONE
+
+
+@handles(c.SetGameLanguage)
+def set_game_language(ctx: CommandContext, command: c.SetGameLanguage) -> Result:
+    """The game's default language (``games.language``): its players who chose none are told in it."""
+    game = ctx.game
+    if command.language.strip().upper() == "OFF":
+        game.language = None
+    else:
+        try:
+            code = parse_language(command.language)
+        except UnknownLanguage as error:
+            ctx.reply.problem(f"SET LANGUAGE {game.slug} {command.language}", "unknown_language", reason=str(error))
+            return REFUSED
+        game.language = None if code == ENGLISH else code
+    code = game.language or ENGLISH
+    ctx.reply.add("game_language_set", game=game.slug, language=code, name=LANGUAGES[code])
     return DONE
 
 

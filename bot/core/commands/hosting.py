@@ -21,6 +21,7 @@ from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, REPORT, Message, Outcome, ToGameMasters, ToPlayer, ToPublic
 from bot.core.model.secret_values import Secret
 from bot.core.people.identities import find_or_create_player
+from bot.core.people.languages import ENGLISH
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.ready_checks import check_running, unconfirmed
 from bot.core.turns.reminder_pass import skip_reminders_at_opening
@@ -69,6 +70,7 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
         substitute_auto=command.substitute_auto,
         gm_secret_hash=hash_secret(gm_secret, ctx.config.secret_key), press=command.press,
         press_gm_copies=command.press_gm_copies, press_in_record=command.press_in_record,
+        language=None if command.language in (None, ENGLISH) else command.language,
     )  # fmt: skip
     ctx.session.add(game)
     ctx.session.flush()

@@ -17,7 +17,8 @@ This is the one place that decides who gets what on which channel:
 * a person's copy, and the reply to a known sender, carries their language (``players.language``,
   ``LANGUAGE``; ``reader_language``) and their form (``players.text_format``, ``FORMAT PLAIN``;
   ``reader_format``) in its data when they chose one, so the channel's renderer tells them their way;
-  the reply also carries the sender's zone;
+  a person who chose no language gets a copy about a game in the game's (``games.language``, the
+  CREATE setting ``LANGUAGE``), when its GM set one; the reply also carries the sender's zone;
 * a person's copy that can wait (:func:`bot.core.messaging.quiet_hours.can_wait`: a report, press, a notice of
   others' actions) written inside their quiet hours (``players.quiet_hours``, ``QUIET``) is due when they end:
   its row's first attempt is then, on every channel linked to them;
@@ -154,8 +155,9 @@ class Delivery:
         own: dict[str, object] = {BOARD_PICTURE: True} if person.pictures and BOARD in data else {}
         if person.zone:
             own[READER_ZONE] = person.zone
-        if person.language:
-            own[READER_LANGUAGE] = person.language
+        language = person.language or self._game_language(outcome.game_id)
+        if language:
+            own[READER_LANGUAGE] = language
         if person.text_format:
             own[READER_FORMAT] = person.text_format
         return {**data, **own} if own else data
@@ -204,6 +206,13 @@ class Delivery:
                 )
             )  # fmt: skip
         return rows
+
+    def _game_language(self, game_id: int | None) -> str | None:
+        """The default language of the game a copy is about (``games.language``); None for none."""
+        if game_id is None:
+            return None
+        game = self.session.get(Game, game_id)  # in the session already: the outcome's cause loaded it
+        return game.language if game is not None else None
 
     def recipients(self, outcome: Outcome) -> list[tuple[str, str]]:
         """(channel, recipient) pairs for the outcome's audience."""

@@ -13,6 +13,9 @@ when there is one, else the shared ``templates/common/phrases.j2`` one (the code
 game's own part of a report is ``game_report(data)``; one item of a digest is ``digest_item(entry)``,
 rendered by its own template (a :class:`Rendered`: title and body; :data:`ITEM_FORM`).  An adapter may add
 filters of its own (Discord timestamps) to ``environment(form).filters``.
+Templates mark their words for translation with jinja2's i18n extension
+(``{% trans %}...{% endtrans %}``, ``_("... %(name)s", name=value)``: newstyle gettext), said in
+the reader's language (:mod:`bot.core.basics.translation`); orders and command words are never marked.
 
 Each game has ``templates/<kind>/report.txt.j2``; it is rendered with:
 
@@ -74,6 +77,7 @@ from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment, format_moment_for_reader
+from bot.core.basics.translation import gettext, language, ngettext, npgettext, pgettext, speaking
 from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
 from bot.resources import TEMPLATES_DIR
 
@@ -280,6 +284,12 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # The reader's language (bot.core.basics.translation, set by render_message): newstyle gettext,
+    # so _("... %(name)s", name=x) formats and a missing translation is the English source.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
     )
     env.filters.update(
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
@@ -368,12 +378,15 @@ class Rendered:
 
 def render_message(form: str, template: str, data: Mapping[str, Any]) -> Rendered:
     """``templates/<form>/<template>.txt.j2`` with ``data``; a first line ``Title: ...`` is split off.
-    Its times are in the reader's own zone first when ``data`` names one (:data:`READER_ZONE`), and it is
-    in the plain form when ``data`` asks for it (:data:`READER_FORMAT`, :func:`chosen_template`)."""
+    Its times are in the reader's own zone first when ``data`` names one (:data:`READER_ZONE`), its words in
+    the reader's language when it names one (:data:`READER_LANGUAGE`; English otherwise:
+    :mod:`bot.core.basics.translation`), and it is in the plain form when ``data`` asks for it
+    (:data:`READER_FORMAT`, :func:`chosen_template`)."""
     token = _READER.set(data.get(READER_ZONE) or None)
     plain = _PLAIN.set(reads_plain(data))
     try:
-        text = render(chosen_template(f"{form}/{template}.txt.j2"), data, form)
+        with speaking(data.get(READER_LANGUAGE) or None):
+            text = render(chosen_template(f"{form}/{template}.txt.j2"), data, form)
     finally:
         _PLAIN.reset(plain)
         _READER.reset(token)
@@ -396,8 +409,8 @@ def render_report_body(
 
     When the game's template uses neither ``seat`` nor ``private`` (the part is
     the same in every copy of a turn's report: Golden Strider, Lautobus), it
-    is rendered once per report and form and kept (:data:`_SHARED_BODIES`, keyed by the template chosen),
-    not once per recipient.
+    is rendered once per report, form and language and kept (:data:`_SHARED_BODIES`, keyed by the template
+    chosen and the language), not once per recipient.
     """
     template = chosen_template(f"{kind}/report.txt.j2", plain)
     data = {"report": report, "events": list(events), "seat": seat, "private": private}
@@ -405,7 +418,7 @@ def render_report_body(
         return render(template, data)
     try:
         key = (
-            f"{template}|{_READER.get() or ''}",
+            f"{template}|{_READER.get() or ''}|{language()}",
             json.dumps([report, data["events"]], sort_keys=True, separators=(",", ":")),
         )
     except (TypeError, ValueError):

@@ -186,6 +186,8 @@ class CreateGame(Declared):
             "  OPTION name=value         a game option (HELP <kind> lists them)",
             "  INVITE a@x.org b@y.org    only these may join",
             "  OBSERVERS no              closed to observers",
+            "  LANGUAGE fr               its players' language unless they chose one",
+            "                            (en, fr or de; default English)",
             "  ABSENCE 14                days of absence per player (0: none)",
             "  RELIABILITY 80            JOIN needs 80% of owed turns ordered in",
             "                            time (once a player has owed 5 turns)",
@@ -248,6 +250,9 @@ class CreateGame(Declared):
     """A seat whose holder missed this many turns in a row is put up for a substitute (0: never by itself)."""
     substitute_auto: bool = False
     """The first to take a seat put up has it at once (default: a game master accepts them)."""
+    language: str | None = None
+    """The language of its players who chose none (``LANGUAGE fr``: :mod:`bot.core.people.languages`); None:
+    English."""
 
 
 @dataclass(frozen=True)
@@ -480,6 +485,22 @@ class SetOption(Declared):
     name: str
     value: str
     reason: str
+
+
+@dataclass(frozen=True)
+class SetGameLanguage(Declared):
+    """GM: the language the game's players who chose none are told in (``en``, ``fr``, ``de``; ``OFF``:
+    English), at any time (:mod:`bot.core.people.languages`)."""
+
+    declaration = Declaration(
+        "GAME LANGUAGE", Permission.GAME_MASTER, name="language", announced=Announcement("announce_language", ("language",)),
+        summary="the language of the players who chose none",
+        forms=(Form("SET LANGUAGE <game> <language>", "SET LANGUAGE <game> fr (or en, de; OFF for English)",
+                    help=("SET LANGUAGE <game> <language>  fr, de or en: its players' default",)),),
+    )  # fmt: skip
+
+    game: str
+    language: str
 
 
 @dataclass(frozen=True)
@@ -906,7 +927,7 @@ Command = (
     ShowHelp | ShowRules | ListGames | JoinGame | SubmitOrders | ShowFiledOrders | ShowStatus | ShowRecord | Resign
     | CreateGame | StartGame | MarkReady
     | SetJoining | EndGame | SetDeadline | PauseGame | ResumeGame | ProcessNow | PreviewTurn | EnterOrders
-    | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | AddGameMaster | ShowLog
+    | ReplacePlayer | EjectPlayer | RollBack | Broadcast | SetOption | SetGameLanguage | AddGameMaster | ShowLog
     | WaitForDeadline | Observe | DeclareAbsence | ConfirmReady | ShowCalendar | SetPictures | ShowReliability
     | SetZone | SetQuiet | SetLanguage | SetFormat | SetDigest | ShowSettings
     | SendPress | ReplyPress | MutePress | SetStandby | ShowStandby | OfferSeat | TakeSeat | RequestLink | ConfirmLink
