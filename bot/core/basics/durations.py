@@ -243,6 +243,26 @@ def local_to_utc(local: datetime, zone: ZoneInfo) -> datetime:
     return local.replace(tzinfo=zone, fold=0).astimezone(UTC)
 
 
+def jump_over(wall: datetime, zone: ZoneInfo) -> datetime | None:
+    """The moment (UTC, to the second) clocks in ``zone`` jump over the naive ``wall`` time, the day they
+    skip it (clocks going forward); None when clocks show it (once or twice).
+
+    ``fold=1`` reads a skipped time with the offset after the jump (a moment before it), ``fold=0`` with
+    the one before (a moment after it): the jump lies between them, found by halving."""
+    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+    if first.astimezone(zone).replace(tzinfo=None) == wall:
+        return None
+    low, high = sorted((wall.replace(tzinfo=zone, fold=1).astimezone(UTC), first))
+    before = low.astimezone(zone).utcoffset()
+    while high - low > timedelta(seconds=1):
+        middle = low + (high - low) / 2
+        if middle.astimezone(zone).utcoffset() == before:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
 _ISO_MOMENT = linear.compile(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[T ](?P<time>[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?)"
     r"\s*(?P<offset>Z|UTC|[+-][0-9]{2}(?::?[0-9]{2})?)?",

@@ -32,6 +32,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.core.basics.durations import jump_over
 from bot.core.messaging.digest_setting import DAILY, Digest
 from bot.core.model.outcomes import NOTICE
 
@@ -80,20 +81,8 @@ def due_before(digest: Digest | None, time_zone: str | None, now: datetime) -> d
 
 def _shown(wall: datetime, zone: ZoneInfo) -> datetime:
     """The first moment clocks in ``zone`` show ``wall`` (naive), or the jump over it when they skip it."""
-    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
-    if first.astimezone(zone).replace(tzinfo=None) == wall:
-        return first
-    # skipped: fold=1 reads it with the offset after the jump (a moment before the jump), fold=0 with the
-    # one before (a moment after it); the jump is between them, found to the second
-    low, high = sorted((wall.replace(tzinfo=zone, fold=1).astimezone(UTC), first))
-    offset = low.astimezone(zone).utcoffset()
-    while high - low > timedelta(seconds=1):
-        middle = low + (high - low) / 2
-        if middle.astimezone(zone).utcoffset() == offset:
-            low = middle
-        else:
-            high = middle
-    return high
+    jump = jump_over(wall, zone)
+    return wall.replace(tzinfo=zone, fold=0).astimezone(UTC) if jump is None else jump
 
 
 def turn_over(item_turn: int | None, game_turn: int, game_over: bool) -> bool:

@@ -26,7 +26,7 @@ from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.core.basics import linear
-from bot.core.basics.durations import TimeInputError
+from bot.core.basics.durations import TimeInputError, jump_over
 from bot.core.model.outcomes import NOTICE, REPORT
 
 _RANGE = linear.compile(r"^([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])\s*-\s*([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])$")
@@ -95,21 +95,11 @@ def held_until(moment: datetime, quiet: QuietHours, zone: ZoneInfo) -> datetime 
 def _first_shown(wall: datetime, zone: ZoneInfo, after: datetime) -> datetime:
     """The first moment later than ``after`` at which clocks in ``zone`` show ``wall`` (naive) or a later
     time: the second of a time shown twice when the first has passed, the jump over a time skipped."""
-    first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
-    second = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
-    if first.astimezone(zone).replace(tzinfo=None) == wall:  # the time is shown (once or twice)
-        return first if first > after else second
-    # skipped: fold=1 reads it with the offset after the jump (a moment before it), fold=0 with the one
-    # before (a moment after it); the jump is between, found to the second
-    low, high = min(first, second), max(first, second)
-    before = low.astimezone(zone).utcoffset()
-    while high - low > timedelta(seconds=1):
-        middle = low + (high - low) / 2
-        if middle.astimezone(zone).utcoffset() == before:
-            low = middle
-        else:
-            high = middle
-    return max(high, after + timedelta(microseconds=1))
+    jump = jump_over(wall, zone)
+    if jump is None:  # the time is shown (once or twice)
+        first = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)
+        return first if first > after else wall.replace(tzinfo=zone, fold=1).astimezone(UTC)
+    return max(jump, after + timedelta(microseconds=1))
 
 
 def can_wait(kind: str, template: str, data: Mapping[str, object] | None = None) -> bool:
