@@ -6,9 +6,12 @@ way a player reads them; ``Sent.applied`` keeps the outcome as data.
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -30,10 +33,15 @@ PUBLIC_CHANNEL = "screen"
 
 @dataclass(frozen=True)
 class Sent:
-    """What applying an envelope gave: the outcome as data, and the reply as the player reads it."""
+    """What applying an envelope gave: the outcome as data, and the reply as the player reads it (rendered
+    when first read: most sends of a long run never read theirs)."""
 
     applied: Applied
-    reply: str | None
+    context: Mapping[str, Any]
+
+    @functools.cached_property
+    def reply(self) -> str | None:
+        return reply_text(self.applied, self.context)
 
     @property
     def duplicate(self) -> bool:
@@ -69,7 +77,7 @@ class Harness:
             password, ignored, trust=trust,
         )  # fmt: skip
         applied = self.service.apply(envelope)
-        return Sent(applied, reply_text(applied, envelope.reply_context))
+        return Sent(applied, envelope.reply_context)
 
     def golden_strider_game(self, slug: str = "gs1", early: bool = False, auth: str = "address") -> None:
         self.send("GM", c.CreateGame(slug, "golden-strider", {}, "Europe/Paris", 60, early, auth))

@@ -55,7 +55,7 @@ from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.migrate import upgrade
-from bot.store.models import OutboxMessage, Seat, TurnRecord
+from bot.store.models import Game, OutboxMessage, Seat, TurnRecord
 from tests.core.harness import SEATS, Harness, Sent
 from tests.support.database import migrated_sqlite
 from tests.support.postgres import PostgresCluster
@@ -240,90 +240,92 @@ class _Promises(RuleBasedStateMachine):
     # -- the promises ------------------------------------------------------------------------
 
     @invariant()
-    def a_complete_turn_is_resolved(self) -> None:
-        with unit_of_work(self.sessions) as session:
-            game = find_game(session, SLUG)
-            if game is None or game.status != RUNNING:
-                return
-            phase = phase_of(game)
-            if phase is None or not phase.owing:
-                return
-            # The orders accepted in this line of play (a rollback starts a new one: orders on file from
-            # before it do not complete the reopened turn, which waits for every seat to look again).
-            on_file = set(current_orders(session, game, phase.number))
-            orders = {seat for seat in on_file if (game.generation, phase.number, seat) in self.accepted}
-            waiting = [s.name for s in game.seats if s.wait_turn == phase.number and not s.resigned]
-            left = {s.name for s in game.seats if s.resigned}  # a seat its player left owes nothing more
-            playing = set(phase.owing) - left
-            complete = bool(playing) and all(seat in orders for seat in playing) and not waiting
-            assert not complete, (
-                f"turn {phase.number} of {self.kind} has every order in ({sorted(phase.owing)}) "
-                f"and nobody waits, yet it is not resolved"
-            )
-
-    @invariant()
-    def accepted_orders_are_used_and_every_player_gets_every_report(self) -> None:
+    def the_promises_hold(self) -> None:
+        """Both promises read from the store, in one transaction after every step (one read of the game)."""
         with unit_of_work(self.sessions) as session:
             game = find_game(session, SLUG)
             if game is None:
                 return
-            # Only the columns read here (a turn record's states and report are large JSON documents,
-            # and this runs after every step); a record's orders are read once, when it is first seen.
-            records = session.execute(
-                select(TurnRecord.generation, TurnRecord.turn_number).where(TurnRecord.game_id == game.id)
+            self.a_complete_turn_is_resolved(session, game)
+            self.accepted_orders_are_used_and_every_player_gets_every_report(session, game)
+
+    def a_complete_turn_is_resolved(self, session: Session, game: Game) -> None:
+        """A running game never waits with every seat that owes orders in and nobody waiting."""
+        if game.status != RUNNING:
+            return
+        phase = phase_of(game)
+        if phase is None or not phase.owing:
+            return
+        # The orders accepted in this line of play (a rollback starts a new one: orders on file from
+        # before it do not complete the reopened turn, which waits for every seat to look again).
+        on_file = set(current_orders(session, game, phase.number))
+        orders = {seat for seat in on_file if (game.generation, phase.number, seat) in self.accepted}
+        waiting = [s.name for s in game.seats if s.wait_turn == phase.number and not s.resigned]
+        left = {s.name for s in game.seats if s.resigned}  # a seat its player left owes nothing more
+        playing = set(phase.owing) - left
+        complete = bool(playing) and all(seat in orders for seat in playing) and not waiting
+        assert not complete, (
+            f"turn {phase.number} of {self.kind} has every order in ({sorted(phase.owing)}) "
+            f"and nobody waits, yet it is not resolved"
+        )
+
+    def accepted_orders_are_used_and_every_player_gets_every_report(self, session: Session, game: Game) -> None:
+        """Each resolved turn used every seat's last accepted orders, once; each holder got each report."""
+        # Only the columns read here (a turn record's states and report are large JSON documents,
+        # and this runs after every step); a record's orders are read once, when it is first seen.
+        records = session.execute(
+            select(TurnRecord.generation, TurnRecord.turn_number).where(TurnRecord.game_id == game.id)
+        ).all()
+        counted = Counter((r.generation, r.turn_number) for r in records)
+        assert all(n == 1 for n in counted.values()), counted
+        seated = session.execute(select(Seat.name, Seat.player_id, Seat.resigned).where(Seat.game_id == game.id)).all()
+        seats = {s.name: s.player_id for s in seated}
+        holding = {s.name for s in seated if not s.resigned}
+        reports = Counter(
+            (row.recipient, row.turn_number)
+            for row in session.execute(
+                select(OutboxMessage.recipient, OutboxMessage.turn_number).where(
+                    OutboxMessage.game_id == game.id,
+                    OutboxMessage.kind == "report",
+                    OutboxMessage.channel == "email",
+                )
             ).all()
-            counted = Counter((r.generation, r.turn_number) for r in records)
-            assert all(n == 1 for n in counted.values()), counted
-            seated = session.execute(
-                select(Seat.name, Seat.player_id, Seat.resigned).where(Seat.game_id == game.id)
+        )
+        self.always_held &= holding
+        unchecked = {(r.generation, r.turn_number) for r in records} - self.checked
+        new_records = (
+            session.execute(
+                select(TurnRecord.generation, TurnRecord.turn_number, TurnRecord.orders, TurnRecord.defaulted)
+                .where(TurnRecord.game_id == game.id)
+                .where(tuple_(TurnRecord.generation, TurnRecord.turn_number).in_(sorted(unchecked)))
             ).all()
-            seats = {s.name: s.player_id for s in seated}
-            holding = {s.name for s in seated if not s.resigned}
-            reports = Counter(
-                (row.recipient, row.turn_number)
-                for row in session.execute(
-                    select(OutboxMessage.recipient, OutboxMessage.turn_number).where(
-                        OutboxMessage.game_id == game.id,
-                        OutboxMessage.kind == "report",
-                        OutboxMessage.channel == "email",
+            if unchecked
+            else []
+        )
+        for record in new_records:
+            key = (record.generation, record.turn_number)
+            self.checked.add(key)
+            for seat in record.orders:
+                wanted = self.accepted.get((record.generation, record.turn_number, seat))
+                if wanted is not None and seat not in record.defaulted:
+                    assert record.orders[seat].strip() == wanted, (
+                        f"{self.kind} turn {record.turn_number}: {seat}'s accepted orders {wanted!r} "
+                        f"were not used ({record.orders[seat]!r})"
                     )
-                ).all()
-            )
-            self.always_held &= holding
-            unchecked = {(r.generation, r.turn_number) for r in records} - self.checked
-            new_records = (
-                session.execute(
-                    select(TurnRecord.generation, TurnRecord.turn_number, TurnRecord.orders, TurnRecord.defaulted)
-                    .where(TurnRecord.game_id == game.id)
-                    .where(tuple_(TurnRecord.generation, TurnRecord.turn_number).in_(sorted(unchecked)))
-                ).all()
-                if unchecked
-                else []
-            )
-            for record in new_records:
-                key = (record.generation, record.turn_number)
-                self.checked.add(key)
-                for seat in record.orders:
-                    wanted = self.accepted.get((record.generation, record.turn_number, seat))
-                    if wanted is not None and seat not in record.defaulted:
-                        assert record.orders[seat].strip() == wanted, (
-                            f"{self.kind} turn {record.turn_number}: {seat}'s accepted orders {wanted!r} "
-                            f"were not used ({record.orders[seat]!r})"
-                        )
-                for seat, text in self.accepted.items():
-                    if seat[:2] == key and seat[2] not in record.orders and seat[2] in seats:
-                        raise AssertionError(f"{self.kind} turn {key}: {seat[2]}'s accepted orders {text!r} are lost")
-            # A rollback copies the records of the turns before its target into the new generation, as they
-            # were: a copy is no new resolution, and sends no report.
-            resolved = Counter(r.turn_number for r in records if r.turn_number >= self.targets.get(r.generation, 0))
-            event(f"turns resolved so far: {min(len(resolved), 3)}{'+' if len(resolved) >= 3 else ''}")
-            for name in self.seats:
-                if name not in self.always_held:
-                    continue  # a seat its player left: what they were told after is not counted here
-                address = f"{name.lower()}@example.org"
-                for turn, times in resolved.items():
-                    got = reports[(address, turn)]
-                    assert got == times, f"{self.kind}: {name} got {got} reports of turn {turn}, resolved {times} times"
+            for seat, text in self.accepted.items():
+                if seat[:2] == key and seat[2] not in record.orders and seat[2] in seats:
+                    raise AssertionError(f"{self.kind} turn {key}: {seat[2]}'s accepted orders {text!r} are lost")
+        # A rollback copies the records of the turns before its target into the new generation, as they
+        # were: a copy is no new resolution, and sends no report.
+        resolved = Counter(r.turn_number for r in records if r.turn_number >= self.targets.get(r.generation, 0))
+        event(f"turns resolved so far: {min(len(resolved), 3)}{'+' if len(resolved) >= 3 else ''}")
+        for name in self.seats:
+            if name not in self.always_held:
+                continue  # a seat its player left: what they were told after is not counted here
+            address = f"{name.lower()}@example.org"
+            for turn, times in resolved.items():
+                got = reports[(address, turn)]
+                assert got == times, f"{self.kind}: {name} got {got} reports of turn {turn}, resolved {times} times"
 
 
 def started_game_at(kind: str, url: str) -> None:
