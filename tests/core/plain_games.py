@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from unittest import mock
@@ -44,9 +45,16 @@ def address(name: str) -> str:
     return f"{name.lower()}@example.org"
 
 
-def play(database: Path, kind: str, seats: int | None = None, plain: tuple[str, ...] = ()) -> list[OutboxMessage]:
+def play(
+    database: Path,
+    kind: str,
+    seats: int | None = None,
+    plain: tuple[str, ...] = (),
+    languages: Mapping[str, str] | None = None,
+) -> list[OutboxMessage]:
     """Play ``kind`` to its end in ``database`` (migrated, empty) with ``seats`` seats (its fewest by default);
-    the players named in ``plain`` chose FORMAT PLAIN before joining; the game's seed is fixed
+    the players named in ``plain`` chose FORMAT PLAIN before joining, those in ``languages`` their LANGUAGE
+    (``{"Ann": "fr"}``); the game's seed is fixed
     (:class:`FixedSeed`).  The first two players ask for GAMES once it started, and for STATUS at the end.  Returns the outbox,
     in order."""
     rules = registry.get_rules(kind)
@@ -70,6 +78,8 @@ def play(database: Path, kind: str, seats: int | None = None, plain: tuple[str, 
         with mock.patch.object(host_commands, "secrets", FixedSeed):  # the seed is drawn at CREATE
             send(GM, "Game Master", c.CreateGame(slug, kind, {}, "Europe/Paris", 48 * 60, True, "address"))
         for name in names:
+            if languages and name in languages:
+                send(address(name), name, c.SetLanguage(languages[name]))
             if name in plain:
                 send(address(name), name, c.SetFormat("plain"))
             send(address(name), name, c.JoinGame(slug, name))

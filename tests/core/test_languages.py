@@ -2,17 +2,27 @@
 
 The game's default is the CREATE setting ``LANGUAGE`` (``games.language``); delivery stamps it into the
 copies about the game of each person who chose no language of their own (bot/core/messaging/delivery.py).
-Every mailed line still fits 78 columns in French and German, with the widest seat names.
+Every mailed line still fits 78 columns in French and German, with the widest seat names, and in a whole
+game of each kind (the reports' frames and each game's own part, in tables and in the plain form), whose
+reports show no English heading.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
 import wcwidth
 
+from adjudicator import registry
+from bot.core.messaging.rendering import READER_FORMAT, render_message
 from bot.core.model import commands as c
+from bot.store.models import OutboxMessage
 from tests.core.harness import Harness
+from tests.core.plain_games import play
+from tests.support.database import migrated_sqlite
 
 SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 WIDEST = ["Éloïse-Marguerite de La Tour d'Auvergnes", "山" * 20, "Ｗ" * 20, "W" * 40, "Ïñès Ç", "Bob"]
@@ -90,3 +100,110 @@ def test_every_mailed_line_fits_78_columns_in_french_and_german_with_the_widest_
     assert any("NON COMPRIS" in row.body for row in rows) and any("Spielleiter" in row.body for row in rows)
     wide = [(row.row.template, line) for row in rows for line in row.body.splitlines() if wcwidth.wcswidth(line) > 78]
     assert wide == [], "\n".join(sorted({f"{t}: {line}" for t, line in wide}))
+
+
+KINDS = ("golden-strider", "three-races", "strike-gold", "dragon-stripes", "lautobus")
+READERS = {"Ann": ("fr", False), "Ben": ("de", False), "Cat": ("fr", True)}
+"""Who plays in which language, and whether in the plain form (FORMAT PLAIN with LANGUAGE fr)."""
+ENGLISH = {
+    "frame": (r"^Deadline:", r"^Orders due from:", r"^Next: turn", r"^Seed commitment", r"^GAME OVER", r"^Copy for "),
+    "golden-strider": (
+        r"^Player\b",
+        r"\bCards +D  M",
+        r"^(Positions|Result):$",
+        r"^Round \d+ of an? ",
+        r"^Deducted \d",
+    ),
+    "three-races": (
+        r"^Team +Card\b",
+        r"\bMoved\b",
+        r"^Reference\b",
+        r"\bSquare +Place\b",
+        r"^Result\s+25\s+55",
+        r"-square race",
+    ),
+    "strike-gold": (r"\bgame to \d+\):", r"^Discard pile:", r"columns cleared", r"^Grids, each in rows"),
+    "dragon-stripes": (
+        r"^Player\b",
+        r"\bStripe\b",
+        r"\bBeside\b",
+        r"What happened",
+        r"Hoard: \d+ gems",
+        r"^Danger cards",
+    ),
+    "lautobus": (r"\bRider\b", r"Cards left", r"\bScore +Riders\b", r"^Road \(", r"^The cyclists in race order"),
+}
+"""English headings (a table's, a plain list's) that a French or German reader's report must not show."""
+SAID = {
+    "golden-strider": {"fr": ("Joueur", "Cartes"), "de": ("Spieler", "Karten"), "plain": ("Manche", "Déduit")},
+    "three-races": {"fr": ("Équipe", "Référence"), "de": ("Referenz", "Gesamt"), "plain": ("Course de", "rang")},
+    "strike-gold": {"fr": ("Défausse", "colonnes retirées"), "de": ("Ablagestapel", "Spalten"), "plain": ("rangée",)},
+    "dragon-stripes": {"fr": ("Joueur", "Trésor"), "de": ("Streifen", "Edelsteine"), "plain": ("chevalier",)},
+    "lautobus": {
+        "fr": ("Rg Coureur", "Cartes restantes"),
+        "de": ("Fahrer", "Übrige Karten"),
+        "plain": ("Les coureurs",),
+    },
+}
+"""Words of each game's report that the translation must say (French tables, German tables, French plain)."""
+
+
+@pytest.fixture(scope="module")
+def games_in_french_and_german(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], list[OutboxMessage]]:
+    """Each kind played whole once (tests/core/plain_games.py), with :data:`READERS`: ``games(kind)``."""
+    played: dict[str, list[OutboxMessage]] = {}
+
+    def games(kind: str) -> list[OutboxMessage]:
+        if kind not in played:
+            database = tmp_path_factory.mktemp(kind) / "game.sqlite3"
+            migrated_sqlite(str(database))
+            rules = registry.get_rules(kind)
+            played[kind] = play(
+                database, kind, seats=min(max(rules.min_seats, len(READERS)), rules.max_seats),
+                plain=tuple(name for name, (_code, plain) in READERS.items() if plain),
+                languages={name: code for name, (code, _plain) in READERS.items()},
+            )  # fmt: skip
+        return played[kind]
+
+    return games
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_whole_game_in_french_and_german_fits_78_columns_and_its_reports_say_no_english_heading(
+    games_in_french_and_german: Callable[[str], list[OutboxMessage]], kind: str
+) -> None:
+    """A French and a German player (tables) and a French one who chose FORMAT PLAIN play a whole game:
+    every line of every mail of theirs fits 78 columns, and no report of theirs, by mail or on Discord,
+    shows an English heading of the frame or of the game's own part, and each says the game's words."""
+    rows = games_in_french_and_german(kind)
+    wide: list[str] = []
+    for name, (code, plain) in READERS.items():
+        mine = [row for row in rows if row.recipient == f"{name.lower()}@example.org"]
+        reports = [row for row in mine if row.template == "report"]
+        assert reports and all(row.data.get("reader_language") == code for row in mine), name
+        assert all((row.data.get(READER_FORMAT) == "plain") == plain for row in reports), name
+        for row in mine:
+            body = render_message("email", row.template, {**row.data, "context": row.context}).body
+            wide += [f"{name} {row.template}: {line}" for line in body.splitlines() if wcwidth.wcswidth(line) > 78]
+        said = " ".join(
+            render_message(form, "report", {**row.data, "context": row.context}).body
+            for row in reports
+            for form in ("email", "discord")
+        )
+        english = [p for p in ENGLISH["frame"] + ENGLISH[kind] if re.search(p, said, re.MULTILINE)]
+        assert english == [], f"{name} ({code}{', plain' if plain else ''}) reads English: {english}"
+        missing = [word for word in SAID[kind]["plain" if plain else code] if word not in said]
+        assert missing == [], f"{name} ({code}) is not told {missing}"
+    assert wide == [], "\n".join(wide[:20])
+
+
+def test_the_english_headings_are_seen_in_an_english_report(
+    games_in_french_and_german: Callable[[str], list[OutboxMessage]],
+) -> None:
+    """The checks above can fail: the same game's report said in English shows the headings they look for."""
+    rows = games_in_french_and_german("lautobus")
+    report = next(row for row in rows if row.recipient == "ann@example.org" and row.template == "report")
+    english = {**report.data, "context": report.context, "reader_language": "en"}
+    said = render_message("email", "report", english).body
+    assert all(re.search(p, said, re.MULTILINE) for p in ENGLISH["lautobus"][:4] + ENGLISH["frame"][:3]), said
+    assert "Rg Coureur" not in said
