@@ -19,6 +19,7 @@ import wcwidth
 from adjudicator import registry
 from bot.core.messaging.rendering import READER_FORMAT, render_message
 from bot.core.model import commands as c
+from bot.discord.render import render_outcome
 from bot.store.models import OutboxMessage
 from tests.core.harness import Harness
 from tests.core.plain_games import play
@@ -207,3 +208,29 @@ def test_the_english_headings_are_seen_in_an_english_report(
     said = render_message("email", "report", english).body
     assert all(re.search(p, said, re.MULTILINE) for p in ENGLISH["lautobus"][:4] + ENGLISH["frame"][:3]), said
     assert "Rg Coureur" not in said
+
+
+def test_a_french_digest_of_signed_and_anonymous_press_by_mail_and_on_discord(sessions):
+    """Ann reads French and gathers a day's press: the digest, its items and their answers are French,
+    by mail and on Discord; the press tag a reply's subject is read by stays ``[g1 press <code>]``."""
+    h = Harness(sessions)
+    h.send("GM", c.CreateGame("g1", "golden-strider", {}, "Europe/Paris", 24 * 60, False, "address", press="grey"))
+    for who in SEATS:
+        h.send(who, c.JoinGame("g1", who))
+    h.send("GM", c.StartGame("g1"))
+    h.send("Ann", c.SetLanguage("fr"))
+    h.send("Ann", c.SetDigest("DAILY 12:30"))
+    h.send("Ben", c.SendPress("g1", ("ann",), "Signed hello"))
+    h.send("Cat", c.SendPress("g1", ("ann", "dan"), "Anonymous hello", anonymous=True))
+    h.clock.advance(timedelta(minutes=30))
+    assert h.service.send_digests_due(h.clock.now()) == 1
+    [digest] = [row for row in h.outbox() if row.row.template == "digest"]
+    assert digest.subject == "[referee] votre récapitulatif quotidien : 2 messages", digest.subject
+    mail, discord = digest.body, render_outcome("digest", digest.row.data)
+    for said in (mail, discord):
+        flat = " ".join(said.split())
+        assert "Presse dans g1 de Ben à Ann" in flat and "Presse anonyme dans g1, à vous et à 1 autre place" in flat
+        assert "[g1 press " in said and "Press in g1" not in flat and "Anonymous press" not in flat, said
+    assert "Pour répondre à Ben, écrivez PRESS g1 REPLY " in " ".join(mail.split()), mail
+    assert "Fin du récapitulatif : 2 messages." in mail
+    assert all(wcwidth.wcswidth(line) <= 78 for line in mail.splitlines()), mail
