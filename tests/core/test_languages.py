@@ -22,7 +22,7 @@ from bot.core.model import commands as c
 from bot.discord.render import render_outcome
 from bot.store.models import OutboxMessage
 from tests.core.harness import Harness
-from tests.core.plain_games import play
+from tests.core.plain_games import NAMES, address, play
 from tests.support.database import migrated_sqlite
 
 SEATS = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -104,8 +104,10 @@ def test_every_mailed_line_fits_78_columns_in_french_and_german_with_the_widest_
 
 
 KINDS = ("golden-strider", "three-races", "strike-gold", "dragon-stripes", "lautobus")
-READERS = {"Ann": ("fr", False), "Ben": ("de", False), "Cat": ("fr", True)}
-"""Who plays in which language, and whether in the plain form (FORMAT PLAIN with LANGUAGE fr)."""
+READERS = (("fr", False), ("de", False), ("fr", True))
+"""The first three seats' language, and whether they read the plain form (FORMAT PLAIN with LANGUAGE fr)."""
+NAMINGS = {"short": NAMES, "widest": tuple(WIDEST)}
+"""The seats' names: short ones, or the widest a seat may take (the tables number and clip them)."""
 ENGLISH = {
     "frame": (r"^Deadline:", r"^Orders due from:", r"^Next: turn", r"^Seed commitment", r"^GAME OVER", r"^Copy for "),
     "golden-strider": (
@@ -150,36 +152,40 @@ SAID = {
 
 
 @pytest.fixture(scope="module")
-def games_in_french_and_german(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], list[OutboxMessage]]:
-    """Each kind played whole once (tests/core/plain_games.py), with :data:`READERS`: ``games(kind)``."""
-    played: dict[str, list[OutboxMessage]] = {}
+def games_in_french_and_german(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], list[OutboxMessage]]:
+    """Each kind played whole once per naming (tests/core/plain_games.py), with :data:`READERS`:
+    ``games(kind, naming)``."""
+    played: dict[tuple[str, str], list[OutboxMessage]] = {}
 
-    def games(kind: str) -> list[OutboxMessage]:
-        if kind not in played:
+    def games(kind: str, naming: str) -> list[OutboxMessage]:
+        if (kind, naming) not in played:
             database = tmp_path_factory.mktemp(kind) / "game.sqlite3"
             migrated_sqlite(str(database))
             rules = registry.get_rules(kind)
-            played[kind] = play(
-                database, kind, seats=min(max(rules.min_seats, len(READERS)), rules.max_seats),
-                plain=tuple(name for name, (_code, plain) in READERS.items() if plain),
-                languages={name: code for name, (code, _plain) in READERS.items()},
+            names = NAMINGS[naming]
+            played[kind, naming] = play(
+                database, kind, seats=min(max(rules.min_seats, len(READERS)), rules.max_seats), names=names,
+                plain=tuple(name for name, (_code, plain) in zip(names, READERS, strict=False) if plain),
+                languages={name: code for name, (code, _plain) in zip(names, READERS, strict=False)},
             )  # fmt: skip
-        return played[kind]
+        return played[kind, naming]
 
     return games
 
 
+@pytest.mark.parametrize("naming", NAMINGS)
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_whole_game_in_french_and_german_fits_78_columns_and_its_reports_say_no_english_heading(
-    games_in_french_and_german: Callable[[str], list[OutboxMessage]], kind: str
+    games_in_french_and_german: Callable[[str, str], list[OutboxMessage]], kind: str, naming: str
 ) -> None:
-    """A French and a German player (tables) and a French one who chose FORMAT PLAIN play a whole game:
-    every line of every mail of theirs fits 78 columns, and no report of theirs, by mail or on Discord,
-    shows an English heading of the frame or of the game's own part, and each says the game's words."""
-    rows = games_in_french_and_german(kind)
+    """A French and a German player (tables) and a French one who chose FORMAT PLAIN play a whole game,
+    with short names and with the widest: every line of every mail of theirs fits 78 columns, and no
+    report of theirs, by mail or on Discord, shows an English heading of the frame or of the game's
+    own part, and each says the game's words."""
+    rows = games_in_french_and_german(kind, naming)
     wide: list[str] = []
-    for name, (code, plain) in READERS.items():
-        mine = [row for row in rows if row.recipient == f"{name.lower()}@example.org"]
+    for number, (name, (code, plain)) in enumerate(zip(NAMINGS[naming], READERS, strict=False)):
+        mine = [row for row in rows if row.recipient == address(name, number)]
         reports = [row for row in mine if row.template == "report"]
         assert reports and all(row.data.get("reader_language") == code for row in mine), name
         assert all((row.data.get(READER_FORMAT) == "plain") == plain for row in reports), name
@@ -199,10 +205,10 @@ def test_a_whole_game_in_french_and_german_fits_78_columns_and_its_reports_say_n
 
 
 def test_the_english_headings_are_seen_in_an_english_report(
-    games_in_french_and_german: Callable[[str], list[OutboxMessage]],
+    games_in_french_and_german: Callable[[str, str], list[OutboxMessage]],
 ) -> None:
     """The checks above can fail: the same game's report said in English shows the headings they look for."""
-    rows = games_in_french_and_german("lautobus")
+    rows = games_in_french_and_german("lautobus", "short")
     report = next(row for row in rows if row.recipient == "ann@example.org" and row.template == "report")
     english = {**report.data, "context": report.context, "reader_language": "en"}
     said = render_message("email", "report", english).body
