@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from unittest import mock
@@ -40,17 +41,28 @@ class FixedSeed:
         return ("5eed" * nbytes)[: 2 * nbytes]
 
 
-def address(name: str) -> str:
-    return f"{name.lower()}@example.org"
+def address(name: str, number: int = 0) -> str:
+    """The address of the player ``name``, the ``number``-th seat: ``ann@example.org``, or ``p<number>@example.org``
+    for a name that is no ASCII word (``Éloïse de La Tour``)."""
+    return f"{name.lower()}@example.org" if name.isascii() and name.isalpha() else f"p{number}@example.org"
 
 
-def play(database: Path, kind: str, seats: int | None = None, plain: tuple[str, ...] = ()) -> list[OutboxMessage]:
+def play(
+    database: Path,
+    kind: str,
+    seats: int | None = None,
+    plain: tuple[str, ...] = (),
+    languages: Mapping[str, str] | None = None,
+    names: Sequence[str] = NAMES,
+) -> list[OutboxMessage]:
     """Play ``kind`` to its end in ``database`` (migrated, empty) with ``seats`` seats (its fewest by default);
-    the players named in ``plain`` chose FORMAT PLAIN before joining; the game's seed is fixed
+    the players named in ``plain`` chose FORMAT PLAIN before joining, those in ``languages`` their LANGUAGE
+    (``{"Ann": "fr"}``); the seats are the first of ``names`` (:func:`address`); the game's seed is fixed
     (:class:`FixedSeed`).  The first two players ask for GAMES once it started, and for STATUS at the end.  Returns the outbox,
     in order."""
     rules = registry.get_rules(kind)
-    names = NAMES[: seats or rules.min_seats]
+    names = list(names[: seats or rules.min_seats])
+    addresses = {name: address(name, i) for i, name in enumerate(names)}
     engine = make_engine(str(database))
     sessions = session_factory(engine)
     clock = SimulatedClock(START)
@@ -70,19 +82,21 @@ def play(database: Path, kind: str, seats: int | None = None, plain: tuple[str, 
         with mock.patch.object(host_commands, "secrets", FixedSeed):  # the seed is drawn at CREATE
             send(GM, "Game Master", c.CreateGame(slug, kind, {}, "Europe/Paris", 48 * 60, True, "address"))
         for name in names:
+            if languages and name in languages:
+                send(addresses[name], name, c.SetLanguage(languages[name]))
             if name in plain:
-                send(address(name), name, c.SetFormat("plain"))
-            send(address(name), name, c.JoinGame(slug, name))
+                send(addresses[name], name, c.SetFormat("plain"))
+            send(addresses[name], name, c.JoinGame(slug, name))
         send(GM, "Game Master", c.StartGame(slug))
         for name in names[:2]:
-            send(address(name), name, c.ListGames())
+            send(addresses[name], name, c.ListGames())
         for _ in range(MAX_TURNS):
             view = views.game(slug)
             assert view is not None
             if view.phase is None:
                 break
             for seat in view.phase.owing:
-                send(address(seat), seat, c.SubmitOrders(slug, example_orders(sessions, slug, seat, rng)))
+                send(addresses[seat], seat, c.SubmitOrders(slug, example_orders(sessions, slug, seat, rng)))
             after = views.game(slug)
             assert after is not None
             if after.phase is not None and after.phase.number == view.phase.number:
@@ -94,7 +108,7 @@ def play(database: Path, kind: str, seats: int | None = None, plain: tuple[str, 
         else:
             raise AssertionError(f"{kind} did not end in {MAX_TURNS} turns")
         for name in names[:2]:
-            send(address(name), name, c.ShowStatus(slug))
+            send(addresses[name], name, c.ShowStatus(slug))
         with unit_of_work(sessions) as session:
             rows = list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)).all())
             session.expunge_all()

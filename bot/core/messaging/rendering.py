@@ -77,7 +77,7 @@ from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment, format_moment_for_reader
-from bot.core.basics.translation import gettext, language, ngettext, npgettext, pgettext, speaking
+from bot.core.basics.translation import gettext, language, mark, ngettext, npgettext, pgettext, speaking
 from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
 from bot.resources import TEMPLATES_DIR
 
@@ -156,18 +156,36 @@ def _wordwrap(
     return joint.join(joint.join(wrapper.wrap(line)) for line in text.splitlines())
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINALS = (
+    mark("place", "first"),
+    mark("place", "second"),
+    mark("place", "third"),
+    mark("place", "fourth"),
+    mark("place", "fifth"),
+    mark("place", "sixth"),
+    mark("place", "seventh"),
+    mark("place", "eighth"),
+    mark("place", "ninth"),
+    mark("place", "tenth"),
+)
+"""A place said as a word, marked for the catalogues (said with ``pgettext("place", word)``)."""
+_PAST_TENTH = mark("place", "%(place)sth")
+"""A place past the tenth: English says ``11th``, ``22nd`` itself; a catalogue says its own form (``11e``)."""
 
 
 def _ordinal(value: object) -> str:
     """Template filter ``ordinal``: a place said as a word (``first`` ... ``tenth``), then ``11th``,
-    ``22nd``; a value that is not a whole number (a tie's ``=2``, a dash) as it is."""
+    ``22nd``, in the language being spoken (:func:`bot.core.basics.translation.pgettext`, context
+    ``place``); a value that is not a whole number (a tie's ``=2``, a dash) as it is."""
     text = str(value).strip()
     if not text.isdigit() or int(text) == 0:
         return text
     n = int(text)
     if n <= len(_ORDINALS):
-        return _ORDINALS[n - 1]
+        return pgettext("place", _ORDINALS[n - 1])
+    said = pgettext("place", _PAST_TENTH)
+    if said != _PAST_TENTH:
+        return said % {"place": n}
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
