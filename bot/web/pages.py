@@ -34,9 +34,9 @@ from bot.channels.contract import Hints
 from bot.core.basics.free_text import visible
 from bot.core.basics.translation import gettext, language, ngettext, pgettext, speaking
 from bot.core.messaging.rendering import READER_LANGUAGE, Rendered, render_message
+from bot.core.people.languages import ENGLISH, LANGUAGES
 from bot.core.views.pages import ClubPage, GamePage, PublicReport, SeatOffer
 from bot.pictures import Picture
-from bot.core.people.languages import ENGLISH, LANGUAGES
 from bot.resources import TEMPLATES_DIR, rules_page
 from bot.web.markdown_html import markdown_html
 
@@ -200,8 +200,7 @@ def game_html(page: GamePage, picture: Picture | None, hints: Hints | None = Non
                 joins=joins_for(hints.join, page.line.slug),
                 offers=offers_of(page.offered, hints, page.trial_turns),
                 reports=[
-                    (report, report_text(report, language))
-                    for report in list(reversed(page.reports))[:MAX_REPORTS]
+                    (report, report_text(report, language)) for report in list(reversed(page.reports))[:MAX_REPORTS]
                 ],
                 reports_left_out=max(0, len(page.reports) - MAX_REPORTS),
             )

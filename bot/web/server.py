@@ -48,8 +48,7 @@ from bot.core.views.calendars import MEDIA_TYPE, CalendarViews
 from bot.core.views.pages import Pages
 from bot.pictures import draw
 from bot.resources import TEMPLATES_DIR
-from bot.web import feed
-from bot.web import languages
+from bot.web import feed, languages
 from bot.web.cache import Builds, Built, Busy, PageCache
 from bot.web.limits import RETRY_AFTER_SECONDS, Connections, GuardedSite, Limits, timed
 from bot.web.pages import BUSY, FAILED, NOT_FOUND, game_html, has_rules, index_html, not_found_html, rules_html
