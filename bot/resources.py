@@ -56,7 +56,7 @@ TEMPLATES_DIR = _locate("_templates", "templates")
 MIGRATIONS_DIR = _locate("_migrations", "migrations")
 RULES_DIR = _locate("_rules", "docs/rules")
 """Each game's rules page, ``<kind>.md`` (``RULES <kind>``, ``/rules`` and the web's ``/rules/<kind>`` show it),
-and its translations, ``<language>/<kind>.md`` (``fr/lautobus.md``)."""
+and its translations, ``<language>/<kind>.md`` (``docs/rules/fr/lautobus.md``)."""
 
 _KIND_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _KIND_LETTERS = _KIND_FIRST | {"_", "-"}
