@@ -9,6 +9,10 @@ Policy that runs no script but the page's own file, loads nothing from
 elsewhere, and forbids framing, so a name that slipped an escape would still
 run nothing.
 
+A page (HTML) is in the reader's language (:mod:`bot.web.languages`: ``?lang=``, a cookie,
+``Accept-Language``): each language is a page of its own in the cache, and the response says
+``Vary: Accept-Language, Cookie``.
+
 A page is built once per change of what it shows, not per request: each
 request reads its page's stamp (one small SELECT), and while the stamp is the
 same the kept bytes are served again, with an ``ETag`` a reader may send back
