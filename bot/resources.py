@@ -55,7 +55,8 @@ def _locate(packaged: str, source: str) -> Path:
 TEMPLATES_DIR = _locate("_templates", "templates")
 MIGRATIONS_DIR = _locate("_migrations", "migrations")
 RULES_DIR = _locate("_rules", "docs/rules")
-"""Each game's rules page, ``<kind>.md`` (``RULES <kind>``, ``/rules`` and the web's ``/rules/<kind>`` show it)."""
+"""Each game's rules page, ``<kind>.md`` (``RULES <kind>``, ``/rules`` and the web's ``/rules/<kind>`` show it),
+and its translations, ``<language>/<kind>.md`` (``docs/rules/fr/lautobus.md``)."""
 
 _KIND_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _KIND_LETTERS = _KIND_FIRST | {"_", "-"}
@@ -67,13 +68,22 @@ def _is_kind_name(text: str) -> bool:
     return 0 < len(text) <= 64 and text[0] in _KIND_FIRST and all(letter in _KIND_LETTERS for letter in text)
 
 
-def rules_page(kind: str) -> Path | None:
-    """The rules page of ``kind`` (its ``<kind>.md`` in :data:`RULES_DIR`), or None when it has none.
+def rules_page(kind: str, language: str | None = None) -> Path | None:
+    """The rules page of ``kind`` (its ``<kind>.md`` in :data:`RULES_DIR`), or None when it has none; in
+    ``language`` (a shipped language's code: ``fr``) its translation ``<language>/<kind>.md`` when there
+    is one, else the English page.
 
     ``kind`` may come from a reader (a mail, a web address): anything that is not a kind's name
-    (a slash, a dot, upper case) has no page, so no other file can be named through it.
+    (a slash, a dot, upper case) has no page, so no other file can be named through it; nor can a
+    ``language`` that is not such a name.
     """
     if not _is_kind_name(kind):
         return None
     page = RULES_DIR / f"{kind}.md"
-    return page if page.is_file() else None
+    if not page.is_file():
+        return None
+    if language and _is_kind_name(language):
+        translated = RULES_DIR / language / f"{kind}.md"
+        if translated.is_file():
+            return translated
+    return page

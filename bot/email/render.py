@@ -40,7 +40,7 @@ from email.utils import format_datetime, formataddr
 import jinja2
 
 from bot.core.messaging.outbox import PendingMessage
-from bot.core.messaging.rendering import Rendered, render_message
+from bot.core.messaging.rendering import READER_LANGUAGE, Rendered, render_message
 from bot.core.model.outcomes import REPLY
 from bot.core.views.calendars import entry_ics
 from bot.pictures import draw, png
@@ -144,7 +144,7 @@ def _attachments(row: PendingMessage) -> list[Attachment]:
     entry = row.data.get("calendar")
     if isinstance(entry, dict):
         try:
-            ics = entry_ics(entry)
+            ics = entry_ics(entry, row.data.get(READER_LANGUAGE))
         except (KeyError, TypeError, ValueError) as exc:
             raise UnsendableMessage(f"calendar entry: {type(exc).__name__}: {exc}") from exc
         found.append(Attachment(CALENDAR_FILE, ics, "text", "calendar", (("method", "PUBLISH"),)))

@@ -9,6 +9,10 @@ Policy that runs no script but the page's own file, loads nothing from
 elsewhere, and forbids framing, so a name that slipped an escape would still
 run nothing.
 
+A page (HTML) is in the reader's language (:mod:`bot.web.languages`: ``?lang=``, a cookie,
+``Accept-Language``): each language is a page of its own in the cache, and the response says
+``Vary: Accept-Language, Cookie``.
+
 A page is built once per change of what it shows, not per request: each
 request reads its page's stamp (one small SELECT), and while the stamp is the
 same the kept bytes are served again, with an ``ETag`` a reader may send back
@@ -42,15 +46,16 @@ from aiohttp import web
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.channels.contract import Hints
+from bot.core.basics.translation import speaking
 from bot.core.model.config import ServiceConfig
 from bot.core.views.calendars import MEDIA_TYPE, CalendarViews
 from bot.core.views.pages import Pages
 from bot.pictures import draw
 from bot.resources import TEMPLATES_DIR
-from bot.web import feed
+from bot.web import feed, languages
 from bot.web.cache import Builds, Built, Busy, PageCache
 from bot.web.limits import RETRY_AFTER_SECONDS, Connections, GuardedSite, Limits, timed
-from bot.web.pages import game_html, has_rules, index_html, not_found_html, rules_html
+from bot.web.pages import BUSY, FAILED, NOT_FOUND, game_html, has_rules, index_html, not_found_html, rules_html
 
 log = logging.getLogger(__name__)
 
@@ -105,26 +110,29 @@ Handler = Callable[[Serving, web.Request], Awaitable[web.StreamResponse]]
 
 
 async def index(serving: Serving, request: web.Request) -> web.StreamResponse:
-    site = serving.site
+    site, language = serving.site, _language(request).language
     stamp = await asyncio.to_thread(site.pages.club_stamp)
 
     def build() -> Built:
-        return Built.of(index_html(site.pages.club(), site.hints).encode(), HTML)
+        with speaking(language):  # the moments the views write, in the page's language
+            club = site.pages.club()
+        return Built.of(index_html(club, site.hints, language).encode(), HTML)
 
-    return await _page(serving, request, ("index",), stamp, build)
+    return await _page(serving, request, ("index", language), stamp, build)
 
 
 async def game(serving: Serving, request: web.Request) -> web.StreamResponse:
-    site, slug = serving.site, _slug(request)
+    site, slug, language = serving.site, _slug(request), _language(request).language
 
     def build() -> Built | None:
-        page = site.pages.game(slug)
+        with speaking(language):
+            page = site.pages.game(slug)
         if page is None:
             return None
         picture = draw(page.line.kind, page.board)
-        return Built.of(game_html(page, picture, site.hints).encode(), HTML)
+        return Built.of(game_html(page, picture, site.hints, language).encode(), HTML)
 
-    return await _game_page(serving, request, ("game", slug), slug, build)
+    return await _game_page(serving, request, ("game", slug, language), slug, build)
 
 
 async def board(serving: Serving, request: web.Request) -> web.StreamResponse:
@@ -188,15 +196,15 @@ def _calendar(ics: bytes | None, filename: str | None) -> web.StreamResponse:
 
 
 async def rules(serving: Serving, request: web.Request) -> web.StreamResponse:
-    kind = request.match_info["kind"]
+    kind, language = request.match_info["kind"], _language(request).language
     if not has_rules(kind):
         raise _not_found()
 
     def build() -> Built | None:
-        page = rules_html(kind)
+        page = rules_html(kind, language)
         return None if page is None else Built.of(page.encode(), HTML)
 
-    return await _page(serving, request, ("rules", kind), RULES_STAMP, build)
+    return await _page(serving, request, ("rules", kind, language), RULES_STAMP, build)
 
 
 async def static(serving: Serving, request: web.Request) -> web.StreamResponse:
@@ -245,12 +253,33 @@ async def _page(
 
 
 def _answer(request: web.Request, built: Built) -> web.StreamResponse:
-    """``built``, or 304 when the reader holds it already (its ETag is in ``If-None-Match``)."""
+    """``built``, or 304 when the reader holds it already (its ETag is in ``If-None-Match``); a page (HTML)
+    varies by the reader's language, and keeps the language they chose just now (:mod:`bot.web.languages`)."""
     headers = {**SECURITY_HEADERS, "Cache-Control": REVALIDATE, "ETag": f'"{built.etag}"', **dict(built.headers)}
+    if built.content_type == HTML:
+        headers["Vary"] = languages.VARY
     held = request.if_none_match or ()
     if any(tag.value in (built.etag, "*") for tag in held):
-        return web.Response(status=304, headers=headers)
-    return web.Response(body=built.body, headers={**headers, "Content-Type": built.content_type})
+        response = web.Response(status=304, headers=headers)
+    else:
+        response = web.Response(body=built.body, headers={**headers, "Content-Type": built.content_type})
+    if built.content_type == HTML:
+        _remember(request, response)
+    return response
+
+
+def _language(request: web.Request) -> languages.Choice:
+    """The language of the page ``request`` asks for (:func:`bot.web.languages.choose`)."""
+    return languages.choose(request.query, request.cookies, request.headers.get("Accept-Language"))
+
+
+def _remember(request: web.Request, response: web.StreamResponse) -> None:
+    """Keep the language the reader chose by this request (``?lang=``) in a cookie, for their next pages."""
+    chosen = _language(request).remember
+    if chosen is not None:
+        response.set_cookie(
+            languages.COOKIE, chosen, max_age=languages.COOKIE_SECONDS, path="/", samesite="Lax", httponly=True
+        )
 
 
 def make_app(site: Site, limits: Limits | None = None) -> web.Application:
@@ -281,31 +310,22 @@ async def _errors(
         return await handler(request)
     except web.HTTPException as exc:
         if exc.status == 404:
-            return _html(_not_found_page(), status=404)
+            return _html(_short_page(NOT_FOUND, _language(request).language), status=404)
         exc.headers.update(SECURITY_HEADERS)
         raise
     except Busy:
-        response = _html(_busy_page(), status=503)
+        response = _html(_short_page(BUSY, _language(request).language), status=503)
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     except Exception:
         log.exception("web: %s %s failed", request.method, request.path[:200])
-        return _html(_failed_page(), status=500)
+        return _html(_short_page(FAILED, _language(request).language), status=500)
 
 
-@lru_cache(maxsize=1)
-def _not_found_page() -> str:
-    return not_found_html()
-
-
-@lru_cache(maxsize=1)
-def _busy_page() -> str:
-    return not_found_html("Many readers at once just now: try again in a few seconds.")
-
-
-@lru_cache(maxsize=1)
-def _failed_page() -> str:
-    return not_found_html("Something went wrong on our side.")
+@lru_cache(maxsize=16)
+def _short_page(reason: str, language: str) -> str:
+    """The page of a 404, 503 or 500 in ``language`` (a shipped one: a few pages in all, made once)."""
+    return not_found_html(reason, language)
 
 
 def _slug(request: web.Request) -> str:
@@ -322,6 +342,7 @@ def _not_found() -> web.HTTPNotFound:
 def _html(text: str, status: int = 200) -> web.Response:
     response = web.Response(text=text, content_type="text/html", charset="utf-8", status=status)
     response.headers.update(SECURITY_HEADERS)
+    response.headers["Vary"] = languages.VARY
     return response
 
 

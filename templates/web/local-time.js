@@ -2,8 +2,10 @@
 document.addEventListener("DOMContentLoaded", function () {
   var times = document.querySelectorAll("time[datetime]");
   if (!times.length || !window.Intl) { return; }
-  var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "your zone";
-  var shown = new Intl.DateTimeFormat(undefined, {
+  var note = document.querySelector(".local-note");
+  var yours = (note && note.getAttribute("data-yours")) || "yours";
+  var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || yours;
+  var shown = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
     weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"
   });
   times.forEach(function (element) {
@@ -11,9 +13,8 @@ document.addEventListener("DOMContentLoaded", function () {
     if (isNaN(moment.getTime())) { return; }
     var local = document.createElement("span");
     local.className = "local-time";
-    local.textContent = " (yours: " + shown.format(moment) + ", " + zone + ")";
+    local.textContent = " (" + yours + ": " + shown.format(moment) + ", " + zone + ")";
     element.after(local);
   });
-  var note = document.querySelector(".local-note");
   if (note) { note.hidden = false; }
 });

@@ -276,3 +276,33 @@ def test_a_hostile_name_cannot_add_lines_to_a_calendar(harness, views):
     assert str(calendar["X-WR-CALNAME"]) == escaped  # an X- property is read back as written
     assert [str(e["UID"]) for e in calendar.walk("VEVENT")] == ["deadline-gs1-0-0@referee.example.org"]
     assert all(len(line) <= 75 for line in ics.splitlines())  # folded (RFC 5545 3.1)
+
+
+def test_an_entry_speaks_its_readers_language(harness, views):
+    """A private calendar in the player's language (``LANGUAGE de``), else the game's (``SET LANGUAGE``);
+    a game's public calendar in the game's; a mail's entry in its copy's ``reader_language``.  The UID,
+    the times and the command words are the same in every language."""
+    start_game(harness)
+    english = only_event(views.game_calendar("gs1"))
+    assert str(english["SUMMARY"]) == "gs1: turn 0 orders due (Golden Strider)"
+    assert harness.send("Ann", c.SetLanguage("de")).applied.problems == ()
+    german = only_event(views.player_calendar(player_key(harness, "Ann")))
+    assert str(german["SUMMARY"]) == "gs1: Befehle für Zug 0 fällig (Golden Strider)"
+    assert "Senden Sie sie mit ORDERS gs1" in str(german["DESCRIPTION"])
+    assert "Befehle für Zug 0 fällig am" in str(next(iter(german.walk("VALARM")))["DESCRIPTION"])
+    assert str(german["UID"]) == str(english["UID"]) and german.decoded("DTSTART") == english.decoded("DTSTART")
+    assert "Ben: deadlines" in views.player_calendar(player_key(harness, "Ben")).decode()
+
+    assert harness.send("GM", c.SetGameLanguage("gs1", "fr")).applied.problems == ()
+    public = only_event(views.game_calendar("gs1"))
+    assert str(public["SUMMARY"]) == "gs1 : ordres du tour 0 attendus (Golden Strider)"
+    assert "Envoyez-les avec ORDERS gs1" in str(public["DESCRIPTION"])
+    bens = views.player_calendar(player_key(harness, "Ben"))
+    assert str(only_event(bens)["SUMMARY"]) == str(public["SUMMARY"]), "his entries in the game's language"
+    assert "Ben: deadlines" in bens.decode(), "the calendar's name in his own (he chose none)"
+    assert "gs1: Befehle" in views.player_calendar(player_key(harness, "Ann")).decode(), "her own beats the game's"
+
+    started = next(r for r in harness.outbox() if r.template == "started" and r.recipient == "ann@example.org")
+    mailed = only_event(entry_ics(started.data["calendar"], "fr"))
+    assert str(mailed["SUMMARY"]) == "gs1 : ordres du tour 0 attendus (Golden Strider)"
+    assert str(only_event(entry_ics(started.data["calendar"]))["SUMMARY"]) == str(english["SUMMARY"])

@@ -136,3 +136,19 @@ def test_a_fuzzy_or_empty_translation_is_said_in_english(tmp_path: Path) -> None
     assert translations.gettext("kept") == "gardé"
     assert translations.gettext("doubtful") == "doubtful"
     assert translations.gettext("not yet") == "not yet"
+
+
+def test_the_web_pages_words_are_in_the_same_catalogue() -> None:
+    """``babel.cfg`` reads ``templates/web/*.html.j2`` too (its jinja2 pattern for every template): the pages' words and
+    their contexts are in the one domain, and every page's template marks some."""
+    extracted = _extracted()
+    for context, text in ((None, "The club's games"), (None, "The rules of %(title)s"),
+                          ("status", "running"), (None, "Not found")):  # fmt: skip
+        assert (context, text) in extracted, text
+    pages = {p.name for p in (ROOT / "templates" / "web").glob("*.html.j2")}
+    marked = set()
+    for page in pages:
+        source = (ROOT / "templates" / "web" / page).read_text(encoding="utf-8")
+        if "_(" in source or "{% trans" in source:
+            marked.add(page)
+    assert marked == pages, f"pages with no marked word: {sorted(pages - marked)}"

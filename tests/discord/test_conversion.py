@@ -97,3 +97,21 @@ def test_the_reply_is_in_the_members_discord_language_until_they_choose(locale: 
     assert ({"fr": "IGNORÉ", "de": "IGNORIERT"}.get(language or "", "IGNORED")) in said, said
     own = render_outcome("reply", {**reply, "reader_language": "de"}, envelope.reply_context)
     assert "IGNORIERT" in own, own
+
+
+def test_rules_are_in_the_members_discord_language() -> None:
+    """``/rules`` to a member whose Discord is in German: the German page (``docs/rules/de/<kind>.md``),
+    its example orders as written; in English, the English page."""
+    from bot.core.basics.markdown_text import markdown_text
+    from bot.resources import rules_page
+
+    english_page = rules_page("lautobus")
+    assert english_page is not None
+    item = {"code": "rules", "title": "L'autobus", "kind": "lautobus",
+            "text": markdown_text(english_page.read_text(encoding="utf-8"))}  # fmt: skip
+    reply = {"received": "2026-03-01T00:00:00+00:00", "receipt": "R1", "items": [item], "problems": [],
+             "ignored": [], "game": None}  # fmt: skip
+    german = render_outcome("reply", reply, {"language": "de"})
+    assert "ENTSCHEIDUNGEN" in german.upper() and "Windschatten" in german and "3 5 1 4 2" in german
+    english = render_outcome("reply", reply, {})
+    assert "Windschatten" not in english and "slipstream" in english

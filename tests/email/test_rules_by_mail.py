@@ -72,3 +72,28 @@ def test_rules_of_a_game_are_its_kinds_and_an_unknown_word_is_refused(harness: H
 def test_help_lists_rules(harness: Harness) -> None:
     _, reply = mailed(harness, "HELP")
     assert "RULES <kind>" in reply
+
+
+@pytest.mark.parametrize("code", ["fr", "de"])
+@pytest.mark.parametrize("kind", ["lautobus", "golden-strider"])
+def test_rules_come_in_the_players_language_with_the_examples_as_written(
+    harness: Harness, code: str, kind: str
+) -> None:
+    """A player who chose ``LANGUAGE fr`` gets the page's translation (``docs/rules/fr/<kind>.md``), its
+    every heading and the English page's example orders, within 78 columns; English is still English."""
+    mailed(harness, f"LANGUAGE {code}")
+    _, reply = mailed(harness, f"RULES {kind}")
+    page = (RULES_DIR / code / f"{kind}.md").read_text(encoding="utf-8")
+    english = (RULES_DIR / f"{kind}.md").read_text(encoding="utf-8")
+    flat = " ".join(reply.split())
+    for heading in _HEADING.findall(page):
+        shown = heading.replace("`", "").replace("*", "")
+        assert " ".join(shown.split()) in flat or shown.upper() in flat, f"{code}/{kind}: heading {heading!r}"
+    assert "Rulings" not in flat.replace("RULES", ""), "the English page is not what was sent"
+    for example in examples(kind):
+        for line in example.text.splitlines():
+            assert line.strip() in reply, f"{code}/{kind}: example {line!r} is missing"
+    assert all(display_width(line) <= 78 for line in reply.splitlines())
+    assert page != english
+    mailed(harness, "LANGUAGE en")
+    assert "Rulings" in " ".join(mailed(harness, f"RULES {kind}")[1].split())

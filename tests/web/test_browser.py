@@ -9,7 +9,9 @@ log shows them).  In each: no console error (a script or a style refused by
 the Content Security Policy would be one), every ``<img>`` and ``<svg
 role=img>`` has alt text, the optional script did rewrite the times to the
 reader's zone, nothing is wider than the screen (a phone scrolls down,
-never across, except inside a report's own box), and axe-core (vendored in
+never across, except inside a report's own box), ``<html lang>`` names the page's language (a page
+asked for with ``?lang=fr`` is French: the index, a game, a rules page and the 404 in French or
+German, loaded after the English ones, since the choice is kept in a cookie), and axe-core (vendored in
 ``tests/web/axe/``) finds no serious or critical accessibility violation, in
 the light colour scheme and (at desktop width) the dark one.
 """
@@ -112,6 +114,10 @@ def look(base: str, pages: dict[str, str]) -> list[str]:
                 times = driver.find_elements(By.CSS_SELECTOR, "time[datetime]")
                 if times and not driver.find_elements(By.CSS_SELECTOR, ".local-time"):
                     problems.append(f"{name} {size}: the times were not shown in the reader's zone")
+                expected = path.partition("?lang=")[2] or "en"
+                shown = driver.execute_script("return document.documentElement.lang")
+                if shown != expected:
+                    problems.append(f"{name} {size}: <html lang={shown!r}>, not {expected!r}")
                 wide = driver.execute_script(
                     "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
                 )
@@ -141,7 +147,10 @@ async def test_the_pages_in_a_headless_chromium(tmp_path: Path) -> None:
         offered = made.apply(GM, "Game Master", c.OfferSeat("spring-cup", "Peter Elliott", reason="moved away"))
         assert "seat_put_up" in offered.results, offered.problems
         pages = {"index": "/", "running-game": "/games/spring-cup", "finished-game": "/games/autumn-gold",
-                 "open-game": "/games/newcomers", "missing": "/games/none", **{f"rules-{kind}": f"/rules/{kind}" for kind in registry.kinds()}}  # fmt: skip
+                 "open-game": "/games/newcomers", "missing": "/games/none", **{f"rules-{kind}": f"/rules/{kind}" for kind in registry.kinds()},
+                 "index-fr": "/?lang=fr", "running-game-fr": "/games/spring-cup?lang=fr",
+                 "rules-golden-strider-fr": "/rules/golden-strider?lang=fr", "finished-game-de": "/games/autumn-gold?lang=de",
+                 "rules-strike-gold-de": "/rules/strike-gold?lang=de", "missing-de": "/games/none?lang=de"}  # fmt: skip
         async with served(site_for(made.sessions, made.service.config, HINTS)) as reader:
             for path in ("/", "/games/spring-cup"):
                 assert "send STAND IN spring-cup Peter Elliott to" in await reader.get(path), path

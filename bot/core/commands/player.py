@@ -266,7 +266,10 @@ def not_understood(ctx: CommandContext, command: c.NotUnderstood) -> Result:
 def show_rules(ctx: CommandContext, command: c.ShowRules) -> Result:
     """A kind's whole rules page (``docs/rules/<kind>.md``) as mailed text; a game's name gives its kind's.
 
-    A kind without a page (a game registered for a test) gets its help text instead.
+    A kind without a page (a game registered for a test) gets its help text instead.  The reply carries
+    the English page; it is rendered in the reader's language from the page's translation
+    (``docs/rules/<language>/<kind>.md``) where there is one (``rules_in_language``,
+    :mod:`bot.core.messaging.rendering`).
     """
     game = find_game(ctx.session, command.kind)
     kind = game.kind if game is not None else command.kind.strip().lower()

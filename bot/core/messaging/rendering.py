@@ -77,9 +77,10 @@ from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment, format_moment_for_reader
+from bot.core.basics.markdown_text import markdown_text
 from bot.core.basics.translation import gettext, language, mark, ngettext, npgettext, pgettext, speaking
 from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
-from bot.resources import TEMPLATES_DIR
+from bot.resources import TEMPLATES_DIR, rules_page
 
 
 def _ljust(value: object, width: int) -> str:
@@ -292,6 +293,20 @@ def _when(value: object, time_zone: str = "UTC") -> str:
     return format_moment(moment, ZoneInfo(time_zone))
 
 
+def _rules_in_language(text: str, kind: str) -> str:
+    """A kind's rules page as mailed text (``RULES <kind>``: ``text``, the English page) in the language
+    being spoken: its translation (``docs/rules/<language>/<kind>.md``) when there is one, else ``text``."""
+    spoken = language()
+    return _translated_rules(str(kind), spoken) or text if spoken != "en" else text
+
+
+@lru_cache(maxsize=32)
+def _translated_rules(kind: str, code: str) -> str | None:
+    """The translation of ``kind``'s rules page into ``code`` as mailed text, read once; None: none."""
+    english, page = rules_page(kind), rules_page(kind, code)
+    return None if page is None or page == english else markdown_text(page.read_text(encoding="utf-8"))
+
+
 @lru_cache(maxsize=16)
 def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """The jinja2 environment of one form: strict undefineds, no autoescape (plain text)."""
@@ -312,7 +327,7 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
     env.filters.update(
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
         seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
-        commitment=short_commitment, ordinal=_ordinal,
+        commitment=short_commitment, ordinal=_ordinal, rules_in_language=_rules_in_language,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
     plain_catalogues = [name.replace(".j2", ".plain.j2") for name in catalogues] + catalogues

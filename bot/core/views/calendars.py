@@ -14,7 +14,10 @@ calendar that holds the entry updates or drops it.
   (:mod:`bot.core.people.calendar_keys`), so a wrong, old or malformed one gives None;
 * :func:`entry_ics`: one entry with ``METHOD:PUBLISH``, the ``deadline.ics`` a mail carries.
 
-Every text is built by the ``icalendar`` library (escaping, folding), never by hand.
+Every text is built by the ``icalendar`` library (escaping, folding), never by hand.  An entry's
+summary, description and alarm are in the reader's language where the reader is known: a player's
+private calendar in theirs (``players.language``, else the game's), a mail's entry in its copy's
+``reader_language``; a game's public calendar in the game's (``games.language``), else English.
 """
 
 from __future__ import annotations
@@ -32,12 +35,15 @@ from sqlalchemy.orm import Session, sessionmaker
 from bot.core.basics.clock import Clock, SystemClock
 from bot.core.basics.durations import format_moment
 from bot.core.basics.free_text import clean_line
+from bot.core.basics.translation import gettext as _
+from bot.core.basics.translation import speaking
 from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.stored import ABANDONED, FINISHED, PAUSED, RUNNING, find_game
 from bot.core.model.commands import Sender
 from bot.core.model.config import ServiceConfig
 from bot.core.people.calendar_keys import calendar_key, calendar_url, key_matches, parse_calendar_key
 from bot.core.people.identities import find_player
+from bot.core.people.languages import language_of
 from bot.core.turns.reminder_times import parse_reminders
 from bot.store.db import unit_of_work
 from bot.store.models import Game, Player, Seat
@@ -54,9 +60,15 @@ MAX_SLUG_CHARS = 80
 """A longer game name is no game's: refused without a query."""
 
 
-def entry_event(entry: Mapping[str, Any], alarms: Sequence[timedelta] = ()) -> Event:
+def entry_event(entry: Mapping[str, Any], alarms: Sequence[timedelta] = (), language: str | None = None) -> Event:
     """The VEVENT of one entry (:func:`bot.core.games.calendar_entry.deadline_entry`), with a
-    VALARM ``offset`` before the deadline for each of ``alarms`` (none on a cancelled entry)."""
+    VALARM ``offset`` before the deadline for each of ``alarms`` (none on a cancelled entry); its
+    words in ``language`` (None: English)."""
+    with speaking(language):
+        return _entry_event(entry, alarms)
+
+
+def _entry_event(entry: Mapping[str, Any], alarms: Sequence[timedelta]) -> Event:
     start = datetime.fromisoformat(str(entry["start"])).astimezone(UTC)
     game, turn, title = str(entry["game"]), int(entry["turn"]), str(entry["title"])
     cancelled = bool(entry["cancelled"])
@@ -66,7 +78,7 @@ def entry_event(entry: Mapping[str, Any], alarms: Sequence[timedelta] = ()) -> E
         ("DTSTAMP", datetime.fromisoformat(str(entry["stamp"])).astimezone(UTC)),
         ("DTSTART", start),
         ("DTEND", start + timedelta(minutes=ENTRY_MINUTES)),
-        ("SUMMARY", f"{game}: turn {turn} orders due ({title})"),
+        ("SUMMARY", _("%(game)s: turn %(turn)s orders due (%(title)s)") % {"game": game, "turn": turn, "title": title}),
         ("DESCRIPTION", _description(entry, start)),
         ("STATUS", "CANCELLED" if cancelled else "CONFIRMED"),
         ("TRANSP", "TRANSPARENT"),
@@ -75,7 +87,8 @@ def entry_event(entry: Mapping[str, Any], alarms: Sequence[timedelta] = ()) -> E
         properties.append(("URL", str(entry["url"])))
     event = _component(Event(), properties)
     for offset in () if cancelled else alarms:
-        reminder = f"{game}: turn {turn} orders due at {start:%Y-%m-%d %H:%M} UTC"
+        due = f"{start:%Y-%m-%d %H:%M} UTC"
+        reminder = _("%(game)s: turn %(turn)s orders due at %(moment)s") % {"game": game, "turn": turn, "moment": due}
         event.add_component(
             _component(Alarm(), [("ACTION", "DISPLAY"), ("TRIGGER", -offset), ("DESCRIPTION", reminder)])
         )
@@ -92,18 +105,25 @@ def _component(component: C, properties: Iterable[tuple[str, Any]]) -> C:
 def _description(entry: Mapping[str, Any], start: datetime) -> str:
     game, turn = entry["game"], entry["turn"]
     when = format_moment(start, ZoneInfo(str(entry.get("time_zone") or "UTC")))
-    if entry["cancelled"]:
-        why = "is paused: a new deadline comes when it resumes" if entry.get("status") == PAUSED else "is over"
-        lines = [f"This deadline of game {game} (turn {turn}) no longer holds: the game {why}."]
+    names = {"game": game, "turn": turn, "title": entry["title"], "moment": when, "url": entry.get("url")}
+    if entry["cancelled"] and entry.get("status") == PAUSED:
+        lines = [
+            _(
+                "This deadline of game %(game)s (turn %(turn)s) no longer holds: the game is paused: a new "
+                "deadline comes when it resumes."
+            )
+        ]
+    elif entry["cancelled"]:
+        lines = [_("This deadline of game %(game)s (turn %(turn)s) no longer holds: the game is over.")]
     else:
         lines = [
-            f"Orders for turn {turn} of game {game} ({entry['title']}) are due at {when}.",
-            f"Send them with ORDERS {game} and your orders; HELP {game} gives the syntax,",
-            f"STATUS {game} the state of the game. The last set sent before the deadline counts.",
+            _("Orders for turn %(turn)s of game %(game)s (%(title)s) are due at %(moment)s."),
+            _("Send them with ORDERS %(game)s and your orders; HELP %(game)s gives the syntax,"),
+            _("STATUS %(game)s the state of the game. The last set sent before the deadline counts."),
         ]
     if entry.get("url"):
-        lines.append(f"The game's page: {entry['url']}")
-    return "\n".join(lines)
+        lines.append(_("The game's page: %(url)s"))
+    return "\n".join(line % names for line in lines)
 
 
 def _calendar(events: Iterable[Event], name: str | None = None, method: str | None = None) -> bytes:
@@ -118,27 +138,29 @@ def _calendar(events: Iterable[Event], name: str | None = None, method: str | No
     return bytes(calendar.to_ical())
 
 
-def entry_ics(entry: Mapping[str, Any]) -> bytes:
+def entry_ics(entry: Mapping[str, Any], language: str | None = None) -> bytes:
     """One entry as a calendar object with ``METHOD:PUBLISH``: the ``deadline.ics`` a mail carries, so
-    the reader's calendar adds it, or updates the entry it holds with the same UID (RFC 5546 3.2.1).
+    the reader's calendar adds it, or updates the entry it holds with the same UID (RFC 5546 3.2.1); its
+    words in ``language`` (the copy's ``reader_language``; None: English).
 
     A turn's report carries the same entry to every seat, one outbox row each: the text is made once
-    for them (the entry's values are scalars, so they key a small cache; a sent row never changes)."""
+    for them per language (the entry's values are scalars, so they key a small cache; a sent row never
+    changes)."""
     try:
         key = tuple(sorted(entry.items()))
         hash(key)
     except TypeError:  # not the scalars an entry holds: made afresh (and refused there if it is no entry)
-        return _entry_ics(entry)
-    return _cached_ics(key)
+        return _entry_ics(entry, language)
+    return _cached_ics(key, language)
 
 
-def _entry_ics(entry: Mapping[str, Any]) -> bytes:
-    return _calendar([entry_event(entry)], method="PUBLISH")
+def _entry_ics(entry: Mapping[str, Any], language: str | None) -> bytes:
+    return _calendar([entry_event(entry, language=language)], method="PUBLISH")
 
 
 @lru_cache(maxsize=64)
-def _cached_ics(items: tuple[tuple[str, Any], ...]) -> bytes:
-    return _entry_ics(dict(items))
+def _cached_ics(items: tuple[tuple[str, Any], ...], language: str | None) -> bytes:
+    return _entry_ics(dict(items), language)
 
 
 class CalendarViews:
@@ -159,8 +181,10 @@ class CalendarViews:
             if game is None:
                 return None
             entry = self._entry(game)
-            events = [] if entry is None else [entry_event(entry)]
-            return _calendar(events, name=f"{game.slug}: deadlines")
+            events = [] if entry is None else [entry_event(entry, language=game.language)]
+            with speaking(game.language):
+                name = _("%(game)s: deadlines") % {"game": game.slug}
+            return _calendar(events, name=name)
 
     def player_calendar(self, key: str) -> bytes | None:
         """The private calendar whose address has ``key``: the deadline of every game the player holds a
@@ -176,10 +200,13 @@ class CalendarViews:
             if player is None or not key_matches(player.id, player.calendar_epoch, mac, self._config.secret_key):
                 return None
             events = [
-                entry_event(entry, parse_reminders(game.reminders)) for game, entry in self._seated(session, player)
+                entry_event(entry, parse_reminders(game.reminders), language_of(player.language, game.language))
+                for game, entry in self._seated(session, player)
             ]
             # a name stored before every name was cleaned as it entered shows nothing that acts
-            return _calendar(events, name=f"{clean_line(player.display_name)}: deadlines")
+            with speaking(player.language):
+                name = _("%(player)s: deadlines") % {"player": clean_line(player.display_name)}
+            return _calendar(events, name=name)
 
     def calendar_url(self, sender: Sender) -> str | None:
         """The address of ``sender``'s private calendar, or None: no web pages configured, or no such player."""
