@@ -14,10 +14,13 @@ heading of a reply, a notice or a report's frame or game part, and French ones
 present), every DM to Gerd is German likewise, the game master's mail and the
 English members' DMs are English (and show every English heading looked for,
 so the checks can fail), every line mailed to anyone fits 78 columns, and each
-game's page asked for with ``Accept-Language: fr`` is French.  What the engines
-write stays English (docs/architecture.md, "Languages": event lines, phase and
-game titles, the values a report carries as text); so does the ``ORDERS
-ACCEPTED for <game>, <phase>, seat <seat>`` heading: none is looked for.
+game's page asked for with ``Accept-Language: fr`` is French (by an HTTP fetch;
+one of them also in headless Chromium, its screenshot under
+test-artifacts/screenshots/).  What the engines write stays English
+(docs/architecture.md, "Languages": event lines, phase and game titles, the
+values a report carries as text); so do the ``ORDERS ACCEPTED for <game>,
+<phase>, seat <seat>`` heading and the words of the board's picture: none is
+looked for.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from tests.support.fake_discord import FakeDiscord
 from tests.support.net import free_port
 from tests.support.smtp_sink import SmtpSink
 from tests.support.stored import example_orders
+from tests.web.test_browser import SCREENSHOTS, SIZES, browser, whole_page
 
 pytestmark = pytest.mark.integration
 
@@ -265,6 +269,24 @@ def check_english(gm_mails: list[EmailMessage], filler_dms: list[str]) -> None:
     assert not unseen, f"headings no English copy shows (the checks could not fail on them): {unseen}"
 
 
+def look_in_chromium(url: str) -> Path:
+    """The page at ``url`` in headless Chromium whose Accept-Language is French (tests/web/test_browser.py's
+    browser): French by its ``<html lang>``; its whole page's screenshot, under test-artifacts/screenshots."""
+    driver = browser(*SIZES["desktop"])
+    try:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {"Accept-Language": "fr"}})
+        driver.get(url)
+        assert driver.execute_script("return document.documentElement.lang") == "fr", driver.page_source[:2000]
+        assert "La partie est terminée." in driver.page_source
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shot = SCREENSHOTS / "languages-lautobus-fr-full.png"
+        shot.write_bytes(whole_page(driver, SIZES["desktop"][0]))
+        return shot
+    finally:
+        driver.quit()
+
+
 def check_pages(pages: dict[str, dict[str, str]]) -> None:
     """Each game's page in French for ``Accept-Language: fr``, in English for ``en``."""
     for slug, said in pages.items():
@@ -297,6 +319,7 @@ async def test_a_french_and_a_german_player_through_a_whole_game_of_each_kind(
         for slug, _seats, _options in GAMES.values():
             pages[slug] = {lang: await read_page(f"http://127.0.0.1:{web_port}/games/{slug}", lang)
                            for lang in ("fr", "en")}  # fmt: skip
+        screenshot = look_in_chromium(f"http://127.0.0.1:{web_port}/games/{GAMES['lautobus'][0]}")
         await referee.terminate()
         dms = dm_rows(table.sessions, fake)
     finally:
@@ -308,4 +331,5 @@ async def test_a_french_and_a_german_player_through_a_whole_game_of_each_kind(
     check_german_dms(dms[str(table.members[GERMAN]["id"])])
     check_english([m for to, m in mails if GM in to], [t for f in FILLERS for t in dms[str(table.members[f]["id"])]])
     check_pages(pages)
+    print(f"\nscreenshot: {screenshot}")
     print(f"\nlanguages serve: {rounds} rounds, {len(mails)} mails, {sum(map(len, dms.values()))} DMs")
