@@ -64,7 +64,7 @@ FILLERS = ("Hal", "Ivy", "Jon", "Kim")
 GAMES = {
     "golden-strider": ("gs", 6, ("race_length=12", "max_rounds=1")),
     "three-races": ("tr", 4, ("max_moves=2",)),
-    "strike-gold": ("sg", 2, ("game_to=50",)),
+    "strike-gold": ("sg", 2, ("game_to=50", "max_rounds=1")),
     "dragon-stripes": ("ds", 2, ("hoard_initial=10",)),
     "lautobus": ("la", 5, ()),
 }
