@@ -53,7 +53,7 @@ class Answers:
                 return
             envelope = envelope_for(interaction, commands, self._clock.now(), may_create=may_create)
             answer = await asyncio.to_thread(apply_envelope, self._service, envelope)
-            await self.tell(interaction, answer.text, answer.plain_form)
+            await self.tell(interaction, answer.text, answer.plain_form, answer.language)
             await self._delivery.deliver_to_user(interaction.user.id)
             if self._delivery.dms_closed(interaction.user.id):
                 note = render("discord/dms_closed.txt.j2", {"receipt": answer.receipt}).strip()
@@ -82,10 +82,12 @@ class Answers:
         await self.apply(interaction, c.SubmitOrders(game, text))
         return True
 
-    async def tell(self, interaction: discord.Interaction, text: str, plain_form: bool = False) -> None:
-        """``text`` as ephemeral code blocks (``plain_form``: ordinary messages, :func:`discord_messages`;
-        a follow-up when the interaction was already answered)."""
-        for block in discord_messages(text, plain_form=plain_form):
+    async def tell(
+        self, interaction: discord.Interaction, text: str, plain_form: bool = False, language: str | None = None
+    ) -> None:
+        """``text`` as ephemeral code blocks (``plain_form``: ordinary messages, :func:`discord_messages`, its
+        notes said in ``language``; a follow-up when the interaction was already answered)."""
+        for block in discord_messages(text, plain_form=plain_form, language=language):
             if interaction.response.is_done():
                 await interaction.followup.send(block, ephemeral=True, allowed_mentions=NO_MENTIONS)
             else:

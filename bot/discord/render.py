@@ -22,6 +22,7 @@ Nothing a player or a game master typed may format a message or ping anyone:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -30,6 +31,7 @@ from typing import Any
 import discord
 
 from bot.core.basics import linear
+from bot.core.basics.translation import _, speaking
 from bot.core.messaging.rendering import ITEM_FORM, READER_LANGUAGE, READER_ZONE, environment, render_message
 
 FORM = "discord"
@@ -51,7 +53,6 @@ templates is one or the other), so a new message is never shown in another chann
 LIMIT = 2000
 _FENCE_OPEN = "```\n"
 _FENCE_CLOSE = "\n```"
-_DEADLINE = linear.compile(r"^\s*Deadline:\s+(\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 ZERO_WIDTH_SPACE = "\u200b"
 
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -135,27 +136,40 @@ environment(FORM).globals[ITEM_FORM] = lambda template: SHARED_FORM if template 
 """A digest's items (``templates/discord/digest.txt.j2``) in the form Discord says each in."""
 
 
-def deadline_note(text: str) -> str | None:
-    """``Deadline: <t:..:F> (<t:..:R>)`` for the first ``Deadline: YYYY-MM-DD HH:MM UTC`` line of ``text``.
+def deadline_note(text: str, language: str | None = None) -> str | None:
+    """``Deadline: <t:..:F> (<t:..:R>)`` for the first ``Deadline: YYYY-MM-DD HH:MM UTC`` line of ``text``,
+    both said in ``language`` (the reader's: ``Frist: ...`` in German).
 
     A bridge while messages are rendered text: the core writes deadlines in
     UTC (and the game's zone); Discord readers also get them in their own.
     """
-    match = _DEADLINE.search(text)
-    if match is None:
-        return None
-    moment = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
-    return f"Deadline: {timestamp(moment)}"
+    with speaking(language):
+        label = _("Deadline: %(moment)s").split("%(moment)s")[0].strip()
+        match = _deadline_line(label).search(text)
+        if match is None:
+            return None
+        moment = datetime.strptime(match.group(1), "%Y-%m-%d %H:%M").replace(tzinfo=UTC)
+        return _("Deadline: %(moment)s") % {"moment": timestamp(moment)}
+
+
+@functools.cache
+def _deadline_line(label: str) -> linear.Pattern[str]:
+    """The pattern of a deadline's line in UTC after ``label`` (``Deadline:``, or a translation's: ``Frist:``)."""
+    return linear.compile(rf"^\s*{re.escape(label)}\s+(\d{{4}}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 
 
 _PAGE = linear.compile(r"^(https?://[!-~]+/games/[a-z0-9][a-z0-9_-]{0,39})$", re.MULTILINE)
 
 
-def page_note(text: str) -> str | None:
-    """``Game page: <URL>`` for the game's web page that ``text`` links to on a line of its own (the
-    report, the start): a link in a code block cannot be clicked.  In angle brackets: no preview."""
+def page_note(text: str, language: str | None = None) -> str | None:
+    """``Game page: <URL>`` (said in ``language``) for the game's web page that ``text`` links to on a line
+    of its own (the report, the start): a link in a code block cannot be clicked.  In angle brackets: no
+    preview."""
     match = _PAGE.search(text)
-    return None if match is None else f"Game page: <{match.group(1)}>"
+    if match is None:
+        return None
+    with speaking(language):
+        return _("Game page: <%(url)s>") % {"url": match.group(1)}
 
 
 def plain_messages(text: str, limit: int = LIMIT) -> list[str]:
@@ -182,13 +196,14 @@ def plain_messages(text: str, limit: int = LIMIT) -> list[str]:
     return messages
 
 
-def discord_messages(text: str, limit: int = LIMIT, plain_form: bool = False) -> list[str]:
+def discord_messages(text: str, limit: int = LIMIT, plain_form: bool = False, language: str | None = None) -> list[str]:
     """The messages that carry ``text`` on Discord: its code blocks (``plain_form``: the reader chose
     ``FORMAT PLAIN``, ordinary messages, :func:`plain_messages`), the deadline note and, after code blocks,
-    the game's page (a link in plain text can be clicked as it is)."""
+    the game's page (a link in plain text can be clicked as it is); the notes said in ``language``, the
+    one ``text`` is in (:func:`reader_language`)."""
     if plain_form:
         messages = plain_messages(text, limit)
-        note = deadline_note(text)
+        note = deadline_note(text, language)
         if note is not None and messages:
             if len(messages[-1]) + 1 + len(note) <= limit:
                 messages[-1] = f"{messages[-1]}\n{note}"
@@ -196,7 +211,7 @@ def discord_messages(text: str, limit: int = LIMIT, plain_form: bool = False) ->
                 messages.append(note)
         return messages
     blocks = code_blocks(text, limit)
-    for note in (deadline_note(text), page_note(text)):
+    for note in (deadline_note(text, language), page_note(text, language)):
         if note is None or not blocks:
             continue
         if len(blocks[-1]) + 1 + len(note) <= limit:
@@ -210,6 +225,13 @@ LOCALE_LANGUAGE = "language"
 """The reply context's key of the language of the member's Discord (``bot/discord/understand.py``)."""
 
 
+def reader_language(data: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str | None:
+    """The language an outcome is said in on Discord: the copy's ``reader_language``, else (a reply to a
+    member who chose none) their Discord's, else None (English)."""
+    chosen = data.get(READER_LANGUAGE) or (context or {}).get(LOCALE_LANGUAGE)
+    return str(chosen) if chosen else None
+
+
 def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str, Any] | None = None) -> str:
     """The text of an outcome (template + data) in Discord's form, its title (if any) first.
 
@@ -221,8 +243,9 @@ def render_outcome(template: str, data: Mapping[str, Any], context: Mapping[str,
     chose no language is in their Discord's (:func:`bot.discord.understand.locale_language`).
     """
     values = {**data, "context": dict(context or {}), READER_ZONE: None}  # Discord shows its own timestamps
-    if not data.get(READER_LANGUAGE) and context and context.get(LOCALE_LANGUAGE):
-        values[READER_LANGUAGE] = context[LOCALE_LANGUAGE]  # the member's Discord's, until they choose their own
+    language = reader_language(data, context)  # else the member's Discord's, until they choose their own
+    if language:
+        values[READER_LANGUAGE] = language
     form = SHARED_FORM if template in BORROWED else FORM
     rendered = render_message(form, template, values)
     return f"{rendered.title}\n\n{rendered.body}" if rendered.title else rendered.body

@@ -93,7 +93,7 @@ from bot.core.model.outcomes import STATUS
 from bot.core.views import GameViews
 from bot.discord.board import board_picture
 from bot.discord.events import DeadlineEvents
-from bot.discord.render import FORM, LIMIT, NO_MENTIONS, discord_messages, render_outcome
+from bot.discord.render import FORM, LIMIT, NO_MENTIONS, discord_messages, reader_language, render_outcome
 from bot.discord.understand import CHANNEL, Target, target_of, user_recipients
 
 log = logging.getLogger(__name__)
@@ -252,7 +252,9 @@ class DiscordTransport:
                 if self.events is not None and isinstance(messageable, discord.PartialMessageable):
                     await self.events.follow(target.key, row.data, str(messageable.id))
                 return
-            blocks = discord_messages(text, plain_form=reads_plain(row.data))
+            blocks = discord_messages(
+                text, plain_form=reads_plain(row.data), language=reader_language(row.data, row.context)
+            )
             first = self._blocks_sent.get(row.id, 0)
             picture = None
             if target.kind == "public" and first == 0 and blocks:

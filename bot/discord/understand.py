@@ -27,7 +27,7 @@ from bot.core.messaging.rendering import reads_plain
 from bot.core.model import commands as c
 from bot.core.people.languages import ENGLISH, UnknownLanguage, parse_language
 from bot.core.runtime.service import Applied, GameService
-from bot.discord.render import LOCALE_LANGUAGE, render_outcome
+from bot.discord.render import LOCALE_LANGUAGE, reader_language, render_outcome
 
 CHANNEL = "discord"
 
@@ -93,6 +93,8 @@ class Answer:
     text: str
     plain_form: bool = False
     """The sender chose ``FORMAT PLAIN``: the text is told as ordinary messages, not code blocks."""
+    language: str | None = None
+    """The language the text is in (its notes are said in it too: :func:`bot.discord.render.discord_messages`)."""
 
 
 def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
@@ -104,7 +106,10 @@ def apply_envelope(service: GameService, envelope: c.Envelope) -> Answer:
     text = reply_text(applied, envelope.reply_context)
     if text is None:
         text = f"This was already applied (receipt {applied.receipt}); nothing changed."
-    return Answer(applied.receipt, text, applied.reply is not None and reads_plain(applied.reply.data))
+    if applied.reply is None:
+        return Answer(applied.receipt, text)
+    language = reader_language(applied.reply.data, envelope.reply_context)
+    return Answer(applied.receipt, text, reads_plain(applied.reply.data), language)
 
 
 def reply_text(applied: Applied, context: Mapping[str, Any] | None = None) -> str | None:

@@ -79,6 +79,19 @@ def test_the_deadline_is_repeated_outside_the_blocks_as_a_timestamp() -> None:
     assert messages[-1] == "Deadline: <t:1772370000:F> (<t:1772370000:R>)" and all(len(m) <= 2000 for m in messages)
 
 
+def test_the_notes_outside_the_blocks_are_said_in_the_readers_language() -> None:
+    """A German report's ``Frist:`` line gets its timestamp, and both notes are German; a French one's French."""
+    german = "Nächster: Zug 1\nFrist: 2026-03-01 13:00 UTC (So)\nhttp://127.0.0.1:8080/games/g1\n"
+    [message] = discord_messages(german, language="de")
+    assert message.endswith(
+        "```\nFrist: <t:1772370000:F> (<t:1772370000:R>)\nSeite der Partie: <http://127.0.0.1:8080/games/g1>"
+    )
+    assert deadline_note(german) is None, "an English reader's note looks for English words"
+    french = "Échéance : 2026-03-01 13:00 UTC (dim)\nhttp://127.0.0.1:8080/games/g1\n"
+    [message] = discord_messages(french, language="fr")
+    assert "\nÉchéance : <t:1772370000:F> (<t:1772370000:R>)\nPage de la partie : <http://" in message
+
+
 MAIL_WORDS = ("PASSWORD", "reply with", "Reply with", "Send HELP", "by mail (START")
 
 
