@@ -31,7 +31,7 @@ from bot.core.model.config import ServiceConfig
 from bot.core.model.secret_values import Secret
 from bot.core.people.calendar_keys import calendar_key, calendar_url
 from bot.core.people.identities import find_or_create_player
-from bot.core.people.languages import UnknownLanguage, parse_language
+from bot.core.people.languages import LANGUAGES, UnknownLanguage, parse_language
 from bot.core.people.text_formats import UnknownFormat, parse_format, stored_format
 from bot.store.models import Player
 
@@ -110,14 +110,14 @@ def set_language(ctx: CommandContext, command: c.SetLanguage) -> Result:
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
     if command.language.strip().upper() == OFF:
         player.language = None
-        ctx.reply.add("language_set", language=None)
+        ctx.reply.add("language_set", language=None, name=None)
         return DONE
     try:
         player.language = parse_language(command.language)
     except UnknownLanguage as error:
         ctx.reply.problem(f"LANGUAGE {command.language}", "unknown_language", reason=str(error))
         return REFUSED
-    ctx.reply.add("language_set", language=player.language)
+    ctx.reply.add("language_set", language=player.language, name=LANGUAGES[player.language])
     return DONE
 
 
