@@ -91,7 +91,7 @@ def bulk_games(
     Raises :class:`BulkRefused` (after the batches committed so far) when the core refuses a command.
     """
     from adjudicator import registry
-    from bot.core.basics.batch import open_batch
+    from bot.core.basics.batch import Redo
     from bot.core.runtime.service import GameService
 
     if count < 1 or batch < 1:
@@ -110,17 +110,27 @@ def bulk_games(
     for first in range(0, count, batch):
         chunk = names[first : first + batch]
         envelopes = [envelope for slug in chunk for envelope in _game_envelopes(slug, rules.kind, seats)]
-        with open_batch(sessions) as opened:
-            service.prepare(opened, envelopes)
-            for envelope in envelopes:
-                with opened.unit():
-                    applied = service.apply(envelope, opened)
-                if applied.problems:
-                    raise BulkRefused(f"{envelope.commands[0]!r} refused: {', '.join(applied.problems)}")
+        try:
+            _apply_all(service, sessions, envelopes, careful=False)
+        except Redo:  # something raised: the batch again, an envelope a savepoint, to say which
+            _apply_all(service, sessions, envelopes, careful=True)
         done = first + len(chunk)
         spent = time.perf_counter() - began
         out(f"{done}/{count} games ({chunk[-1]}), {spent:.1f} s, {1000 * spent / done:.0f} ms a game")
     return names
+
+
+def _apply_all(service: Any, sessions: Any, envelopes: list[c.Envelope], careful: bool) -> None:
+    """Apply ``envelopes`` in one transaction; :class:`BulkRefused` (all rolled back) at the first refusal."""
+    from bot.core.basics.batch import open_batch
+
+    with open_batch(sessions, careful) as opened:
+        service.prepare(opened, envelopes)
+        for envelope in envelopes:
+            with opened.unit():
+                applied = service.apply(envelope, opened)
+            if applied.problems:
+                raise BulkRefused(f"{envelope.commands[0]!r} refused: {', '.join(applied.problems)}")
 
 
 def _game_envelopes(slug: str, kind: str, seats: int) -> list[c.Envelope]:
