@@ -1,11 +1,12 @@
-"""``python -m bench {intake,crunch,scale,remind,guard,all} [--full] [--repeats N] [--backend B]``.
+"""``python -m bench {intake,crunch,scale,remind,guard,rss,all} [--full] [--repeats N] [--backend B]``.
 
 Defaults are small (about a minute or two in all); ``--full`` takes the
 sizes of the performance targets (2,000 mails; 1,000 games).  ``remind``: the reminder
 worker's pass over 200 running games (``--games``), nothing due and all due.  ``guard``:
 ``referee serve`` end to end, the intake (``--mails``, default 300) and the crunch (``--games``,
 default 20) against their floors, alternated (``--against PATH``: another checkout beside
-this one; :mod:`bench.guard`).
+this one; :mod:`bench.guard`).  ``rss``: serve's peak memory at 0, 1,000 and ``--games`` (default
+10,000) open games built by ``referee host bulk-games``'s path on PostgreSQL (:mod:`bench.rss`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("which", choices=["intake", "crunch", "scale", "remind", "guard", "all"])
+    parser.add_argument("which", choices=["intake", "crunch", "scale", "remind", "guard", "rss", "all"])
     parser.add_argument("--full", action="store_true", help="the issue's sizes: 2,000 mails, 1,000 games")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, help="games in the crunch (default 60; --full: 1,000)")
@@ -29,6 +30,11 @@ def main(argv: list[str]) -> int:
         from bench.guard import guard
 
         guard(args.mails or 300, args.games or 20, args.repeats, args.against)
+        return 0
+    if args.which == "rss":
+        from bench.rss import rss
+
+        rss(args.games or 10_000)
         return 0
     games = args.games or (1000 if args.full else 60)
     mails = args.mails or (2000 if args.full else 400)

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email import policy
@@ -177,9 +178,18 @@ class Bench:
         return Crunch(served.wall - served.first, served.first, len(served.received), size)
 
     def _serve(
-        self, database: str, user: str, expected: int, checkout: Path, profile: Path | None, timeout: float
+        self,
+        database: str,
+        user: str,
+        expected: int,
+        checkout: Path,
+        profile: Path | None,
+        timeout: float,
+        watch: Callable[[int], object] | None = None,
+        linger: float = 0.0,
     ) -> _Served:
-        """Run ``referee serve`` from ``checkout`` until the sink has ``expected`` more mails."""
+        """Run ``referee serve`` from ``checkout`` until the sink has ``expected`` more mails (then ``linger``
+        seconds more); ``watch`` is called with serve's process id once it runs."""
         self.runs += 1
         config = self.directory / f"referee{self.runs}.toml"
         config.write_text(
@@ -210,6 +220,8 @@ class Bench:
             command = [*spy, "--rate", "250", "--output", str(profile), "--", *command]
         before = len(self.sink.messages())
         process = subprocess.Popen(command, cwd=checkout, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if watch is not None:
+            watch(process.pid)
         first = threading.Event()
         started: list[float] = []
         log: list[bytes] = []
@@ -240,6 +252,7 @@ class Bench:
                     raise RuntimeError(f"{count} of {expected} mails in {timeout} s")
                 time.sleep(0.002)
             wall = time.perf_counter() - started[0]
+            time.sleep(linger)
         finally:
             _serve_process(process, profile is not None).send_signal(signal.SIGTERM)
             try:

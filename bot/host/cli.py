@@ -32,7 +32,7 @@ from adjudicator import registry
 from adjudicator.record import RecordError, Replay, read_record, replay, replay_document, verify
 from bot.core.commands.new_game_settings import player_count
 from bot.core.messaging.rendering import render_report_body
-from bot.host import cli_gm, cli_host, cli_queues
+from bot.host import bulk_games, cli_gm, cli_host, cli_queues
 from bot.settings.loader import Settings
 
 EXIT_USAGE = 2
@@ -128,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_queues.register(sub, _settings)
     cli_gm.register(sub, _settings)
     cli_host.register(sub, _settings, db_sub)
+    bulk_games.register(sub, _settings)
     _config_after_the_command(parser)
     return parser
 
