@@ -30,10 +30,6 @@ from bot.settings.loader import Settings
 SettingsOf = Callable[[argparse.Namespace], Settings]
 HOST = c.Sender("cli", "host", "the host")
 TURN_MINUTES = 48 * 60
-RECEIPT_TRIES = 3
-"""Optimistic tries of a batch, each with new source ids, before the careful one: a receipt
-(``bot.core.commands.replies.receipt_for``, 32 bits of the source id's hash) may repeat one already
-stored after some tens of thousands of envelopes, which fails the batch's insert."""
 
 
 class BulkRefused(Exception):
@@ -113,13 +109,11 @@ def bulk_games(
     began = time.perf_counter()
     for first in range(0, count, batch):
         chunk = names[first : first + batch]
-        for attempt in range(RECEIPT_TRIES + 1):
-            envelopes = [envelope for slug in chunk for envelope in _game_envelopes(slug, rules.kind, seats)]
-            try:
-                _apply_all(service, sessions, envelopes, careful=attempt == RECEIPT_TRIES)
-                break
-            except Redo:  # new source ids (a receipt taken already), the last time an envelope a savepoint
-                continue
+        envelopes = [envelope for slug in chunk for envelope in _game_envelopes(slug, rules.kind, seats)]
+        try:
+            _apply_all(service, sessions, envelopes, careful=False)
+        except Redo:  # something raised: the batch again, an envelope a savepoint, to say which
+            _apply_all(service, sessions, envelopes, careful=True)
         done = first + len(chunk)
         spent = time.perf_counter() - began
         out(f"{done}/{count} games ({chunk[-1]}), {spent:.1f} s, {1000 * spent / done:.0f} ms a game")
