@@ -454,7 +454,8 @@ class ProcessedEnvelope(Base):
     source_id: Mapped[str] = mapped_column(String(200), primary_key=True)
     channel: Mapped[str] = mapped_column(String(16))
     sender: Mapped[str] = mapped_column(String(320))
-    receipt: Mapped[str] = mapped_column(String(32), unique=True)
+    receipt: Mapped[str] = mapped_column(String(32), index=True)
+    """What a person quotes (``R1A2B3C4D``: 32 bits of a hash of the source id); two envelopes may share one."""
     applied_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
