@@ -212,6 +212,10 @@ class DiscordTransport:
             raise Unavailable("the Discord client is closed")
         try:
             await self._send(row)
+        except RuntimeError:
+            if self._client.is_closed():  # it closed during the send (aiohttp: "Session is closed"): as above
+                raise Unavailable("the Discord client closed while sending") from None
+            raise
         except _Refused as refused:
             log.warning("outbox row %d to %s refused: %s", row.id, row.recipient, refused)
             return Refused(str(refused), refused.code)

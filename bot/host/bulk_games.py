@@ -15,14 +15,11 @@ A progress line is printed per batch.  Without ``--count`` nothing is done.
 from __future__ import annotations
 
 import argparse
-import re
 import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
-
-from sqlalchemy import select
 
 from bot.core.model import commands as c
 from bot.settings.loader import Settings
@@ -66,13 +63,14 @@ def _command(args: argparse.Namespace, settings: Settings) -> int:
 
 def first_free(sessions: Any, prefix: str) -> int:
     """One past the highest ``<prefix><n>`` game there is (1 when there is none)."""
+    from sqlalchemy import select  # here: listing the commands loads no database library
+
     from bot.store.db import unit_of_work
     from bot.store.models import Game
 
-    pattern = re.compile(re.escape(prefix) + r"(\d+)$")
     with unit_of_work(sessions) as session:
         slugs = session.scalars(select(Game.slug).where(Game.slug.like(f"{prefix}%")))
-        numbers = [int(m.group(1)) for slug in slugs if (m := pattern.match(slug))]
+        numbers = [int(rest) for slug in slugs if (rest := slug.removeprefix(prefix)).isdigit() and slug != rest]
     return max(numbers, default=0) + 1
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.discord.client import RefereeClient
@@ -88,3 +89,38 @@ async def test_a_late_retry_sends_only_the_blocks_discord_did_not_take(
     posted = [m["content"] for m in fake_discord.dm_messages(ann["id"])]
     assert len(posted) == 3 and len(set(posted)) == 3, posted
     assert "line 000" in posted[0] and "line 059" in posted[-1]
+
+
+async def test_a_client_closed_during_a_send_gives_the_row_back_and_logs_no_error(
+    fake_discord: FakeDiscord,
+    sqlite_sessions: sessionmaker[Session],
+    discord_endpoints: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by the CI run: a restart closed the client while a DM was on its way, and aiohttp's
+    "Session is closed" was logged as the row's failure.  Closed during the send is closed before it."""
+    point_at(fake_discord.api_base, fake_discord.gateway_url)
+    harness = Harness(sqlite_sessions)
+    ann = fake_discord.add_member("Ann")
+    with unit_of_work(sqlite_sessions) as session:
+        row = OutboxMessage(message_id="<m2@example.com>", channel="discord", recipient=f"user:{ann['id']}",
+                            kind="reply", template="reply", data={}, context={}, created_at=START,
+                            next_attempt_at=START, attempts=0)  # fmt: skip
+        session.add(row)
+        session.flush()
+        row_id = row.id
+    client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
+    await client.login("fake-token")
+    delivery = DiscordDelivery(client, sqlite_sessions, harness.clock, fake_discord.forum_channel_id)
+
+    async def closed_on_the_way(_row: object) -> None:
+        await client.close()
+        raise RuntimeError("Session is closed")  # what aiohttp raises for a request on a closed session
+
+    monkeypatch.setattr(delivery.transport, "_send", closed_on_the_way)
+    [outcome] = await delivery.deliver_due()
+
+    assert outcome.status == RETRY and outcome.row_id == row_id
+    with unit_of_work(sqlite_sessions) as session:
+        kept = session.get_one(OutboxMessage, row_id)
+        assert (kept.sent_at, kept.parked_at, kept.attempts, kept.last_error) == (None, None, 0, None)
