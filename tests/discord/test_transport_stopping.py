@@ -23,19 +23,24 @@ from tests.core.harness import START, Harness
 from tests.support.fake_discord import FakeDiscord
 
 
+def _reply_row(sessions: sessionmaker[Session], user_id: object, message_id: str) -> int:
+    """A reply due now in the outbox to Discord user ``user_id``, never tried; its id."""
+    with unit_of_work(sessions) as session:
+        row = OutboxMessage(message_id=message_id, channel="discord", recipient=f"user:{user_id}", kind="reply",
+                            template="reply", data={}, context={}, created_at=START, next_attempt_at=START,
+                            attempts=0)  # fmt: skip
+        session.add(row)
+        session.flush()
+        return row.id
+
+
 async def test_a_row_met_after_the_client_closed_is_released_with_no_attempt_counted(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
 ) -> None:
     point_at(fake_discord.api_base, fake_discord.gateway_url)
     harness = Harness(sqlite_sessions)
     ann = fake_discord.add_member("Ann")
-    with unit_of_work(sqlite_sessions) as session:
-        row = OutboxMessage(message_id="<m1@example.com>", channel="discord", recipient=f"user:{ann['id']}",
-                            kind="reply", template="reply", data={}, context={}, created_at=START,
-                            next_attempt_at=START, attempts=0)  # fmt: skip
-        session.add(row)
-        session.flush()
-        row_id = row.id
+    row_id = _reply_row(sqlite_sessions, ann["id"], "<m1@example.com>")
     client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
     await client.login("fake-token")
     await client.close()
@@ -102,13 +107,7 @@ async def test_a_client_closed_during_a_send_gives_the_row_back_and_logs_no_erro
     point_at(fake_discord.api_base, fake_discord.gateway_url)
     harness = Harness(sqlite_sessions)
     ann = fake_discord.add_member("Ann")
-    with unit_of_work(sqlite_sessions) as session:
-        row = OutboxMessage(message_id="<m2@example.com>", channel="discord", recipient=f"user:{ann['id']}",
-                            kind="reply", template="reply", data={}, context={}, created_at=START,
-                            next_attempt_at=START, attempts=0)  # fmt: skip
-        session.add(row)
-        session.flush()
-        row_id = row.id
+    row_id = _reply_row(sqlite_sessions, ann["id"], "<m2@example.com>")
     client = RefereeClient(fake_discord.guild_id, guild_ready_timeout=0.05)
     await client.login("fake-token")
     delivery = DiscordDelivery(client, sqlite_sessions, harness.clock, fake_discord.forum_channel_id)
