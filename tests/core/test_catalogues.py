@@ -24,10 +24,11 @@ from bot.core.messaging.rendering import environment
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {
     "_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
-    "mark": ((1, "c"), 2),
+    "mark": ((1, "c"), 2), "say": None,
 }  # fmt: skip
-"""The keywords scripts/catalogues gives pybabel (``_ gettext ngettext:1,2 pgettext:1c,2 npgettext:1c,2,3 mark:1c,2``)."""
-PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx%]")
+"""The keywords scripts/catalogues gives pybabel (``_ gettext ngettext:1,2 pgettext:1c,2 npgettext:1c,2,3 mark:1c,2 say``)."""
+PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx%]|\{(\w+)(?:[:!][^{}]*)?\}")
+"""A template's ``%(name)s`` (and ``%%``), or an engine pattern's ``{name}`` (adjudicator/words.py)."""
 
 
 def _key(message_id: object, context: str | None) -> tuple[str | None, str]:
@@ -62,7 +63,9 @@ def _strings(value: object) -> list[str]:
 
 
 def _placeholders(text: str) -> list[str]:
-    return sorted(m.group(0) if m.group(1) is None else m.group(1) for m in PLACEHOLDER.finditer(text))
+    return sorted(
+        m.group(1) or (m.group(2) and "{" + m.group(2) + "}") or m.group(0) for m in PLACEHOLDER.finditer(text)
+    )
 
 
 def test_the_template_catalogue_is_what_the_sources_mark() -> None:
@@ -114,6 +117,8 @@ def test_a_translation_has_its_sources_placeholders(code: str) -> None:
 def test_the_placeholder_check_sees_a_difference() -> None:
     assert _placeholders("Seat %(seat)s of %(max)s, 100%%") != _placeholders("Siège %(seat)s, 100%%")
     assert _placeholders("a %(x)s b %(y)s") == _placeholders("%(y)s puis %(x)s")
+    assert _placeholders("{seat} tripped on square {square}") == _placeholders("{seat} trébuche sur la case {square}")
+    assert _placeholders("{seat} tripped on square {square}") != _placeholders("{seat} trébuche sur la case {case}")
 
 
 def test_a_missing_translation_is_said_in_english() -> None:

@@ -9,6 +9,7 @@ from adjudicator.api import Event, IllegalOrders
 from adjudicator.games.golden_strider.orders import PlayOrder, SetupOrder
 from adjudicator.games.golden_strider.state import MAX_CARD, Card, RoundLine, Runner, State, sort_hand
 from adjudicator.games.golden_strider.track import positional_bonus, positions, run
+from adjudicator.words import say
 
 
 def resolve_setup(state: State, orders: Mapping[str, SetupOrder]) -> tuple[State, tuple[Event, ...]]:
@@ -65,8 +66,13 @@ def _choose_play(state: State, runner: Runner, order: PlayOrder, events: list[Ev
         events.append(
             Event(
                 "override",
-                f"{runner.seat}: playing {order.card.label} would break the seven-turn rule (rule 8); "
-                f"the referee played {forced.card.label} for movement only (rule 14)",
+                say(
+                    "{seat}: playing {card} would break the seven-turn rule (rule 8); "
+                    "the referee played {forced} for movement only (rule 14)",
+                    seat=runner.seat,
+                    card=order.card.label,
+                    forced=forced.card.label,
+                ),
                 runner.seat,
             )
         )
@@ -77,8 +83,13 @@ def _choose_play(state: State, runner: Runner, order: PlayOrder, events: list[Ev
             events.append(
                 Event(
                     "substitute",
-                    f"{runner.seat}: {order.card.label} cannot pay restitution {runner.owed}; "
-                    f"the referee played {sufficient[0].label} instead (G4 option)",
+                    say(
+                        "{seat}: {card} cannot pay restitution {owed}; the referee played {instead} instead (G4 option)",
+                        seat=runner.seat,
+                        card=order.card.label,
+                        owed=runner.owed,
+                        instead=sufficient[0].label,
+                    ),
                     runner.seat,
                 )
             )
@@ -117,7 +128,16 @@ def resolve_round(
         owed += balance
         if stride.tripped:
             events.append(
-                Event("trip", f"{runner.seat} tripped on square {stride.square}: penalty {stride.penalty}", runner.seat)
+                Event(
+                    "trip",
+                    say(
+                        "{seat} tripped on square {square}: penalty {penalty}",
+                        seat=runner.seat,
+                        square=stride.square,
+                        penalty=stride.penalty,
+                    ),
+                    runner.seat,
+                )
             )
         new_card = Card(round_number, replacement)
         hand = list(runner.hand)
@@ -142,9 +162,20 @@ def resolve_round(
     leader = max(r.square for r in runners)
     finished = leader >= options.race_length or round_number >= options.max_rounds
     if leader >= options.race_length:
-        events.append(Event("finish", f"the race is over: the leader reached square {leader} of {options.race_length}"))
+        events.append(
+            Event(
+                "finish",
+                say(
+                    "the race is over: the leader reached square {square} of {length}",
+                    square=leader,
+                    length=options.race_length,
+                ),
+            )
+        )
     elif finished:
-        events.append(Event("finish", f"the race was stopped after {round_number} rounds (max_rounds)"))
+        events.append(
+            Event("finish", say("the race was stopped after {rounds} rounds (max_rounds)", rounds=round_number))
+        )
     new_state = replace(
         state, runners=tuple(runners), turn=state.turn + 1, finished=finished, positions_before_last=before
     )

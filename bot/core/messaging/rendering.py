@@ -77,6 +77,7 @@ from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
 from bot.core.basics.durations import format_moment, format_moment_for_reader
+from bot.core.basics.engine_words import spoken
 from bot.core.basics.markdown_text import markdown_text
 from bot.core.basics.translation import gettext, language, mark, ngettext, npgettext, pgettext, speaking
 from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
@@ -397,7 +398,7 @@ def _exists(template: str) -> bool:
 
 def render(template: str, data: Mapping[str, Any], form: str = "common") -> str:
     """Render ``template`` (a path under templates/) with ``data``; trailing spaces trimmed."""
-    text = environment(form).get_template(template).render(**data)
+    text = environment(form).get_template(template).render(**spoken(data))
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 

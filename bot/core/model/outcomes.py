@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.basics.engine_words import kept
 from bot.core.model.secret_values import any_secret
 
 REPLY = "reply"
@@ -48,6 +49,7 @@ class Message:
     secret: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "data", kept(self.data))  # an engine's words keep their pattern (engine_words)
         if not self.secret and any_secret(self.data.values()):
             object.__setattr__(self, "secret", True)
 

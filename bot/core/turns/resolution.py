@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from adjudicator.api import Phase
 from bot.core.basics.batch import memo_of
+from bot.core.basics.engine_words import kept
 from bot.core.basics.free_text import clean_line
 from bot.core.games.filed_orders import commitment_of
 from bot.core.games.preload import absences_of, remember
@@ -123,13 +124,13 @@ def resolve_current_turn(
         generation=game.generation,
         turn_number=phase.number,
         phase_kind=phase.kind.value,
-        phase_title=phase.title,
+        phase_title=str(phase.title),
         state_before=game.state,
         orders=texts,
         defaulted=list(resolution.defaulted),
-        events=[{"kind": e.kind, "seat": e.seat, "text": e.text} for e in resolution.events],
-        report=dict(resolution.report),
-        private={seat: dict(data) for seat, data in resolution.private.items()},
+        events=[{"kind": e.kind, "seat": e.seat, "text": kept(e.text)} for e in resolution.events],
+        report=kept(dict(resolution.report)),
+        private={seat: kept(dict(data)) for seat, data in resolution.private.items()},
         state_after=rules.dump_state(resolution.state),
         resolved_at=now,
         draw=game.draw,

@@ -1,0 +1,94 @@
+"""What an engine said, said again in the reader's language.
+
+The engines speak English and keep, with each text a reader may want in another language, the pattern it
+was made from and the values put into it (:class:`adjudicator.words.Said`).  This module is the one rule
+for the rest of the journey:
+
+- **Kept** (:func:`kept`): where engine words enter stored data (a message's data, a turn's record), each
+  :class:`~adjudicator.words.Said` becomes its *form*, plain JSON: ``{"said": pattern, "values": {...},
+  "text": english}``.  A ``Said`` written by ``json`` as it is would keep only the English.
+- **Spoken** (:func:`spoken`): where data is rendered (:func:`bot.core.messaging.rendering.render`, so every
+  mail, DM, web page and report part), each form and each live ``Said`` becomes the text in the language
+  being spoken (:func:`bot.core.basics.translation.speaking`): the pattern's translation from the
+  catalogues with the values (themselves spoken) put in.  Templates see strings, as before.
+- A pattern no catalogue translates, a translation whose fields do not match, or a form damaged in storage
+  is said in English (the form's ``text``), never as a pattern or a key.
+
+Plain strings are left as they are: a name or an order is never looked up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.words import Said
+from bot.core.basics.translation import gettext
+
+_FORM_KEYS = frozenset(("said", "values", "text"))
+
+
+def kept(data: Any) -> Any:
+    """``data`` with every :class:`Said` in it (at any depth) replaced by its form; ``data`` itself, not a
+    copy, when it holds none."""
+    if isinstance(data, Said):
+        return {"said": data.pattern, "values": {k: kept(v) for k, v in data.values.items()}, "text": str(data)}
+    if isinstance(data, str):
+        return data
+    if isinstance(data, Mapping):
+        changed = {key: kept(value) for key, value in data.items()}
+        return changed if any(changed[k] is not v for k, v in data.items()) else data
+    if isinstance(data, list | tuple):
+        items = [kept(value) for value in data]
+        return items if any(a is not b for a, b in zip(items, data, strict=True)) else data
+    return data
+
+
+def is_form(value: object) -> bool:
+    """Whether ``value`` is a kept form of engine words (see :func:`kept`)."""
+    return isinstance(value, dict) and value.keys() == _FORM_KEYS
+
+
+def spoken(data: Any) -> Any:
+    """``data`` with every form and every :class:`Said` in it (at any depth) said in the current language;
+    ``data`` itself, not a copy, when it holds none."""
+    if isinstance(data, str):
+        return said_text(data) if isinstance(data, Said) else data
+    if isinstance(data, Mapping):
+        if is_form(data):
+            return said_text(data)
+        changed = {key: spoken(value) for key, value in data.items()}
+        return changed if any(changed[k] is not v for k, v in data.items()) else data
+    if isinstance(data, list | tuple):
+        items = [spoken(value) for value in data]
+        return items if any(a is not b for a, b in zip(items, data, strict=True)) else data
+    return data
+
+
+def said_text(value: object) -> str:
+    """One text in the current language: a :class:`Said` or a form translated, anything else as it is."""
+    if isinstance(value, Said):
+        return _say(value.pattern, value.values, str(value))
+    if is_form(value):
+        form: Mapping[str, Any] = value  # type: ignore[assignment]
+        english = str(form["text"])
+        values = form["values"]
+        if not isinstance(form["said"], str) or not isinstance(values, Mapping):
+            return english
+        return _say(form["said"], values, english)
+    return str(value)
+
+
+def _say(pattern: str, values: Mapping[str, Any], english: str) -> str:
+    translated = gettext(pattern)
+    if translated == pattern:
+        return english  # English, or no translation: the text as the engine said it
+    try:
+        return translated.format_map({key: said_text(value) if _words(value) else value
+                                      for key, value in values.items()})  # fmt: skip
+    except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return english  # a translation whose fields differ from the pattern's: English, not a broken line
+
+
+def _words(value: object) -> bool:
+    return isinstance(value, Said) or is_form(value)

@@ -1,0 +1,105 @@
+"""An engine's words are said again in the reader's language (adjudicator/words.py, bot/core/basics/engine_words.py).
+
+An engine says English and keeps each text's pattern and values (``say``); a message's data and a turn's
+record keep them as plain JSON (``kept``), and rendering says them in the reader's language (``spoken``):
+the pattern's translation with the values put in, or the English when there is none or it is broken.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adjudicator.words import say
+from bot.core.basics import engine_words
+from bot.core.basics.engine_words import is_form, kept, said_text, spoken
+from bot.core.basics.translation import speaking
+from bot.core.messaging.rendering import READER_LANGUAGE, environment, render_message
+from bot.core.model.outcomes import Message
+
+TRIP = "{seat} tripped on square {square}: penalty {penalty}"
+
+
+def test_a_said_text_is_the_english_text_and_keeps_its_pattern() -> None:
+    said = say(TRIP, seat="Ann", square=20, penalty=2)
+    assert said == "Ann tripped on square 20: penalty 2" and isinstance(said, str)
+    assert said.pattern == TRIP and said.values == {"seat": "Ann", "square": 20, "penalty": 2}
+    assert json.dumps([said]) == '["Ann tripped on square 20: penalty 2"]'  # records and replays unchanged
+    assert say("setup: choose five cards totalling 30") == "setup: choose five cards totalling 30"
+
+
+def test_kept_turns_every_said_text_into_plain_json_and_leaves_other_data_alone() -> None:
+    data = {"events": [say(TRIP, seat="Ann", square=20, penalty=2), "plain"], "n": 3, "seat": "Ann"}
+    form = kept(data)
+    assert json.loads(json.dumps(form)) == form
+    assert form["events"][0] == {
+        "said": TRIP, "values": {"seat": "Ann", "square": 20, "penalty": 2}, "text": "Ann tripped on square 20: penalty 2",
+    }  # fmt: skip
+    assert form["events"][1] == "plain" and form["n"] == 3
+    untouched = {"a": ["b", {"c": 1}]}
+    assert kept(untouched) is untouched  # nothing to keep: not copied
+
+
+def test_a_french_reader_gets_the_translation_with_the_values_put_in() -> None:
+    said = say(TRIP, seat="Ann", square=20, penalty=2)
+    with speaking("fr"):
+        french = said_text(said)
+        assert french == said_text(json.loads(json.dumps(kept(said))))  # the same from storage
+    with speaking("de"):
+        german = said_text(kept(said))
+    assert "Ann" in french and "20" in french and french != said, french
+    assert "gestolpert" in german and "Ann" in german, german
+    with speaking("en"):
+        assert said_text(kept(said)) == said
+
+
+def test_a_value_that_is_itself_said_is_said_in_the_language_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = {"{who} plays {card}": "{who} joue {card}", "the oldest card": "la plus vieille carte"}
+    monkeypatch.setattr(engine_words, "gettext", lambda pattern: table.get(pattern, pattern))
+    said = say("{who} plays {card}", who="Ann", card=say("the oldest card"))
+    assert said == "Ann plays the oldest card"
+    assert said_text(kept(said)) == "Ann joue la plus vieille carte"
+
+
+def test_no_translation_a_broken_one_or_a_damaged_form_is_said_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = {TRIP: "{seat} trébuche sur la case {case}", "{x} and {y}": "{x} et {y:q}"}
+    monkeypatch.setattr(engine_words, "gettext", lambda pattern: broken.get(pattern, pattern))
+    assert said_text(say(TRIP, seat="Ann", square=20, penalty=2)) == "Ann tripped on square 20: penalty 2"
+    assert said_text(say("{x} and {y}", x=1, y=2)) == "1 and 2"
+    assert said_text(say("never translated {n}", n=5)) == "never translated 5"
+    damaged = {"said": 7, "values": "?", "text": "as stored"}
+    assert is_form(damaged) and said_text(damaged) == "as stored"
+    assert said_text("{seat} is a name, not a pattern") == "{seat} is a name, not a pattern"
+
+
+def test_spoken_says_every_form_at_any_depth_and_copies_only_what_changes() -> None:
+    data = kept({"report": {"lines": [{"note": say(TRIP, seat="Ben", square=50, penalty=3)}]}, "seat": "Ben"})
+    with speaking("fr"):
+        said = spoken(data)
+    note = said["report"]["lines"][0]["note"]
+    assert isinstance(note, str) and "Ben" in note and note != "Ben tripped on square 50: penalty 3"
+    plain = {"report": {"lines": [1, 2]}, "seat": "Ben"}
+    assert spoken(plain) is plain
+
+
+def test_a_message_keeps_the_pattern_and_its_french_reader_reads_the_translation() -> None:
+    message = Message("reply", {"events": [say(TRIP, seat="Ann", square=20, penalty=2)]})
+    assert is_form(message.data["events"][0])
+    stored = json.loads(json.dumps(message.data))
+    template = "{% for e in events %}{{ e|wrap(70) }}\n{% endfor %}"
+    env = environment("email")
+    with speaking("fr"):
+        french = env.from_string(template).render(**spoken(stored))
+    assert "Ann" in french and "tripped" not in french, french
+
+
+def test_render_message_speaks_the_readers_language() -> None:
+    problem = {"line": "play 6", "code": "order_error", "message": say(TRIP, seat="Ann", square=20, penalty=2)}
+    message = Message("reply", {"receipt": "r", "received": "2026-12-06T00:00:00+00:00", "game": None,
+                                "items": [], "problems": [problem], "ignored": []})  # fmt: skip
+    stored = {**json.loads(json.dumps(message.data)), "context": {}}
+    english = render_message("email", "reply", stored).body
+    french = render_message("email", "reply", {**stored, READER_LANGUAGE: "fr"}).body
+    assert "Ann tripped on square 20: penalty 2" in english, english
+    assert "tripped" not in french and "Ann" in french, french
