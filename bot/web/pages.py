@@ -31,6 +31,7 @@ from markupsafe import Markup
 
 from adjudicator import registry
 from bot.channels.contract import Hints
+from bot.core.basics.engine_words import said_text
 from bot.core.basics.free_text import visible
 from bot.core.basics.translation import gettext, language, ngettext, pgettext, speaking
 from bot.core.messaging.rendering import READER_LANGUAGE, Rendered, render_message
@@ -57,6 +58,7 @@ def environment() -> jinja2.Environment:
     env.newstyle_gettext = True  # type: ignore[attr-defined]
     env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext, pgettext=_pgettext)
     env.globals.update(languages=LANGUAGES, page_language=language)
+    env.filters["said"] = said_text  # an engine's words (a phase's title) in the page's language
     return env
 
 
