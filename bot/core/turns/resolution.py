@@ -35,6 +35,7 @@ from bot.core.model.outcomes import REPORT, Message, Outcome, ToGameMasters, ToP
 from bot.core.turns import draws
 from bot.core.turns.absences import Absence, postpone_deadline
 from bot.core.turns.press_announcements import public_press_since, remember_public_press
+from bot.core.turns.record_words import phase_title_of
 from bot.core.turns.schedule import first_deadline, parse_schedule
 from bot.core.turns.schedule import next_deadline as schedule_deadline
 from bot.core.turns.substitutes import offers_after_turn
@@ -307,7 +308,7 @@ def public_report(
         "title": rules.title,
         "kind": game.kind,
         "turn": record.turn_number,
-        "phase_title": record.phase_title,
+        "phase_title": phase_title_of(game, record),
         "report": record.report,
         "events": [e["text"] for e in record.events],
         "board": rules.public_state(rules.load_state(record.state_after)),

@@ -49,6 +49,7 @@ from bot.core.people.admission import judge_all
 from bot.core.people.reliability import REPLACED, Reliability, leave_seat, take_seat
 from bot.core.people.seat_secrets import hash_secret, new_secret
 from bot.core.turns.generations import live_records
+from bot.core.turns.record_words import phase_title_of
 from bot.store.models import AuditEntry, Game, Player, Seat, SeatHolder, Standby, TurnRecord
 
 OFFER_LIMIT = 200
@@ -205,7 +206,7 @@ def briefing(session: Session, game: Game, seat: Seat) -> dict[str, Any]:
     records = live_records(session, game)
     shown = records[-BRIEFING_REPORTS:]
     reports = [
-        {"turn": r.turn_number, "phase": r.phase_title, "report": r.report, "events": [e["text"] for e in r.events],
+        {"turn": r.turn_number, "phase": phase_title_of(game, r), "report": r.report, "events": [e["text"] for e in r.events],
          "private": r.private.get(seat.name)}
         for r in shown
     ]  # fmt: skip

@@ -39,7 +39,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from adjudicator.api import JSON, GameRules
+from adjudicator.api import JSON
 from bot.core.basics.durations import format_moment
 from bot.core.games.facts import GameFacts, facts_of
 from bot.core.games.filed_orders import remember_current
@@ -49,11 +49,12 @@ from bot.core.people.reliability import TRIAL_TURNS, seat_figures
 from bot.core.turns.game_record import export_record
 from bot.core.turns.generations import live_records
 from bot.core.turns.press_announcements import public_press_since
+from bot.core.turns.record_words import phase_title_of
 from bot.core.turns.resolution import gm_actions_since, public_report, report_as_sent
 from bot.core.turns.substitutes import offered_seats
 from bot.core.views.page_stamps import club_stamp, game_stamp
 from bot.store.db import unit_of_work
-from bot.store.models import Game, TurnRecord
+from bot.store.models import Game
 
 OVER = (FINISHED, ABANDONED)
 """The statuses of a game that is over: its seed is revealed and its record may be downloaded."""
@@ -341,16 +342,8 @@ def _reports(
             next_phase = rules.phase(rules.load_state(record.state_after))
             data = public_report(game, record, next_phase, deadline=None, gm_actions=announced, press=said)
         since = until
-        found.append(PublicReport(record.turn_number, _phase_title(rules, record), record.resolved_at, data))
+        found.append(PublicReport(record.turn_number, phase_title_of(game, record), record.resolved_at, data))
     return tuple(found)
-
-
-def _phase_title(rules: GameRules[Any, Any], record: TurnRecord) -> str:
-    """The title of the phase ``record`` resolved, as its engine said it (its words kept, to be said in a
-    reader's language: :mod:`bot.core.basics.engine_words`): the state before the turn says it again; the
-    stored English when that state says another title (a record of an engine's older words)."""
-    phase = rules.phase(rules.load_state(record.state_before))
-    return phase.title if phase is not None and phase.title == record.phase_title else record.phase_title
 
 
 def _at(action: dict[str, Any]) -> datetime:
