@@ -10,13 +10,20 @@ player's mails read exactly as the English text, and HELP dragon-stripes is Fren
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
+from adjudicator.games.dragon_stripes.resolve import resolve_phase
+from adjudicator.games.dragon_stripes.rules import DragonStripes
+from adjudicator.games.dragon_stripes.state import Step
 from bot.core.basics.engine_words import is_form
 from bot.core.basics.translation import gettext, speaking
+from bot.core.games.stored import RUNNING
 from bot.core.messaging.rendering import render_message
 from bot.core.model import commands as c
+from bot.core.views import GameView
+from bot.discord.games.dragon_stripes import prompt_for
 from tests.core.harness import Harness, Row
 
 SLUG = "ds1"
@@ -145,3 +152,25 @@ def test_help_dragon_stripes_is_said_in_the_readers_language(sessions):
         assert "press your luck" not in text and "Standing orders, so the game" not in text, text
         assert "reveal until 30 beside" in text and "take over if 25 or more beside" in text  # orders verbatim
         assert all(len(line) <= 78 for line in text.splitlines()), text
+
+
+def test_the_discord_prompt_says_the_title_in_the_language_and_reads_its_buttons_in_any() -> None:
+    """bot/discord/games/dragon_stripes.py: the prompt's title is said in the language being spoken; the
+    bounty and the holder's choice are read from the engine's English title and the public step."""
+    rules = DragonStripes()
+    state = rules.new_game(["Ann", "Ben", "Cat"], {"deck": "F3"}, random.Random(1))
+    orders = rules.parse_orders(state, "Ann", "hold").orders
+    assert orders is not None
+    state, _ = resolve_phase(state, {"Ann": orders})
+    assert state.step is Step.OFFER
+    view = GameView(
+        "ds1", "dragon-stripes", RUNNING, rules.phase(state), rules.public_state(state), ("Ann", "Ben", "Cat")
+    )
+    with speaking("fr"):
+        french = prompt_for(view)
+    english = prompt_for(view)
+    assert french is not None and english is not None
+    assert "reprendre la série de Ann pour 3 gemmes" in french.text, french.text
+    assert "take over Ann's run for 3 gems" in english.text, english.text
+    assert [choice.label for choice in french.choices] == [choice.label for choice in english.choices]
+    assert "Ben: take over for 3 gems" in [choice.label for choice in french.choices]
