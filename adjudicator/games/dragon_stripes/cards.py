@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adjudicator.words import say
+
 FOOTPRINT_CARDS = 38
 STOP_CARDS = 10
 DANGER_CARDS = 3
@@ -81,12 +83,27 @@ def parse_deck(text: str, footprint_counts: Sequence[int]) -> tuple[Card, ...]:
             continue
         card = parse_card(word)
         if card is None:
-            raise ValueError(f"deck: {word!r} is not a card; write F1-F{len(footprint_counts)}, S or D")
+            raise ValueError(
+                say(
+                    "{option}: {word} is not a card; write F1-F{highest}, S or D",
+                    option="deck",
+                    word=repr(word),
+                    highest=len(footprint_counts),
+                )
+            )
         cards.append(card)
     available = Counter(composition(footprint_counts))
     for card, count in Counter(cards).items():
         if count > available[card]:
-            raise ValueError(f"deck: {count} cards {card.label} named, but the deck holds {available[card]}")
+            raise ValueError(
+                say(
+                    "{option}: {count} cards {card} named, but the deck holds {held}",
+                    option="deck",
+                    count=count,
+                    card=card.label,
+                    held=available[card],
+                )
+            )
     return tuple(cards)
 
 

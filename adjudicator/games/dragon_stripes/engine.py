@@ -16,11 +16,12 @@ from adjudicator.games.dragon_stripes.cards import Card, CardKind
 from adjudicator.games.dragon_stripes.offers import answers, offer_plan
 from adjudicator.games.dragon_stripes.options import STRIPES
 from adjudicator.games.dragon_stripes.state import HEAD, Line, State, Step
+from adjudicator.words import Said, say
 
 
-def gems(n: int) -> str:
+def gems(n: int) -> Said:
     """``1 gem``, ``2 gems``."""
-    return f"{n} gem" if n == 1 else f"{n} gems"
+    return say("{n} gem", n=n) if n == 1 else say("{n} gems", n=n)
 
 
 def note(state: State, index: int, kind: str, text: str, card: str = "") -> Line:
@@ -70,9 +71,13 @@ def _footprint(state: State, card: Card, log: list[Line]) -> State:
     seat = state.active_player.seat
     if knight > STRIPES:
         won = state.beside + state.hoard
-        text = (
-            f"the knight passes stripe {STRIPES} to the dragon's head: {seat} takes the {state.beside} "
-            f"beside and the whole hoard of {state.hoard}; the game ends"
+        text = say(
+            "the knight passes stripe {stripe} to the dragon's head: {seat} takes the {beside} "
+            "beside and the whole hoard of {hoard}; the game ends",
+            stripe=STRIPES,
+            seat=seat,
+            beside=state.beside,
+            hoard=state.hoard,
         )
         total = state.active_player.gems + won
         state = replace(state.with_player(state.active, gems=total), knight=HEAD, beside=0, hoard=0, step=Step.OVER)
@@ -81,9 +86,12 @@ def _footprint(state: State, card: Card, log: list[Line]) -> State:
     value = state.options.stripe_values[knight - 1]
     wanted = value * 2 if state.doubling else value
     placed = min(wanted, state.hoard)
-    text = f"{value} x2 = {gems(wanted)} placed" if state.doubling else f"{gems(wanted)} placed"
+    if state.doubling:
+        text = say("{value} x2 = {gems} placed", value=value, gems=gems(wanted))
+    else:
+        text = say("{gems} placed", gems=gems(wanted))
     if placed < wanted:
-        text += f", but the hoard had only {placed}"
+        text = say("{placed_text}, but the hoard had only {placed}", placed_text=text, placed=placed)
     state = replace(state, knight=knight, beside=state.beside + placed, hoard=state.hoard - placed, step=Step.DECIDE)
     log.append(note(state, state.active, "card", text, card.label))
     return state
@@ -95,12 +103,16 @@ def _stopped(state: State, card: Card, log: list[Line]) -> State:
     player = state.active_player
     half = state.doubling
     loss = player.gems // 2 if half else player.gems // 4
-    head = "stop" if card.kind is CardKind.STOP else f"danger card {state.dangers} of 3, a stop"
-    text = f"{head}: {player.seat} loses {loss} of {gems(player.gems)} ({'half' if half else 'a quarter'})"
+    share = say("half") if half else say("a quarter")
+    values = {"seat": player.seat, "loss": loss, "gems": gems(player.gems), "share": share}
+    if card.kind is CardKind.STOP:
+        text = say("stop: {seat} loses {loss} of {gems} ({share})", **values)
+    else:
+        text = say("danger card {n} of 3, a stop: {seat} loses {loss} of {gems} ({share})", n=state.dangers, **values)
     if state.beside:
-        text += f"; the {state.beside} beside go back to the hoard"
+        text = say("{lost}; the {beside} beside go back to the hoard", lost=text, beside=state.beside)
     if card.kind is CardKind.DANGER and state.dangers == 2:
-        text += "; from now on stops cost half and placements are doubled"
+        text = say("{lost}; from now on stops cost half and placements are doubled", lost=text)
     state = state.with_player(state.active, gems=player.gems - loss)
     state = replace(state, hoard=state.hoard + loss + state.beside, beside=0, knight=0)
     log.append(note(state, state.active, "card", text, card.label))
@@ -110,10 +122,17 @@ def _stopped(state: State, card: Card, log: list[Line]) -> State:
 def _third_danger(state: State, card: Card, log: list[Line]) -> State:
     """The third danger card: the active player loses every gem and the game ends (seed)."""
     player = state.active_player
-    text = f"danger card 3 of 3: {player.seat} loses all {gems(player.gems)}"
     if state.beside:
-        text += f", and the {state.beside} beside go back to the hoard"
-    text += "; the game ends"
+        text = say(
+            "danger card 3 of 3: {seat} loses all {gems}, and the {beside} beside go back to the hoard; the game ends",
+            seat=player.seat,
+            gems=gems(player.gems),
+            beside=state.beside,
+        )
+    else:
+        text = say(
+            "danger card 3 of 3: {seat} loses all {gems}; the game ends", seat=player.seat, gems=gems(player.gems)
+        )
     state = state.with_player(state.active, gems=0)
     state = replace(state, hoard=state.hoard + player.gems + state.beside, beside=0, step=Step.OVER)
     log.append(note(state, state.active, "card", text, card.label))
@@ -122,7 +141,7 @@ def _third_danger(state: State, card: Card, log: list[Line]) -> State:
 
 def hold(state: State, log: list[Line]) -> State:
     """The active player holds: the others may take over (docs/rules/dragon-stripes.md 4.1 step 4)."""
-    text = f"{state.active_player.seat} holds"
+    text = say("{seat} holds", seat=state.active_player.seat)
     log.append(note(state, state.active, "hold", text))
     return replace(state, step=Step.OFFER)
 
@@ -132,9 +151,10 @@ def settle_offers(state: State, live: Mapping[int, bool], log: list[Line]) -> St
     plan = offer_plan(state)
     given = answers(state, plan, live)
     takers = tuple(i for i in plan.eligible if given.get(i, False))
-    parts = [f"{state.players[i].seat} {_answer_word(given.get(i))}" for i in plan.eligible]
-    parts += [f"{state.players[i].seat} cannot pay" for i in plan.unable]
-    log.append(note(state, state.active, "offers", f"take over for {gems(plan.bounty)}? " + ", ".join(parts)))
+    answered = [(state.players[i].seat, _answer_word(given.get(i))) for i in plan.eligible]
+    answered += [(state.players[i].seat, "cannot pay") for i in plan.unable]
+    text = say("take over for {gems}? {answers}", gems=gems(plan.bounty), answers=_answers(answered))
+    log.append(note(state, state.active, "offers", text))
     if not takers:
         return collect(state, log)
     if len(takers) == 1 or state.options.takeover_selection == "seat_order":
@@ -146,6 +166,28 @@ def _answer_word(answer: bool | None) -> str:
     if answer is None:
         return "not asked"
     return "takes" if answer else "passes"
+
+
+def _answers(answered: list[tuple[str, str]]) -> Said | str:
+    """``Bo takes, Cy passes, Di cannot pay``: one pattern a seat's answer, each after the ones before it."""
+    said: Said | None = None
+    for seat, word in answered:
+        said = _ANSWER[word](seat) if said is None else _LATER_ANSWER[word](said, seat)
+    return "" if said is None else said
+
+
+_ANSWER = {
+    "takes": lambda seat: say("{seat} takes", seat=seat),
+    "passes": lambda seat: say("{seat} passes", seat=seat),
+    "not asked": lambda seat: say("{seat} not asked", seat=seat),
+    "cannot pay": lambda seat: say("{seat} cannot pay", seat=seat),
+}
+_LATER_ANSWER = {
+    "takes": lambda before, seat: say("{before}, {seat} takes", before=before, seat=seat),
+    "passes": lambda before, seat: say("{before}, {seat} passes", before=before, seat=seat),
+    "not asked": lambda before, seat: say("{before}, {seat} not asked", before=before, seat=seat),
+    "cannot pay": lambda before, seat: say("{before}, {seat} cannot pay", before=before, seat=seat),
+}
 
 
 def choose(state: State, taker: int, log: list[Line]) -> State:
@@ -161,9 +203,9 @@ def take_over(state: State, taker: int, log: list[Line], chosen: bool = False) -
     state = state.with_player(holder, gems=state.players[holder].gems + price)
     state = replace(end_run(state, holder), active=taker, step=Step.REVEAL, takers=())
     names = state.players[taker].seat, state.players[holder].seat
-    text = f"{names[0]} takes over, paying {names[1]} {gems(price)}"
+    text = say("{taker} takes over, paying {holder} {gems}", taker=names[0], holder=names[1], gems=gems(price))
     if chosen:
-        text = f"{names[1]} chooses {names[0]}: " + text
+        text = say("{holder} chooses {taker}: {taking}", holder=names[1], taker=names[0], taking=text)
     log.append(note(state, taker, "takeover", text))
     return state
 
@@ -172,7 +214,7 @@ def collect(state: State, log: list[Line]) -> State:
     """Nobody takes over: the active player collects the gems beside the knight; the turn ends."""
     player = state.active_player
     state = state.with_player(state.active, gems=player.gems + state.beside)
-    text = f"nobody takes over: {player.seat} collects {gems(state.beside)}"
+    text = say("nobody takes over: {seat} collects {gems}", seat=player.seat, gems=gems(state.beside))
     state = replace(state, beside=0)
     log.append(note(state, state.active, "collect", text))
     return next_turn(end_run(state, state.active), log)
@@ -189,5 +231,5 @@ def next_turn(state: State, log: list[Line]) -> State:
     base = state.active if state.options.next_after_taker else state.owner
     owner = (base + 1) % len(state.players)
     state = replace(state, owner=owner, active=owner, knight=0, beside=0, step=Step.REVEAL, takers=())
-    log.append(note(state, owner, "turn", f"{state.players[owner].seat}'s turn"))
+    log.append(note(state, owner, "turn", say("{seat}'s turn", seat=state.players[owner].seat)))
     return state

@@ -6,9 +6,11 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.dragon_stripes.options import OPTION_SPECS
-from adjudicator.options import help_with_options
+from adjudicator.options import describe_options
+from adjudicator.words import Said, say
 
-HELP = """\
+HELP = say(
+    """\
 DRAGON STRIPES (Alex Randolph, 1989) - press your luck, for 2 to 6 players.
 
 Everyone starts with 40 gems; the dragon's hoard holds the rest.  On your turn
@@ -53,8 +55,14 @@ matter; "30+ beside" and "at least 30 beside" are read as 30 or more.
 The report lists each card as it came: the stripe the knight reached, the
 gems beside it, the hoard and the player's own gems after each line.
 """
+)
 
 
-def help_text(options: Mapping[str, JSON] | None = None) -> str:
-    """The help text followed by every option: its default, or its setting in ``options``."""
-    return help_with_options(HELP, OPTION_SPECS, options)
+def help_text(options: Mapping[str, JSON] | None = None) -> Said:
+    """The help text followed by every option: its default, or its setting in ``options`` (the text of
+    :func:`adjudicator.options.help_with_options`, said so that the help and the heading are translated;
+    the options' lines stay as ``describe_options`` wraps them, in English)."""
+    described = describe_options(OPTION_SPECS, options)
+    if options is None:
+        return say("{help}\nOptions and their defaults:\n{options}\n", help=HELP, options=described)
+    return say("{help}\nThis game's options:\n{options}\n", help=HELP, options=described)

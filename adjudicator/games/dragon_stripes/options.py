@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from adjudicator.api import JSON, OptionSpec, SetupError
 from adjudicator.games.dragon_stripes.cards import FOOTPRINT_CARDS, Card, parse_deck
+from adjudicator.words import say
 
 STRIPES = 17
 """Stripes 1..17; a knight beyond stripe 17 reaches the dragon's head (seed; ruling D9)."""
@@ -24,41 +25,52 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "footprint_counts",
         list(DEFAULT_FOOTPRINTS),
-        "How many footprint cards of each value, F1 first (D1, invented): 10 F1, 10 F2, 10 F3, 8 F4. "
-        f"The counts must total {FOOTPRINT_CARDS} (seed).",
+        say(
+            "How many footprint cards of each value, F1 first (D1, invented): 10 F1, 10 F2, 10 F3, 8 F4. "
+            "The counts must total {cards} (seed).",
+            cards=FOOTPRINT_CARDS,
+        ),
     ),
     OptionSpec(
         "stripe_values",
         list(DEFAULT_STRIPE_VALUES),
-        f"Gems placed for landing on stripes 1..{STRIPES} (D2, invented: stripe k is worth k).",
+        say("Gems placed for landing on stripes 1..{stripes} (D2, invented: stripe k is worth k).", stripes=STRIPES),
     ),
     OptionSpec(
         "bounty_rule",
         "beside",
-        "What a take-over costs (D5): 'beside' = the gems beside the knight, 'half_floor' = half of them "
-        "rounded down, 'fixed' = bounty_fixed gems.  The taker must be able to pay in full.",
+        say(
+            "What a take-over costs (D5): 'beside' = the gems beside the knight, 'half_floor' = half of them "
+            "rounded down, 'fixed' = bounty_fixed gems.  The taker must be able to pay in full."
+        ),
         ("beside", "half_floor", "fixed"),
     ),
-    OptionSpec("bounty_fixed", 10, "The bounty when bounty_rule is 'fixed' (D5)."),
+    OptionSpec("bounty_fixed", 10, say("The bounty when bounty_rule is 'fixed' (D5).")),
     OptionSpec(
         "takeover_selection",
         "seat_order",
-        "Several take-over offers (D6): 'seat_order' = the first accepting player to the holder's left; "
-        "'holder_chooses' = the holder picks one of them.",
+        say(
+            "Several take-over offers (D6): 'seat_order' = the first accepting player to the holder's left; "
+            "'holder_chooses' = the holder picks one of them."
+        ),
         ("seat_order", "holder_chooses"),
     ),
     OptionSpec(
         "next_after_taker",
         False,
-        "After a turn with a take-over (D7): false = the next turn goes to the player after the turn's "
-        "owner (normal rotation); true = to the player after the last active player.",
+        say(
+            "After a turn with a take-over (D7): false = the next turn goes to the player after the turn's "
+            "owner (normal rotation); true = to the player after the last active player."
+        ),
     ),
-    OptionSpec("hoard_initial", 400, "Gems in the dragon's hoard at the start (D8, invented)."),
+    OptionSpec("hoard_initial", 400, say("Gems in the dragon's hoard at the start (D8, invented).")),
     OptionSpec(
         "deck",
         "",
-        "Stack the deck, top card first: F1-F4, S (stop), D (danger), e.g. 'F2 F3 S'.  The cards not "
-        "named are shuffled beneath.  Empty: the whole deck is shuffled with the game's seed.",
+        say(
+            "Stack the deck, top card first: F1-F4, S (stop), D (danger), e.g. 'F2 F3 S'.  The cards not "
+            "named are shuffled beneath.  Empty: the whole deck is shuffled with the game's seed."
+        ),
     ),
 )
 
@@ -82,25 +94,58 @@ class Options:
         merged = {spec.name: spec.default for spec in OPTION_SPECS} | dict(values)
         footprints = _int_list("footprint_counts", merged["footprint_counts"], minimum=0)
         if not footprints or sum(footprints) != FOOTPRINT_CARDS:
-            raise SetupError(f"footprint_counts must total {FOOTPRINT_CARDS} cards (seed), not {sum(footprints)}")
+            raise SetupError(
+                say(
+                    "{option} must total {cards} cards (seed), not {total}",
+                    option="footprint_counts",
+                    cards=FOOTPRINT_CARDS,
+                    total=sum(footprints),
+                )
+            )
         if len(footprints) > STRIPES:
-            raise SetupError(f"footprint_counts may name values 1 to {STRIPES} only")
+            raise SetupError(
+                say("{option} may name values 1 to {stripes} only", option="footprint_counts", stripes=STRIPES)
+            )
         stripes = _int_list("stripe_values", merged["stripe_values"], minimum=1)
         if len(stripes) != STRIPES:
-            raise SetupError(f"stripe_values must give {STRIPES} values (seed), not {len(stripes)}")
+            raise SetupError(
+                say(
+                    "{option} must give {stripes} values (seed), not {given}",
+                    option="stripe_values",
+                    stripes=STRIPES,
+                    given=len(stripes),
+                )
+            )
         for name in ("bounty_fixed", "hoard_initial"):
             _integer(name, merged[name], minimum=0)
         if merged["bounty_rule"] not in ("beside", "half_floor", "fixed"):
-            raise SetupError(f"bounty_rule must be beside, half_floor or fixed, not {merged['bounty_rule']!r}")
+            raise SetupError(
+                say(
+                    "{option} must be {a}, {b} or {c}, not {value}",
+                    option="bounty_rule",
+                    a="beside",
+                    b="half_floor",
+                    c="fixed",
+                    value=repr(merged["bounty_rule"]),
+                )
+            )
         if merged["takeover_selection"] not in ("seat_order", "holder_chooses"):
             raise SetupError(
-                f"takeover_selection must be seat_order or holder_chooses, not {merged['takeover_selection']!r}"
+                say(
+                    "{option} must be {a} or {b}, not {value}",
+                    option="takeover_selection",
+                    a="seat_order",
+                    b="holder_chooses",
+                    value=repr(merged["takeover_selection"]),
+                )
             )
         if not isinstance(merged["next_after_taker"], bool):
-            raise SetupError("next_after_taker must be true or false")
+            raise SetupError(say("{option} must be true or false", option="next_after_taker"))
         deck = merged["deck"]
         if not isinstance(deck, str):
-            raise SetupError("deck must be a string of card labels, e.g. 'F2 F3 S'")
+            raise SetupError(
+                say("{option} must be a string of card labels, e.g. {example}", option="deck", example="'F2 F3 S'")
+            )
         options = cls(
             footprint_counts=footprints,
             stripe_values=stripes,
@@ -119,7 +164,7 @@ class Options:
         try:
             return parse_deck(self.deck, self.footprint_counts)
         except ValueError as exc:
-            raise SetupError(str(exc)) from None
+            raise SetupError(exc.args[0]) from None  # args[0]: said words keep their pattern (str() would not)
 
     def as_dict(self) -> dict[str, JSON]:
         return {
@@ -135,14 +180,23 @@ class Options:
 
 
 def _integer(name: str, value: JSON, minimum: int) -> int:
+    """``value`` as an int within bounds; ``name`` is said in the error (an option's name, or words)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        raise SetupError(f"{name} must be a whole number, not {value!r}")
+        raise SetupError(say("{option} must be a whole number, not {value}", option=name, value=repr(value)))
     if value < minimum or value > 1_000_000:
-        raise SetupError(f"{name} must be between {minimum} and 1000000, not {value!r}")
+        raise SetupError(
+            say(
+                "{option} must be between {minimum} and {maximum}, not {value}",
+                option=name,
+                minimum=minimum,
+                maximum=1000000,
+                value=repr(value),
+            )
+        )
     return int(value)
 
 
 def _int_list(name: str, value: JSON, minimum: int) -> tuple[int, ...]:
     if not isinstance(value, (list, tuple)):
-        raise SetupError(f"{name} must be a list of whole numbers, not {value!r}")
-    return tuple(_integer(f"each of {name}", item, minimum) for item in value)
+        raise SetupError(say("{option} must be a list of whole numbers, not {value}", option=name, value=repr(value)))
+    return tuple(_integer(say("each of {option}", option=name), item, minimum) for item in value)

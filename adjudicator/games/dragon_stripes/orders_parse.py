@@ -25,11 +25,15 @@ from adjudicator.games.dragon_stripes.orders_phrases import (
 )
 from adjudicator.games.dragon_stripes.state import RunOrder, Step
 from adjudicator.text import order_parts
+from adjudicator.words import Said, say
 
-DECIDE_SYNTAX = (
-    "reveal, hold, or a standing order such as 'reveal until 30 beside', 'hold at stripe 12', 'reveal 3 then hold'"
+DECIDE_SYNTAX = say(
+    "reveal, hold, or a standing order such as {until}, {at}, {count}",
+    until="'reveal until 30 beside'",
+    at="'hold at stripe 12'",
+    count="'reveal 3 then hold'",
 )
-OFFER_SYNTAX = "take, pass, or a standing offer such as 'take over if 25 or more beside'"
+OFFER_SYNTAX = say("take, pass, or a standing offer such as {offer}", offer="'take over if 25 or more beside'")
 
 
 @dataclass
@@ -49,7 +53,7 @@ def parse(text: str, ctx: Context) -> ParsedOrders[Orders]:
     """Read a message for the current phase; every problem is reported against its line."""
     reading = _Reading()
     errors: list[OrderError] = []
-    notes: list[str] = []
+    notes: list[str] = []  # each a Said
     for line in order_parts(text):
         words = normalise(line)
         if not words:
@@ -61,14 +65,14 @@ def parse(text: str, ctx: Context) -> ParsedOrders[Orders]:
     return ParsedOrders(orders, format_orders(orders) if orders else "", tuple(errors), tuple(notes))
 
 
-def _read_line(line: str, words: str, ctx: Context, reading: _Reading, notes: list[str]) -> str | None:
+def _read_line(line: str, words: str, ctx: Context, reading: _Reading, notes: list[str]) -> Said | None:
     """Read one line into ``reading``; the problem with it, or None."""
     if ctx.step is Step.CHOOSE:
         chosen = _chosen_seat(line, ctx)
         if chosen is not None:
             return _set_choice(chosen, ctx, reading, notes)
         if _CHOOSE.match(line):
-            return f"only {', '.join(ctx.takers)} offered to take over: choose one of them"
+            return say("only {takers} offered to take over: choose one of them", takers=", ".join(ctx.takers))
     withdrawal = read_withdrawal(words)
     if withdrawal is not None:
         reading.withdraw_run |= withdrawal[0]
@@ -77,24 +81,28 @@ def _read_line(line: str, words: str, ctx: Context, reading: _Reading, notes: li
     answer = _answer(words)
     if answer is not None:
         if words in ("stop", "stop here"):
-            notes.append("'stop' read as hold")
+            notes.append(say("{stop} read as hold", stop="'stop'"))
         return _set_answer(answer, ctx, reading, notes)
     offer = read_offer(words)
-    if isinstance(offer, str):
+    if isinstance(offer, Said):
         return offer
     if offer is not None:
         if reading.offer is not None:
-            return "a second standing offer; the first one is used"
+            return say("a second standing offer; the first one is used")
         reading.offer = offer
         return None
     run = read_run_order(words)
-    if isinstance(run, str):
+    if isinstance(run, Said):
         if re.fullmatch(r"(?:reveal|draw) \d+", words):
-            return "to reveal several cards write 'reveal 3 then hold'; 'reveal' alone reveals one card"
+            return say(
+                "to reveal several cards write {count}; {reveal} alone reveals one card",
+                count="'reveal 3 then hold'",
+                reveal="'reveal'",
+            )
         return run
     if run is not None:
         return _add_conditions(run, reading)
-    return f"not understood; expected {_syntax(ctx)}"
+    return say("not understood; expected {syntax}", syntax=_syntax(ctx))
 
 
 def _answer(words: str) -> Answer | None:
@@ -109,45 +117,55 @@ def _answer(words: str) -> Answer | None:
     return None
 
 
-def _syntax(ctx: Context) -> str:
+def _syntax(ctx: Context) -> Said:
     if ctx.step is Step.DECIDE:
         return DECIDE_SYNTAX
     if ctx.step is Step.OFFER:
         return OFFER_SYNTAX
-    return f"choose one of {', '.join(ctx.takers)}"
+    return say("choose one of {takers}", takers=", ".join(ctx.takers))
 
 
-def _set_answer(answer: Answer, ctx: Context, reading: _Reading, notes: list[str]) -> str | None:
+def _set_answer(answer: Answer, ctx: Context, reading: _Reading, notes: list[str]) -> Said | None:
     if ctx.step is Step.DECIDE and answer in (Answer.TAKE, Answer.PASS):
-        return f"{answer.value} answers a take-over offer; it is your own decision now: reveal or hold"
+        return say(
+            "{answer} answers a take-over offer; it is your own decision now: reveal or hold", answer=answer.value
+        )
     if ctx.step is Step.OFFER and answer in (Answer.REVEAL, Answer.HOLD):
-        return (
-            f"it is {ctx.holder}'s run: answer take or pass (after a take-over your first card is revealed "
-            "for you; to go on, add a standing order such as 'reveal until 30 beside')"
+        return say(
+            "it is {holder}'s run: answer take or pass (after a take-over your first card is revealed "
+            "for you; to go on, add a standing order such as {until})",
+            holder=ctx.holder,
+            until="'reveal until 30 beside'",
         )
     if ctx.step is Step.CHOOSE:
-        return f"several players offered to take over: choose one of {', '.join(ctx.takers)}"
+        return say("several players offered to take over: choose one of {takers}", takers=", ".join(ctx.takers))
     if reading.answer is not None:
-        return f"a second answer; the first one ({reading.answer.value}) is used"
+        return say("a second answer; the first one ({answer}) is used", answer=reading.answer.value)
     reading.answer = answer
     notes.append(_answer_note(answer, ctx))
     return None
 
 
-def _answer_note(answer: Answer, ctx: Context) -> str:
+def _answer_note(answer: Answer, ctx: Context) -> Said:
     if answer is Answer.REVEAL:
-        return "reveal: you reveal the next card"
+        return say("{reveal}: you reveal the next card", reveal="reveal")
     if answer is Answer.HOLD:
-        return (
-            f"hold: you hold with {ctx.beside} gems beside the knight; the others may take over "
-            f"for {ctx.bounty} gems, else you collect them"
+        return say(
+            "{hold}: you hold with {beside} gems beside the knight; the others may take over "
+            "for {bounty} gems, else you collect them",
+            hold="hold",
+            beside=ctx.beside,
+            bounty=ctx.bounty,
         )
     if answer is Answer.TAKE:
-        return (
-            f"take: you offer to take over {ctx.holder}'s run, paying {ctx.bounty} gems (if several take, the "
-            "first to the holder's left, ruling D6); the next card is then revealed for you"
+        return say(
+            "{take}: you offer to take over {holder}'s run, paying {bounty} gems (if several take, the "
+            "first to the holder's left, ruling D6); the next card is then revealed for you",
+            take="take",
+            holder=ctx.holder,
+            bounty=ctx.bounty,
         )
-    return f"pass: you do not take over {ctx.holder}'s run"
+    return say("{pass_}: you do not take over {holder}'s run", pass_="pass", holder=ctx.holder)
 
 
 _CHOOSE = re.compile(r"^\s*+(?:choose|pick|accept|select|let)(\s.*)$", re.I | re.DOTALL)
@@ -183,19 +201,26 @@ def _chosen_seat(line: str, ctx: Context) -> str | None:
     return None
 
 
-def _set_choice(chosen: str, ctx: Context, reading: _Reading, notes: list[str]) -> str | None:
+def _set_choice(chosen: str, ctx: Context, reading: _Reading, notes: list[str]) -> Said | None:
     if reading.choose is not None:
-        return f"a second choice; the first one ({reading.choose}) is used"
+        return say("a second choice; the first one ({chosen}) is used", chosen=reading.choose)
     reading.choose = chosen
-    notes.append(f"choose {chosen}: {chosen} takes over your run and pays you {ctx.bounty} gems")
+    notes.append(
+        say(
+            "{order}: {chosen} takes over your run and pays you {bounty} gems",
+            order=f"choose {chosen}",
+            chosen=chosen,
+            bounty=ctx.bounty,
+        )
+    )
     return None
 
 
-def _add_conditions(run: Conditions, reading: _Reading) -> str | None:
+def _add_conditions(run: Conditions, reading: _Reading) -> Said | None:
     old = reading.conditions
     for name in ("beside", "stripe", "reveals"):
         if getattr(run, name) is not None and getattr(old, name) is not None:
-            return f"a second '{name}' condition; the first one is used"
+            return say("a second {name} condition; the first one is used", name=f"'{name}'")
     reading.conditions = Conditions(
         beside=run.beside if run.beside is not None else old.beside,
         stripe=run.stripe if run.stripe is not None else old.stripe,
@@ -226,22 +251,32 @@ def _finish(reading: _Reading, ctx: Context, errors: list[OrderError], notes: li
     return orders
 
 
-def _missing(orders: Orders, ctx: Context) -> str | None:
+def _missing(orders: Orders, ctx: Context) -> Said | None:
     if ctx.step is Step.DECIDE and orders.answer is None and orders.run is None:
-        return f"no decision given, so nothing was accepted; write {DECIDE_SYNTAX}"
+        return say("no decision given, so nothing was accepted; write {syntax}", syntax=DECIDE_SYNTAX)
     if ctx.step is Step.OFFER and orders.answer is None and orders.offer is None:
-        return f"no answer to the take-over offer, so nothing was accepted; write {OFFER_SYNTAX}"
+        return say("no answer to the take-over offer, so nothing was accepted; write {syntax}", syntax=OFFER_SYNTAX)
     if ctx.step is Step.CHOOSE and orders.choose is None:
-        return f"several players offered to take over your run: write choose and one of {', '.join(ctx.takers)}"
+        return say(
+            "several players offered to take over your run: write {choose} and one of {takers}",
+            choose="choose",
+            takers=", ".join(ctx.takers),
+        )
     return None
 
 
-def _standing_notes(orders: Orders, ctx: Context) -> list[str]:
+def _standing_notes(orders: Orders, ctx: Context) -> list[Said]:
     notes = []
     if orders.withdraw_run:
-        notes.append("withdraw run: " + ("your standing run order is withdrawn" if ctx.has_run else "you had none"))
+        if ctx.has_run:
+            notes.append(say("{order}: your standing run order is withdrawn", order="withdraw run"))
+        else:
+            notes.append(say("{order}: you had none", order="withdraw run"))
     if orders.withdraw_offer:
-        notes.append("withdraw offer: " + ("your standing offer is withdrawn" if ctx.has_offer else "you had none"))
+        if ctx.has_offer:
+            notes.append(say("{order}: your standing offer is withdrawn", order="withdraw offer"))
+        else:
+            notes.append(say("{order}: you had none", order="withdraw offer"))
     if orders.run is not None:
         notes.append(_run_note(orders.run, orders.answer, ctx))
     if orders.offer is not None:
@@ -249,34 +284,55 @@ def _standing_notes(orders: Orders, ctx: Context) -> list[str]:
     return notes
 
 
-def _run_note(run: RunOrder, answer: Answer | None, ctx: Context) -> str:
-    conditions = []
+def _run_note(run: RunOrder, answer: Answer | None, ctx: Context) -> Said:
+    conditions: list[Said] = []
     if run.beside is not None:
-        conditions.append(f"{run.beside} or more gems are beside the knight")
+        conditions.append(say("{beside} or more gems are beside the knight", beside=run.beside))
     if run.stripe is not None:
-        conditions.append(f"the knight is on stripe {run.stripe} or beyond")
-    if run.reveals is not None:
-        conditions.append(f"you have revealed {run.reveals} more card{'s' if run.reveals != 1 else ''}")
-    text = "standing run order: you reveal, and hold as soon as " + " or ".join(conditions)
+        conditions.append(say("the knight is on stripe {stripe} or beyond", stripe=run.stripe))
+    if run.reveals == 1:
+        conditions.append(say("you have revealed {reveals} more card", reveals=run.reveals))
+    elif run.reveals is not None:
+        conditions.append(say("you have revealed {reveals} more cards", reveals=run.reveals))
+    met = conditions[0]
+    for condition in conditions[1:]:
+        met = say("{condition} or {other}", condition=met, other=condition)
     if ctx.step is Step.DECIDE and answer is None:
         if run.holds(ctx.knight, ctx.beside):
-            return text + "; that is already so: you hold now"
-        return text + "; it answers now and is used up when this run ends"
+            return say(
+                "standing run order: you reveal, and hold as soon as {met}; that is already so: you hold now", met=met
+            )
+        return say(
+            "standing run order: you reveal, and hold as soon as {met}; it answers now and is used up when "
+            "this run ends",
+            met=met,
+        )
     if ctx.step is Step.DECIDE and answer is Answer.REVEAL:
-        return text + "; it answers your decisions after this card and is used up when this run ends"
-    return text + (
-        "; it waits for your next run (a take-over or your next turn; the first card of a run is always "
-        "revealed) and is used up when that run ends"
+        return say(
+            "standing run order: you reveal, and hold as soon as {met}; it answers your decisions after this "
+            "card and is used up when this run ends",
+            met=met,
+        )
+    return say(
+        "standing run order: you reveal, and hold as soon as {met}; it waits for your next run (a take-over "
+        "or your next turn; the first card of a run is always revealed) and is used up when that run ends",
+        met=met,
     )
 
 
-def _offer_note(threshold: int, answer: Answer | None, ctx: Context) -> str:
-    when = f"with {threshold} or more gems beside the knight " if threshold else ""
-    text = (
-        f"standing take-over offer: whenever a player holds {when}and you can pay the bounty, you take over; "
-        "it stays until you withdraw it"
-    )
+def _offer_note(threshold: int, answer: Answer | None, ctx: Context) -> Said:
+    if threshold:
+        text = say(
+            "standing take-over offer: whenever a player holds with {threshold} or more gems beside the knight "
+            "and you can pay the bounty, you take over; it stays until you withdraw it",
+            threshold=threshold,
+        )
+    else:
+        text = say(
+            "standing take-over offer: whenever a player holds and you can pay the bounty, you take over; "
+            "it stays until you withdraw it"
+        )
     if ctx.step is Step.OFFER and answer is None:
         verdict = "take" if ctx.beside >= threshold else "pass"
-        text += f"; it answers this offer too: {verdict}"
+        text = say("{offer}; it answers this offer too: {verdict}", offer=text, verdict=verdict)
     return text

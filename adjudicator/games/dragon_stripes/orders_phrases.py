@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.games.dragon_stripes.options import STRIPES
+from adjudicator.words import Said, say
 
 NUMBER_WORDS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
@@ -118,7 +119,7 @@ def normalise(line: str) -> str:
     return " ".join(word for word in words if word not in FILLER)
 
 
-def read_conditions(text: str) -> Conditions | str:
+def read_conditions(text: str) -> Conditions | Said:
     """``30 beside or stripe 12`` -> Conditions; a string says what is wrong."""
     text = _MORE_THAN.sub(lambda m: str(int(m.group(1)) + 1), text)
     text = _ORDINAL.sub(r"\1", _AT_LEAST.sub(" ", text))
@@ -129,33 +130,43 @@ def read_conditions(text: str) -> Conditions | str:
         numbers = [int(w) for w in words if w.isdecimal()]
         kinds = {w for w in words if not w.isdecimal()}
         if len(numbers) != 1 or len(kinds) != 1:
-            return f"could not read {' '.join(part)!r} as a condition like '30 beside' or 'stripe 12'"
+            return say(
+                "could not read {part} as a condition like {beside} or {stripe}",
+                part=repr(" ".join(part)),
+                beside="'30 beside'",
+                stripe="'stripe 12'",
+            )
         kind = kinds.pop()
         if kind in ("beside", "besides"):
             if beside is not None:
-                return "two numbers of gems beside; give one"
+                return say("two numbers of gems beside; give one")
             beside = numbers[0]
         elif kind in ("stripe", "stripes", "st"):
             if stripe is not None:
-                return "two stripes; give one"
+                return say("two stripes; give one")
             stripe = numbers[0]
         else:
-            return f"could not read {kind!r}; say '30 beside' or 'stripe 12'"
+            return say(
+                "could not read {kind}; say {beside} or {stripe}",
+                kind=repr(kind),
+                beside="'30 beside'",
+                stripe="'stripe 12'",
+            )
     if beside is not None and beside < 1:
-        return "the gems beside must be at least 1"
+        return say("the gems beside must be at least 1")
     if stripe is not None and not 1 <= stripe <= STRIPES:
-        return f"stripes run from 1 to {STRIPES}"
+        return say("stripes run from 1 to {stripes}", stripes=STRIPES)
     return Conditions(beside=beside, stripe=stripe)
 
 
-def read_run_order(text: str) -> Conditions | str | None:
+def read_run_order(text: str) -> Conditions | Said | None:
     """A standing run order (``reveal until 30 beside``, ``hold at stripe 12``, ``reveal 3 then hold``), an
     error string, or None when the line is not a run order at all."""
     count = _RUN_COUNT.match(text)
     if count:
         reveals = int(count.group("count"))
         if not 1 <= reveals <= 51:
-            return "reveal N then hold: N must be 1 to 51"
+            return say("{order}: N must be 1 to 51", order="reveal N then hold")
         return Conditions(reveals=reveals)
     until = _RUN_UNTIL.match(text) or _HOLD_AT.match(text)
     if until:
@@ -163,7 +174,7 @@ def read_run_order(text: str) -> Conditions | str | None:
     return None
 
 
-def read_offer(text: str) -> int | str | None:
+def read_offer(text: str) -> int | Said | None:
     """A standing take-over offer: the gems beside from which to take over; error string; None if not one."""
     if text in _ALWAYS:
         return 0
@@ -171,10 +182,12 @@ def read_offer(text: str) -> int | str | None:
     if match is None:
         return None
     conditions = read_conditions(match.group("condition"))
-    if isinstance(conditions, str):
-        return conditions + " (a standing offer is 'take over if 25 or more beside')"
+    if isinstance(conditions, Said):
+        return say(
+            "{problem} (a standing offer is {offer})", problem=conditions, offer="'take over if 25 or more beside'"
+        )
     if conditions.beside is None or conditions.stripe is not None:
-        return "a standing offer names gems beside the knight: 'take over if 25 or more beside'"
+        return say("a standing offer names gems beside the knight: {offer}", offer="'take over if 25 or more beside'")
     return conditions.beside
 
 

@@ -15,6 +15,7 @@ from adjudicator.games.dragon_stripes.engine import gems
 from adjudicator.games.dragon_stripes.offers import offer_plan
 from adjudicator.games.dragon_stripes.orders import offer_line, run_lines
 from adjudicator.games.dragon_stripes.state import HEAD, Line, State, Step
+from adjudicator.words import Said, say
 
 
 def line_json(line: Line) -> dict[str, JSON]:
@@ -30,30 +31,37 @@ def line_json(line: Line) -> dict[str, JSON]:
     }
 
 
-def waiting_for(state: State) -> str:
+def waiting_for(state: State) -> Said:
     """One sentence on what the game waits for now."""
     holder = state.active_player.seat
     if state.step is Step.DECIDE:
-        return f"{holder} to decide: reveal or hold."
+        return say("{holder} to decide: reveal or hold.", holder=holder)
     if state.step is Step.OFFER:
         plan = offer_plan(state)
         asked = ", ".join(state.players[i].seat for i in plan.owing)
-        return f"{holder} holds: {asked} may take over for {gems(plan.bounty)} (take or pass)."
+        return say(
+            "{holder} holds: {asked} may take over for {gems} (take or pass).",
+            holder=holder,
+            asked=asked,
+            gems=gems(plan.bounty),
+        )
     if state.step is Step.CHOOSE:
         takers = ", ".join(state.players[i].seat for i in state.takers)
-        return f"{takers} offered to take over: {holder} chooses one."
-    return "The game is over."
+        return say("{takers} offered to take over: {holder} chooses one.", takers=takers, holder=holder)
+    return say("The game is over.")
 
 
-def knight_text(knight: int, beside: int) -> str:
+def knight_text(knight: int, beside: int) -> Said:
     """``The knight is on stripe 5, with 7 gems beside it.``"""
     if knight == 0:
-        where = "at the tail, before stripe 1"
+        where = say("at the tail, before stripe 1")
     elif knight >= HEAD:
-        where = "at the dragon's head"
+        where = say("at the dragon's head")
     else:
-        where = f"on stripe {knight}"
-    return f"The knight is {where}" + (f", with {gems(beside)} beside it." if beside else ".")
+        where = say("on stripe {stripe}", stripe=knight)
+    if beside:
+        return say("The knight is {where}, with {gems} beside it.", where=where, gems=gems(beside))
+    return say("The knight is {where}.", where=where)
 
 
 def build(state: State, lines: Sequence[Line], standings: Sequence[Standing]) -> dict[str, JSON]:
@@ -68,7 +76,7 @@ def build(state: State, lines: Sequence[Line], standings: Sequence[Standing]) ->
         "hoard": state.hoard,
         "dangers": dangers,
         "doubling": state.doubling,
-        "penalty": "half" if state.doubling else "a quarter",
+        "penalty": say("half") if state.doubling else say("a quarter"),
         "cards_seen": len(state.seen),
         "cards_left": len(state.deck),
         "players": [

@@ -56,6 +56,7 @@ from adjudicator.games.dragon_stripes.options import OPTION_SPECS, STRIPES, Opti
 from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders
 from adjudicator.games.dragon_stripes.resolve import resolve_phase
 from adjudicator.games.dragon_stripes.state import HEAD, Line, Player, State, Step
+from adjudicator.words import Said, say
 
 
 class DragonStripes:
@@ -79,27 +80,32 @@ class DragonStripes:
         opts = Options.from_mapping(options)
         deck = build_deck(opts.stacked_cards(), opts.footprint_counts, rng)
         state = State(opts, tuple(Player(seat) for seat in seats), opts.hoard_initial, deck)
-        log: list[Line] = [note(state, 0, "turn", f"{seats[0]}'s turn")]
+        log: list[Line] = [note(state, 0, "turn", say("{seat}'s turn", seat=seats[0]))]
         state = play_on(state, log)
         return replace(state, unreported=tuple(log))
 
     def phase(self, state: State) -> Phase | None:
+        """The open phase; its title is English words with the pattern kept (the Discord screen,
+        bot/discord/games/dragon_stripes.py, reads "choose" and "for N gems" in the English text)."""
         holder = state.active_player.seat
-        where = f"knight on stripe {state.knight}, {state.beside} gems beside"
+        where = say("knight on stripe {knight}, {beside} gems beside", knight=state.knight, beside=state.beside)
         if state.step is Step.OVER:
             return None
         if state.step is Step.DECIDE:
-            return Phase(
-                state.turn, PhaseKind.DECISION, (holder,), f"{holder}: reveal or hold ({where})", "decision", True
-            )
+            title = say("{holder}: reveal or hold ({where})", holder=holder, where=where)
+            return Phase(state.turn, PhaseKind.DECISION, (holder,), title, "decision", True)
         if state.step is Step.OFFER:
             plan = offer_plan(state)
             owing = tuple(state.players[i].seat for i in plan.owing)
-            title = f"take over {holder}'s run for {plan.bounty} gems? ({where})"
+            title = say(
+                "take over {holder}'s run for {bounty} gems? ({where})", holder=holder, bounty=plan.bounty, where=where
+            )
             return Phase(state.turn, PhaseKind.OFFER, owing, title, "offer", True)
         if state.step is Step.CHOOSE:
             takers = ", ".join(state.players[i].seat for i in state.takers)
-            title = f"{holder}: choose who takes over ({takers}; {where})"
+            title = say(
+                "{holder}: choose who takes over ({takers}; {where})", holder=holder, takers=takers, where=where
+            )
             return Phase(state.turn, PhaseKind.DECISION, (holder,), title, "decision", True)
         raise InvariantViolation(f"the game stopped in step {state.step.value}")
 
@@ -206,10 +212,21 @@ class DragonStripes:
 
 def _finish_event(state: State, standings: Sequence[Standing]) -> Event:
     seat = state.active_player.seat
-    how = f"{seat} reached the dragon's head" if state.knight >= HEAD else f"{seat} revealed the third danger card"
+    if state.knight >= HEAD:
+        how = say("{seat} reached the dragon's head", seat=seat)
+    else:
+        how = say("{seat} revealed the third danger card", seat=seat)
     winners = [s for s in standings if s.place == 1]
-    names = " and ".join(s.seat for s in winners)
-    return Event(
-        "finish",
-        f"The game is over: {how}. Winner{'s' if len(winners) > 1 else ''}: {names} with {winners[0].score} gems.",
-    )
+    names: str = winners[0].seat
+    for other in winners[1:]:
+        names = say("{names} and {name}", names=names, name=other.seat)
+    text: Said
+    if len(winners) > 1:
+        text = say(
+            "The game is over: {how}. Winners: {names} with {gems} gems.", how=how, names=names, gems=winners[0].score
+        )
+    else:
+        text = say(
+            "The game is over: {how}. Winner: {names} with {gems} gems.", how=how, names=names, gems=winners[0].score
+        )
+    return Event("finish", text)

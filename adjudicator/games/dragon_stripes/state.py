@@ -16,6 +16,7 @@ from typing import Any
 
 from adjudicator.games.dragon_stripes.cards import Card, CardKind, parse_card
 from adjudicator.games.dragon_stripes.options import STRIPES, Options
+from adjudicator.words import Said
 
 STARTING_GEMS = 40
 """Seed: each player starts with 40 gems."""
@@ -161,7 +162,26 @@ def _load_run(data: Mapping[str, Any] | None) -> RunOrder | None:
 
 
 def _dump_line(line: Line) -> dict[str, Any]:
-    return {name: getattr(line, name) for name in Line.__dataclass_fields__}
+    return {name: _dump_words(getattr(line, name)) for name in Line.__dataclass_fields__}
+
+
+def _dump_words(value: Any) -> Any:
+    """A line's text said by the engine (:class:`~adjudicator.words.Said`) as plain JSON that keeps its
+    pattern (the form bot/core/basics/engine_words.py keeps): the lines ``new_game`` leaves for the first
+    report are stored with the state and said in each reader's language when reported."""
+    if isinstance(value, Said):
+        return {
+            "said": value.pattern,
+            "values": {k: _dump_words(v) for k, v in value.values.items()},
+            "text": str(value),
+        }
+    return value
+
+
+def _load_words(value: Any) -> Any:
+    if isinstance(value, dict) and value.keys() == {"said", "values", "text"}:
+        return Said(value["said"], {k: _load_words(v) for k, v in value["values"].items()})
+    return value
 
 
 def _card(label: str) -> Card:
@@ -215,5 +235,5 @@ def load(data: Mapping[str, Any]) -> State:
         step=Step(data["step"]),
         takers=tuple(data["takers"]),
         turn=data["turn"],
-        unreported=tuple(Line(**line) for line in data["unreported"]),
+        unreported=tuple(Line(**{k: _load_words(v) for k, v in line.items()}) for line in data["unreported"]),
     )

@@ -36,6 +36,7 @@ from typing import Any
 import discord
 
 from bot.core.basics import linear
+from bot.core.basics.engine_words import said_text
 from bot.core.games.stored import RUNNING
 from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
@@ -53,6 +54,8 @@ MAX_ROWS = 5
 MAX_ROW_BUTTONS = 5
 """And five buttons on a row."""
 _BOUNTY = linear.compile(r"(?:^|\W)for (\d+) gems(?:$|\W)")
+"""The bounty in an offer phase's title: read in the engine's English text (``str(phase.title)`` is always
+English: the engine says it, bot/core/basics/engine_words.py translates it only for the reader)."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +105,9 @@ def prompt_for(view: GameView, holder: GameView | None = None) -> Prompt | None:
     phase = view.phase
     if view.kind != KIND or phase is None or view.status != RUNNING:
         return None
-    text = f"**{plain(view.slug)}**, turn {phase.number}: {plain(phase.title)}"
+    text = f"**{plain(view.slug)}**, turn {phase.number}: {plain(said_text(phase.title))}"
     if phase.kind.value == "offer":
-        bounty = _BOUNTY.search(phase.title)
+        bounty = _BOUNTY.search(str(phase.title))
         take = f"take over for {bounty.group(1)} gems" if bounty else "take over"
         choices = tuple(
             choice
@@ -124,13 +127,20 @@ def prompt_for(view: GameView, holder: GameView | None = None) -> Prompt | None:
                    discord.ButtonStyle.primary, index // MAX_ROW_BUTTONS)
             for index, taker in enumerate(takers[: MAX_ROWS * MAX_ROW_BUTTONS])
         ))  # fmt: skip
-    if phase.kind.value == "decision" and len(phase.owing) == 1 and "choose" not in phase.title:
+    if phase.kind.value == "decision" and len(phase.owing) == 1 and not _choosing(view):
         [seat] = phase.owing
         return Prompt(view.slug, phase.number, text, (
             Choice(seat, "reveal", f"{seat}: reveal", discord.ButtonStyle.primary, 0),
             Choice(seat, "hold", f"{seat}: hold", discord.ButtonStyle.secondary, 0),
         ))  # fmt: skip
     return None
+
+
+def _choosing(view: GameView) -> bool:
+    """Whether the open decision is the holder's choice between takers: the public view's ``step``, else
+    the engine's English title (never the title as translated for a reader)."""
+    step = (view.shown or {}).get("step")
+    return step == CHOOSE if step is not None else CHOOSE in str(view.phase.title if view.phase else "")
 
 
 class DecisionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"^ds:(?P<game>[^:]+):(?P<turn>\d+):(?P<seat>[^:]+):(?P<action>reveal|hold|take|pass|choose\d{1,2})$"):  # fmt: skip
