@@ -9,9 +9,11 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.golden_strider.options import OPTION_SPECS
-from adjudicator.options import help_with_options
+from adjudicator.options import describe_options
+from adjudicator.words import Said, say
 
-HELP = """\
+HELP = say(
+    """\
 GOLDEN STRIDER (Alan Parr) - a middle-distance race for 6 to 10 runners.
 
 Setup, once: choose five cards, each 0-10, totalling 30 (seed rule 2).
@@ -41,8 +43,18 @@ Report columns: Cards (value/turn received, oldest first; * marks the card
 played), D deducted for restitution, M moved, B banked, R replacement card,
 S square, P position, O restitution owed next round, cf carried forward.
 """
+)
+"""The help proper, one pattern (a translation keeps its order examples verbatim, lines within 78 columns)."""
 
 
-def help_text(options: Mapping[str, JSON] | None = None) -> str:
-    """The help text followed by every option: its default, or its setting in ``options``."""
-    return help_with_options(HELP, OPTION_SPECS, options)
+def help_text(options: Mapping[str, JSON] | None = None) -> Said:
+    """The help text followed by every option: its default, or its setting in ``options``.
+
+    The same text as :func:`adjudicator.options.help_with_options` gives, said so that a reader gets the
+    help and the options' heading in their language.  The options' paragraphs stay English: they are
+    wrapped to 78 columns here, before any language is known.
+    """
+    described = describe_options(OPTION_SPECS, options)
+    if options is None:
+        return say("{help}\nOptions and their defaults:\n{options}\n", help=HELP, options=described)
+    return say("{help}\nThis game's options:\n{options}\n", help=HELP, options=described)

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from adjudicator.api import OrderError, ParsedOrders
 from adjudicator.games.golden_strider.state import HAND_SIZE, MAX_CARD, TOTAL_INITIAL, Card, Runner
 from adjudicator.text import tight
+from adjudicator.words import Said, say
 
-SETUP_SYNTAX = "cards V V V V V (five values 0-10 totalling 30), e.g. cards 10 8 6 4 2"
-ROUND_SYNTAX = "play CARD [move M] [bank B], e.g. play 6/0 bank 2 or play 6 bank 2"
+SETUP_SYNTAX = say("cards V V V V V (five values 0-10 totalling 30), e.g. cards 10 8 6 4 2")
+ROUND_SYNTAX = say("play CARD [move M] [bank B], e.g. play 6/0 bank 2 or play 6 bank 2")
 
 _PLAY_WORDS = {"play", "plays", "p", "card", "cards"}
 _BANK_WORDS = {"bank", "banks", "banked", "b", "stamina"}
@@ -72,30 +73,36 @@ def parse_setup(text: str, min_card: int) -> ParsedOrders[SetupOrder]:
     for line in _lines(text):
         words = [w for w in _tokens(line) if w not in _PLAY_WORDS and w not in _FILLER]
         if not words or not all(w.isdecimal() for w in words):
-            errors.append(OrderError(line, f"not understood; expected {SETUP_SYNTAX}"))
+            errors.append(OrderError(line, say("not understood; expected {syntax}", syntax=SETUP_SYNTAX)))
             continue
         values = tuple(int(w) for w in words)
         problem = _setup_problem(values, min_card)
         if problem:
             errors.append(OrderError(line, problem))
         elif found is not None:
-            errors.append(OrderError(line, "a second set of cards; the first one is used"))
+            errors.append(OrderError(line, say("a second set of cards; the first one is used")))
         else:
             found = SetupOrder(tuple(sorted(values, reverse=True)))  # as written back: highest first
     if found is None and not errors:
-        errors.append(OrderError("", f"no cards given; expected {SETUP_SYNTAX}"))
+        errors.append(OrderError("", say("no cards given; expected {syntax}", syntax=SETUP_SYNTAX)))
     canonical = format_setup(found) if found else ""
     return ParsedOrders(found, canonical, tuple(errors))
 
 
-def _setup_problem(values: tuple[int, ...], min_card: int) -> str | None:
+def _setup_problem(values: tuple[int, ...], min_card: int) -> Said | None:
     if len(values) != HAND_SIZE:
-        return f"{len(values)} cards given; choose exactly {HAND_SIZE} (seed rule 2)"
+        return say("{given} cards given; choose exactly {wanted} (seed rule 2)", given=len(values), wanted=HAND_SIZE)
     outside = [v for v in values if not min_card <= v <= MAX_CARD]
     if outside:
-        return f"card value {outside[0]} is outside {min_card}-{MAX_CARD} (seed rule 2)"
+        return say(
+            "card value {value} is outside {low}-{high} (seed rule 2)", value=outside[0], low=min_card, high=MAX_CARD
+        )
     if sum(values) != TOTAL_INITIAL:
-        return f"these total {sum(values)}; the five cards must total {TOTAL_INITIAL} (seed rule 2)"
+        return say(
+            "these total {total}; the five cards must total {wanted} (seed rule 2)",
+            total=sum(values),
+            wanted=TOTAL_INITIAL,
+        )
     return None
 
 
@@ -107,7 +114,7 @@ class _RawPlay:
     move: int | None
 
 
-def _read_play_line(line: str) -> _RawPlay | str:
+def _read_play_line(line: str) -> _RawPlay | Said:
     """The card, bank and move written on one line, or the reason it is not an order."""
     tokens = _tokens(line)
     value: int | None = None
@@ -129,7 +136,7 @@ def _read_play_line(line: str) -> _RawPlay | str:
             i += 1
         elif word in _BANK_WORDS or word in _MOVE_WORDS:
             if nxt is None or not nxt.isdecimal():
-                return f"'{word}' needs a number after it; expected {ROUND_SYNTAX}"
+                return say("'{word}' needs a number after it; expected {syntax}", word=word, syntax=ROUND_SYNTAX)
             if word in _BANK_WORDS:
                 bank = int(nxt)
             else:
@@ -137,7 +144,9 @@ def _read_play_line(line: str) -> _RawPlay | str:
             i += 2
         elif word in _PLAY_WORDS:
             if nxt is None or not _CARD.match(nxt):
-                return f"'{word}' needs a card after it, like 6/0 or 6; expected {ROUND_SYNTAX}"
+                return say(
+                    "'{word}' needs a card after it, like 6/0 or 6; expected {syntax}", word=word, syntax=ROUND_SYNTAX
+                )
             value, turn = _card_parts(nxt)
             i += 2
         elif _CARD.match(word) and value is None:
@@ -146,9 +155,9 @@ def _read_play_line(line: str) -> _RawPlay | str:
         elif word in _FILLER:
             i += 1
         else:
-            return f"did not understand '{word}'; expected {ROUND_SYNTAX}"
+            return say("did not understand '{word}'; expected {syntax}", word=word, syntax=ROUND_SYNTAX)
     if value is None:
-        return f"no card named; expected {ROUND_SYNTAX}"
+        return say("no card named; expected {syntax}", syntax=ROUND_SYNTAX)
     return _RawPlay(value, turn, bank or 0, move)
 
 
@@ -167,7 +176,7 @@ def find_card(runner: Runner, value: int, turn: int | None) -> Card | None:
 def parse_play(text: str, runner: Runner) -> ParsedOrders[PlayOrder]:
     """Read one round's order for ``runner``; notes say how restitution and G5 apply."""
     errors: list[OrderError] = []
-    notes: list[str] = []
+    notes: list[Said] = []
     found: PlayOrder | None = None
     hand = " ".join(c.label for c in runner.hand)
     for line in _lines(text):
@@ -178,36 +187,54 @@ def parse_play(text: str, runner: Runner) -> ParsedOrders[PlayOrder]:
         card = find_card(runner, raw.value, raw.turn)
         if card is None:
             wanted = f"{raw.value}/{raw.turn}" if raw.turn is not None else str(raw.value)
-            errors.append(OrderError(line, f"you hold no card {wanted}; your hand is {hand}"))
+            errors.append(
+                OrderError(line, say("you hold no card {wanted}; your hand is {hand}", wanted=wanted, hand=hand))
+            )
             continue
         if raw.bank > card.value:
-            errors.append(OrderError(line, f"cannot bank {raw.bank} from a card of {card.value}"))
+            errors.append(
+                OrderError(line, say("cannot bank {bank} from a card of {value}", bank=raw.bank, value=card.value))
+            )
             continue
         if found is not None:
-            errors.append(OrderError(line, "only one card is played each round; this line was ignored"))
+            errors.append(OrderError(line, say("only one card is played each round; this line was ignored")))
             continue
         found = PlayOrder(card, raw.bank, raw.move)
         if raw.turn is None and sum(1 for c in runner.hand if c.value == raw.value) > 1:
-            notes.append(f"card {raw.value} read as {card.label}, your oldest {raw.value}")
+            notes.append(say("card {value} read as {card}, your oldest {value}", value=raw.value, card=card.label))
         notes.extend(_spending_notes(found, runner.owed))
     if found is None and not errors:
-        errors.append(OrderError("", f"no order given; expected {ROUND_SYNTAX}"))
+        errors.append(OrderError("", say("no order given; expected {syntax}", syntax=ROUND_SYNTAX)))
     return ParsedOrders(found, format_play(found) if found else "", tuple(errors), tuple(notes))
 
 
-def _spending_notes(order: PlayOrder, owed: int) -> list[str]:
+def _spending_notes(order: PlayOrder, owed: int) -> list[Said]:
     """How the card will be spent (docs/rules/golden-strider.md 1.1 default resolution, G5)."""
     deducted = min(order.card.value, owed)
     banked = min(order.bank, order.card.value - deducted)
     moved = order.card.value - deducted - banked
-    notes = []
+    notes: list[Said] = []
     if deducted:
-        notes.append(f"restitution {deducted} comes off first (seed rule 12)")
+        notes.append(say("restitution {deducted} comes off first (seed rule 12)", deducted=deducted))
     if banked < order.bank:
-        notes.append(f"only {banked} can be banked after restitution")
+        notes.append(say("only {banked} can be banked after restitution", banked=banked))
     if order.move is not None and order.move != moved:
-        notes.append(f"move {order.move} does not fit: the bank is honoured and you move {moved} (ruling G5)")
+        notes.append(
+            say(
+                "move {move} does not fit: the bank is honoured and you move {moved} (ruling G5)",
+                move=order.move,
+                moved=moved,
+            )
+        )
     if owed > order.card.value:
-        notes.append(f"{owed - deducted} restitution will be carried forward (cf)")
-    notes.append(f"this plays {order.card.label}: deduct {deducted}, move {moved}, bank {banked}")
+        notes.append(say("{carried} restitution will be carried forward (cf)", carried=owed - deducted))
+    notes.append(
+        say(
+            "this plays {card}: deduct {deducted}, move {moved}, bank {banked}",
+            card=order.card.label,
+            deducted=deducted,
+            moved=moved,
+            banked=banked,
+        )
+    )
     return notes

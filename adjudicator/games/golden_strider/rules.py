@@ -35,6 +35,7 @@ from adjudicator.games.golden_strider.resolve import (
 )
 from adjudicator.games.golden_strider.state import CARD_LIFETIME, HAND_SIZE, MAX_CARD, Runner, State
 from adjudicator.games.golden_strider.track import positions
+from adjudicator.words import say
 
 Orders = SetupOrder | PlayOrder
 
@@ -61,7 +62,7 @@ class GoldenStrider:
             self.max_seats,
             game="Golden Strider",
             noun="runners",
-            twice="a runner is named twice",
+            twice=say("a runner is named twice"),
         )
         return State(Options.from_mapping(options), tuple(Runner(seat) for seat in seats))
 
@@ -70,8 +71,8 @@ class GoldenStrider:
             return None
         owing = tuple(r.seat for r in state.runners)
         if state.turn == 0:
-            return Phase(0, PhaseKind.SETUP, owing, "setup: choose five cards totalling 30")
-        return Phase(state.turn, PhaseKind.TURN, owing, f"round {state.round}")
+            return Phase(0, PhaseKind.SETUP, owing, say("setup: choose five cards totalling 30"))
+        return Phase(state.turn, PhaseKind.TURN, owing, say("round {round}", round=state.round))
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
         if (refused := refuse_oversized(text)) is not None:
@@ -86,10 +87,11 @@ class GoldenStrider:
             and not keeps_seven_turn_rule(runner.hand, parsed.orders.card, state.round)
         ):
             forced = default_play(runner).card
-            warning = (
-                f"WARNING: playing {parsed.orders.card.label} now would leave a card you cannot play "
-                f"within seven turns (rule 8); unless you change it, the referee will play "
-                f"{forced.label} for movement only (rule 14)"
+            warning = say(
+                "WARNING: playing {card} now would leave a card you cannot play within seven turns (rule 8); "
+                "unless you change it, the referee will play {forced} for movement only (rule 14)",
+                card=parsed.orders.card.label,
+                forced=forced.label,
             )
             return ParsedOrders(parsed.orders, parsed.canonical, parsed.errors, (*parsed.notes, warning))
         return parsed
