@@ -21,6 +21,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import reduce
+
+from adjudicator.words import Said, say
 
 
 class Cmp(enum.Enum):
@@ -44,14 +47,14 @@ class Cmp(enum.Enum):
         }[self]
 
     @property
-    def words(self) -> str:
+    def words(self) -> Said:
         return {
-            Cmp.GE: "at least",
-            Cmp.LE: "at most",
-            Cmp.GT: "more than",
-            Cmp.LT: "less than",
-            Cmp.EQ: "exactly",
-            Cmp.NE: "not",
+            Cmp.GE: say("at least"),
+            Cmp.LE: say("at most"),
+            Cmp.GT: say("more than"),
+            Cmp.LT: say("less than"),
+            Cmp.EQ: say("exactly"),
+            Cmp.NE: say("not"),
         }[self]
 
 
@@ -149,27 +152,53 @@ def format_condition(condition: Condition) -> str:
     )
 
 
-def _explain_atom(atom: Atom, negated: bool) -> str:
-    neg = "not " if negated else ""
+def _explain_atom(atom: Atom, negated: bool) -> Said:
     if isinstance(atom, Finished):
-        return f"the {atom.race} race has {neg}finished"
+        if negated:
+            return say("the {race} race has not finished", race=atom.race)
+        return say("the {race} race has finished", race=atom.race)
     if isinstance(atom, Square):
-        return f"{atom.seat}'s runner in the {atom.race} race is {neg}on a square {atom.cmp.words} {atom.value}"
+        values = {"seat": atom.seat, "race": atom.race, "cmp": atom.cmp.words, "value": atom.value}
+        if negated:
+            return say("{seat}'s runner in the {race} race is not on a square {cmp} {value}", **values)
+        return say("{seat}'s runner in the {race} race is on a square {cmp} {value}", **values)
     if isinstance(atom, Place):
-        return f"{atom.seat}'s place in the {atom.race} race is {neg}{atom.cmp.words} {atom.value} (ties share)"
+        values = {"seat": atom.seat, "race": atom.race, "cmp": atom.cmp.words, "value": atom.value}
+        if negated:
+            return say("{seat}'s place in the {race} race is not {cmp} {value} (ties share)", **values)
+        return say("{seat}'s place in the {race} race is {cmp} {value} (ties share)", **values)
     if isinstance(atom, Ahead):
-        return f"{atom.seat} is {neg}strictly ahead of {atom.other} in the {atom.race} race"
-    who = "some team other than yours" if atom.seat == ANYONE else atom.seat
-    card = str(atom.value) if atom.cmp is Cmp.EQ else f"a card {atom.cmp.words} {atom.value}"
-    verb = "did not play" if negated else "played"
-    return f"{who} {verb} {card} in the {atom.race} race in the previous move"
-
-
-def explain(condition: Condition) -> str:
-    """The condition in plain words, for the echo in ``ParsedOrders.notes``."""
-    return " OR ".join(
-        " and ".join(_explain_atom(lit.atom, lit.negated) for lit in clause) for clause in condition.clauses
+        if negated:
+            return say(
+                "{seat} is not strictly ahead of {other} in the {race} race",
+                seat=atom.seat,
+                other=atom.other,
+                race=atom.race,
+            )
+        return say(
+            "{seat} is strictly ahead of {other} in the {race} race", seat=atom.seat, other=atom.other, race=atom.race
+        )
+    who: str = say("some team other than yours") if atom.seat == ANYONE else atom.seat
+    card: str = (
+        str(atom.value) if atom.cmp is Cmp.EQ else say("a card {cmp} {value}", cmp=atom.cmp.words, value=atom.value)
     )
+    if negated:
+        return say(
+            "{who} did not play {card} in the {race} race in the previous move", who=who, card=card, race=atom.race
+        )
+    return say("{who} played {card} in the {race} race in the previous move", who=who, card=card, race=atom.race)
+
+
+def explain(condition: Condition) -> Said:
+    """The condition in plain words, for the echo in ``ParsedOrders.notes``."""
+    clauses = [
+        reduce(
+            lambda left, right: say("{left} and {right}", left=left, right=right),
+            (_explain_atom(lit.atom, lit.negated) for lit in clause),
+        )
+        for clause in condition.clauses
+    ]
+    return reduce(lambda left, right: say("{left} OR {right}", left=left, right=right), clauses)
 
 
 # --- checking ---------------------------------------------------------------

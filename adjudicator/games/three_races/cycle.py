@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from adjudicator.games.three_races.state import CYCLE, Team
+from adjudicator.words import say
 
 
 def is_cycle_start(move: int) -> bool:
@@ -39,10 +40,10 @@ def pick_card(team: Team, race: int, wanted: int | None) -> Pick:
     if wanted is not None and wanted in available:
         return Pick(wanted)
     if wanted is None:
-        return Pick(available[0], "no card was ordered")
+        return Pick(available[0], say("no card was ordered"))
     if wanted in team.hands[race]:
-        return Pick(available[0], f"card {wanted} was already played this cycle")
-    return Pick(available[0], f"the {race} runner does not hold card {wanted}")
+        return Pick(available[0], say("card {card} was already played this cycle", card=wanted))
+    return Pick(available[0], say("the {race} runner does not hold card {card}", race=race, card=wanted))
 
 
 def spend(team: Team, race: int, card: int) -> Team:

@@ -9,9 +9,11 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.three_races.options import OPTION_SPECS
-from adjudicator.options import help_with_options
+from adjudicator.options import describe_options
+from adjudicator.words import Said, say
 
-HELP = """\
+HELP = say(
+    """\
 THE THREE-RACE GAME (Alan Parr) - four teams, three simultaneous races.
 
 Each team has one runner in each of three races, of 25, 55 and 85 squares.
@@ -69,8 +71,17 @@ that sends no setup gets 25: 1 4 7 10 / 55: 2 5 8 11 / 85: 3 6 9 12.
 
 Your split and the cards you have left are sent to you alone.
 """
+)
+"""The rules and the order syntax, one pattern (translations keep the order examples as they are)."""
 
 
-def help_text(options: Mapping[str, JSON] | None = None) -> str:
-    """The help text followed by every option: its default, or its setting in ``options``."""
-    return help_with_options(HELP, OPTION_SPECS, options)
+def help_text(options: Mapping[str, JSON] | None = None) -> Said:
+    """The help text followed by every option: its default, or its setting in ``options``
+    (the text :func:`adjudicator.options.help_with_options` makes, with the help and the title said).
+
+    The options' paragraphs stay English: they are wrapped here, before any reader's language is known.
+    """
+    described = describe_options(OPTION_SPECS, options)
+    if options is None:
+        return say("{rules}\nOptions and their defaults:\n{options}\n", rules=HELP, options=described)
+    return say("{rules}\nThis game's options:\n{options}\n", rules=HELP, options=described)

@@ -22,11 +22,12 @@ from adjudicator.games.three_races.conditions import Condition, format_condition
 from adjudicator.games.three_races.readjust import Readjust, format_readjust
 from adjudicator.games.three_races.state import CARDS, HAND_SIZE, RACES
 from adjudicator.text import order_lines
+from adjudicator.words import say
 
 Cards = tuple[tuple[int, int], ...]
 """``(race, card)`` pairs, by race."""
 
-SETUP_SYNTAX = "25: C C C C / 55: C C C C / 85: C C C C (the cards 1-12, four to each race)"
+SETUP_SYNTAX = say("{form} (the cards 1-12, four to each race)", form="25: C C C C / 55: C C C C / 85: C C C C")
 
 _SETUP_FILLER = {"r", "race", "races", "card", "cards", "square", "squares", "sq", "runner", "hand", "setup"}
 _SETUP_FILLER |= {"split", "for", "the", "and", "in", "my", "to", "run", "gets"}
@@ -109,7 +110,9 @@ def parse_setup(text: str) -> ParsedOrders[Split]:
     words = re.findall(r"\d+|[a-z]+|[/;\n]", text.lower())
     unknown = [w for w in words if w.isalpha() and w not in _SETUP_FILLER]
     if unknown:
-        return _setup_error(shown, f"did not understand '{unknown[0]}'; expected {SETUP_SYNTAX}")
+        return _setup_error(
+            shown, say("did not understand '{word}'; expected {syntax}", word=unknown[0], syntax=SETUP_SYNTAX)
+        )
     notes: list[str] = []
     hands: dict[int, list[int]] = {}
     if any(w.isdecimal() and int(w) in RACES for w in words):
@@ -120,44 +123,63 @@ def parse_setup(text: str) -> ParsedOrders[Split]:
             number = int(word)
             if number in RACES:
                 if number in hands:
-                    return _setup_error(shown, f"the {number} race is given twice")
+                    return _setup_error(shown, say("the {race} race is given twice", race=number))
                 current = number
                 hands[number] = []
             elif current is None:
-                return _setup_error(shown, f"card {number} comes before any race; expected {SETUP_SYNTAX}")
+                return _setup_error(
+                    shown, say("card {card} comes before any race; expected {syntax}", card=number, syntax=SETUP_SYNTAX)
+                )
             else:
                 hands[current].append(number)
     else:
         groups = [re.findall(r"\d+", g) for g in re.split(r"[/;\n]", text) if re.search(r"\d", g)]
         if len(groups) != len(RACES):
-            return _setup_error(shown, f"expected three groups of four cards; {SETUP_SYNTAX}")
+            return _setup_error(shown, say("expected three groups of four cards; {syntax}", syntax=SETUP_SYNTAX))
         hands = {race: [int(c) for c in group] for race, group in zip(RACES, groups, strict=True)}
-        notes.append("unlabelled groups read as the 25, 55 and 85 races, in that order")
+        notes.append(say("unlabelled groups read as the 25, 55 and 85 races, in that order"))
     problem = _split_problem(hands)
     if problem:
         return _setup_error(shown, problem)
     missing = [race for race in RACES if race not in hands]
     if len(missing) == 1:
         hands[missing[0]] = [c for c in CARDS if all(c not in h for h in hands.values())]
-        notes.append(f"the {missing[0]} runner gets the four cards left")
+        notes.append(say("the {race} runner gets the four cards left", race=missing[0]))
     elif missing:
-        return _setup_error(shown, f"no cards for the {' and '.join(str(r) for r in missing)} races; {SETUP_SYNTAX}")
+        return _setup_error(shown, _no_cards(missing))
     split = Split(tuple(tuple(sorted(hands[race])) for race in RACES))
-    notes.append("read as " + format_setup(split) + " (secret: only you and the referee see it)")
+    notes.append(say("read as {split} (secret: only you and the referee see it)", split=format_setup(split)))
     return ParsedOrders(split, format_setup(split), (), tuple(notes))
+
+
+def _no_cards(missing: list[int]) -> str:
+    """The error for two races given no cards (the labelled reader always names at least one)."""
+    if len(missing) == 2:
+        return say(
+            "no cards for the {race} and {other} races; {syntax}",
+            race=missing[0],
+            other=missing[1],
+            syntax=SETUP_SYNTAX,
+        )
+    races = " and ".join(str(r) for r in missing)
+    return say("no cards for the {races} races; {syntax}", races=races, syntax=SETUP_SYNTAX)
 
 
 def _split_problem(hands: dict[int, list[int]]) -> str | None:
     for race, cards in hands.items():
         outside = [c for c in cards if c not in CARDS]
         if outside:
-            return f"card {outside[0]} is not one of 1-12"
+            return say("card {card} is not one of 1-12", card=outside[0])
         if len(cards) != HAND_SIZE:
-            return f"the {race} runner has {len(cards)} cards; each runner gets exactly four (seed rule 2)"
+            return say(
+                "the {race} runner has {count} cards; each runner gets exactly four (seed rule 2)",
+                race=race,
+                count=len(cards),
+            )
     given = [c for cards in hands.values() for c in cards]
     twice = sorted({c for c in given if given.count(c) > 1})
     if twice:
-        return f"card {twice[0]} is given twice; each of 1-12 goes to exactly one runner (seed rule 2)"
+        return say("card {card} is given twice; each of 1-12 goes to exactly one runner (seed rule 2)", card=twice[0])
     return None
 
 

@@ -30,10 +30,12 @@ from adjudicator.games.three_races.conditions import (
     Square,
 )
 from adjudicator.games.three_races.state import RACES
+from adjudicator.words import say
 
-SYNTAX = (
-    "conditions like: 55 finished / B square in 55 >= 30 / B place in 55 <= 2 / "
-    "B ahead of C in 85 / B played 12 in 85 / anyone played >= 10 in 25, joined by and/or, with not"
+SYNTAX = say(
+    "conditions like: {examples}, joined by and/or, with not",
+    examples="55 finished / B square in 55 >= 30 / B place in 55 <= 2 / "
+    "B ahead of C in 85 / B played 12 in 85 / anyone played >= 10 in 25",
 )
 
 _PHRASES: tuple[tuple[str, str], ...] = (
@@ -159,7 +161,7 @@ def parse_condition(text: str, seats: Sequence[str], me: str) -> Condition | str
     """Read a condition; return it, or a message saying what is wrong."""
     tokens = _tokenize(text, seats, me)
     if not tokens:
-        return f"an empty condition; expected {SYNTAX}"
+        return say("an empty condition; expected {syntax}", syntax=SYNTAX)
     clauses: list[tuple[Literal, ...]] = []
     clause: list[Literal] = []
     part: list[_Tok] = []
@@ -182,18 +184,20 @@ def _literal(tokens: list[_Tok]) -> Literal | str:
     shown = " ".join(t.text for t in tokens) or "(nothing)"
     unknown = [t.text for t in tokens if t.kind == "unknown"]
     if unknown:
-        return f"did not understand '{unknown[0]}' in '{shown}'; expected {SYNTAX}"
+        return say(
+            "did not understand '{word}' in '{shown}'; expected {syntax}", word=unknown[0], shown=shown, syntax=SYNTAX
+        )
     words = [t.text for t in tokens if t.kind == "word"]
     negated = words.count("not") % 2 == 1
     seats = [t.text for t in tokens if t.kind == "seat"]
     races = [t.number for t in tokens if t.kind == "race"]
     values = [t for t in tokens if t.kind in ("value", "ordinal")]
     if len(races) != 1:
-        return f"'{shown}' must name one race (25, 55 or 85); expected {SYNTAX}"
+        return say("'{shown}' must name one race (25, 55 or 85); expected {syntax}", shown=shown, syntax=SYNTAX)
     race = races[0]
     atom = _atom(set(words), seats, race, values)
     if isinstance(atom, str):
-        return f"'{shown}': {atom}; expected {SYNTAX}"
+        return say("'{shown}': {problem}; expected {syntax}", shown=shown, problem=atom, syntax=SYNTAX)
     if "running" in words:
         negated = not negated
     return Literal(atom, negated)
@@ -202,33 +206,33 @@ def _literal(tokens: list[_Tok]) -> Literal | str:
 def _atom(words: set[str], seats: list[str], race: int, values: list[_Tok]) -> Atom | str:
     value = values[0] if len(values) == 1 else None
     if len(values) > 1:
-        return "more than one number"
+        return say("more than one number")
     if "played" in words:
         who = seats if seats else ([ANYONE] if "anyone" in words else [])
         if len(who) != 1 or value is None or value.kind != "value":
-            return "a 'played' condition needs one team (or 'anyone') and a card"
+            return say("a 'played' condition needs one team (or 'anyone') and a card")
         if not 1 <= value.number <= 12:
-            return "cards are 1 to 12"
+            return say("cards are 1 to 12")
         return Played(who[0], race, value.cmp, value.number)
     if "ahead" in words or "behind" in words:
         if len(seats) != 2 or value is not None:
-            return "'ahead of' and 'behind' compare two teams"
+            return say("'ahead of' and 'behind' compare two teams")
         first, second = seats if "ahead" in words else reversed(seats)
         return Ahead(first, second, race)
     if len(seats) > 1 or "anyone" in words:
-        return "name one team"
+        return say("name one team")
     if words & {"leads", "place"} or (value is not None and value.kind == "ordinal"):
         if not seats:
-            return "name the team whose place is meant"
+            return say("name the team whose place is meant")
         if "leads" in words and value is None:
             return Place(seats[0], race, Cmp.EQ, 1)
         if value is None or not 1 <= value.number <= 4:
-            return "a place is 1 to 4"
+            return say("a place is 1 to 4")
         return Place(seats[0], race, value.cmp, value.number)
     if words & {"finished", "running"}:
         if seats or value is not None:
-            return "'finished' takes only the race"
+            return say("'finished' takes only the race")
         return Finished(race)
     if seats and value is not None:
         return Square(seats[0], race, value.cmp, value.number)
-    return "not a condition I know"
+    return say("not a condition I know")

@@ -51,6 +51,7 @@ from adjudicator.games.three_races.readjust import (
 )
 from adjudicator.games.three_races.state import State
 from adjudicator.text import order_parts
+from adjudicator.words import Said, say
 
 MAX_CASES = 8
 _IF = re.compile(r"^(?:if|when)\b(.*?)(?::|\bthen\b)(.*)$", re.IGNORECASE | re.DOTALL)
@@ -103,11 +104,11 @@ class _Reader:
         elif otherwise:
             rest = otherwise.group(1)
         elif re.match(r"(?:if|when)\b", rest, re.IGNORECASE):
-            self.errors.append(OrderError(segment, "put ':' or 'then' between a condition and its cards"))
+            self.errors.append(OrderError(segment, say("put ':' or 'then' between a condition and its cards")))
             return
         if move is None:
             move = self._guess_move(condition is not None, otherwise is not None)
-            self.notes.append(f'"{segment}" read as move {self.shown(move)}')
+            self.notes.append(say('"{line}" read as move {move}', line=segment, move=self.shown(move)))
         cards = parse_cards(rest)
         problem = cards if isinstance(cards, str) else self._line_problem(move, condition)
         if problem:
@@ -118,10 +119,14 @@ class _Reader:
         kept = tuple((race, card) for race, card in cards if race in running)
         for race in sorted({race for race, _ in cards} - set(running)):
             self.notes.append(
-                f"move {self.shown(move)}: the {race} race has finished and needs no card; it was left out"
+                say(
+                    "move {move}: the {race} race has finished and needs no card; it was left out",
+                    move=self.shown(move),
+                    race=race,
+                )
             )
         if not kept:
-            self.notes.append(f'"{segment}" was ignored: it names only finished races')
+            self.notes.append(say('"{line}" was ignored: it names only finished races', line=segment))
             return
         line = _Line(len(self.lines), segment, move, condition, kept)
         self.lines.append(line)
@@ -146,8 +151,14 @@ class _Reader:
             return number - self.first + 1
         if 1 <= number <= self.per_deadline:
             self.notes.append(
-                f'"{segment}": move {number} read as move {self.shown(number)}, the {ORDINAL_WORD[number]} '
-                "move of this deadline (moves are numbered across the game)"
+                say(
+                    '"{line}": move {number} read as move {move}, the {ordinal} move of this deadline '
+                    "(moves are numbered across the game)",
+                    line=segment,
+                    number=number,
+                    move=self.shown(number),
+                    ordinal=ORDINAL_WORD[number],
+                )
             )
             return number
         return number - self.first + 1
@@ -157,7 +168,7 @@ class _Reader:
         if readjust is not None:
             problem = readjust_problem(self.state, self.team, readjust) or ""
         if self.readjust is not None:
-            problem = "only one readjustment at a time; this line is ignored"
+            problem = say("only one readjustment at a time; this line is ignored")
         if problem or readjust is None:
             self.errors.append(OrderError(segment, problem))
             return
@@ -179,17 +190,28 @@ class _Reader:
     def _line_problem(self, move: int, condition: Condition | None) -> str | None:
         if not 1 <= move <= self.per_deadline:
             last = self.shown(self.per_deadline)
-            plays = f"move {self.first}" if self.per_deadline == 1 else f"moves {self.first}-{last}"
-            return f"there is no move {self.shown(move)} at this deadline: it plays {plays}"
+            if self.per_deadline == 1:
+                return say(
+                    "there is no move {move} at this deadline: it plays move {first}",
+                    move=self.shown(move),
+                    first=self.first,
+                )
+            return say(
+                "there is no move {move} at this deadline: it plays moves {first}-{last}",
+                move=self.shown(move),
+                first=self.first,
+                last=last,
+            )
         if condition is not None and move == 1:
-            return (
-                f"move {self.first}, the first of this deadline, cannot depend on anything yet: "
-                "conditions are for later moves (seed rule 9)"
+            return say(
+                "move {move}, the first of this deadline, cannot depend on anything yet: "
+                "conditions are for later moves (seed rule 9)",
+                move=self.first,
             )
         if condition is None and self._has_plain(move):
-            return f"move {self.shown(move)} is already given; this line is ignored"
+            return say("move {move} is already given; this line is ignored", move=self.shown(move))
         if condition is not None and sum(1 for ln in self.lines if ln.move == move and ln.condition) >= MAX_CASES:
-            return f"at most {MAX_CASES} cases for one move"
+            return say("at most {count} cases for one move", count=MAX_CASES)
         return None
 
     def check_cards(self) -> None:
@@ -204,8 +226,13 @@ class _Reader:
             if self.readjust is not None and (readjust_index(self.state) or 0) < line.move:
                 team = apply_readjust(team, self.readjust)
             hand = " ".join(str(c) for c in team.hands[bad.race])
-            message = (
-                f"move {self.shown(line.move)}, {bad.race}={bad.card}: {bad.problem} (your {bad.race} cards: {hand})"
+            message = say(
+                "move {move}, {race}={card}: {problem} (your {race} cards: {hand})",
+                move=self.shown(line.move),
+                race=bad.race,
+                card=bad.card,
+                problem=bad.problem,
+                hand=hand,
             )
             self.errors.append(OrderError(line.text, message))
             self.lines = [ln for ln in self.lines if ln is not line]
@@ -214,8 +241,14 @@ class _Reader:
             if v.problem:
                 move = self.shown(self.lines[v.line].move)
                 self.notes.append(
-                    f"move {move}, {v.race}={v.card}: in some cases {v.problem}; "
-                    "then the lowest card left is played (ruling P6)"
+                    say(
+                        "move {move}, {race}={card}: in some cases {problem}; "
+                        "then the lowest card left is played (ruling P6)",
+                        move=move,
+                        race=v.race,
+                        card=v.card,
+                        problem=v.problem,
+                    )
                 )
 
     def _options(self) -> list[list[Option]]:
@@ -243,29 +276,84 @@ class _Reader:
     def explain(self, orders: DeadlineOrders) -> None:
         """Notes: the readjustment, each condition as read, and the runners left to rule 10."""
         if orders.readjust is not None:
-            self.notes.append(f"readjustment ({describe(orders.readjust)}), before the first move of the cycle")
+            self.notes.append(
+                say(
+                    "readjustment ({description}), before the first move of the cycle",
+                    description=describe(orders.readjust),
+                )
+            )
         running = self.state.running()
         played = list(move_numbers(self.state))
         for index, move in enumerate(orders.moves):
             number = self.shown(index + 1)
             if index >= len(played):
                 if move.cases or move.cards:
-                    self.notes.append(f"move {number} will not be played: the game stops at max_moves")
+                    self.notes.append(say("move {move} will not be played: the game stops at max_moves", move=number))
                 continue
             for k, case in enumerate(move.cases, start=1):
                 fill = [str(r) for r in running if card_of(case.cards, r) is None]
-                using = f" (for {', '.join(fill)}: the plain move {number} card)" if fill else ""
-                self.notes.append(
-                    f'move {number}, case {k}: "{format_condition(case.condition)}" read as: if '
-                    f"{explain(case.condition)}, play {format_cards(case.cards) or 'the plain cards'}{using}"
-                )
+                self.notes.append(_case_note(number, k, case, ", ".join(fill)))
             missing = [str(r) for r in running if card_of(move.cards, r) is None]
             if missing:
-                when = " when no case holds" if move.cases else ""
-                self.notes.append(
-                    f"move {number}: no card for the {', '.join(missing)} race{'s' if len(missing) > 1 else ''}"
-                    f"{when}; the referee will play the lowest card left there (rule 10, ruling P6)"
-                )
+                self.notes.append(_missing_note(number, ", ".join(missing), len(missing) > 1, bool(move.cases)))
+
+
+def _case_note(number: int, k: int, case: Case, fill: str) -> Said:
+    """How case ``k`` of move ``number`` was read; ``fill``: the races it takes the plain card for."""
+    values = {
+        "move": number,
+        "case": k,
+        "condition": format_condition(case.condition),
+        "meaning": explain(case.condition),
+        "cards": format_cards(case.cards),
+        "races": fill,
+    }
+    if case.cards and fill:
+        return say(
+            'move {move}, case {case}: "{condition}" read as: if {meaning}, play {cards} '
+            "(for {races}: the plain move {move} card)",
+            **values,
+        )
+    if case.cards:
+        return say('move {move}, case {case}: "{condition}" read as: if {meaning}, play {cards}', **values)
+    if fill:
+        return say(
+            'move {move}, case {case}: "{condition}" read as: if {meaning}, play the plain cards '
+            "(for {races}: the plain move {move} card)",
+            **values,
+        )
+    return say('move {move}, case {case}: "{condition}" read as: if {meaning}, play the plain cards', **values)
+
+
+def _missing_note(number: int, races: str, several: bool, cases: bool) -> Said:
+    """The note for the races a move's plain line gives no card (``cases``: only when no case holds)."""
+    if several and cases:
+        return say(
+            "move {move}: no card for the {races} races when no case holds; the referee will play "
+            "the lowest card left there (rule 10, ruling P6)",
+            move=number,
+            races=races,
+        )
+    if several:
+        return say(
+            "move {move}: no card for the {races} races; the referee will play the lowest card left "
+            "there (rule 10, ruling P6)",
+            move=number,
+            races=races,
+        )
+    if cases:
+        return say(
+            "move {move}: no card for the {race} race when no case holds; the referee will play "
+            "the lowest card left there (rule 10, ruling P6)",
+            move=number,
+            race=races,
+        )
+    return say(
+        "move {move}: no card for the {race} race; the referee will play the lowest card left "
+        "there (rule 10, ruling P6)",
+        move=number,
+        race=races,
+    )
 
 
 def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineOrders]:
@@ -278,7 +366,7 @@ def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineO
     orders = reader.orders()
     if orders is None:
         if not reader.errors:
-            reader.errors.append(OrderError("", f"no orders given; expected {MOVE_SYNTAX}"))
+            reader.errors.append(OrderError("", say("no orders given; expected {syntax}", syntax=MOVE_SYNTAX)))
         return ParsedOrders(None, "", tuple(reader.errors), tuple(reader.notes))
     reader.explain(orders)
     canonical = format_deadline(orders, reader.first)

@@ -18,9 +18,12 @@ from dataclasses import dataclass, replace
 from adjudicator.games.three_races.cycle import is_cycle_start
 from adjudicator.games.three_races.state import RACES, READJUSTMENTS, State, Team
 from adjudicator.text import tight
+from adjudicator.words import Said, say
 
 KEYWORDS = frozenset({"swap", "exchange", "trade", "readjust", "readjustment", "rotate", "rotation", "cycle"})
-SYNTAX = "swap 25:10 55:11 (two runners) or rotate 25:10 55:11 85:12 (three runners)"
+SYNTAX = say(
+    "{swap} (two runners) or {rotate} (three runners)", swap="swap 25:10 55:11", rotate="rotate 25:10 55:11 85:12"
+)
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,33 @@ def format_readjust(readjust: Readjust) -> str:
     return word + " " + " ".join(f"{race}:{card}" for race, card in readjust.transfers)
 
 
-def describe(readjust: Readjust) -> str:
-    return ", ".join(f"{card} from the {src} runner to the {dst} runner" for card, src, dst in readjust.moves())
+def describe(readjust: Readjust) -> Said:
+    """Where each card goes, in words: "10 from the 25 runner to the 55 runner, 11 from ..."."""
+    (card, race, other), (card2, race2, other2), *rest = readjust.moves()
+    if not rest:
+        return say(
+            "{card} from the {race} runner to the {other} runner, {card2} from the {race2} runner to the {other2} runner",
+            card=card,
+            race=race,
+            other=other,
+            card2=card2,
+            race2=race2,
+            other2=other2,
+        )
+    card3, race3, other3 = rest[0]
+    return say(
+        "{card} from the {race} runner to the {other} runner, {card2} from the {race2} runner to the {other2} "
+        "runner, {card3} from the {race3} runner to the {other3} runner",
+        card=card,
+        race=race,
+        other=other,
+        card2=card2,
+        race2=race2,
+        other2=other2,
+        card3=card3,
+        race3=race3,
+        other3=other3,
+    )
 
 
 def parse_readjust(rest: str, team: Team) -> tuple[Readjust | None, str]:
@@ -63,21 +91,23 @@ def parse_readjust(rest: str, team: Team) -> tuple[Readjust | None, str]:
         if labelled:
             race, card = int(labelled.group(1)), int(labelled.group(2))
             if race not in RACES:
-                return None, f"there is no {race} race; expected {SYNTAX}"
+                return None, say("there is no {race} race; expected {syntax}", race=race, syntax=SYNTAX)
         elif word.isdecimal():
             card = int(word)
             holders = [r for r in RACES if card in team.hands.get(r, ())]
             if not holders:
-                return None, f"card {card} is not one of 1-12; expected {SYNTAX}"
+                return None, say("card {card} is not one of 1-12; expected {syntax}", card=card, syntax=SYNTAX)
             race = holders[0]
         else:
-            return None, f"did not understand '{word}'; expected {SYNTAX}"
+            return None, say("did not understand '{word}'; expected {syntax}", word=word, syntax=SYNTAX)
         transfers.append((race, card))
     races = [race for race, _ in transfers]
     if len(transfers) not in (2, 3):
-        return None, f"name two runners (a swap) or three (a rotation), one card each; expected {SYNTAX}"
+        return None, say(
+            "name two runners (a swap) or three (a rotation), one card each; expected {syntax}", syntax=SYNTAX
+        )
     if len(set(races)) != len(races):
-        return None, "no more than one card may leave any one runner (seed rule 8)"
+        return None, say("no more than one card may leave any one runner (seed rule 8)")
     return make(transfers), ""
 
 
@@ -94,22 +124,24 @@ def readjust_index(state: State) -> int | None:
 def readjust_problem(state: State, team: Team, readjust: Readjust) -> str | None:
     """Why ``readjust`` cannot be made at the coming deadline, or None (seed rule 8, P4, P7)."""
     if team.readjustments >= READJUSTMENTS:
-        return f"you have used both of your {READJUSTMENTS} readjustments (seed rule 8)"
+        return say("you have used both of your {count} readjustments (seed rule 8)", count=READJUSTMENTS)
     index = readjust_index(state)
     if index is None:
         first, last = state.moves + 1, state.moves + state.options.moves_per_deadline
-        return (
-            f"a readjustment is made only before the first move of a cycle (moves 1, 5, 9, ...; ruling P4); "
-            f"this deadline plays moves {first}-{last}"
+        return say(
+            "a readjustment is made only before the first move of a cycle (moves 1, 5, 9, ...; ruling P4); "
+            "this deadline plays moves {first}-{last}",
+            first=first,
+            last=last,
         )
     running = state.running()
     for race, card in readjust.transfers:
         if race not in running:
-            return f"the {race} race has finished; its cards are retired (ruling P7)"
+            return say("the {race} race has finished; its cards are retired (ruling P7)", race=race)
         if card not in team.hands[race]:
-            return f"your {race} runner does not hold card {card}"
+            return say("your {race} runner does not hold card {card}", race=race, card=card)
     if index == 0 and len({card in team.spent[race] for race, card in readjust.transfers}) > 1:
-        return (
+        return say(
             "a card keeps its 'played this cycle' status when it moves, so exchange only played or only unplayed cards"
         )
     return None

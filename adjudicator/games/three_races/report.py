@@ -16,6 +16,7 @@ from adjudicator.games.three_races.plan import move_numbers
 from adjudicator.games.three_races.resolve import MoveLine, places
 from adjudicator.games.three_races.scoring import as_number, overall_places, points_text
 from adjudicator.games.three_races.state import CARDS, CYCLE, HAND_SIZE, RACES, READJUSTMENTS, Race, State
+from adjudicator.words import say
 
 
 def _cards(cards: Sequence[int]) -> str:
@@ -63,7 +64,9 @@ def _cycle(state: State) -> dict[str, JSON]:
     rows = [
         {
             "seat": seat,
-            "played": ["finished" if race.finished else (_cards(race.played[seat]) or "-") for race in state.races],
+            "played": [
+                say("finished") if race.finished else (_cards(race.played[seat]) or "-") for race in state.races
+            ],
         }
         for seat in state.seats
     ]

@@ -19,6 +19,7 @@ from adjudicator.games.three_races.readjust import (
 )
 from adjudicator.games.three_races.scoring import move_runners, points_text, positions, race_result
 from adjudicator.games.three_races.state import RACES, Race, State, Team
+from adjudicator.words import say
 
 
 def resolve_setup(state: State, splits: Mapping[str, Split]) -> State:
@@ -100,11 +101,16 @@ def _finish_event(race: Race, move: int) -> Event:
     ranking = sorted(race.places, key=race.places.__getitem__)
     scores = ", ".join(f"{seat} {points_text(race.points[seat])}" for seat in ranking)
     if race.stopped:
-        text = (
-            f"the {race.length} race was stopped after move {move} (max_moves) and ranked by square; points: {scores}"
+        text = say(
+            "the {race} race was stopped after move {move} (max_moves) and ranked by square; points: {scores}",
+            race=race.length,
+            move=move,
+            scores=scores,
         )
     else:
-        text = f"the {race.length} race finished at move {move}; points: {scores}"
+        text = say(
+            "the {race} race finished at move {move}; points: {scores}", race=race.length, move=move, scores=scores
+        )
     return Event("finish", text)
 
 
@@ -143,24 +149,38 @@ def _choose_cards(
 ) -> dict[int, int]:
     """The card each running runner of ``team`` plays this move (rules 9-10, P5, P6)."""
     number, wanted = choose(move, facts_for(state, team.seat, previous))
-    label = f"move {state.moves + 1}"
+    label = state.moves + 1
     if number is not None:
-        notes.append(f'{label}: case {number} held ("{format_condition(move.cases[number - 1].condition)}")')
+        condition = format_condition(move.cases[number - 1].condition)
+        notes.append(say('move {move}: case {case} held ("{condition}")', move=label, case=number, condition=condition))
     elif move.cases:
-        notes.append(f"{label}: no case held; the plain cards were used")
+        notes.append(say("move {move}: no case held; the plain cards were used", move=label))
     played: dict[int, int] = {}
     for race in state.running():
         pick = pick_card(team, race, wanted.get(race))
         played[race] = pick.card
         if pick.problem is None:
             continue
-        notes.append(f"{label}, {race} race: {pick.problem}; your lowest card left, {pick.card}, was played (P6)")
+        notes.append(
+            say(
+                "move {move}, {race} race: {problem}; your lowest card left, {card}, was played (P6)",
+                move=label,
+                race=race,
+                problem=pick.problem,
+                card=pick.card,
+            )
+        )
         if wanted.get(race) is not None:
             events.append(
                 Event(
                     "substitute",
-                    f"{team.seat}: the card ordered for the {race} race at {label} could not be played; "
-                    "the lowest card left was played (rule 10, ruling P6)",
+                    say(
+                        "{seat}: the card ordered for the {race} race at move {move} could not be played; "
+                        "the lowest card left was played (rule 10, ruling P6)",
+                        seat=team.seat,
+                        race=race,
+                        move=label,
+                    ),
                     team.seat,
                 )
             )
@@ -195,7 +215,7 @@ def resolve_deadline(state: State, orders: Mapping[str, DeadlineOrders]) -> Dead
         events.extend(finished)
         lines.append(previous)
     if state.finished:
-        events.append(Event("game-over", "all three races are over"))
+        events.append(Event("game-over", say("all three races are over")))
     state = replace(state, turn=state.turn + 1)
     return DeadlineResult(state, tuple(lines), tuple(events), {seat: tuple(n) for seat, n in notes.items()})
 
@@ -206,9 +226,17 @@ def _readjust(state: State, orders: Mapping[str, DeadlineOrders], notes: dict[st
         readjust = orders[team.seat].readjust
         finished = [race for race, _ in readjust.transfers if race not in state.running()] if readjust else []
         if readjust is not None and finished:
-            notes[team.seat].append(f"readjustment not made: the {finished[0]} race has finished meanwhile (ruling P7)")
+            notes[team.seat].append(
+                say("readjustment not made: the {race} race has finished meanwhile (ruling P7)", race=finished[0])
+            )
         elif readjust is not None:
             team = apply_readjust(team, readjust)
-            notes[team.seat].append(f"before move {state.moves + 1}: readjustment made ({describe(readjust)})")
+            notes[team.seat].append(
+                say(
+                    "before move {move}: readjustment made ({description})",
+                    move=state.moves + 1,
+                    description=describe(readjust),
+                )
+            )
         teams.append(team)
     return replace(state, teams=tuple(teams))

@@ -39,6 +39,7 @@ from adjudicator.games.three_races.plan import lowest_cards, move_numbers
 from adjudicator.games.three_races.resolve import resolve_deadline, resolve_setup
 from adjudicator.games.three_races.scoring import as_number
 from adjudicator.games.three_races.state import CARDS, CYCLE, HAND_SIZE, RACES, READJUSTMENTS, State, new_state
+from adjudicator.words import say
 
 Orders = Split | DeadlineOrders
 
@@ -70,10 +71,16 @@ class ThreeRaces:
         if state.finished:
             return None
         if state.turn == 0:
-            return Phase(0, PhaseKind.SETUP, state.seats, "setup: split your cards 1-12 into three hands of four")
+            title = say("setup: split your cards 1-12 into three hands of four")
+            return Phase(0, PhaseKind.SETUP, state.seats, title)
         numbers = move_numbers(state)
-        moves = f"move {numbers[0]}" if len(numbers) == 1 else f"moves {numbers[0]}-{numbers[-1]}"
-        return Phase(state.turn, PhaseKind.TURN, state.seats, f"deadline {state.turn}: {moves}")
+        if len(numbers) == 1:
+            title = say("deadline {deadline}: move {move}", deadline=state.turn, move=numbers[0])
+        else:
+            title = say(
+                "deadline {deadline}: moves {first}-{last}", deadline=state.turn, first=numbers[0], last=numbers[-1]
+            )
+        return Phase(state.turn, PhaseKind.TURN, state.seats, title)
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
         if (refused := refuse_oversized(text)) is not None:
@@ -98,7 +105,7 @@ class ThreeRaces:
 
     def resolve(self, state: State, orders: Mapping[str, Any], rng: random.Random) -> Resolution[State]:
         if self.phase(state) is None:
-            raise IllegalOrders("-", "the game is over")
+            raise IllegalOrders("-", say("the game is over"))
         if state.turn == 0:
             splits = {seat: expect_orders(seat, orders, Split, "Split") for seat in state.seats}
             new = resolve_setup(state, splits)
