@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from adjudicator.api import JSON
+from adjudicator.words import say
 
 
 class CardKind(enum.Enum):
@@ -80,7 +81,7 @@ def card_from_json(value: JSON) -> Card:
 def hand_text(cards: Iterable[Card]) -> str:
     """The hand as players read it: ``1 2 4 zero sprint`` (``none`` when empty)."""
     text = " ".join(card.label for card in cards)
-    return text or "none"
+    return text or say("none")
 
 
 def without(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -108,8 +109,8 @@ def illegal_reason(hand: tuple[Card, ...], card: Card, first_turn: bool) -> str 
     """Why ``card`` may not be played from ``hand`` now (ruling L8), or None."""
     if card not in hand:
         if card.special:
-            return f"its {card.label.upper()} has been used already"
-        return f"it holds no {card.label}"
+            return say("its {card} has been used already", card=card.label.upper())
+        return say("it holds no {card}", card=card.label)
     if card.special and first_turn:
-        return "no special card may be played on the first turn (seed rule 10)"
+        return say("no special card may be played on the first turn (seed rule 10)")
     return None

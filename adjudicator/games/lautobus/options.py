@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from adjudicator.api import JSON, OptionSpec, SetupError
 from adjudicator.options import is_whole, option_fields
+from adjudicator.words import say
 
 TEAMS = 5
 """Seed rule 1: five teams per game."""
@@ -32,47 +33,59 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "movement_cards",
         list(DEFAULT_MOVEMENT_CARDS),
-        "The movement cards each cyclist starts with, besides one ZERO and one SPRINT (ruling L1; the seed "
-        "does not give them, so this default is provisional). A list of 1-12 values, each 1-20.",
+        say(
+            "The movement cards each cyclist starts with, besides one ZERO and one SPRINT (ruling L1; the seed "
+            "does not give them, so this default is provisional). A list of 1-12 values, each 1-20."
+        ),
     ),
     OptionSpec(
         "start_layout",
         None,
-        "Start spaces (ruling L2). None: five groups of five with one empty space between them, "
-        "E 1-5, D 7-11, C 13-17, B 19-23, A 25-29 (the leader on 29). Otherwise a list of 25 different "
-        "spaces; sorted from the back, each run of five is one group.",
+        say(
+            "Start spaces (ruling L2). None: five groups of five with one empty space between them, "
+            "E 1-5, D 7-11, C 13-17, B 19-23, A 25-29 (the leader on 29). Otherwise a list of 25 different "
+            "spaces; sorted from the back, each run of five is one group."
+        ),
     ),
     OptionSpec(
         "start_assignment",
         "latin",
-        "Which team's cyclist starts where (ruling L3): 'latin' puts the cyclist at offset p (0 = back) of "
-        "group g (0 = last group) in team ((g + p) mod 5) + 1; 'seeded_random' shuffles the 25 places with "
-        "the game's seed.",
+        say(
+            "Which team's cyclist starts where (ruling L3): 'latin' puts the cyclist at offset p (0 = back) of "
+            "group g (0 = last group) in team ((g + p) mod 5) + 1; 'seeded_random' shuffles the 25 places with "
+            "the game's seed."
+        ),
         ("latin", "seeded_random"),
     ),
     OptionSpec(
         "slipstream_timing",
         "before",
-        "When 'directly behind' is judged for keeping a card (ruling L4): 'before' movement (seed wording) "
-        "or 'after' movement.",
+        say(
+            "When 'directly behind' is judged for keeping a card (ruling L4): 'before' movement (seed wording) "
+            "or 'after' movement."
+        ),
         ("before", "after"),
     ),
     OptionSpec(
         "sprint1_retainable",
         True,
-        "A SPRINT played as the last card moves 1 (seed rule 11); true: it is a normal 1 that can be kept and "
-        "matched (ruling L5); false: like any special it is never kept and never matches.",
+        say(
+            "A SPRINT played as the last card moves 1 (seed rule 11); true: it is a normal 1 that can be kept and "
+            "matched (ruling L5); false: like any special it is never kept and never matches."
+        ),
     ),
     OptionSpec(
         "sprint_includes_zero",
         True,
-        "Ruling L6: true: a SPRINT also uses up the ZERO (it adds 0); false: the ZERO stays in the hand.",
+        say("Ruling L6: true: a SPRINT also uses up the ZERO (it adds 0); false: the ZERO stays in the hand."),
     ),
     OptionSpec(
         "team_tie",
         "best_cyclist",
-        "Teams with equal penalty totals (ruling L9): 'best_cyclist' ranks them by their best-placed "
-        "cyclist, then the next; 'shared' gives them the same place.",
+        say(
+            "Teams with equal penalty totals (ruling L9): 'best_cyclist' ranks them by their best-placed "
+            "cyclist, then the next; 'shared' gives them the same place."
+        ),
         ("best_cyclist", "shared"),
     ),
 )
@@ -102,10 +115,19 @@ class Options:
             ("team_tie", ("best_cyclist", "shared")),
         ):
             if name in known and known[name] not in choices:
-                raise SetupError(f"option {name} must be one of {', '.join(choices)}, not {known[name]!r}")
+                raise SetupError(
+                    say(
+                        "option {name} must be one of {choices}, not {value}",
+                        name=name,
+                        choices=", ".join(choices),
+                        value=repr(known[name]),
+                    )
+                )
         for name in ("sprint1_retainable", "sprint_includes_zero"):
             if name in known and not isinstance(known[name], bool):
-                raise SetupError(f"option {name} must be true or false, not {known[name]!r}")
+                raise SetupError(
+                    say("option {name} must be true or false, not {value}", name=name, value=repr(known[name]))
+                )
         rest = {k: v for k, v in known.items() if k not in ("movement_cards", "start_layout")}
         return cls(movement_cards=cards, start_layout=layout, **rest)
 
@@ -124,11 +146,21 @@ class Options:
 def _movement_cards(value: JSON) -> tuple[int, ...]:
     """Ruling L1: a non-empty list of small positive values (duplicates allowed)."""
     if not isinstance(value, (list, tuple)) or not value or not all(is_whole(v) for v in value):
-        raise SetupError(f"movement_cards must be a non-empty list of whole numbers, not {value!r}")
+        raise SetupError(
+            say("movement_cards must be a non-empty list of whole numbers, not {value}", value=repr(value))
+        )
     if len(value) > MAX_HAND:
-        raise SetupError(f"movement_cards may hold at most {MAX_HAND} cards, not {len(value)}")
+        raise SetupError(
+            say("movement_cards may hold at most {most} cards, not {count}", most=MAX_HAND, count=len(value))
+        )
     if not all(1 <= v <= MAX_CARD_VALUE for v in value):
-        raise SetupError(f"each movement card must be 1-{MAX_CARD_VALUE} (ZERO is a special card): {value!r}")
+        raise SetupError(
+            say(
+                "each movement card must be 1-{most} (ZERO is a special card): {value}",
+                most=MAX_CARD_VALUE,
+                value=repr(value),
+            )
+        )
     return tuple(sorted(value))
 
 
@@ -137,9 +169,13 @@ def _start_layout(value: JSON) -> tuple[int, ...] | None:
     if value is None or value == "standard":
         return None
     if not isinstance(value, (list, tuple)) or not all(is_whole(v) for v in value):
-        raise SetupError(f"start_layout must be None or a list of {CYCLISTS} spaces, not {value!r}")
+        raise SetupError(
+            say("start_layout must be None or a list of {count} spaces, not {value}", count=CYCLISTS, value=repr(value))
+        )
     if len(value) != CYCLISTS or len(set(value)) != CYCLISTS:
-        raise SetupError(f"start_layout must list {CYCLISTS} different spaces, not {len(set(value))}")
+        raise SetupError(
+            say("start_layout must list {count} different spaces, not {given}", count=CYCLISTS, given=len(set(value)))
+        )
     if not all(1 <= v <= MAX_START_SPACE for v in value):
-        raise SetupError(f"start_layout spaces must be 1-{MAX_START_SPACE}")
+        raise SetupError(say("start_layout spaces must be 1-{most}", most=MAX_START_SPACE))
     return tuple(sorted(value))

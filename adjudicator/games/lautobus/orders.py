@@ -25,8 +25,9 @@ from adjudicator.games.lautobus.cards import SPRINT, ZERO, Card, CardKind, fallb
 from adjudicator.games.lautobus.cards import move as move_card
 from adjudicator.games.lautobus.options import RIDERS, Options
 from adjudicator.games.lautobus.state import Cyclist
+from adjudicator.words import say
 
-SYNTAX = "RIDER: CARD for each of your riders with cards, e.g. 1: 3, 2: 5, 3: zero, 4: sprint, 5: 2"
+SYNTAX = say("RIDER: CARD for each of your riders with cards, e.g. 1: 3, 2: 5, 3: zero, 4: sprint, 5: 2")
 MAX_WRITTEN_CARD = 99
 
 _ZERO_WORDS = {"zero", "z", "0", "nil", "nought"}
@@ -100,10 +101,10 @@ def parse_team_orders(
     items = _items(text)
     if not active:
         return ParsedOrders(
-            None, "", (OrderError(text.strip(), "no cyclist of your team holds cards: no orders are owed"),)
+            None, "", (OrderError(text.strip(), say("no cyclist of your team holds cards: no orders are owed")),)
         )
     if not items:
-        return ParsedOrders(None, "", (OrderError("", f"no orders given; expected {SYNTAX}"),))
+        return ParsedOrders(None, "", (OrderError("", say("no orders given; expected {syntax}", syntax=SYNTAX)),))
     tokenised = [(item, _tokens(item)) for item in items]
     flat = [token for _, tokens in tokenised for token in tokens]
     one_pair = len(items) == 1 and len(flat) == 2 and flat[0].isdecimal() and int(flat[0]) in active
@@ -122,19 +123,24 @@ def parse_team_orders(
             card = read_card(token)
             assert card is not None
             found[rider] = card
-        notes.append("read as one card for each rider with cards, in rider order")
+        notes.append(say("read as one card for each rider with cards, in rider order"))
     else:
         for item, tokens in tokenised:
             _read_pairs(item, tokens, found, errors)
     if not found:
         if not errors:
-            errors.append(OrderError(text.strip(), f"no card found; expected {SYNTAX}"))
+            errors.append(OrderError(text.strip(), say("no card found; expected {syntax}", syntax=SYNTAX)))
         return ParsedOrders(None, "", tuple(errors), tuple(notes))
     orders = TeamOrders(tuple(Play(rider, found[rider]) for rider in sorted(found) if rider in active))
     notes.extend(_echo(cyclists, found, first_turn, options))
     if not orders.plays:  # only riders without cards were named: nothing to play, nothing to write back
         riders = ", ".join(str(rider) for rider in active)
-        errors.append(OrderError(text.strip(), f"no card for a rider who holds cards (riders {riders}); {SYNTAX}"))
+        errors.append(
+            OrderError(
+                text.strip(),
+                say("no card for a rider who holds cards (riders {riders}); {syntax}", riders=riders, syntax=SYNTAX),
+            )
+        )
         return ParsedOrders(None, "", tuple(errors), tuple(notes))
     return ParsedOrders(orders, format_orders(orders), tuple(errors), tuple(notes))
 
@@ -142,18 +148,24 @@ def parse_team_orders(
 def _read_pairs(item: str, tokens: list[str], found: dict[int, Card], errors: list[OrderError]) -> None:
     """Read ``RIDER CARD`` pairs from one item; any problem rejects the whole item."""
     pairs: dict[int, Card] = {}
-    problem = None if tokens else f"not understood; expected {SYNTAX}"
+    problem = None if tokens else say("not understood; expected {syntax}", syntax=SYNTAX)
     for i in range(0, len(tokens), 2):
         rider_word = tokens[i]
         card = read_card(tokens[i + 1]) if i + 1 < len(tokens) else None
         if not rider_word.isdecimal() or not 1 <= int(rider_word) <= RIDERS:
-            problem = f"'{rider_word}' is not a rider 1-{RIDERS}; expected {SYNTAX}"
+            problem = say(
+                "'{word}' is not a rider 1-{riders}; expected {syntax}", word=rider_word, riders=RIDERS, syntax=SYNTAX
+            )
         elif i + 1 >= len(tokens):
-            problem = f"no card for rider {rider_word}; expected {SYNTAX}"
+            problem = say("no card for rider {rider}; expected {syntax}", rider=rider_word, syntax=SYNTAX)
         elif card is None:
-            problem = f"'{tokens[i + 1]}' is not a card: write a number, zero or sprint; expected {SYNTAX}"
+            problem = say(
+                "'{word}' is not a card: write a number, zero or sprint; expected {syntax}",
+                word=tokens[i + 1],
+                syntax=SYNTAX,
+            )
         elif int(rider_word) in found or int(rider_word) in pairs:
-            problem = f"rider {rider_word} was given a card already; this is ignored"
+            problem = say("rider {rider} was given a card already; this is ignored", rider=rider_word)
         else:
             pairs[int(rider_word)] = card
             continue
@@ -166,30 +178,47 @@ def _read_pairs(item: str, tokens: list[str], found: dict[int, Card], errors: li
 
 def _echo(cyclists: Sequence[Cyclist], found: dict[int, Card], first_turn: bool, options: Options) -> list[str]:
     """How each rider's card was read, with the ruling L8 warnings."""
-    notes = []
+    notes: list[str] = []
     for cyclist in cyclists:
         card = found.get(cyclist.rider)
         if not cyclist.has_cards:
             if card is not None:
-                notes.append(f"rider {cyclist.rider} has no cards left and needs none; {card.label} ignored")
+                notes.append(
+                    say(
+                        "rider {rider} has no cards left and needs none; {card} ignored",
+                        rider=cyclist.rider,
+                        card=card.label,
+                    )
+                )
             continue
         if card is None:
             fallback = fallback_card(cyclist.cards, first_turn)
             notes.append(
-                f"WARNING: no card for rider {cyclist.rider}; unless you send one, the referee will play "
-                f"{fallback.label} (ruling L8)"
+                say(
+                    "WARNING: no card for rider {rider}; unless you send one, the referee will play {card} (ruling L8)",
+                    rider=cyclist.rider,
+                    card=fallback.label,
+                )
             )
             continue
         reason = illegal_reason(cyclist.cards, card, first_turn)
         if reason is not None:
             fallback = fallback_card(cyclist.cards, first_turn)
             notes.append(
-                f"WARNING: rider {cyclist.rider} cannot play {card.label}: {reason} (its cards: "
-                f"{hand_text(cyclist.cards)}); unless you change it, the referee will play {fallback.label} "
-                "instead (ruling L8)"
+                say(
+                    "WARNING: rider {rider} cannot play {card}: {reason} (its cards: {hand}); unless you change it, "
+                    "the referee will play {fallback} instead (ruling L8)",
+                    rider=cyclist.rider,
+                    card=card.label,
+                    reason=reason,
+                    hand=hand_text(cyclist.cards),
+                    fallback=fallback.label,
+                )
             )
             continue
-        notes.append(f"rider {cyclist.rider} plays {_describe(cyclist.cards, card, options)}")
+        notes.append(
+            say("rider {rider} plays {card}", rider=cyclist.rider, card=_describe(cyclist.cards, card, options))
+        )
     return notes
 
 
@@ -197,9 +226,9 @@ def _describe(hand: tuple[Card, ...], card: Card, options: Options) -> str:
     if card.kind is CardKind.MOVE:
         return card.label
     if card == ZERO:
-        return "ZERO: no movement"
+        return say("ZERO: no movement")
     if hand == (SPRINT,):
-        return "SPRINT, the last card: it moves 1 (seed rule 11)"
+        return say("SPRINT, the last card: it moves 1 (seed rule 11)")
     spent = [c for c in hand if c != SPRINT and (options.sprint_includes_zero or c != ZERO)]
     total = sum(c.value for c in spent)
-    return f"SPRINT: all of {hand_text(spent)} at once, {total} spaces (seed rule 10)"
+    return say("SPRINT: all of {cards} at once, {total} spaces (seed rule 10)", cards=hand_text(spent), total=total)

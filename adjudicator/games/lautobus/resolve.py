@@ -30,6 +30,7 @@ from adjudicator.games.lautobus.cards import (
 from adjudicator.games.lautobus.options import RIDERS, Options
 from adjudicator.games.lautobus.orders import TeamOrders
 from adjudicator.games.lautobus.state import Cyclist, State
+from adjudicator.words import say
 
 FINISH_BONUSES = (3, 2, 1)
 """Seed rule 13: 1st +3, 2nd +2, 3rd +1, applied 1st first."""
@@ -137,11 +138,17 @@ def choose_card(state: State, cyclist: Cyclist, orders: TeamOrders, events: list
     """The card ``cyclist`` plays and, when ruling L8 replaced it, the card ordered."""
     asked = orders.card_for(cyclist.rider)
     fallback = fallback_card(cyclist.cards, state.first_turn)
-    who = f"{cyclist.team} rider {cyclist.rider}"
     if asked is None:
         events.append(
             Event(
-                "default_card", f"{who}: no card ordered; the referee played {fallback.label} (ruling L8)", cyclist.team
+                "default_card",
+                say(
+                    "{team} rider {rider}: no card ordered; the referee played {card} (ruling L8)",
+                    team=cyclist.team,
+                    rider=cyclist.rider,
+                    card=fallback.label,
+                ),
+                cyclist.team,
             )
         )
         return fallback, None
@@ -151,7 +158,14 @@ def choose_card(state: State, cyclist: Cyclist, orders: TeamOrders, events: list
     events.append(
         Event(
             "override",
-            f"{who} cannot play {asked.label}: {reason}; the referee played {fallback.label} instead (ruling L8)",
+            say(
+                "{team} rider {rider} cannot play {card}: {reason}; the referee played {fallback} instead (ruling L8)",
+                team=cyclist.team,
+                rider=cyclist.rider,
+                card=asked.label,
+                reason=reason,
+                fallback=fallback.label,
+            ),
             cyclist.team,
         )
     )
@@ -197,7 +211,14 @@ def resolve_turn(state: State, orders: Mapping[str, TeamOrders]) -> TurnResult:
             events.append(
                 Event(
                     "sprint",
-                    f"{cyclist.team} rider {cyclist.rider} sprints {played.value}: {cyclist.space} -> {after[key]}",
+                    say(
+                        "{team} rider {rider} sprints {value}: {start} -> {end}",
+                        team=cyclist.team,
+                        rider=cyclist.rider,
+                        value=played.value,
+                        start=cyclist.space,
+                        end=after[key],
+                    ),
                     cyclist.team,
                 )
             )
@@ -243,13 +264,20 @@ def finish(state: State) -> tuple[State, tuple[Bonus, ...]]:
 
 
 def _finish_events(bonuses: tuple[Bonus, ...]) -> list[Event]:
-    events = [Event("finish", "the race is over: every cyclist has played all his cards (seed rule 12)")]
+    events = [Event("finish", say("the race is over: every cyclist has played all his cards (seed rule 12)"))]
     for place, bonus in enumerate(bonuses, start=1):
         events.append(
             Event(
                 "bonus",
-                f"finishing bonus for place {place}: {bonus.team} rider {bonus.rider} +{bonus.bonus}, "
-                f"{bonus.start} -> {bonus.end} (seed rule 13)",
+                say(
+                    "finishing bonus for place {place}: {team} rider {rider} +{bonus}, {start} -> {end} (seed rule 13)",
+                    place=place,
+                    team=bonus.team,
+                    rider=bonus.rider,
+                    bonus=bonus.bonus,
+                    start=bonus.start,
+                    end=bonus.end,
+                ),
                 bonus.team,
             )
         )

@@ -35,6 +35,7 @@ from adjudicator.games.lautobus.report import turn_report
 from adjudicator.games.lautobus.resolve import resolve_turn
 from adjudicator.games.lautobus.scoring import standings
 from adjudicator.games.lautobus.state import State
+from adjudicator.words import say
 
 
 def phase_title(state: State) -> str:
@@ -42,8 +43,8 @@ def phase_title(state: State) -> str:
     referee's (the record's, counted from 0, as every report, reminder and GM
     command shows it), and a second count here would contradict it."""
     if state.first_turn:
-        return "a card for each cyclist (the first turn: no ZERO or SPRINT yet)"
-    return "a card for each cyclist"
+        return say("a card for each cyclist (the first turn: no ZERO or SPRINT yet)")
+    return say("a card for each cyclist")
 
 
 class Lautobus:
@@ -60,7 +61,7 @@ class Lautobus:
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Seed rules 1-3 with rulings L1-L3; only ``rng`` decides a seeded_random start."""
-        check_seats(seats, TEAMS, TEAMS, game="L'autobus", noun="teams", twice="two teams have the same seat name")
+        check_seats(seats, TEAMS, TEAMS, game="L'autobus", noun="teams", twice=say("two teams have the same seat name"))
         resolved = Options.from_mapping(options)
         return State(resolved, tuple(seats), start_cyclists(seats, resolved, rng))
 
