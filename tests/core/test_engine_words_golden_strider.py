@@ -205,11 +205,6 @@ def test_the_english_player_reads_what_the_engine_said_before(mails: dict[str, l
     assert "this plays " in said and "you hold no card 7; your hand is " in said
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the turn record keeps its phase title as English text (bot/core/turns/resolution.py stores "
-    "str(phase.title)), and a report's heading prints it: not this game's to change",
-)
 @pytest.mark.parametrize("who", ["Ann", "Ben"])
 def test_a_french_or_german_report_heading_names_the_round_in_the_readers_language(
     mails: dict[str, list[Row]], who: str

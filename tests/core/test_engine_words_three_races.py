@@ -6,8 +6,7 @@ a readjustment, moves that do not exist, cards already played), the deadlines th
 races' finish events and the game's end.  Every sentence the engine said (each kept form in the mails'
 data) is missing in English from Ann's and Ben's mails and is there, as the engine said it, in Cat's;
 ``HELP three-races`` is French and German too, but for the options' paragraphs (wrapped in English by
-``adjudicator.options.describe_options``).  A report's heading is left out: the core keeps the phase's
-title there as plain English text.  A lone word the engine said ("finished") is not looked for: the
+``adjudicator.options.describe_options``).  A lone word the engine said ("finished") is not looked for: the
 orders, echoed as written, use it.
 """
 
@@ -98,12 +97,9 @@ def _flat(text: str) -> str:
 
 
 def _read(row: Row) -> str:
-    """What a mail says, but a report's heading: it names the phase by the title the turn's record keeps
-    as plain text (``bot/core/turns/resolution.py``: ``phase_title=str(phase.title)``), in English."""
-    if row.row.template != "report":
-        return row.body
-    _heading, rule, rest = row.body.partition("=" * 78)
-    return rest if rule else row.body
+    """What a mail says, its report heading too (the phase's title is said again from the turn's record:
+    ``bot/core/turns/record_words.py``)."""
+    return row.body
 
 
 def _play(h: Harness) -> dict[str, list[Row]]:
