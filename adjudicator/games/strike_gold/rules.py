@@ -103,8 +103,8 @@ class StrikeGold:
         if phase is None:
             return ParsedOrders(None, "", (OrderError(text.strip(), say("the game is over")),))
         if seat not in phase.owing:
-            refused = say("no order is due from you: {phase}", phase=phase.title)
-            return ParsedOrders(None, "", (OrderError(text.strip(), refused),))
+            not_due = say("no order is due from you: {phase}", phase=phase.title)
+            return ParsedOrders(None, "", (OrderError(text.strip(), not_due),))
         return read_order(self._context(state, seat), text)
 
     def _context(self, state: State, seat: str) -> Context:
