@@ -94,16 +94,16 @@ def normal_bounds(low: int | None, high: int | None) -> tuple[int | None, int | 
     return (None if low is None or low <= MIN_CARD else low), (None if high is None or high >= MAX_CARD else high)
 
 
-def format_condition(low: int | None, high: int | None, subject: str = "") -> str:
-    """``if 4 or less``, ``if 10 or more``, ``if 3 to 5``, ``if 7`` ("" for no bound); ``subject``
-    goes before the numbers ("the card is " in the notes echoed to the player)."""
+def format_condition(low: int | None, high: int | None) -> str:
+    """``if 4 or less``, ``if 10 or more``, ``if 3 to 5``, ``if 7`` ("" for no bound): the order's own words
+    (the notes echoed to the player say them in words of their own, :mod:`.orders_parse`)."""
     if low is None and high is None:
         return ""
     if low is None:
-        return f"if {subject}{high} or less"
+        return f"if {high} or less"
     if high is None:
-        return f"if {subject}{low} or more"
-    return f"if {subject}{low}" if low == high else f"if {subject}{low} to {high}"
+        return f"if {low} or more"
+    return f"if {low}" if low == high else f"if {low} to {high}"
 
 
 def format_action(action: Action) -> str:
