@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from adjudicator.api import JSON
 from adjudicator.games.strike_gold.cards import COLUMNS, ROWS, SLOTS, column_slots, row_slots
+from adjudicator.words import say
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,10 @@ class LineClear:
 
     @property
     def label(self) -> str:
-        return f"{self.kind} {self.index + 1}"
+        """``column 2`` or ``row 3`` (said: the reader's language in an event)."""
+        if self.kind == "column":
+            return say("column {number}", number=self.index + 1)
+        return say("row {number}", number=self.index + 1)
 
 
 def new_grid(values: tuple[int, ...] | list[int]) -> Grid:

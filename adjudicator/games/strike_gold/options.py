@@ -15,87 +15,111 @@ from dataclasses import dataclass
 from adjudicator.api import JSON, OptionSpec, SetupError
 from adjudicator.games.strike_gold.cards import DECK_SIZE, full_deck
 from adjudicator.options import is_whole, option_fields, options_dict, resolve_options
+from adjudicator.words import say
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
-        "game_to", 100, "Game to: the game ends after a round in which a total reaches this (seed).", (50, 100, 200)
+        "game_to",
+        100,
+        say("Game to: the game ends after a round in which a total reaches this (seed)."),
+        (50, 100, 200),
     ),
     OptionSpec(
         "out_player_final_turn",
         False,
-        "Out player takes final turn (seed): after the others' final turns, the out player takes one more.",
+        say("Out player takes final turn (seed): after the others' final turns, the out player takes one more."),
     ),
     OptionSpec(
         "out_player_scores_zero",
         False,
-        "Out player scores 0 (seed): an out player without the lowest score scores 0 instead of double "
-        "(the same as out_penalty 'zero', ruling S3b).",
+        say(
+            "Out player scores 0 (seed): an out player without the lowest score scores 0 instead of double "
+            "(the same as out_penalty 'zero', ruling S3b)."
+        ),
     ),
-    OptionSpec("row_wipe", False, "Row wipe (seed): matching rows are cleared as well as columns (see row_wipe_mode)."),
+    OptionSpec(
+        "row_wipe", False, say("Row wipe (seed): matching rows are cleared as well as columns (see row_wipe_mode).")
+    ),
     OptionSpec(
         "discard_pick_must_keep",
         True,
-        "S1: a card taken from the discard pile must be kept in the grid; false allows discarding it again "
-        "(and flipping), the literal seed reading.",
+        say(
+            "S1: a card taken from the discard pile must be kept in the grid; false allows discarding it again "
+            "(and flipping), the literal seed reading."
+        ),
     ),
     OptionSpec(
         "out_lowest_tie_counts",
         True,
-        "S2: an out player tied for the lowest round score counts as lowest (no penalty); false needs strictly lowest.",
+        say(
+            "S2: an out player tied for the lowest round score counts as lowest (no penalty); false needs strictly lowest."
+        ),
     ),
     OptionSpec(
         "double_only_positive",
         True,
-        "S3: the doubling penalty applies only to a round score above 0.",
+        say("S3: the doubling penalty applies only to a round score above 0."),
     ),
     OptionSpec(
         "out_penalty",
         "double",
-        "S3b: an out player without the lowest score: 'double' the score, 'zero' scores 0 (literal seed option), "
-        "'none' scores normally.",
+        say(
+            "S3b: an out player without the lowest score: 'double' the score, 'zero' scores 0 (literal seed option), "
+            "'none' scores normally."
+        ),
         ("double", "zero", "none"),
     ),
     OptionSpec(
         "row_wipe_mode",
         "full_row",
-        "S4, with row_wipe: 'full_row' clears a row whose remaining cards (at least 3) are all face up and equal; "
-        "'any_three' removes any 3 or more equal face-up cards of a row, leaving empty slots that score 0.",
+        say(
+            "S4, with row_wipe: 'full_row' clears a row whose remaining cards (at least 3) are all face up and equal; "
+            "'any_three' removes any 3 or more equal face-up cards of a row, leaving empty slots that score 0."
+        ),
         ("full_row", "any_three"),
     ),
     OptionSpec(
         "clear_on_final_reveal",
         False,
-        "S5: columns (and rows) that match when the remaining cards are revealed at the end of a round also clear.",
+        say(
+            "S5: columns (and rows) that match when the remaining cards are revealed at the end of a round also clear."
+        ),
     ),
     OptionSpec(
         "target_comparison",
         "reach",
-        "S6: the game ends when a total 'reach'es the target (>=, seed 'Object') or 'exceed's it (>).",
+        say("S6: the game ends when a total 'reach'es the target (>=, seed 'Object') or 'exceed's it (>)."),
         ("reach", "exceed"),
     ),
     OptionSpec(
         "later_round_starter",
         "highest_reveal",
-        "S9: who starts rounds 2 and later: 'highest_reveal' (highest total of the flipped cards, ties to the "
-        "earliest seat) or 'previous_out_player' (the player who went out last round).",
+        say(
+            "S9: who starts rounds 2 and later: 'highest_reveal' (highest total of the flipped cards, ties to the "
+            "earliest seat) or 'previous_out_player' (the player who went out last round)."
+        ),
         ("highest_reveal", "previous_out_player"),
     ),
     OptionSpec(
         "tiebreak_counts_rows",
         False,
-        "S7: the tie-break (most columns cleared in the game) also counts rows wiped.",
+        say("S7: the tie-break (most columns cleared in the game) also counts rows wiped."),
     ),
     OptionSpec(
         "max_rounds",
         100,
-        "Referee's safeguard, not in the seed: the game ends after this many rounds even if no total reached the target.",
+        say(
+            "Referee's safeguard, not in the seed: the game ends after this many rounds even if no total reached the target."
+        ),
     ),
     OptionSpec(
         "deck",
         None,
-        "The order of all 150 cards for round 1, top first (a list, or text of numbers), to replay a game played "
-        "at a table. Dealt seat by seat, 12 cards each filling r1c1, r1c2, r1c3, r1c4, r2c1 ... r3c4; then one card "
-        "starts the discard pile; the rest is the draw pile. Unset: shuffled. Later rounds are always shuffled.",
+        say(
+            "The order of all 150 cards for round 1, top first (a list, or text of numbers), to replay a game played "
+            "at a table. Dealt seat by seat, 12 cards each filling r1c1, r1c2, r1c3, r1c4, r2c1 ... r3c4; then one card "
+            "starts the discard pile; the rest is the draw pile. Unset: shuffled. Later rounds are always shuffled."
+        ),
     ),
 )
 
@@ -142,9 +166,9 @@ class Options:
         fields["deck"] = parse_deck(checked.get("deck"))
         options = cls(**fields)
         if options.out_player_scores_zero and options.out_penalty == "none":
-            raise SetupError("out_player_scores_zero contradicts out_penalty 'none': choose one")
+            raise SetupError(say("out_player_scores_zero contradicts out_penalty 'none': choose one"))
         if not 1 <= int(options.max_rounds) <= 1000:
-            raise SetupError("max_rounds must be between 1 and 1000")
+            raise SetupError(say("max_rounds must be between 1 and 1000"))
         return options
 
     def as_dict(self) -> dict[str, JSON]:
@@ -162,14 +186,23 @@ def parse_deck(value: JSON) -> tuple[int, ...] | None:
         try:
             value = [int(w) for w in words]
         except ValueError:
-            raise SetupError("deck must list card values (numbers -2 to 12), top card first") from None
+            raise SetupError(say("deck must list card values (numbers -2 to 12), top card first")) from None
     if not isinstance(value, (list, tuple)) or not all(is_whole(v) for v in value):
-        raise SetupError("deck must be a list of card values (numbers -2 to 12), top card first")
+        raise SetupError(say("deck must be a list of card values (numbers -2 to 12), top card first"))
     cards = tuple(value)
     if len(cards) != DECK_SIZE:
-        raise SetupError(f"deck must list all {DECK_SIZE} cards, top first; it lists {len(cards)}")
+        raise SetupError(
+            say("deck must list all {size} cards, top first; it lists {count}", size=DECK_SIZE, count=len(cards))
+        )
     have, want = Counter(cards), Counter(full_deck())
     for card in sorted(set(have) | set(want)):
         if have[card] != want[card]:
-            raise SetupError(f"deck lists {have[card]} cards of value {card}; the deck holds {want[card]}")
+            raise SetupError(
+                say(
+                    "deck lists {count} cards of value {card}; the deck holds {held}",
+                    count=have[card],
+                    card=card,
+                    held=want[card],
+                )
+            )
     return cards

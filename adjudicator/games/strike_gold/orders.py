@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from adjudicator.games.strike_gold.cards import MAX_CARD, MIN_CARD, slot_name
 from adjudicator.games.strike_gold.grid import Grid, face_down_slots
 from adjudicator.games.strike_gold.state import Source
+from adjudicator.words import say
 
 
 class Act(enum.Enum):
@@ -93,16 +94,16 @@ def normal_bounds(low: int | None, high: int | None) -> tuple[int | None, int | 
     return (None if low is None or low <= MIN_CARD else low), (None if high is None or high >= MAX_CARD else high)
 
 
-def format_condition(low: int | None, high: int | None, subject: str = "") -> str:
-    """``if 4 or less``, ``if 10 or more``, ``if 3 to 5``, ``if 7`` ("" for no bound); ``subject``
-    goes before the numbers ("the card is " in the notes echoed to the player)."""
+def format_condition(low: int | None, high: int | None) -> str:
+    """``if 4 or less``, ``if 10 or more``, ``if 3 to 5``, ``if 7`` ("" for no bound): the order's own words
+    (the notes echoed to the player say them in words of their own, :mod:`.orders_parse`)."""
     if low is None and high is None:
         return ""
     if low is None:
-        return f"if {subject}{high} or less"
+        return f"if {high} or less"
     if high is None:
-        return f"if {subject}{low} or more"
-    return f"if {subject}{low}" if low == high else f"if {subject}{low} to {high}"
+        return f"if {low} or more"
+    return f"if {low}" if low == high else f"if {low} to {high}"
 
 
 def format_action(action: Action) -> str:
@@ -146,14 +147,15 @@ def describe_action(action: Action, grid: Grid) -> str:
     if action.act is Act.KEEP:
         assert action.slot is not None
         cell = grid[action.slot]
-        there = "a face-down card" if cell is None or not cell.up else f"your face-up {cell.value}"
-        return f"keep it in {slot_name(action.slot)} (replacing {there})"
+        if cell is None or not cell.up:
+            return say("keep it in {slot} (replacing a face-down card)", slot=slot_name(action.slot))
+        return say("keep it in {slot} (replacing your face-up {value})", slot=slot_name(action.slot), value=cell.value)
     if action.act is Act.FLIP:
         assert action.slot is not None
-        return f"discard it and flip {slot_name(action.slot)}"
+        return say("discard it and flip {slot}", slot=slot_name(action.slot))
     if action.act is Act.DISCARD:
-        return "discard it"
-    return "keep it where it clears a line, if it can"
+        return say("discard it")
+    return say("keep it where it clears a line, if it can")
 
 
 def action_problem(action: Action, grid: Grid, source: Source, must_keep: bool) -> str | None:
@@ -163,20 +165,22 @@ def action_problem(action: Action, grid: Grid, source: Source, must_keep: bool) 
     if action.act is Act.KEEP:
         assert action.slot is not None
         if grid[action.slot] is None:
-            return f"{slot_name(action.slot)} has been cleared; keep the card in a slot that still holds one"
+            return say(
+                "{slot} has been cleared; keep the card in a slot that still holds one", slot=slot_name(action.slot)
+            )
         return None
     if source is Source.DISCARD and must_keep:
-        return "a card taken from the discard pile must be kept in your grid (ruling S1): keep SLOT"
+        return say("a card taken from the discard pile must be kept in your grid (ruling S1): keep SLOT")
     if action.act is Act.FLIP:
         assert action.slot is not None
         cell = grid[action.slot]
         if cell is None:
-            return f"{slot_name(action.slot)} has been cleared; flip a face-down card"
+            return say("{slot} has been cleared; flip a face-down card", slot=slot_name(action.slot))
         if cell.up:
-            return f"{slot_name(action.slot)} is already face up; flip a face-down card"
+            return say("{slot} is already face up; flip a face-down card", slot=slot_name(action.slot))
         return None
     if face_down_slots(grid):
-        return (
+        return say(
             "you may only discard without flipping when you have no face-down cards left; "
             "use 'flip SLOT' (discard and flip) or 'keep SLOT'"
         )

@@ -20,7 +20,6 @@ from adjudicator.games.strike_gold.orders import (
     TurnOrder,
     action_problem,
     describe_action,
-    format_condition,
     format_order,
 )
 from adjudicator.games.strike_gold.orders_reader import (
@@ -33,6 +32,7 @@ from adjudicator.games.strike_gold.orders_reader import (
 )
 from adjudicator.games.strike_gold.orders_words import tokenize
 from adjudicator.games.strike_gold.state import Pending, Source, Stage
+from adjudicator.words import say
 
 
 @dataclass(frozen=True)
@@ -57,19 +57,22 @@ def read_order(ctx: Context, text: str) -> ParsedOrders[Order]:
     errors = list(read.errors)
     if not tokens:
         syntax = DECIDE_SYNTAX if ctx.stage is Stage.DECIDE else TURN_SYNTAX
-        return ParsedOrders(None, "", (OrderError("", f"no order given; expected {syntax}"),))
+        return ParsedOrders(None, "", (OrderError("", say("no order given; expected {syntax}", syntax=syntax)),))
     first_line = tokens[0].line
     if ctx.stage is Stage.DECIDE:
         assert ctx.pending is not None
         source = ctx.pending.source
         if read.source is not None:
-            errors.append(OrderError(read.source_line, f"you have already drawn a card; now send {DECIDE_SYNTAX}"))
+            drawn = say("you have already drawn a card; now send {syntax}", syntax=DECIDE_SYNTAX)
+            errors.append(OrderError(read.source_line, drawn))
         if not read.choices and not errors:
-            errors.append(OrderError(first_line, f"say what to do with the card: {DECIDE_SYNTAX}"))
+            errors.append(OrderError(first_line, say("say what to do with the card: {syntax}", syntax=DECIDE_SYNTAX)))
     else:
         if read.source is None:
             if not errors:
-                errors.append(OrderError(first_line, "say where you draw from first: 'draw deck' or 'draw discard'"))
+                errors.append(
+                    OrderError(first_line, say("say where you draw from first: 'draw deck' or 'draw discard'"))
+                )
             return ParsedOrders(None, "", tuple(errors))
         source = read.source
         errors.extend(_named_value_problems(ctx, read))
@@ -86,17 +89,33 @@ def _setup(ctx: Context, read: Read) -> ParsedOrders[Order]:
     slots: list[int] = []
     for slot, line in read.slots:
         if slot in slots:
-            errors.append(OrderError(line, f"{slot_name(slot)} is named twice"))
+            errors.append(OrderError(line, say("{slot} is named twice", slot=slot_name(slot))))
         else:
             slots.append(slot)
     if not errors and len(slots) != ctx.flips:
         line = read.slots[-1][1] if read.slots else ""
-        count = "2 cards in round 1" if ctx.flips == 2 else f"{ctx.flips} card(s) this round"
-        errors.append(OrderError(line, f"{len(slots)} slot(s) named; flip exactly {count}: {SETUP_SYNTAX}"))
+        if ctx.flips == 2:
+            wrong = say(
+                "{named} slot(s) named; flip exactly 2 cards in round 1: {syntax}",
+                named=len(slots),
+                syntax=SETUP_SYNTAX,
+            )
+        else:
+            wrong = say(
+                "{named} slot(s) named; flip exactly {flips} card(s) this round: {syntax}",
+                named=len(slots),
+                flips=ctx.flips,
+                syntax=SETUP_SYNTAX,
+            )
+        errors.append(OrderError(line, wrong))
     if errors:
         return ParsedOrders(None, "", tuple(errors))
     order = SetupOrder(tuple(sorted(slots)))
-    note = "read as: turn face up " + " and ".join(slot_name(s) for s in order.slots)
+    names = [slot_name(s) for s in order.slots]
+    slots_said = names[0] if names else ""
+    for name in names[1:]:
+        slots_said = say("{earlier} and {later}", earlier=slots_said, later=name)
+    note = say("read as: turn face up {slots}", slots=slots_said)
     return ParsedOrders(order, format_order(order), (), (note,))
 
 
@@ -104,11 +123,10 @@ def _named_value_problems(ctx: Context, read: Read) -> list[OrderError]:
     if read.named_value is None:
         return []
     if read.source is Source.DECK:
-        return [OrderError(read.source_line, "the deck card is not known before it is drawn; write 'draw deck'")]
+        return [OrderError(read.source_line, say("the deck card is not known before it is drawn; write 'draw deck'"))]
     if read.named_value != ctx.discard_top:
-        return [
-            OrderError(read.source_line, f"the discard pile's top card is {ctx.discard_top}, not {read.named_value}")
-        ]
+        wrong = say("the discard pile's top card is {top}, not {named}", top=ctx.discard_top, named=read.named_value)
+        return [OrderError(read.source_line, wrong)]
     return []
 
 
@@ -119,11 +137,11 @@ def _choice_problems(ctx: Context, source: Source, lines: list[ChoiceLine]) -> l
         if problem:
             errors.append(OrderError(line.line, problem))
         if i > 0 and lines[i - 1].choice.always_applies:
-            errors.append(OrderError(line.line, "this choice can never be used: the one before it always applies"))
+            never = say("this choice can never be used: the one before it always applies")
+            errors.append(OrderError(line.line, never))
     if lines and not lines[-1].choice.always_applies and not errors:
-        errors.append(
-            OrderError(lines[-1].line, f"say what to do with any other card, e.g. 'else {_fallback_hint(ctx, source)}'")
-        )
+        hint = say("say what to do with any other card, e.g. 'else {order}'", order=_fallback_hint(ctx, source))
+        errors.append(OrderError(lines[-1].line, hint))
     return errors
 
 
@@ -139,34 +157,58 @@ def _notes(ctx: Context, order: Order) -> list[str]:
     notes: list[str] = []
     if isinstance(order, TurnOrder):
         if order.source is Source.DECK:
-            start = "draw from the deck"
+            start = say("draw from the deck")
         else:
-            start = f"take the {ctx.discard_top} from the discard pile"
+            start = say("take the {value} from the discard pile", value=ctx.discard_top)
         if not order.choices:
             notes.append(
-                f"read as: {start}, then wait: the card is shown to you only, and you then send "
-                f"keep SLOT, flip SLOT or discard"
+                say(
+                    "read as: {start}, then wait: the card is shown to you only, and you then send "
+                    "keep SLOT, flip SLOT or discard",
+                    start=start,
+                )
             )
         else:
-            notes.append(f"read as: {start}; " + _describe_choices(ctx, order.choices))
+            notes.append(say("read as: {start}; {choices}", start=start, choices=_describe_choices(ctx, order.choices)))
     elif isinstance(order, DecisionOrder):
-        notes.append("read as: with the card you drew, " + _describe_choices(ctx, order.choices))
+        notes.append(say("read as: with the card you drew, {choices}", choices=_describe_choices(ctx, order.choices)))
     if ctx.final:
-        notes.append("this is your final turn of the round")
+        notes.append(say("this is your final turn of the round"))
     return notes
 
 
 def _describe_choices(ctx: Context, choices: tuple[Choice, ...]) -> str:
+    """The choices in words, joined by "; ".  Each after the first is said with the ones before it
+    (``earlier``), so that every pattern has words of its own to translate."""
     if len(choices) == 1 and choices[0].always_applies:
         return describe_action(choices[0].action, ctx.grid)
-    parts = []
+    said = ""
     for i, choice in enumerate(choices):
-        condition = format_condition(choice.low, choice.high, "the card is ")
-        what = describe_action(choice.action, ctx.grid)
-        if condition:
-            parts.append(f"{condition}, {what}")
-        elif choice.action.act is Act.KEEP_CLEARING:
-            parts.append(what)
-        else:
-            parts.append(f"{'otherwise' if i else 'then'}, {what}")
-    return "; ".join(parts)
+        said = _choice_words(choice, describe_action(choice.action, ctx.grid), said, i)
+    return said
+
+
+def _choice_words(choice: Choice, what: str, earlier: str, i: int) -> str:
+    """One choice in words (``what`` it does, and when), after the ``earlier`` ones when ``i`` > 0."""
+    low, high = choice.low, choice.high
+    if i == 0:
+        if low is None and high is None:
+            return what if choice.action.act is Act.KEEP_CLEARING else say("then, {what}", what=what)
+        if low is None:
+            return say("if the card is {high} or less, {what}", high=high, what=what)
+        if high is None:
+            return say("if the card is {low} or more, {what}", low=low, what=what)
+        if low == high:
+            return say("if the card is {low}, {what}", low=low, what=what)
+        return say("if the card is {low} to {high}, {what}", low=low, high=high, what=what)
+    if low is None and high is None:
+        if choice.action.act is Act.KEEP_CLEARING:
+            return say("{earlier}; keep it where it clears a line, if it can", earlier=earlier)
+        return say("{earlier}; otherwise, {what}", earlier=earlier, what=what)
+    if low is None:
+        return say("{earlier}; if the card is {high} or less, {what}", earlier=earlier, high=high, what=what)
+    if high is None:
+        return say("{earlier}; if the card is {low} or more, {what}", earlier=earlier, low=low, what=what)
+    if low == high:
+        return say("{earlier}; if the card is {low}, {what}", earlier=earlier, low=low, what=what)
+    return say("{earlier}; if the card is {low} to {high}, {what}", earlier=earlier, low=low, high=high, what=what)

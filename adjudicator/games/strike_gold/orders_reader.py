@@ -29,13 +29,14 @@ from adjudicator.games.strike_gold.orders_words import (
     read_slot,
 )
 from adjudicator.games.strike_gold.state import Source
+from adjudicator.words import say
 
-SETUP_SYNTAX = "flip SLOT SLOT, e.g. flip r1c1 r2c3 (slots r<row>c<col>, rows 1-3, columns 1-4)"
-TURN_SYNTAX = (
+SETUP_SYNTAX = say("flip SLOT SLOT, e.g. flip r1c1 r2c3 (slots r<row>c<col>, rows 1-3, columns 1-4)")
+TURN_SYNTAX = say(
     "draw deck, keep r3c1 / draw deck, flip r2c2 / draw discard, keep r1c4 / draw deck, discard / "
     "draw deck; if 4 or less keep r3c1; else flip r2c2 / draw deck (alone: see the card, then decide)"
 )
-DECIDE_SYNTAX = "keep SLOT, flip SLOT or discard (e.g. keep r3c1)"
+DECIDE_SYNTAX = say("keep SLOT, flip SLOT or discard (e.g. keep r3c1)")
 _CONDITION_END = frozenset({";", ",", ".", "then", "and", "else", "otherwise"})
 _SETUP_WORDS = frozenset({"card", "cards", "slot", "slots", "at", "in", "both", "up", "face", "over"})
 
@@ -94,9 +95,9 @@ class Reader:
             elif w in ACTION_VERBS:
                 self._plain_action()
             elif SLOT_TOKEN.match(w):
-                self.fail(f"{w} has no verb before it: write 'keep {w}' or 'flip {w}'")
+                self.fail(say("{slot} has no verb before it: write 'keep {slot}' or 'flip {slot}'", slot=w))
             else:
-                self.fail(f"did not understand '{w}'; expected {TURN_SYNTAX}")
+                self.fail(say("did not understand '{word}'; expected {syntax}", word=w, syntax=TURN_SYNTAX))
         return self.out
 
     def read_setup(self) -> Read:
@@ -112,7 +113,7 @@ class Reader:
                     self.out.slots.append((slot, line))
                     self.i += 1
             else:
-                self.fail(f"did not understand '{w}'; expected {SETUP_SYNTAX}")
+                self.fail(say("did not understand '{word}'; expected {syntax}", word=w, syntax=SETUP_SYNTAX))
         return self.out
 
     def _turn_is_verb(self) -> bool:
@@ -135,12 +136,12 @@ class Reader:
         elif w in DISCARD_WORDS:
             source = Source.DISCARD
         else:
-            self.fail("draw from where? write 'draw deck' or 'draw discard'")
+            self.fail(say("draw from where? write 'draw deck' or 'draw discard'"))
             return
         self.i += 1
         self.skip(frozenset({"pile", "top", "card"}))
         if self.out.source is not None:
-            self.out.errors.append(OrderError(line, "a turn draws once; this second draw was not used"))
+            self.out.errors.append(OrderError(line, say("a turn draws once; this second draw was not used")))
             return
         self.out.source, self.out.source_line, self.out.named_value = source, line, named
 
@@ -163,7 +164,12 @@ class Reader:
         words, _ = self._condition_words()
         self.skip(frozenset({",", "then", "and"}))
         if self.word() not in ACTION_VERBS:
-            self.fail(f"'if {' '.join(words)}' needs an action after it: keep SLOT, flip SLOT or discard")
+            self.fail(
+                say(
+                    "'if {condition}' needs an action after it: keep SLOT, flip SLOT or discard",
+                    condition=" ".join(words),
+                )
+            )
             return
         bounds = read_condition(words)
         action = self._action()
@@ -205,14 +211,19 @@ class Reader:
             self.skip(ACTION_FILLER)
             w = self.word()
             if w is not None and SLOT_TOKEN.match(w):
-                self.fail(f"'discard' takes no slot: to discard the card and turn {w} face up, write 'flip {w}'")
+                self.fail(
+                    say(
+                        "'discard' takes no slot: to discard the card and turn {slot} face up, write 'flip {slot}'",
+                        slot=w,
+                    )
+                )
                 return None
             return Action(Act.DISCARD)
         self.skip(ACTION_FILLER)
         w = self.word()
         act = Act.FLIP if verb in FLIP_VERBS else Act.KEEP
         if w is None or not SLOT_TOKEN.match(w):
-            self.fail(f"'{verb}' needs a slot after it, e.g. '{act.value} r3c1'")
+            self.fail(say("'{verb}' needs a slot after it, e.g. '{act} r3c1'", verb=verb, act=act.value))
             return None
         slot = read_slot(w)
         if isinstance(slot, str):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from adjudicator.games.strike_gold.cards import COLUMNS, MAX_CARD, MIN_CARD, ROWS, slot_at, slot_name
 from adjudicator.text import order_lines
+from adjudicator.words import say
 
 SLOT_TOKEN = re.compile(r"^r(\d+)c(\d+)$")
 
@@ -144,10 +145,12 @@ def read_slot(word: str) -> int | str:
     """The slot number of ``r<row>c<col>``, or why it is not a slot."""
     match = SLOT_TOKEN.match(word)
     if match is None:
-        return f"'{word}' is not a slot; slots are written r<row>c<column>, e.g. r3c1"
+        return say("'{word}' is not a slot; slots are written r<row>c<column>, e.g. r3c1", word=word)
     row, column = int(match.group(1)), int(match.group(2))
     if not (1 <= row <= ROWS and 1 <= column <= COLUMNS):
-        return f"there is no slot {word}: rows are 1-{ROWS} and columns 1-{COLUMNS}"
+        return say(
+            "there is no slot {word}: rows are 1-{rows} and columns 1-{columns}", word=word, rows=ROWS, columns=COLUMNS
+        )
     return slot_at(row, column)
 
 
@@ -191,11 +194,17 @@ def read_condition(words: list[str]) -> Bounds | str:
         low = MIN_CARD if bounds.low is None else max(bounds.low, MIN_CARD)
         high = MAX_CARD if bounds.high is None else min(bounds.high, MAX_CARD)
         if low > high:
-            return f"no card matches 'if {' '.join(words)}': cards run from {MIN_CARD} to {MAX_CARD}"
+            return say(
+                "no card matches 'if {condition}': cards run from {lowest} to {highest}",
+                condition=" ".join(words),
+                lowest=MIN_CARD,
+                highest=MAX_CARD,
+            )
         return bounds
-    return (
-        f"could not read the condition 'if {' '.join(words)}'; write e.g. 'if 4 or less', 'if 10 or more', "
-        f"'if 3 to 5' or 'if 7'"
+    return say(
+        "could not read the condition 'if {condition}'; write e.g. 'if 4 or less', 'if 10 or more', "
+        "'if 3 to 5' or 'if 7'",
+        condition=" ".join(words),
     )
 
 

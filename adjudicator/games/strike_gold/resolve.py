@@ -38,6 +38,7 @@ from adjudicator.games.strike_gold.orders import (
 )
 from adjudicator.games.strike_gold.state import Pending, Source, Stage, State
 from adjudicator.text import a_or_an
+from adjudicator.words import say
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,12 @@ def _draw(state: State, source: Source, rng: random.Random, events: list[Event])
         cards = list(discard[:-1])
         rng.shuffle(cards)
         deck, discard = tuple(cards), discard[-1:]
-        events.append(Event("reshuffle", f"the draw pile ran out: {len(cards)} discarded cards were shuffled (S8)"))
+        events.append(
+            Event(
+                "reshuffle",
+                say("the draw pile ran out: {count} discarded cards were shuffled (S8)", count=len(cards)),
+            )
+        )
         if not deck:
             raise IllegalOrders(seat, "no card is left to draw")
     return replace(state, deck=deck[1:], discard=discard), deck[0]
@@ -108,8 +114,13 @@ def resolve_turn(state: State, order: TurnOrder, rng: random.Random) -> Move:
     events: list[Event] = []
     drawn, value = _draw(state, order.source, rng, events)
     if not order.choices:
-        where = "the deck" if order.source is Source.DECK else f"the discard pile: {value}"
-        events.append(Event("draw", f"{seat} drew from {where}, and is deciding what to do with it", seat))
+        if order.source is Source.DECK:
+            text = say("{seat} drew from the deck, and is deciding what to do with it", seat=seat)
+        else:
+            text = say(
+                "{seat} drew from the discard pile: {value}, and is deciding what to do with it", seat=seat, value=value
+            )
+        events.append(Event("draw", text, seat))
         pending = Pending(value, order.source)
         return Move(
             replace(drawn, stage=Stage.DECIDE, pending=pending, turn=state.turn + 1), tuple(events), False, pending
@@ -132,34 +143,43 @@ def _act(state: State, value: int, source: Source, choices: tuple[Choice, ...], 
     problem = action_problem(action, grid, source, state.options.discard_pick_must_keep)
     if problem:
         raise IllegalOrders(seat, problem)
-    origin = "from the deck" if source is Source.DECK else "from the discard pile"
+    origin = say("from the deck") if source is Source.DECK else say("from the discard pile")
     if len(choices) > 1:
         used = format_choices(choices)[choices.index(choice)]
-        events.append(Event("choice", f"{seat} drew {value} {origin}: '{used}' applies", seat))
+        events.append(
+            Event("choice", say("{seat} drew {value} {origin}: '{used}' applies", seat=seat, value=value,
+                                origin=origin, used=used), seat)
+        )  # fmt: skip
     discard = list(state.discard)
     if action.act in (Act.KEEP, Act.KEEP_CLEARING):
         assert action.slot is not None
         grid, old = place(grid, action.slot, value)
         discard.append(old.value)
-        was = f"the face-down card there, {a_or_an(old.value)} {old.value}," if not old.up else f"the {old.value} there"
-        text = f"{seat} kept the {value} {origin} in {slot_name(action.slot)}; {was} goes to the discard pile"
+        text = _kept(seat, value, origin, slot_name(action.slot), old.value, old.up)
     elif action.act is Act.FLIP:
         assert action.slot is not None
         discard.append(value)
         grid = flip(grid, action.slot)
-        text = (
-            f"{seat} discarded the {value} {origin} and flipped {slot_name(action.slot)}: {value_at(grid, action.slot)}"
+        text = say(
+            "{seat} discarded the {value} {origin} and flipped {slot}: {shown}",
+            seat=seat,
+            value=value,
+            origin=origin,
+            slot=slot_name(action.slot),
+            shown=value_at(grid, action.slot),
         )
     else:
         discard.append(value)
-        text = f"{seat} discarded the {value} {origin}"
+        text = say("{seat} discarded the {value} {origin}", seat=seat, value=value, origin=origin)
     events.append(Event(action.act.value, text, seat))
     grid, lines, removed = clear_lines(grid, state.options.row_mode)
     discard.extend(removed)
     columns, rows = list(state.columns_cleared), list(state.rows_cleared)
     for line in lines:
         cards = " ".join(str(line.value) for _ in line.slots)
-        events.append(Event("clear", f"{seat} cleared {line.label} ({cards})", seat))
+        events.append(
+            Event("clear", say("{seat} cleared {line} ({cards})", seat=seat, line=line.label, cards=cards), seat)
+        )
         if line.kind == "column":
             columns[state.current] += 1
         else:
@@ -169,6 +189,24 @@ def _act(state: State, value: int, source: Source, choices: tuple[Choice, ...], 
         state, grids=grids, discard=tuple(discard), columns_cleared=tuple(columns), rows_cleared=tuple(rows)
     )
     return _next_player(moved, events)
+
+
+def _kept(seat: str, value: int, origin: str, slot: str, old: int, was_up: bool) -> str:
+    """The event of a card kept in ``slot`` in place of ``old`` (face up before, or face down: named now)."""
+    if was_up:
+        return say(
+            "{seat} kept the {value} {origin} in {slot}; the {old} there goes to the discard pile",
+            seat=seat, value=value, origin=origin, slot=slot, old=old,
+        )  # fmt: skip
+    if a_or_an(old) == "an":
+        return say(
+            "{seat} kept the {value} {origin} in {slot}; the face-down card there, an {old}, goes to the discard pile",
+            seat=seat, value=value, origin=origin, slot=slot, old=old,
+        )  # fmt: skip
+    return say(
+        "{seat} kept the {value} {origin} in {slot}; the face-down card there, a {old}, goes to the discard pile",
+        seat=seat, value=value, origin=origin, slot=slot, old=old,
+    )  # fmt: skip
 
 
 def _next_player(state: State, events: list[Event]) -> Move:
@@ -183,7 +221,13 @@ def _next_player(state: State, events: list[Event]) -> Move:
         names = ", ".join(state.seats[i] for i in queue)
         events.append(
             Event(
-                "out", f"{state.seats[me]} has no face-down card left and is out; final turns: {names}", state.seats[me]
+                "out",
+                say(
+                    "{seat} has no face-down card left and is out; final turns: {seats}",
+                    seat=state.seats[me],
+                    seats=names,
+                ),
+                state.seats[me],
             )
         )
         return Move(replace(state, out=me, current=queue[0], final_turns=tuple(queue[1:]), turn=turn), tuple(events))
@@ -204,15 +248,18 @@ def first_player(state: State) -> tuple[int, str]:
         and state.options.later_round_starter == "previous_out_player"
         and state.previous_out is not None
     ):
-        return state.previous_out, "went out last round (later_round_starter option)"
+        return state.previous_out, say("went out last round (later_round_starter option)")
     totals = [revealed_total(g) for g in state.grids]
     best = max(totals)
     index = totals.index(best)
     tied = sum(1 for t in totals if t == best)
-    reason = f"highest revealed total, {best}"
     if tied > 1:
-        reason += f" (tied with {tied - 1} other(s); the earliest seat starts, ruling S9)"
-    return index, reason
+        return index, say(
+            "highest revealed total, {total} (tied with {others} other(s); the earliest seat starts, ruling S9)",
+            total=best,
+            others=tied - 1,
+        )
+    return index, say("highest revealed total, {total}", total=best)
 
 
 def resolve_setup(state: State, orders: Mapping[str, SetupOrder]) -> tuple[State, tuple[Event, ...]]:
@@ -223,8 +270,14 @@ def resolve_setup(state: State, orders: Mapping[str, SetupOrder]) -> tuple[State
         for slot in orders[seat].slots:
             grids[i] = flip(grids[i], slot)
         shown = ", ".join(f"{slot_name(s)} {value_at(grids[i], s)}" for s in orders[seat].slots)
-        events.append(Event("flip", f"{seat} turned up {shown}", seat))
+        events.append(Event("flip", say("{seat} turned up {cards}", seat=seat, cards=shown), seat))
     flipped = replace(state, grids=tuple(grids))
     starter, reason = first_player(flipped)
-    events.append(Event("start", f"{state.seats[starter]} starts round {state.round}: {reason}", state.seats[starter]))
+    events.append(
+        Event(
+            "start",
+            say("{seat} starts round {round}: {reason}", seat=state.seats[starter], round=state.round, reason=reason),
+            state.seats[starter],
+        )
+    )
     return replace(flipped, stage=Stage.TURN, current=starter, turn=state.turn + 1), tuple(events)

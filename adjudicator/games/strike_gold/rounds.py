@@ -23,6 +23,7 @@ from adjudicator.games.strike_gold.grid import (
 from adjudicator.games.strike_gold.options import Options
 from adjudicator.games.strike_gold.orders import SetupOrder
 from adjudicator.games.strike_gold.state import Stage, State
+from adjudicator.words import say
 
 
 def flips_due(round_number: int) -> int:
@@ -70,21 +71,42 @@ class RoundResult:
     reveal_clears: tuple[tuple[LineClear, ...], ...]
 
 
-def out_player_score(options: Options, raw: Sequence[int], out: int) -> tuple[int, str]:
-    """The out player's round score and why (seed "The Scoring Twist"; S2, S3, S3b)."""
+def out_player_score(options: Options, raw: Sequence[int], out: int, seat: str) -> tuple[int, str]:
+    """The out player's round score and the note that says why, naming ``seat`` (seed "The Scoring
+    Twist"; S2, S3, S3b)."""
     mine = raw[out]
     others = [s for i, s in enumerate(raw) if i != out]
     lowest = mine <= min(others) if options.out_lowest_tie_counts else mine < min(others)
+    if lowest and mine == min(others):
+        return mine, say(
+            "{seat} went out with the lowest score (tied, which counts as lowest: ruling S2): scores {score}",
+            seat=seat,
+            score=mine,
+        )
     if lowest:
-        tie = " (tied, which counts as lowest: ruling S2)" if mine == min(others) else ""
-        return mine, f"went out with the lowest score{tie}: scores {mine}"
+        return mine, say("{seat} went out with the lowest score: scores {score}", seat=seat, score=mine)
     if options.penalty == "zero":
-        return 0, f"went out without the lowest score: {mine} becomes 0 (out player scores 0 option)"
+        return 0, say(
+            "{seat} went out without the lowest score: {score} becomes 0 (out player scores 0 option)",
+            seat=seat,
+            score=mine,
+        )
     if options.penalty == "none":
-        return mine, f"went out without the lowest score: scores {mine} (out_penalty 'none')"
+        return mine, say(
+            "{seat} went out without the lowest score: scores {score} (out_penalty 'none')", seat=seat, score=mine
+        )
     if options.double_only_positive and mine <= 0:
-        return mine, f"went out without the lowest score, but {mine} is not above 0: not doubled (ruling S3)"
-    return 2 * mine, f"went out without the lowest score: {mine} doubled to {2 * mine}"
+        return mine, say(
+            "{seat} went out without the lowest score, but {score} is not above 0: not doubled (ruling S3)",
+            seat=seat,
+            score=mine,
+        )
+    return 2 * mine, say(
+        "{seat} went out without the lowest score: {score} doubled to {doubled}",
+        seat=seat,
+        score=mine,
+        doubled=2 * mine,
+    )
 
 
 def score_round(state: State) -> tuple[RoundResult, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -110,8 +132,7 @@ def score_round(state: State) -> tuple[RoundResult, tuple[int, ...], tuple[int, 
     scores = list(raw)
     note = ""
     if state.out is not None:
-        scores[state.out], why = out_player_score(options, raw, state.out)
-        note = f"{state.seats[state.out]} {why}"
+        scores[state.out], note = out_player_score(options, raw, state.out, state.seats[state.out])
     result = RoundResult(state.round, tuple(grids), raw, tuple(scores), state.out, note, tuple(reveal_clears))
     return result, tuple(columns), tuple(rows), tuple(discard)
 
@@ -120,11 +141,15 @@ def end_round(state: State, rng: random.Random) -> tuple[State, RoundResult, tup
     """Score the round; then end the game (a total reached the target, S6) or deal the next round."""
     result, columns, rows, discard = score_round(state)
     totals = tuple(t + s for t, s in zip(state.totals, result.scores, strict=True))
-    events = [Event("round", f"round {state.round} is over; every face-down card is revealed")]
+    events = [Event("round", say("round {round} is over; every face-down card is revealed", round=state.round))]
     for i, lines in enumerate(result.reveal_clears):
         for line in lines:
             events.append(
-                Event("clear", f"{state.seats[i]}: {line.label} cleared on the reveal (S5 option)", state.seats[i])
+                Event(
+                    "clear",
+                    say("{seat}: {line} cleared on the reveal (S5 option)", seat=state.seats[i], line=line.label),
+                    state.seats[i],
+                )
             )
     scored = replace(
         state,
@@ -140,11 +165,13 @@ def end_round(state: State, rng: random.Random) -> tuple[State, RoundResult, tup
     )
     options = state.options
     if any(options.reached(t) for t in totals) or state.round >= options.max_rounds:
-        if any(options.reached(t) for t in totals):
-            why = f"a total {'reached' if options.target_comparison == 'reach' else 'passed'} {options.game_to}"
+        if not any(options.reached(t) for t in totals):
+            why = say("the game is over: {rounds} rounds were played (max_rounds)", rounds=options.max_rounds)
+        elif options.target_comparison == "reach":
+            why = say("the game is over: a total reached {target}", target=options.game_to)
         else:
-            why = f"{options.max_rounds} rounds were played (max_rounds)"
-        events.append(Event("finish", f"the game is over: {why}"))
+            why = say("the game is over: a total passed {target}", target=options.game_to)
+        events.append(Event("finish", why))
         return replace(scored, stage=Stage.OVER), result, tuple(events)
     grids, new_discard, deck = deal(len(state.seats), shuffled_deck(rng))
     dealt = replace(
@@ -158,7 +185,9 @@ def end_round(state: State, rng: random.Random) -> tuple[State, RoundResult, tup
         previous_out=state.out,
         current=0,
     )
-    events.append(Event("deal", f"round {state.round + 1} is dealt: every player turns 1 card face up"))
+    events.append(
+        Event("deal", say("round {round} is dealt: every player turns 1 card face up", round=state.round + 1))
+    )
     return dealt, result, tuple(events)
 
 

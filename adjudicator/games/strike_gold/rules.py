@@ -47,6 +47,7 @@ from adjudicator.games.strike_gold.resolve import (
 )
 from adjudicator.games.strike_gold.rounds import default_setup, end_round, flips_due, new_state, redeal
 from adjudicator.games.strike_gold.state import Stage, State
+from adjudicator.words import say
 
 
 class StrikeGold:
@@ -63,7 +64,12 @@ class StrikeGold:
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         check_seats(
-            seats, self.min_seats, self.max_seats, game="Strike Gold", noun="players", twice="a player is named twice"
+            seats,
+            self.min_seats,
+            self.max_seats,
+            game="Strike Gold",
+            noun="players",
+            twice=say("a player is named twice"),
         )
         return new_state(Options.from_mapping(options), tuple(seats), rng)
 
@@ -72,13 +78,22 @@ class StrikeGold:
             return None
         if state.stage is Stage.SETUP:
             flips = flips_due(state.round)
-            title = f"round {state.round} setup: every player turns {flips} card{'s' if flips > 1 else ''} face up"
+            if flips > 1:
+                title = say(
+                    "round {round} setup: every player turns {flips} cards face up", round=state.round, flips=flips
+                )
+            else:
+                title = say(
+                    "round {round} setup: every player turns {flips} card face up", round=state.round, flips=flips
+                )
             return Phase(state.turn, PhaseKind.SETUP, state.seats, title, "turn", resolve_when_complete=True)
         seat = state.seats[state.current]
         if state.stage is Stage.DECIDE:
-            title = f"round {state.round}: {seat} decides what to do with the drawn card"
+            title = say("round {round}: {seat} decides what to do with the drawn card", round=state.round, seat=seat)
+        elif state.ending:
+            title = say("round {round}: {seat} takes a final turn", round=state.round, seat=seat)
         else:
-            title = f"round {state.round}: {seat} {'takes a final turn' if state.ending else 'to move'}"
+            title = say("round {round}: {seat} to move", round=state.round, seat=seat)
         return Phase(state.turn, PhaseKind.DECISION, (seat,), title, "decision", resolve_when_complete=True)
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders[Any]:
@@ -86,9 +101,10 @@ class StrikeGold:
             return refused
         phase = self.phase(state)
         if phase is None:
-            return ParsedOrders(None, "", (OrderError(text.strip(), "the game is over"),))
+            return ParsedOrders(None, "", (OrderError(text.strip(), say("the game is over")),))
         if seat not in phase.owing:
-            return ParsedOrders(None, "", (OrderError(text.strip(), f"no order is due from you: {phase.title}"),))
+            not_due = say("no order is due from you: {phase}", phase=phase.title)
+            return ParsedOrders(None, "", (OrderError(text.strip(), not_due),))
         return read_order(self._context(state, seat), text)
 
     def _context(self, state: State, seat: str) -> Context:
