@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from adjudicator.api import JSON, OptionSpec, SetupError
+from adjudicator.words import Said, joined, laid_out, say
 
 
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, JSON]) -> dict[str, JSON]:
@@ -46,23 +47,35 @@ HELP_WIDTH = 78
 """Every line of a game's help text fits in this many columns (the width of a mail)."""
 
 
-def describe_options(specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> str:
-    """The options as help text, one paragraph each, wrapped to :data:`HELP_WIDTH`.
+def describe_options(specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> Said:
+    """The options as help text, one paragraph each, wrapped to :data:`HELP_WIDTH` (in a reader's
+    language too: each is a :func:`paragraph`).
 
     With ``values`` (a game's resolved options) each option shows the game's
     setting, and its default when that differs; without, each shows its default.
     """
-    lines: list[str] = []
+    paragraphs: list[str] = []
     for spec in specs:
-        choice = f" (one of: {', '.join(str(c) for c in spec.choices)})" if spec.choices else ""
+        head: str
         if values is None:
-            head = f"{spec.name} = {spec.default!r}{choice}"
+            head = f"{spec.name} = {spec.default!r}"
+            if spec.choices:
+                head = say(
+                    "{setting} (one of: {choices})", setting=head, choices=", ".join(str(c) for c in spec.choices)
+                )
         else:
             value = values.get(spec.name, spec.default)
-            head = f"{spec.name} = {value!r}" + ("" if value == spec.default else f" (default {spec.default!r})")
-        lines += wrap_without_widow(head, "  ", "      ")
-        lines += wrap_without_widow(spec.help, "      ", "      ")
-    return "\n".join(lines)
+            head = f"{spec.name} = {value!r}"
+            if value != spec.default:
+                head = say("{setting} (default {default})", setting=head, default=repr(spec.default))
+        paragraphs += [paragraph(head, "  ", "      "), paragraph(spec.help, "      ", "      ")]
+    return joined("\n", paragraphs)
+
+
+def paragraph(words: str, first: str, rest: str) -> Said:
+    """``words`` wrapped by :func:`wrap_without_widow` (``first`` and ``rest`` indent its lines); said in a
+    reader's language, the translation is wrapped the same way (:attr:`adjudicator.words.Said.layout`)."""
+    return laid_out(words, "\n".join(wrap_without_widow(words, first, rest)), (first, rest))
 
 
 _NARROWEST = HELP_WIDTH // 2
@@ -85,11 +98,14 @@ def wrap_without_widow(text: str, first: str, rest: str) -> list[str]:
     return widest
 
 
-def help_with_options(text: str, specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> str:
+def help_with_options(text: str, specs: Sequence[OptionSpec], values: Mapping[str, JSON] | None = None) -> Said:
     """A game's help ``text`` followed by its options (what ``GameRules.help_text`` returns):
-    one game's settings when ``values`` are its options, else the defaults."""
-    title = "Options and their defaults:" if values is None else "This game's options:"
-    return text + f"\n{title}\n" + describe_options(specs, values) + "\n"
+    one game's settings when ``values`` are its options, else the defaults; said, so that a reader hears
+    the help (when ``text`` is said), the heading and each option's paragraph in their language."""
+    options = describe_options(specs, values)
+    if values is None:
+        return say("{rules}\nOptions and their defaults:\n{options}\n", rules=text, options=options)
+    return say("{rules}\nThis game's options:\n{options}\n", rules=text, options=options)
 
 
 def option_fields(cls: Any, values: Mapping[str, JSON]) -> dict[str, JSON]:

@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from adjudicator.words import say
+from adjudicator.options import paragraph
+from adjudicator.words import joined, say
 from bot.core.basics import engine_words
 from bot.core.basics.engine_words import is_form, kept, said_text, spoken
 from bot.core.basics.translation import speaking
@@ -103,3 +104,18 @@ def test_render_message_speaks_the_readers_language() -> None:
     french = render_message("email", "reply", {**stored, READER_LANGUAGE: "fr"}).body
     assert "Ann tripped on square 20: penalty 2" in english, english
     assert "tripped" not in french and "Ann" in french, french
+
+
+def test_a_paragraph_is_wrapped_again_in_the_readers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A help paragraph (adjudicator.options.paragraph) keeps its indents; its translation is wrapped the same
+    way, within 78 columns, and texts joined (adjudicator.words.joined) are each said in the language."""
+    english = "When the race ends: after the first runner crosses the line, or after max_rounds rounds. " * 3
+    table = {english: "Quand la course se termine : après que le premier coureur a franchi la ligne. " * 4}
+    monkeypatch.setattr(engine_words, "gettext", lambda pattern: table.get(pattern, pattern))
+    said = joined("\n", [paragraph("max_rounds = 30", "  ", "      "), paragraph(english, "      ", "      ")])
+    assert said.splitlines()[0] == "  max_rounds = 30" and all(len(line) <= 78 for line in said.splitlines())
+    for value in (said, json.loads(json.dumps(kept(said)))):
+        french = said_text(value).splitlines()
+        assert french[0] == "  max_rounds = 30" and len(french) > 3, french
+        assert all(line.startswith("      Quand") or line.startswith("      ") for line in french[1:])
+        assert all(len(line) <= 78 for line in french) and "runner" not in " ".join(french)

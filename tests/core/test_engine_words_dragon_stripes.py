@@ -17,7 +17,6 @@ from typing import Any
 from adjudicator.games.dragon_stripes.resolve import resolve_phase
 from adjudicator.games.dragon_stripes.rules import DragonStripes
 from adjudicator.games.dragon_stripes.state import Step
-from bot.core.basics.engine_words import is_form
 from bot.core.basics.translation import gettext, speaking
 from bot.core.games.stored import RUNNING
 from bot.core.messaging.rendering import render_message
@@ -25,6 +24,7 @@ from bot.core.model import commands as c
 from bot.core.views import GameView
 from bot.discord.games.dragon_stripes import prompt_for
 from tests.core.harness import Harness, Row
+from tests.support.engine_words import english, flat, forms, marked, sentences
 
 SLUG = "ds1"
 DECK = "F2 S D F3 F1 F1 D F4 D"
@@ -34,39 +34,12 @@ third danger card: the game ends."""
 READERS = {"Ann": "fr", "Ben": "de", "Cat": "en"}
 
 
-def _forms(data: Any) -> Iterator[dict[str, Any]]:
-    """The outermost forms of engine words in ``data`` (a form's values are said inside it)."""
-    if is_form(data):
-        yield data
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from _forms(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _forms(value)
-
-
 def _patterns(form: dict[str, Any]) -> Iterator[str]:
     """The pattern of ``form`` and those of the words said inside it."""
     yield form["said"]
     for value in form["values"].values():
-        for inner in _forms(value):
+        for inner in forms(value, inner=False):
             yield from _patterns(inner)
-
-
-def _english(data: Any) -> Any:
-    """``data`` with every form replaced by its English text (what the mail said before forms existed)."""
-    if is_form(data):
-        return data["text"]
-    if isinstance(data, dict):
-        return {key: _english(value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [_english(value) for value in data]
-    return data
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _play(h: Harness) -> None:
@@ -104,20 +77,21 @@ def test_french_and_german_players_read_no_english_engine_sentence_and_english_r
         mine: list[Row] = [row for row in rows if row.recipient == f"{name.lower()}@example.org"]
         assert {row.template for row in mine} >= {"report", "reply"}, name
         for row in mine:
-            forms = list(_forms(row.data))
+            forms = list(sentences(row.data, inner=False))
             fired |= {pattern for form in forms for pattern in _patterns(form)}
             data = {**row.data, "context": row.context}
             if code == "en":
-                english = render_message("email", row.template, {**_english(row.data), "context": row.context})
-                assert row.body == english.body, row.template  # the English player's mail is unchanged
+                as_before = render_message("email", row.template, {**english(row.data), "context": row.context})
+                assert row.body == as_before.body, row.template  # the English player's mail is unchanged
                 continue
-            in_english = _flat(render_message("email", row.template, {**data, "reader_language": "en"}).body)
-            texts = [_flat(form["text"]) for form in forms if _flat(form["text"]) in in_english]
+            in_english = flat(render_message("email", row.template, {**data, "reader_language": "en"}).body)
+            texts = [flat(form["text"]) for form in forms if flat(form["text"]) in in_english]
             shown += len(texts)  # the same mail in English says these: the check below can fail
-            said = [text for text in texts if text in _flat(row.body)]
+            said = [text for text in texts if text in flat(row.body)]
             assert said == [], f"{name} ({code}) reads English in {row.template}: {said}"
             assert all(len(line) <= 78 for line in row.body.splitlines()), row.body
     assert shown >= 60, shown
+    fired &= marked()  # the engine's sentences (not the literal text of a name = value line, or a joining pattern)
     for code in ("fr", "de"):
         with speaking(code):
             untranslated = [pattern for pattern in fired if gettext(pattern) == pattern]

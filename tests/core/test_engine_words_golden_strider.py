@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import wcwidth
@@ -26,12 +24,12 @@ from babel.messages.extract import extract
 from babel.messages.pofile import read_po
 
 from adjudicator.games.golden_strider.state import State
-from bot.core.basics.engine_words import is_form
 from bot.core.messaging.rendering import READER_LANGUAGE, render_message
 from bot.core.model import commands as c
 from bot.store.db import make_engine, session_factory
 from tests.core.harness import SEATS, Harness
 from tests.support.database import migrated_sqlite
+from tests.support.engine_words import english, flat, sentences
 from tests.support.rendering import Row
 from tests.support.stored import example_orders, stored_state
 
@@ -68,8 +66,8 @@ MUST_FIRE = {
     "movement only (rule 14)",
     "{seat} tripped on square {square}: penalty {penalty}",
     "the race is over: the leader reached square {square} of {length}",
-    "{help}\nThis game's options:\n{options}\n",
-    "{help}\nOptions and their defaults:\n{options}\n",
+    "{rules}\nThis game's options:\n{options}\n",
+    "{rules}\nOptions and their defaults:\n{options}\n",
 }
 """Patterns this game is scripted to make the engine say (every one must reach the readers)."""
 
@@ -78,41 +76,13 @@ def _game_patterns() -> set[str]:
     """Every pattern the game's own files say (Babel's extractor, as scripts/catalogues runs it), each in
     the .pot: the catalogues translate them."""
     found: set[str] = set()
-    for path in sorted(GAME.rglob("*.py")):
+    for path in [*sorted(GAME.rglob("*.py")), GAME.parents[1] / "options.py"]:  # its help's shared frame too
         with path.open("rb") as handle:
             found |= {str(message) for _line, message, _comments, _context in extract("python", handle, {"say": None})}
     with POT.open("rb") as handle:
         catalogue = read_po(handle)
     assert found and all(pattern in catalogue for pattern in found), found - {m.id for m in catalogue}
     return found
-
-
-def _forms(data: Any) -> Iterator[dict[str, Any]]:
-    """Every form in ``data`` (at any depth), the values' own forms included."""
-    if is_form(data):
-        yield data
-        yield from _forms(data["values"])
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from _forms(value)
-    elif isinstance(data, list | tuple):
-        for value in data:
-            yield from _forms(value)
-
-
-def _english(data: Any) -> Any:
-    """``data`` with every form replaced by its English text: what the engine's words were before forms."""
-    if is_form(data):
-        return data["text"]
-    if isinstance(data, dict):
-        return {key: _english(value) for key, value in data.items()}
-    if isinstance(data, list | tuple):
-        return [_english(value) for value in data]
-    return data
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _hand_order(state: State, seat: str) -> str:
@@ -172,7 +142,7 @@ def test_every_pattern_said_is_the_games_and_the_scripted_ones_all_fired(mails: 
     patterns = _game_patterns()
     assert patterns >= MUST_FIRE, MUST_FIRE - patterns
     for who, rows in mails.items():
-        said = {form["said"] for row in rows for form in _forms(row.row.data)}
+        said = {form["said"] for row in rows for form in sentences(row.row.data)}
         assert said <= patterns, (who, said - patterns)
         assert said >= MUST_FIRE, (who, MUST_FIRE - said)
 
@@ -184,12 +154,12 @@ def test_a_french_or_german_player_reads_no_english_sentence_of_the_engine(
     english: list[str] = []
     for row in mails[who]:
         assert row.row.data.get(READER_LANGUAGE) == READERS[who], row.row.template
-        body = _flat(row.body)
-        english += [f"{row.row.template}: {form['text'][:70]!r}" for form in _forms(row.row.data)
-                    if _flat(form["text"]) in body]  # fmt: skip
+        body = flat(row.body)
+        english += [f"{row.row.template}: {form['text'][:70]!r}" for form in sentences(row.row.data)
+                    if flat(form["text"]) in body]  # fmt: skip
         english += [f"{row.row.template}: {line}" for line in row.body.splitlines() if wcwidth.wcswidth(line) > 78]
     assert english == [], "\n".join(sorted(set(english)))
-    helped = " ".join(_flat(row.body) for row in mails[who] if "HELP GOLDEN STRIDER" in row.body)
+    helped = " ".join(flat(row.body) for row in mails[who] if "HELP GOLDEN STRIDER" in row.body)
     assert helped and "cards 10 8 6 4 2" in helped and "play 6/0 move 4 bank 2" in helped  # examples verbatim
     assert not re.search(r"Each round|Restitution for overtaking|Report columns|This game's options", helped)
 
@@ -198,9 +168,9 @@ def test_the_english_player_reads_what_the_engine_said_before(mails: dict[str, l
     rows = mails["Cat"]
     assert rows and all(READER_LANGUAGE not in row.row.data for row in rows)
     for row in rows:
-        before = render_message("email", row.row.template, {**_english(row.row.data), "context": row.row.context})
+        before = render_message("email", row.row.template, {**english(row.row.data), "context": row.row.context})
         assert row.body == before.body, row.row.template
-    said = " ".join(_flat(row.body) for row in rows)
+    said = " ".join(flat(row.body) for row in rows)
     assert "Each round: play one card and split it between movement and banking." in said
     assert "this plays " in said and "you hold no card 7; your hand is " in said
 

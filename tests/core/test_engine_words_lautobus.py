@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +35,14 @@ from adjudicator.games.lautobus.options import OPTION_SPECS
 from adjudicator.games.lautobus.state import Cyclist, State
 from adjudicator.options import help_with_options
 from adjudicator.words import Said
-from bot.core.basics.engine_words import is_form, said_text
+from bot.core.basics.engine_words import said_text
 from bot.core.basics.translation import speaking
 from bot.core.messaging.rendering import READER_LANGUAGE, render_message
 from bot.core.model import commands as c
 from bot.store.db import make_engine, session_factory
 from tests.core.harness import SEATS, Harness
 from tests.support.database import migrated_sqlite
+from tests.support.engine_words import english, flat, sentences
 from tests.support.rendering import Row
 from tests.support.stored import example_orders, stored_state
 
@@ -93,7 +93,7 @@ def _game_patterns() -> set[str]:
     be an entry of the catalogues (the .pot, written without the entries' sources)."""
     said = {
         str(message)
-        for path in sorted(GAME.glob("*.py"))
+        for path in [*sorted(GAME.glob("*.py")), GAME.parents[1] / "options.py"]  # its help's shared frame too
         for _line, message, _comments, _context in extract_from_file("python", path, keywords={"say": None})
     }
     with POT.open("rb") as handle:
@@ -101,34 +101,6 @@ def _game_patterns() -> set[str]:
     missing = {pattern for pattern in said if pattern not in catalogue}
     assert said and not missing, missing
     return said
-
-
-def _forms(data: Any) -> Iterator[dict[str, Any]]:
-    """Every form in ``data`` (at any depth), the values' own forms included."""
-    if is_form(data):
-        yield data
-        yield from _forms(data["values"])
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from _forms(value)
-    elif isinstance(data, list | tuple):
-        for value in data:
-            yield from _forms(value)
-
-
-def _english(data: Any) -> Any:
-    """``data`` with every form replaced by its English text: what the engine's words were before forms."""
-    if is_form(data):
-        return data["text"]
-    if isinstance(data, dict):
-        return {key: _english(value) for key, value in data.items()}
-    if isinstance(data, list | tuple):
-        return [_english(value) for value in data]
-    return data
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _lowest(cyclist: Cyclist) -> str:
@@ -199,7 +171,7 @@ def test_every_pattern_said_is_the_games_and_the_scripted_ones_all_fired(mails: 
     patterns = _game_patterns()
     assert patterns >= MUST_FIRE, MUST_FIRE - patterns
     for who, rows in mails.items():
-        said = {form["said"] for row in rows for form in _forms(row.row.data)}
+        said = {form["said"] for row in rows for form in sentences(row.row.data)}
         assert said <= patterns, (who, said - patterns)
         assert said >= MUST_FIRE, (who, MUST_FIRE - said)
 
@@ -211,18 +183,18 @@ def test_a_french_or_german_player_reads_no_english_sentence_of_the_engine(
     english: list[str] = []
     for row in mails[who]:
         assert row.row.data.get(READER_LANGUAGE) == READERS[who], row.row.template
-        body = _flat(row.body)
-        english += [f"{row.row.template}: {form['text'][:70]!r}" for form in _forms(row.row.data)
-                    if _flat(form["text"]) in body]  # fmt: skip
+        body = flat(row.body)
+        english += [f"{row.row.template}: {form['text'][:70]!r}" for form in sentences(row.row.data)
+                    if flat(form["text"]) in body]  # fmt: skip
         english += [f"{row.row.template}: {line}" for line in row.body.splitlines() if wcwidth.wcswidth(line) > 78]
     assert english == [], "\n".join(sorted(set(english)))
-    helped = " ".join(_flat(row.body) for row in mails[who] if "HELP L'AUTOBUS" in row.body)
+    helped = " ".join(flat(row.body) for row in mails[who] if "HELP L'AUTOBUS" in row.body)
     assert helped.count("HELP L'AUTOBUS") == 2, helped[:300]
     for example in ("1: 3, 2: 5, 3: zero, 4: sprint, 5: 2", "rider 1 plays 3", "3 5 zero sprint 2"):
         assert example in helped, example  # the order examples verbatim
     assert "team_tie = 'shared'" in helped and "start_assignment = 'latin'" in helped  # names and values
     assert not re.search(r"Each cyclist holds|Slipstream|Options and their|This game's options|one of:", helped)
-    assert not re.search(r"the referee played|WARNING|expected RIDER", " ".join(_flat(row.body) for row in mails[who]))
+    assert not re.search(r"the referee played|WARNING|expected RIDER", " ".join(flat(row.body) for row in mails[who]))
 
 
 @pytest.mark.parametrize("who", ["Ann", "Ben"])
@@ -235,9 +207,9 @@ def test_the_english_player_reads_what_the_engine_said_before(mails: dict[str, l
     rows = mails["Cat"]
     assert rows and all(READER_LANGUAGE not in row.row.data for row in rows)
     for row in rows:
-        before = render_message("email", row.row.template, {**_english(row.row.data), "context": row.row.context})
+        before = render_message("email", row.row.template, {**english(row.row.data), "context": row.row.context})
         assert row.body == before.body, row.row.template
-    said = " ".join(_flat(row.body) for row in rows)
+    said = " ".join(flat(row.body) for row in rows)
     assert "Cat rider 1 cannot play 9: it holds no 9; the referee played" in said
     assert "WARNING: rider 2 cannot play zero: no special card may be played on the first turn (seed rule 10)" in said
     assert "Each cyclist holds movement cards" in said and "team_tie = 'shared' (default 'best_cyclist')" in said

@@ -12,13 +12,10 @@ orders, echoed as written, use it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 from adjudicator.games.three_races.help import HELP
-from bot.core.basics.engine_words import is_form
 from bot.core.model import commands as c
 from tests.core.harness import Harness
+from tests.support.engine_words import flat, sentences
 from tests.support.rendering import Row
 
 TEAMS = {"Ann": "fr", "Ben": "de", "Cat": None, "Dan": None}
@@ -80,22 +77,6 @@ EXPECTED = {
 """Sentences the game above must make the engine say (so that the checks below check something)."""
 
 
-def _forms(data: Any) -> Iterator[dict[str, Any]]:
-    """The kept forms in ``data``, outermost only (a form's values are said inside it)."""
-    if is_form(data):
-        yield data
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from _forms(value)
-    elif isinstance(data, list | tuple):
-        for value in data:
-            yield from _forms(value)
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
-
-
 def _read(row: Row) -> str:
     """What a mail says, its report heading too (the phase's title is said again from the turn's record:
     ``bot/core/turns/record_words.py``)."""
@@ -128,17 +109,17 @@ def _play(h: Harness) -> dict[str, list[Row]]:
 def test_a_french_and_a_german_team_read_no_english_sentence_of_the_engine(sessions) -> None:
     mails = _play(Harness(sessions))
     assert {row.row.template for row in mails["Ann"]} >= {"reply", "report"}
-    said = {who: [form for row in rows for form in _forms(row.row.data)] for who, rows in mails.items()}
+    said = {who: [form for row in rows for form in sentences(row.row.data, inner=False)] for who, rows in mails.items()}
     fired = {form["said"] for forms in said.values() for form in forms}
     assert fired >= EXPECTED, sorted(EXPECTED - fired)
-    cat = _flat(" ".join(row.body for row in mails["Cat"]))
+    cat = flat(" ".join(row.body for row in mails["Cat"]))
     for form in said["Cat"]:
-        assert _flat(form["text"]) in cat, form["text"]  # the English reader reads what the engine said
+        assert flat(form["text"]) in cat, form["text"]  # the English reader reads what the engine said
     for who in ("Ann", "Ben"):
-        body = _flat(" ".join(_read(row) for row in mails[who]))
+        body = flat(" ".join(_read(row) for row in mails[who]))
         assert said[who] and all(row.row.data.get("reader_language") == TEAMS[who] for row in mails[who])
-        sentences = {form["text"] for form in said[who] if " " in form["text"]}  # a lone word may be an order's
-        english = sorted(text for text in sentences if _flat(text) in body)
+        texts = {form["text"] for form in said[who] if " " in form["text"]}  # a lone word may be an order's
+        english = sorted(text for text in texts if flat(text) in body)
         assert english == [], f"{who} reads English: {english}"
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.dragon_stripes.options import OPTION_SPECS
-from adjudicator.options import describe_options
+from adjudicator.options import help_with_options
 from adjudicator.words import Said, say
 
 HELP = say(
@@ -59,10 +59,6 @@ gems beside it, the hoard and the player's own gems after each line.
 
 
 def help_text(options: Mapping[str, JSON] | None = None) -> Said:
-    """The help text followed by every option: its default, or its setting in ``options`` (the text of
-    :func:`adjudicator.options.help_with_options`, said so that the help and the heading are translated;
-    the options' lines stay as ``describe_options`` wraps them, in English)."""
-    described = describe_options(OPTION_SPECS, options)
-    if options is None:
-        return say("{help}\nOptions and their defaults:\n{options}\n", help=HELP, options=described)
-    return say("{help}\nThis game's options:\n{options}\n", help=HELP, options=described)
+    """The help text followed by every option: its default, or its setting in ``options``; said, so that a
+    reader gets all of it in their language (:func:`adjudicator.options.help_with_options`)."""
+    return help_with_options(HELP, OPTION_SPECS, options)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.golden_strider.options import OPTION_SPECS
-from adjudicator.options import describe_options
+from adjudicator.options import help_with_options
 from adjudicator.words import Said, say
 
 HELP = say(
@@ -48,13 +48,6 @@ S square, P position, O restitution owed next round, cf carried forward.
 
 
 def help_text(options: Mapping[str, JSON] | None = None) -> Said:
-    """The help text followed by every option: its default, or its setting in ``options``.
-
-    The same text as :func:`adjudicator.options.help_with_options` gives, said so that a reader gets the
-    help and the options' heading in their language.  The options' paragraphs stay English: they are
-    wrapped to 78 columns here, before any language is known.
-    """
-    described = describe_options(OPTION_SPECS, options)
-    if options is None:
-        return say("{help}\nOptions and their defaults:\n{options}\n", help=HELP, options=described)
-    return say("{help}\nThis game's options:\n{options}\n", help=HELP, options=described)
+    """The help text followed by every option: its default, or its setting in ``options``; said, so that a
+    reader gets all of it in their language (:func:`adjudicator.options.help_with_options`)."""
+    return help_with_options(HELP, OPTION_SPECS, options)

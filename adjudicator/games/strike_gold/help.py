@@ -6,20 +6,11 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.strike_gold.options import OPTION_SPECS
-from adjudicator.options import describe_options
-from adjudicator.words import say
+from adjudicator.options import help_with_options
+from adjudicator.words import Said, say
 
-
-def help_text(options: Mapping[str, JSON] | None = None) -> str:
-    """The help text followed by every option: its default, or its setting in ``options``.
-
-    The text is one pattern (said in the reader's language), its options put in: the heading (said
-    too) and their descriptions, English as :func:`adjudicator.options.describe_options` wraps them.
-    The English is what ``help_with_options`` makes of the same text.
-    """
-    title = say("Options and their defaults:") if options is None else say("This game's options:")
-    return say(
-        """\
+HELP = say(
+    """\
 STRIKE GOLD - a press-your-luck grid card game for 2 to 8 players.
 
 Each player has a 3x4 grid of face-down cards and tries to keep its total low.
@@ -67,10 +58,11 @@ card (r1c1 onwards), or just discards with none left; at the start of a round
 it turns up your first face-down card(s).
 
 Reports show face-down cards as ?, cleared slots as x.
+"""
+)
 
-{title}
-{options}
-""",
-        title=title,
-        options=describe_options(OPTION_SPECS, options),
-    )
+
+def help_text(options: Mapping[str, JSON] | None = None) -> Said:
+    """The help text followed by every option: its default, or its setting in ``options``; said, so that a
+    reader gets all of it in their language (:func:`adjudicator.options.help_with_options`)."""
+    return help_with_options(HELP, OPTION_SPECS, options)

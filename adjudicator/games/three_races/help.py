@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from adjudicator.api import JSON
 from adjudicator.games.three_races.options import OPTION_SPECS
-from adjudicator.options import describe_options
+from adjudicator.options import help_with_options
 from adjudicator.words import Said, say
 
 HELP = say(
@@ -76,12 +76,6 @@ Your split and the cards you have left are sent to you alone.
 
 
 def help_text(options: Mapping[str, JSON] | None = None) -> Said:
-    """The help text followed by every option: its default, or its setting in ``options``
-    (the text :func:`adjudicator.options.help_with_options` makes, with the help and the title said).
-
-    The options' paragraphs stay English: they are wrapped here, before any reader's language is known.
-    """
-    described = describe_options(OPTION_SPECS, options)
-    if options is None:
-        return say("{rules}\nOptions and their defaults:\n{options}\n", rules=HELP, options=described)
-    return say("{rules}\nThis game's options:\n{options}\n", rules=HELP, options=described)
+    """The help text followed by every option: its default, or its setting in ``options``; said, so that a
+    reader gets all of it in their language (:func:`adjudicator.options.help_with_options`)."""
+    return help_with_options(HELP, OPTION_SPECS, options)

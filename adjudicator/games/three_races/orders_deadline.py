@@ -27,31 +27,29 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.api import OrderError, ParsedOrders
-from adjudicator.games.three_races.conditions import Condition, explain, format_condition
+from adjudicator.games.three_races.conditions import Condition
 from adjudicator.games.three_races.orders import (
     Cards,
     Case,
     DeadlineOrders,
     MoveOrders,
-    card_of,
-    format_cards,
     format_deadline,
 )
 from adjudicator.games.three_races.orders_condition import parse_condition
+from adjudicator.games.three_races.orders_deadline_notes import explained
 from adjudicator.games.three_races.orders_moves import LABEL, MOVE_SYNTAX, ORDINAL_WORD, label_number, parse_cards
-from adjudicator.games.three_races.plan import Option, check_cards, move_numbers
+from adjudicator.games.three_races.plan import Option, check_cards
 from adjudicator.games.three_races.readjust import (
     KEYWORDS,
     Readjust,
     apply_readjust,
-    describe,
     parse_readjust,
     readjust_index,
     readjust_problem,
 )
 from adjudicator.games.three_races.state import State
 from adjudicator.text import order_parts
-from adjudicator.words import Said, say
+from adjudicator.words import say
 
 MAX_CASES = 8
 _IF = re.compile(r"^(?:if|when)\b(.*?)(?::|\bthen\b)(.*)$", re.IGNORECASE | re.DOTALL)
@@ -275,85 +273,7 @@ class _Reader:
 
     def explain(self, orders: DeadlineOrders) -> None:
         """Notes: the readjustment, each condition as read, and the runners left to rule 10."""
-        if orders.readjust is not None:
-            self.notes.append(
-                say(
-                    "readjustment ({description}), before the first move of the cycle",
-                    description=describe(orders.readjust),
-                )
-            )
-        running = self.state.running()
-        played = list(move_numbers(self.state))
-        for index, move in enumerate(orders.moves):
-            number = self.shown(index + 1)
-            if index >= len(played):
-                if move.cases or move.cards:
-                    self.notes.append(say("move {move} will not be played: the game stops at max_moves", move=number))
-                continue
-            for k, case in enumerate(move.cases, start=1):
-                fill = [str(r) for r in running if card_of(case.cards, r) is None]
-                self.notes.append(_case_note(number, k, case, ", ".join(fill)))
-            missing = [str(r) for r in running if card_of(move.cards, r) is None]
-            if missing:
-                self.notes.append(_missing_note(number, ", ".join(missing), len(missing) > 1, bool(move.cases)))
-
-
-def _case_note(number: int, k: int, case: Case, fill: str) -> Said:
-    """How case ``k`` of move ``number`` was read; ``fill``: the races it takes the plain card for."""
-    values = {
-        "move": number,
-        "case": k,
-        "condition": format_condition(case.condition),
-        "meaning": explain(case.condition),
-        "cards": format_cards(case.cards),
-        "races": fill,
-    }
-    if case.cards and fill:
-        return say(
-            'move {move}, case {case}: "{condition}" read as: if {meaning}, play {cards} '
-            "(for {races}: the plain move {move} card)",
-            **values,
-        )
-    if case.cards:
-        return say('move {move}, case {case}: "{condition}" read as: if {meaning}, play {cards}', **values)
-    if fill:
-        return say(
-            'move {move}, case {case}: "{condition}" read as: if {meaning}, play the plain cards '
-            "(for {races}: the plain move {move} card)",
-            **values,
-        )
-    return say('move {move}, case {case}: "{condition}" read as: if {meaning}, play the plain cards', **values)
-
-
-def _missing_note(number: int, races: str, several: bool, cases: bool) -> Said:
-    """The note for the races a move's plain line gives no card (``cases``: only when no case holds)."""
-    if several and cases:
-        return say(
-            "move {move}: no card for the {races} races when no case holds; the referee will play "
-            "the lowest card left there (rule 10, ruling P6)",
-            move=number,
-            races=races,
-        )
-    if several:
-        return say(
-            "move {move}: no card for the {races} races; the referee will play the lowest card left "
-            "there (rule 10, ruling P6)",
-            move=number,
-            races=races,
-        )
-    if cases:
-        return say(
-            "move {move}: no card for the {race} race when no case holds; the referee will play "
-            "the lowest card left there (rule 10, ruling P6)",
-            move=number,
-            race=races,
-        )
-    return say(
-        "move {move}: no card for the {race} race; the referee will play the lowest card left "
-        "there (rule 10, ruling P6)",
-        move=number,
-        race=races,
-    )
+        self.notes += explained(self.state, orders, self.shown)
 
 
 def parse_deadline(state: State, seat: str, text: str) -> ParsedOrders[DeadlineOrders]:

@@ -6,13 +6,17 @@ for the rest of the journey:
 
 - **Kept** (:func:`kept`): where engine words enter stored data (a message's data, a turn's record), each
   :class:`~adjudicator.words.Said` becomes its *form*, plain JSON: ``{"said": pattern, "values": {...},
-  "text": english}``.  A ``Said`` written by ``json`` as it is would keep only the English.
+  "text": english}``, and ``"layout": [first, rest]`` for a paragraph (its indents: the translation is
+  wrapped as :func:`adjudicator.options.wrap_without_widow` wrapped the English).  A ``Said`` written by
+  ``json`` as it is would keep only the English.
 - **Spoken** (:func:`spoken`): where data is rendered (:func:`bot.core.messaging.rendering.render`, so every
   mail, DM, web page and report part), each form and each live ``Said`` becomes the text in the language
   being spoken (:func:`bot.core.basics.translation.speaking`): the pattern's translation from the
   catalogues with the values (themselves spoken) put in.  Templates see strings, as before.
-- A pattern no catalogue translates, a translation whose fields do not match, or a form damaged in storage
-  is said in English (the form's ``text``), never as a pattern or a key.
+- A pattern no catalogue translates is said with its values said in the language (a pattern of no words
+  of its own, such as :func:`adjudicator.words.joined`'s, is one); a translation whose fields do not
+  match, or a form damaged in storage, is said in English (the form's ``text``), never as a pattern or a
+  key.
 
 Plain strings are left as they are: a name or an order is never looked up.
 """
@@ -22,17 +26,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.options import wrap_without_widow
 from adjudicator.words import Said
 from bot.core.basics.translation import gettext
 
 _FORM_KEYS = frozenset(("said", "values", "text"))
+_LAID_OUT_KEYS = _FORM_KEYS | {"layout"}
 
 
 def kept(data: Any) -> Any:
     """``data`` with every :class:`Said` in it (at any depth) replaced by its form; ``data`` itself, not a
     copy, when it holds none."""
     if isinstance(data, Said):
-        return {"said": data.pattern, "values": {k: kept(v) for k, v in data.values.items()}, "text": str(data)}
+        form = {"said": data.pattern, "values": {k: kept(v) for k, v in data.values.items()}, "text": str(data)}
+        return form if data.layout is None else {**form, "layout": list(data.layout)}
     if isinstance(data, str):
         return data
     if isinstance(data, Mapping):
@@ -46,7 +53,7 @@ def kept(data: Any) -> Any:
 
 def is_form(value: object) -> bool:
     """Whether ``value`` is a kept form of engine words (see :func:`kept`)."""
-    return isinstance(value, dict) and value.keys() == _FORM_KEYS
+    return isinstance(value, dict) and (value.keys() == _FORM_KEYS or value.keys() == _LAID_OUT_KEYS)
 
 
 def spoken(data: Any) -> Any:
@@ -68,26 +75,36 @@ def spoken(data: Any) -> Any:
 def said_text(value: object) -> str:
     """One text in the current language: a :class:`Said` or a form translated, anything else as it is."""
     if isinstance(value, Said):
-        return _say(value.pattern, value.values, str(value))
+        return _laid_out(_say(value.pattern, value.values, str(value)), str(value), value.layout)
     if is_form(value):
         form: Mapping[str, Any] = value  # type: ignore[assignment]
         english = str(form["text"])
-        values = form["values"]
+        values, layout = form["values"], form.get("layout")
         if not isinstance(form["said"], str) or not isinstance(values, Mapping):
             return english
-        return _say(form["said"], values, english)
+        if layout is not None and not (isinstance(layout, list) and len(layout) == 2):
+            return english
+        return _laid_out(_say(form["said"], values, english), english, layout)
     return str(value)
 
 
 def _say(pattern: str, values: Mapping[str, Any], english: str) -> str:
     translated = gettext(pattern)
-    if translated == pattern:
-        return english  # English, or no translation: the text as the engine said it
+    if translated == pattern and not any(_words(value) for value in values.values()):
+        return english  # English, or no translation and no words inside: the text as the engine said it
     try:
         return translated.format_map({key: said_text(value) if _words(value) else value
                                       for key, value in values.items()})  # fmt: skip
     except (KeyError, ValueError, IndexError, AttributeError, TypeError):
         return english  # a translation whose fields differ from the pattern's: English, not a broken line
+
+
+def _laid_out(said: str, english: str, layout: Any) -> str:
+    """``said`` wrapped as a paragraph of ``layout``'s indents (the English as the engine wrapped it)."""
+    if layout is None or said == english:
+        return said
+    first, rest = (str(indent) for indent in layout)
+    return "\n".join(wrap_without_widow(" ".join(said.split()), first, rest))
 
 
 def _words(value: object) -> bool:

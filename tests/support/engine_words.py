@@ -1,0 +1,60 @@
+"""What the engine-words tests read out of a message's data (adjudicator/words.py, bot/core/basics/engine_words.py).
+
+A mail's stored data holds each text an engine said as a *form* (``{"said": pattern, "values", "text"}``);
+a *sentence* is a form whose pattern is one of the catalogues' messages (``bot/locale/referee.pot``): words
+a translator translated, not a name or an option's ``name = value`` line kept as a form to be laid out, nor
+a pattern of no words of its own (:func:`adjudicator.words.joined`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from bot.core.basics.engine_words import is_form
+from bot.core.basics.translation import LOCALE_DIR
+
+
+@lru_cache(maxsize=1)
+def marked() -> frozenset[str]:
+    """The ids of the catalogues' messages (``referee.pot``)."""
+    with (LOCALE_DIR / "referee.pot").open("rb") as source:
+        return frozenset(str(m.id) for m in read_po(source) if m.id and isinstance(m.id, str))
+
+
+def forms(data: Any, *, inner: bool = True) -> Iterator[dict[str, Any]]:
+    """Every form in ``data`` at any depth; with ``inner``, the forms among a form's values too."""
+    if is_form(data):
+        yield data
+        if inner:
+            yield from forms(data["values"], inner=inner)
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from forms(value, inner=inner)
+    elif isinstance(data, list | tuple):
+        for value in data:
+            yield from forms(value, inner=inner)
+
+
+def sentences(data: Any, *, inner: bool = True) -> Iterator[dict[str, Any]]:
+    """The forms in ``data`` (see :func:`forms`) whose pattern the catalogues translate."""
+    return (form for form in forms(data, inner=inner) if form["said"] in marked())
+
+
+def english(data: Any) -> Any:
+    """``data`` with every form replaced by its English text: what the engine's words were before forms."""
+    if is_form(data):
+        return data["text"]
+    if isinstance(data, dict):
+        return {key: english(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [english(value) for value in data]
+    return data
+
+
+def flat(text: str) -> str:
+    """``text`` with every run of white space one space (a wrapped line read as one)."""
+    return " ".join(text.split())
