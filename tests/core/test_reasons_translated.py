@@ -1,0 +1,80 @@
+"""A reason the bot builds in Python (a time typed wrongly, an unknown zone, language or format, a CREATE
+setting refused) is said in the reader's language: it is raised with :func:`adjudicator.words.say`, kept
+with its pattern in the reply's data (:func:`bot.core.basics.engine_words.reason`), and said again when the
+reply is rendered for its reader (issue 41)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.words import Said, say
+from bot.core.basics.durations import NOW, TimeInputError, parse_moment, parse_zone
+from bot.core.basics.engine_words import reason, said_text
+from bot.core.basics.translation import speaking
+from bot.core.model import commands as c
+from tests.core.harness import Harness
+
+
+def _flat(text: str | None) -> str:
+    assert text is not None
+    return " ".join(text.split())
+
+
+def test_reason_keeps_the_pattern_that_str_drops():
+    with pytest.raises(TimeInputError) as raised:
+        parse_zone("Mars/Olympus")
+    kept = reason(raised.value)
+    assert isinstance(kept, Said) and kept.pattern.startswith("unknown time zone {given}")
+    assert type(str(raised.value)) is str and not isinstance(str(raised.value), Said)
+    assert kept == str(raised.value)  # the same English
+    assert reason(ValueError("plain words")) == "plain words"  # an exception without say(): as it was
+
+
+def test_a_nested_reason_is_said_whole_in_french_and_german():
+    with pytest.raises(TimeInputError) as raised:
+        parse_moment("+3x", parse_zone("UTC"), __import__("datetime").datetime.now(parse_zone("UTC")), NOW)
+    said = reason(raised.value)
+    assert said.startswith("after '+', unknown unit 'x'")
+    with speaking("fr"):
+        french = said_text(said)
+    with speaking("de"):
+        german = said_text(said)
+    assert french.startswith("après « + », unité inconnue 'x' dans '3x'") and "une durée comme" not in french
+    assert german.startswith("nach „+“: unbekannte Einheit 'x' in '3x'")
+    with speaking("fr"):
+        assert said_text(say("{example}, or +2d3h (counted from {base})", example="x", base=NOW)).endswith(
+            "(compté à partir de : maintenant)"
+        )
+
+
+def test_a_french_players_wrong_zone_and_quiet_hours_are_answered_in_french(sessions):
+    h = Harness(sessions)
+    h.send("Ann", c.SetLanguage("fr"))
+    zone = _flat(h.send("Ann", c.SetZone("Europe/Pariss")).reply)
+    assert "fuseau horaire inconnu 'Europe/Pariss'" in zone and "vouliez-vous dire Europe/Paris" in zone, zone
+    assert "unknown time zone" not in zone and "did you mean" not in zone
+    quiet = _flat(h.send("Ann", c.SetQuiet("25:00-07:00")).reply)
+    assert "écrivez les heures calmes ainsi : QUIET 22:00-07:00 (début-fin" in quiet, quiet
+    english = _flat(h.send("Ben", c.SetQuiet("25:00-07:00")).reply)
+    assert "write quiet hours as QUIET 22:00-07:00 (from-to" in english, english
+
+
+def test_a_german_players_wrong_language_format_and_digest_are_answered_in_german(sessions):
+    h = Harness(sessions)
+    h.send("Dan", c.SetLanguage("de"))
+    language = _flat(h.send("Dan", c.SetLanguage("klingon")).reply)
+    assert "keine Sprache 'klingon' hier; es gibt en (English)" in language, language
+    form = _flat(h.send("Dan", c.SetFormat("braille")).reply)
+    assert "kein Format 'braille'; schreiben Sie FORMAT PLAIN" in form, form
+    digest = _flat(h.send("Dan", c.SetDigest("HOURLY")).reply)
+    assert "schreiben Sie die Zusammenfassung so: DIGEST DAILY (um 08:00)" in digest, digest
+
+
+def test_a_game_masters_wrong_deadline_and_create_setting_are_answered_in_their_language(sessions):
+    h = Harness(sessions)
+    h.send("GM", c.SetLanguage("fr"))
+    h.golden_strider_game()
+    moved = _flat(h.send("GM", c.SetDeadline("gs1", "+2 fortnights", "late")).reply)
+    assert "après « + », unité inconnue 'fortnights'" in moved, moved
+    created = _flat(h.send("GM", c.CreateGame("g2", "golden-strider", {}, "Nowhere/Land", 60, False, "address")).reply)
+    assert "fuseau horaire : fuseau horaire inconnu 'Nowhere/Land'" in created, created
