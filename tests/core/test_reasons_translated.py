@@ -78,3 +78,20 @@ def test_a_game_masters_wrong_deadline_and_create_setting_are_answered_in_their_
     assert "après « + », unité inconnue 'fortnights'" in moved, moved
     created = _flat(h.send("GM", c.CreateGame("g2", "golden-strider", {}, "Nowhere/Land", 60, False, "address")).reply)
     assert "fuseau horaire : fuseau horaire inconnu 'Nowhere/Land'" in created, created
+
+
+def test_the_orders_heading_is_said_in_the_readers_language_with_the_orders_as_written(sessions):
+    h = Harness(sessions)
+    h.send("Ann", c.SetLanguage("fr"))
+    h.send("Ben", c.SetLanguage("de"))
+    h.golden_strider_game()
+    french = h.send("Ann", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
+    assert french is not None and "ORDRES ACCEPTÉS pour gs1, " in french and ", siège Ann" in french, french
+    assert "cards 10 8 6 4 2" in french and "ORDERS ACCEPTED" not in french
+    german = h.send("Ben", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
+    assert german is not None and "BEFEHLE ANGENOMMEN für gs1, " in german and ", Platz Ben" in german, german
+    refused = h.send("Ann", c.SubmitOrders("gs1", "nonsense")).reply
+    assert refused is not None and "ORDRES NON ACCEPTÉS pour gs1, " in refused, refused
+    english = h.send("Cat", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
+    assert english is not None and "ORDERS ACCEPTED for gs1, " in english and ", seat Cat" in english, english
+    assert all(len(line) <= 78 for text in (french, german, refused) for line in text.splitlines())

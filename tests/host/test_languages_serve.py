@@ -18,9 +18,10 @@ game's page asked for with ``Accept-Language: fr`` is French (by an HTTP fetch;
 one of them also in headless Chromium, its screenshot under
 test-artifacts/screenshots/).  What the engines write stays English
 (docs/architecture.md, "Languages": event lines, phase and game titles, the
-values a report carries as text); so do the ``ORDERS ACCEPTED for <game>,
-<phase>, seat <seat>`` heading and the words of the board's picture: none is
-looked for.
+values a report carries as text) unless an engine says them with ``say()``; the
+``ORDERS ACCEPTED for <game>, <phase>, seat <seat>`` heading is said in the
+reader's language (only the game, phase and seat names and the orders as
+written).
 """
 
 from __future__ import annotations
@@ -171,12 +172,13 @@ async def play(table: Table) -> int:
             for slug, seats in running.items() if FRENCH in seats
         ]  # fmt: skip
         for reply in await table.mail.send_all(mails) if mails else []:
-            assert "ORDERS ACCEPTED" in reply, reply
+            assert "ORDRES ACCEPTÉS pour" in reply, reply
         for slug, seats in running.items():
             for seat in seats:
                 if seat != FRENCH:
                     text = example_orders(table.sessions, slug, seat, table.rng)
-                    await discord(table, seat, "orders", {"game": slug, "text": text}, "ORDERS ACCEPTED")
+                    accepted = "BEFEHLE ANGENOMMEN für" if seat == GERMAN else "ORDERS ACCEPTED for"
+                    await discord(table, seat, "orders", {"game": slug, "text": text}, accepted)
 
         await table.referee.until(lambda before=before: moved(table, before))
     raise AssertionError(f"the games did not end in {ROUNDS} rounds")
