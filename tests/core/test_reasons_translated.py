@@ -95,3 +95,21 @@ def test_the_orders_heading_is_said_in_the_readers_language_with_the_orders_as_w
     english = h.send("Cat", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
     assert english is not None and "ORDERS ACCEPTED for gs1, " in english and ", seat Cat" in english, english
     assert all(len(line) <= 78 for text in (french, german, refused) for line in text.splitlines())
+
+
+def test_the_language_reply_names_the_language_as_a_sentence_in_it_reads(sessions):
+    h = Harness(sessions)
+    french = _flat(h.send("Ann", c.SetLanguage("Français")).reply)
+    assert "On vous parle désormais en français." in french and "Français" not in french, french
+    german = _flat(h.send("Ben", c.SetLanguage("fr-FR")).reply)
+    assert "en français." in german, german
+    german = _flat(h.send("Ben", c.SetLanguage("de")).reply)
+    assert "Sie werden ab jetzt auf Deutsch angesprochen" in german, german
+    english = _flat(h.send("Cat", c.SetLanguage("en")).reply)
+    assert "You are told in English from now on." in english, english
+    settings = _flat(h.send("Ann", c.ShowSettings()).reply)
+    assert "fr (français)" in settings, settings
+    h.send("GM", c.SetLanguage("en"))
+    h.golden_strider_game()
+    told = _flat(h.send("GM", c.SetGameLanguage("gs1", "Deutsch")).reply)
+    assert "who chose no language are told in German (de)." in told, told

@@ -139,7 +139,7 @@ async def join_and_start(table: Table) -> None:
     """Fleur chooses French by mail, Gerd German on Discord; they and the English members join; the game
     master starts the games."""
     said = await table.mail.send("LANGUAGE fr\n", sender=FLEUR)
-    assert "On vous parle désormais en Français" in " ".join(said.split()), said
+    assert "On vous parle désormais en français." in " ".join(said.split()), said
     for name in (GERMAN, *FILLERS):
         table.members[name] = table.fake.add_member(name)
     await discord(table, GERMAN, "language", {"language": "de"}, "Sie werden ab jetzt auf Deutsch angesprochen")
