@@ -5,7 +5,8 @@ process) reads mail from a real Dovecot, sends through a real aiosmtpd, speaks
 to the fake Discord and serves the web pages.  An English game master creates
 one game of each of the five kinds by mail, each with the options that make it
 shortest; in each, Fleur plays by mail after ``LANGUAGE fr``, Gerd on Discord
-after ``/language de``, and the seats a game needs beyond them are taken by
+after ``/language de`` (and Grete, whose Discord is German, is answered in German
+without choosing), and the seats a game needs beyond them are taken by
 English members on Discord.  Every seat orders what the game's own example
 player would (tests/support/stored.py), the five games at once, until each ends.
 
@@ -59,6 +60,8 @@ from tests.web.test_browser import SCREENSHOTS, SIZES, browser, whole_page
 pytestmark = pytest.mark.integration
 
 FRENCH, GERMAN = "Fleur", "Gerd"
+GERMAN_DISCORD = "Grete"
+"""A member whose Discord's locale is ``de``, who never chooses a language."""
 FLEUR = "fleur@example.org"
 FILLERS = ("Hal", "Ivy", "Jon", "Kim")
 """English members on Discord who take the seats a game needs beyond Fleur and Gerd."""
@@ -143,6 +146,9 @@ async def join_and_start(table: Table) -> None:
     for name in (GERMAN, *FILLERS):
         table.members[name] = table.fake.add_member(name)
     await discord(table, GERMAN, "language", {"language": "de"}, "Sie werden ab jetzt auf Deutsch angesprochen")
+    # A member whose Discord is German is answered in German without ever sending /language.
+    table.members[GERMAN_DISCORD] = table.fake.add_member(GERMAN_DISCORD, locale="de")
+    await discord(table, GERMAN_DISCORD, "zone", {"zone": "Europe/Berlinn"}, "unbekannte Zeitzone 'Europe/Berlinn'")
     joined = await table.mail.send_all([(f"JOIN {slug} AS {FRENCH}\n", FLEUR) for slug, _s, _o in GAMES.values()])
     for (slug, _seats, _options), reply in zip(GAMES.values(), joined, strict=True):
         assert f"JOINED {slug}" in reply, reply
