@@ -75,6 +75,8 @@ SECURITY_HEADERS = {
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 """A board picture opened on its own: styles only, no script, no load."""
 HTML = "text/html; charset=utf-8"
+ATOM = "application/atom+xml; charset=utf-8"
+"""A game's feed: like a page, in the reader's language (its response varies by it)."""
 RULES_STAMP = "rules"
 """The stamp of every rules page: the pages ship with the package, so none changes while the process runs."""
 REVALIDATE = "no-cache"
@@ -152,12 +154,14 @@ async def board(serving: Serving, request: web.Request) -> web.StreamResponse:
 
 async def atom(serving: Serving, request: web.Request) -> web.StreamResponse:
     site, slug, base = serving.site, _slug(request), _base(serving.site, request)
+    language = _language(request).language
 
     def build() -> Built | None:
-        page = site.pages.game(slug)
-        return None if page is None else Built.of(feed.atom_feed(page, base), "application/atom+xml; charset=utf-8")
+        with speaking(language):  # the announced actions and moments the views write, in the feed's language
+            page = site.pages.game(slug)
+        return None if page is None else Built.of(feed.atom_feed(page, base, language), ATOM)
 
-    return await _game_page(serving, request, ("feed", slug, base), slug, build)
+    return await _game_page(serving, request, ("feed", slug, base, language), slug, build)
 
 
 async def record(serving: Serving, request: web.Request) -> web.StreamResponse:
@@ -256,7 +260,7 @@ def _answer(request: web.Request, built: Built) -> web.StreamResponse:
     """``built``, or 304 when the reader holds it already (its ETag is in ``If-None-Match``); a page (HTML)
     varies by the reader's language, and keeps the language they chose just now (:mod:`bot.web.languages`)."""
     headers = {**SECURITY_HEADERS, "Cache-Control": REVALIDATE, "ETag": f'"{built.etag}"', **dict(built.headers)}
-    if built.content_type == HTML:
+    if built.content_type in (HTML, ATOM):
         headers["Vary"] = languages.VARY
     held = request.if_none_match or ()
     if any(tag.value in (built.etag, "*") for tag in held):
