@@ -306,3 +306,17 @@ async def test_the_feed_is_in_the_language_asked_for_as_the_pages_are(tmp_path: 
     assert titles["en"] == ["[race] Golden Strider: turn 0 report", "[race] Golden Strider: turn 1 report"]
     french = html.unescape(said["fr"].findall(f"{ATOM}entry")[0].findtext(f"{ATOM}summary") or "")
     assert "Joueur" in french and "Player " not in french, french
+
+
+async def test_the_board_picture_and_its_alt_text_are_in_the_pages_language(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 2)
+        async with served(made) as reader:
+            _, _, french = await reader.response("GET", "/games/race?lang=fr")
+            _, headers, svg = await reader.response("GET", "/games/race/board.svg", {"Accept-Language": "de"})
+            _, _, english = await reader.response("GET", "/games/race/board.svg")
+    assert "coureurs sur une piste de" in html.unescape(french) and "runners on a" not in french
+    assert "nach Runde" in svg and "Accept-Language" in headers["Vary"], headers
+    assert "after round" in english and "nach Runde" not in english
