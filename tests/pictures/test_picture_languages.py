@@ -36,3 +36,23 @@ def test_the_list_and_place_words_follow_the_language_being_spoken():
         assert joined(["Ann", "Ben"]) == "Ann et Ben" and ordinal(2) == "2e"
     with speaking("de"):
         assert joined(["Ann", "Ben"]) == "Ann und Ben" and ordinal(2) == "2."
+
+
+def test_a_mailed_and_a_dmed_picture_are_in_the_recipients_language():
+    from datetime import UTC, datetime
+
+    from bot.core.messaging.outbox import PendingMessage
+    from bot.core.messaging.rendering import READER_LANGUAGE
+    from bot.discord.board import board_picture
+    from bot.email.render import BOARD_FILE, _attachments
+    from bot.pictures import png
+
+    board = _board()
+    data = {"board_picture": True, "kind": "golden-strider", "board": board, READER_LANGUAGE: "de"}
+    row = PendingMessage(1, "<a@b>", "email", "ann@example.org", "report", "report", data, {}, 0, datetime.now(UTC))
+    [attached] = [a for a in _attachments(row) if a.filename == BOARD_FILE]
+    german, english = draw("golden-strider", board, "de"), draw("golden-strider", board)
+    assert german is not None and english is not None and png(german) != png(english)
+    assert attached.data == png(german)
+    dm = board_picture("report", {**data, "board_picture": None})
+    assert dm is not None and "Läufer auf einer Bahn" in dm.alt, dm.alt
