@@ -113,3 +113,18 @@ def test_the_language_reply_names_the_language_as_a_sentence_in_it_reads(session
     h.golden_strider_game()
     told = _flat(h.send("GM", c.SetGameLanguage("gs1", "Deutsch")).reply)
     assert "who chose no language are told in German (de)." in told, told
+
+
+def test_what_the_game_master_did_is_told_in_the_readers_language(sessions):
+    h = Harness(sessions)
+    h.send("Ann", c.SetLanguage("fr"))
+    h.send("Ben", c.SetLanguage("de"))
+    h.golden_strider_game()
+    h.send("GM", c.SetDeadline("gs1", "+2h", "a train is late"))
+    h.clock.advance(__import__("datetime").timedelta(hours=4))
+    h.service.resolve_due(h.clock.now())
+    reports = {row.row.recipient: " ".join(row.body.split()) for row in h.outbox() if row.row.template == "report"}
+    assert "le MJ a déplacé l'échéance au " in reports["ann@example.org"], reports["ann@example.org"]
+    assert "der SL hat die Frist auf " in reports["ben@example.org"], reports["ben@example.org"]
+    assert "the GM moved the deadline to " in reports["cat@example.org"]
+    assert "the GM moved" not in reports["ann@example.org"] + reports["ben@example.org"]
