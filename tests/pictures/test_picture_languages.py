@@ -56,3 +56,18 @@ def test_a_mailed_and_a_dmed_picture_are_in_the_recipients_language():
     assert attached.data == png(german)
     dm = board_picture("report", {**data, "board_picture": None})
     assert dm is not None and "Läufer auf einer Bahn" in dm.alt, dm.alt
+
+
+def test_three_races_and_strike_gold_in_french_and_german():
+    from tests.pictures.boards import seat_counts
+
+    for kind, french_words, german_words, english_words in (
+        ("three-races", ("équipes dans trois courses", "Course à 25"), ("Teams in drei Rennen",), ("teams in three",)),
+        ("strike-gold", ("grilles de 3 rangées", "face cachée"), ("Raster aus 3 Reihen", "verdeckt"), ("grids of",)),
+    ):
+        board = play(kind, NAMES[: seat_counts(kind)[0]]).board("mid")
+        french, german = draw(kind, board, "fr"), draw(kind, board, "de")
+        assert french is not None and german is not None
+        assert all(word in french.alt for word in french_words), french.alt
+        assert all(word in german.alt for word in german_words), german.alt
+        assert not any(word in french.alt + german.alt for word in english_words)
