@@ -58,12 +58,19 @@ def test_a_mailed_and_a_dmed_picture_are_in_the_recipients_language():
     assert dm is not None and "Läufer auf einer Bahn" in dm.alt, dm.alt
 
 
-def test_three_races_and_strike_gold_in_french_and_german():
+def test_the_other_kinds_pictures_in_french_and_german():
     from tests.pictures.boards import seat_counts
 
     for kind, french_words, german_words, english_words in (
         ("three-races", ("équipes dans trois courses", "Course à 25"), ("Teams in drei Rennen",), ("teams in three",)),
         ("strike-gold", ("grilles de 3 rangées", "face cachée"), ("Raster aus 3 Reihen", "verdeckt"), ("grids of",)),
+        ("lautobus", ("coureurs de", "Équipe "), ("Fahrer von", "Gruppe 1"), ("riders of", "leads on space")),
+        (
+            "dragon-stripes",
+            ("Le chevalier est", "Gemmes :"),
+            ("Der Ritter ist", "Edelsteine:"),
+            ("The knight", "Gems:"),
+        ),
     ):
         board = play(kind, NAMES[: seat_counts(kind)[0]]).board("mid")
         french, german = draw(kind, board, "fr"), draw(kind, board, "de")
