@@ -39,6 +39,12 @@ async def test_a_german_discord_is_answered_in_german_until_the_member_chooses(
         assert "ORDERS ACCEPTED for gs1, " in said["Ann"] and "BEFEHLE" not in said["Ann"], said["Ann"]
         [wrong, *_] = await world.command("Greta", "zone", {"zone": "Europe/Berlinn"})
         assert "unbekannte Zeitzone 'Europe/Berlinn'" in wrong["content"], wrong["content"]
+        refused = await fake_discord.slash("gm", {"game": "gs1"}, world.users["Greta"], subcommand="start")
+        [told, *_] = await fake_discord.wait_for_replies(refused)
+        assert "Nur Mitglieder mit der Spielleiterrolle oder die Spielleiter von gs1" in told["content"], told
+        english = await fake_discord.slash("gm", {"game": "gs1"}, world.users["Ann"], subcommand="start")
+        [told, *_] = await fake_discord.wait_for_replies(english)
+        assert "Only members with the game master role or the game masters of gs1" in told["content"], told
         with unit_of_work(sqlite_sessions) as session:
             chosen = dict(session.execute(select(Player.display_name, Player.language)).tuples().all())
         assert chosen.get("Greta") is None and chosen.get("Flore") == "de"  # Greta never chose: her Discord's
