@@ -128,3 +128,18 @@ def test_what_the_game_master_did_is_told_in_the_readers_language(sessions):
     assert "der SL hat die Frist auf " in reports["ben@example.org"], reports["ben@example.org"]
     assert "the GM moved the deadline to " in reports["cat@example.org"]
     assert "the GM moved" not in reports["ann@example.org"] + reports["ben@example.org"]
+
+
+def test_a_line_the_text_reader_did_not_understand_is_explained_in_the_readers_language(sessions):
+    from bot.text.reading import read_text
+
+    h = Harness(sessions)
+    h.send("Ann", c.SetLanguage("fr"))
+    h.send("Ben", c.SetLanguage("de"))
+    said = {
+        who: _flat(h.send(who, *read_text("JION gs1\nhello there\n").commands).reply) for who in ("Ann", "Ben", "Cat")
+    }
+    assert "pas une commande : vouliez-vous dire JOIN ? Écrivez-la ainsi : JOIN" in said["Ann"], said["Ann"]
+    assert "pas une commande (envoyez HELP pour la liste)" in said["Ann"]
+    assert "kein Befehl: meinten Sie JOIN? Schreiben Sie ihn so: JOIN" in said["Ben"], said["Ben"]
+    assert "not a command: did you mean JOIN? Write it as JOIN" in said["Cat"], said["Cat"]
