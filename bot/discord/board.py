@@ -18,6 +18,7 @@ from typing import Any
 
 import discord
 
+from bot.core.messaging.rendering import READER_LANGUAGE
 from bot.pictures import draw, png
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def board_picture(template: str, data: Mapping[str, Any]) -> BoardPicture | None
     if template != REPORT or not isinstance(kind, str) or not isinstance(board, Mapping):
         return None
     try:
-        picture = draw(kind, board)
+        picture = draw(kind, board, data.get(READER_LANGUAGE))  # the recipient's language, as the DM's
         if picture is None:
             return None
         drawn = png(picture)

@@ -21,26 +21,34 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from adjudicator.words import say
+from bot.core.basics.engine_words import said_text
+from bot.core.basics.translation import speaking
 from bot.discord.answers import Answers
 from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.screen_set import ScreenSet
+from bot.discord.understand import locale_language
 
 log = logging.getLogger(__name__)
 
-NOT_IN_USE = "This control is no longer in use (the referee does not know it): nothing was changed."
+NOT_IN_USE = say("This control is no longer in use (the referee does not know it): nothing was changed.")
 
-SORRY = (
+SORRY = say(
     "Sorry: that failed on the referee's side and has been logged. If it was orders, "
     "check with /status whether they arrived before sending them again."
 )
+CHECK_FAILED = say("You may not use this command.")
 
 
 async def tell_privately(interaction: discord.Interaction, text: str) -> None:
     """``text`` to the interaction's user only (a follow-up once the interaction was answered).
 
-    ``text`` is plain: shown as written (its markdown and mentions escaped), pinging nobody.
+    ``text`` is plain: shown as written (its markdown and mentions escaped), pinging nobody.  Words said
+    with :func:`adjudicator.words.say` are said in the language of the member's Discord (its locale, when
+    it is a shipped language: :func:`bot.discord.understand.locale_language`), else in English.
     """
-    shown = plain(text)
+    with speaking(locale_language(getattr(interaction, "locale", None))):
+        shown = plain(said_text(text))
     try:
         if interaction.response.is_done():
             await interaction.followup.send(shown, ephemeral=True, allowed_mentions=NO_MENTIONS)
@@ -63,7 +71,7 @@ class RefereeTree(app_commands.CommandTree[discord.Client]):
         command = interaction.command.qualified_name if interaction.command else "?"
         if isinstance(error, app_commands.CheckFailure):
             log.info("/%s refused for %s: %s", command, interaction.user.id, error)
-            await tell_privately(interaction, str(error) or "You may not use this command.")
+            await tell_privately(interaction, str(error) or CHECK_FAILED)
             return
         await apologise(interaction, f"/{command}", error)
 

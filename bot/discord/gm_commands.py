@@ -52,6 +52,7 @@ import discord
 from discord import app_commands
 
 from adjudicator import registry
+from adjudicator.words import say
 from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared
@@ -170,11 +171,11 @@ class GmConfirm(
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             log.warning("gm confirm %s from %s refused: not theirs", self.custom_id, interaction.user.id)
-            await tell_privately(interaction, "This confirmation is not yours: nothing was done.")
+            await tell_privately(interaction, say("This confirmation is not yours: nothing was done."))
             return
         answers: Answers | None = getattr(interaction.client, "gm_answers", None)
         if answers is None:
-            await tell_privately(interaction, "The referee is not taking game master commands here.")
+            await tell_privately(interaction, say("The referee is not taking game master commands here."))
             return
         try:
             await answers.apply(interaction, command_from_confirm(self.verb, self.rest))
@@ -206,7 +207,7 @@ class GmCancel(
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.user_id:
             log.warning("gm cancel %s from %s refused: not theirs", self.custom_id, interaction.user.id)
-            await tell_privately(interaction, "This confirmation is not yours: nothing was done.")
+            await tell_privately(interaction, say("This confirmation is not yours: nothing was done."))
             return
         log.info("gm %s of %s cancelled by %s", self.verb, self.game, interaction.user.id)
         text = f"Cancelled: {self.verb} of {self.game} was not done; nothing changed."
@@ -230,8 +231,12 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
         command = interaction.command.qualified_name if interaction.command else "gm"
         log.warning("/%s refused for %s (%s): neither the GM role nor a GM of %s",
                     command, interaction.user.id, interaction.user.display_name, game)  # fmt: skip
-        where = f" or the game masters of {game}" if game else ""
-        await tell_privately(interaction, f"Only members with the game master role{where} may use /{command}.")
+        refusal = (
+            say("Only members with the game master role or the game masters of {game} may use /{command}.",
+                game=game, command=command)
+            if game else say("Only members with the game master role may use /{command}.", command=command)
+        )  # fmt: skip
+        await tell_privately(interaction, refusal)
         return False
 
     async def run(interaction: discord.Interaction, game: str | None, command: c.Command) -> None:
@@ -245,7 +250,9 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
             return
         if len(custom_id) > CUSTOM_ID_LIMIT:
             room = CUSTOM_ID_LIMIT - (len(custom_id) - len(custom_id.rsplit(":", 1)[1]))
-            await tell_privately(interaction, f"The reason is too long for a confirmation: at most {room} characters.")
+            await tell_privately(
+                interaction, say("The reason is too long for a confirmation: at most {room} characters.", room=room)
+            )
             return
         match = _CONFIRM_ID.match(custom_id)
         assert match is not None
@@ -333,7 +340,9 @@ def _create(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[An
         """By hand: its options are read as ``name=value``, its kinds and option names suggested, its press a choice."""
         parsed = parse_options(options)
         if isinstance(parsed, str):
-            await tell_privately(interaction, f"Options: {parsed}. Write them as name=value, separated by spaces.")
+            await tell_privately(
+                interaction, say("Options: {problem}. Write them as name=value, separated by spaces.", problem=parsed)
+            )
             return
         await run(interaction, None, c.CreateGame(game, kind, parsed, time_zone, seats=seats, schedule=schedule or "",
                                                   press=press, press_gm_copies=press_gm_copies,

@@ -21,6 +21,7 @@ from typing import Any
 
 import discord
 
+from adjudicator.words import say
 from bot.core.model import commands as c
 from bot.discord.answers import Answers
 from bot.discord.client import apologise, tell_privately
@@ -56,7 +57,7 @@ class ReadyButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         answers: Answers | None = getattr(interaction.client, "gm_answers", None)
         if answers is None:
-            await tell_privately(interaction, "The referee is not taking confirmations here.")
+            await tell_privately(interaction, say("The referee is not taking confirmations here."))
             return
         try:
             await answers.apply(interaction, c.ConfirmReady(self.game, seat=self.seat, check_round=self.check_round))

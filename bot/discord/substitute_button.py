@@ -26,6 +26,7 @@ from typing import Any
 
 import discord
 
+from adjudicator.words import say
 from bot.core.model import commands as c
 from bot.discord.answers import Answers
 from bot.discord.client import apologise, tell_privately
@@ -62,7 +63,7 @@ class TakeButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         answers: Answers | None = getattr(interaction.client, "gm_answers", None)
         if answers is None:
-            await tell_privately(interaction, "The referee is not taking seats here.")
+            await tell_privately(interaction, say("The referee is not taking seats here."))
             return
         try:
             await answers.apply(interaction, c.TakeSeat(self.game, self.seat, offer_round=self.offer_round))

@@ -149,7 +149,7 @@ def _attachments(row: PendingMessage) -> list[Attachment]:
             raise UnsendableMessage(f"calendar entry: {type(exc).__name__}: {exc}") from exc
         found.append(Attachment(CALENDAR_FILE, ics, "text", "calendar", (("method", "PUBLISH"),)))
     if row.data.get("board_picture") and row.data.get("kind"):
-        picture = draw(str(row.data["kind"]), row.data.get("board"))
+        picture = draw(str(row.data["kind"]), row.data.get("board"), row.data.get(READER_LANGUAGE))
         if picture is not None:
             found.append(Attachment(BOARD_FILE, png(picture), "image", "png"))
     return found

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.basics.translation import gettext as _
+from bot.core.basics.translation import mark, ngettext, pgettext
 from bot.pictures.picture import Picture
-from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, plural, render, seat_mark, text_width
+from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, render, seat_mark, text_width
 
 STRIPES = 17
 """The dragon's stripes (the seed; the engine's options hold the same)."""
@@ -23,8 +25,9 @@ PLAYERS_TOP = 262
 LINE = 28
 BAR_X, BAR_W = 300, 240
 
-STEPS = {"decide": "to decide: reveal or hold", "offer": "holds: take-over offers", "choose": "chooses a taker",
-         "reveal": "reveals a card", "over": ""}  # fmt: skip
+STEPS = {"decide": mark("dragon step", "to decide: reveal or hold"),
+         "offer": mark("dragon step", "holds: take-over offers"), "choose": mark("dragon step", "chooses a taker"),
+         "reveal": mark("dragon step", "reveals a card"), "over": ""}  # fmt: skip
 
 
 def _stripe_x(stripe: int) -> float:
@@ -48,11 +51,11 @@ def draw(board: Mapping[str, Any]) -> Picture:
     for i, seat in enumerate(seats):
         tags = []
         if seat == board["active"] and not board["finished"]:
-            tags.append("active")
+            tags.append(_("active"))
         if seat == board["turn_owner"] and not board["finished"]:
-            tags.append("turn's owner")
+            tags.append(_("turn's owner"))
         if board["finished"] and gems[seat] == max(gems.values()):
-            tags.append("winner")
+            tags.append(_("winner"))
         players.append(
             {
                 "y": PLAYERS_TOP + 30 + i * LINE,
@@ -66,13 +69,19 @@ def draw(board: Mapping[str, Any]) -> Picture:
     knight = int(board["knight"])
     finished = bool(board["finished"])
     active = str(board["active"])
-    doing = STEPS.get(str(board["step"]), "")
-    room = WIDTH - 40 - text_width(f"Dragon Stripes:  {doing}", 22)
-    title = "Dragon Stripes" + (", game over" if finished else f": {fit(active, room, 22)} {doing}")
-    subtitle = (
-        f"{plural(len(board['cards_seen']), 'card')} seen, {int(board['cards_left'])} left; "
-        f"a danger card costs {'half' if board['doubling'] else 'a quarter'} of the gems"
+    step_words = STEPS.get(str(board["step"]), "")
+    doing = pgettext("dragon step", step_words) if step_words else ""
+    room = WIDTH - 40 - text_width(_("Dragon Stripes: %(player)s %(doing)s") % {"player": "", "doing": doing}, 22)
+    title = (
+        _("Dragon Stripes, game over")
+        if finished
+        else (_("Dragon Stripes: %(player)s %(doing)s") % {"player": fit(active, room, 22), "doing": doing})
     )
+    seen, left = len(board["cards_seen"]), int(board["cards_left"])
+    costs = _("half") if board["doubling"] else _("a quarter")
+    subtitle = ngettext("%(seen)s card seen, %(left)s left; a danger card costs %(share)s of the gems",
+                        "%(seen)s cards seen, %(left)s left; a danger card costs %(share)s of the gems", seen) % {
+        "seen": seen, "left": left, "share": costs}  # fmt: skip
     dangers = int(board["dangers"])
     svg = render(
         "dragon-stripes",
@@ -94,21 +103,28 @@ def draw(board: Mapping[str, Any]) -> Picture:
     return Picture(svg, _alt(title, board, seats, gems, knight))
 
 
+def _gems(n: int) -> str:
+    """``1 gem``, ``2 gems`` in the language being spoken."""
+    return ngettext("%(n)s gem", "%(n)s gems", n) % {"n": n}
+
+
 def _alt(title: str, board: Mapping[str, Any], seats: list[str], gems: dict[str, int], knight: int) -> str:
     if knight <= 0:
-        where = "at the tail"
+        where = _("at the tail")
     elif knight > STRIPES:
-        where = "at the dragon's head"
+        where = _("at the dragon's head")
     else:
-        where = f"on stripe {knight} of {STRIPES}"
+        where = _("on stripe %(stripe)s of %(stripes)s") % {"stripe": knight, "stripes": STRIPES}
+    beside, hoard = int(board["beside"]), int(board["hoard"])
     lines = [
         f"{title}.",
-        f"The knight is {where} with {plural(int(board['beside']), 'gem')} beside it; "
-        f"the hoard holds {plural(int(board['hoard']), 'gem')}; "
-        f"{int(board['dangers'])} of {DANGERS} danger cards seen.",
-    ]
+        _("The knight is %(where)s with %(beside)s beside it; the hoard holds %(hoard)s; %(dangers)s of %(most)s "
+          "danger cards seen.") % {"where": where, "beside": _gems(beside), "hoard": _gems(hoard),
+                                   "dangers": int(board["dangers"]), "most": DANGERS},
+    ]  # fmt: skip
     best = max(gems.values())
     leaders = [alt_name(s) for s in seats if gems[s] == best]
-    lines.append(f"{joined(leaders)} {'leads' if len(leaders) == 1 else 'lead'} with {plural(best, 'gem')}.")
-    lines.append("Gems: " + ", ".join(f"{alt_name(s)} {gems[s]}" for s in seats) + ".")
+    lines.append(ngettext("%(leaders)s leads with %(gems)s.", "%(leaders)s lead with %(gems)s.", len(leaders))
+                 % {"leaders": joined(leaders), "gems": _gems(best)})  # fmt: skip
+    lines.append(_("Gems: %(gems)s.") % {"gems": ", ".join(f"{alt_name(s)} {gems[s]}" for s in seats)})
     return alt_text(lines)

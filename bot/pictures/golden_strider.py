@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.basics.translation import gettext as _
+from bot.core.basics.translation import ngettext
 from bot.pictures.picture import Picture
 from bot.pictures.svg import alt_name, alt_text, fit, joined, ordinal, render, seat_mark
 
@@ -54,17 +56,19 @@ def draw(board: Mapping[str, Any]) -> Picture:
     )
     ticks = [{"x": _x(s, length), "label": str(s)} for s in range(0, length + 1, 10)]
     played = int(board["round"]) - 1  # the board's round is the one the next resolution plays
+    name = _("Golden Strider steeplechase") if steeple else "Golden Strider"
     title = (
-        "Golden Strider"
-        + (" steeplechase" if steeple else "")
-        + (f", after round {played}" if played > 0 else ", the start")
+        _("%(name)s, after round %(round)s") % {"name": name, "round": played}
+        if played > 0
+        else (_("%(name)s, the start") % {"name": name})
     )
     if any(int(r["square"]) >= length for r in runners):
-        title += " (race over)"
+        title = _("%(title)s (race over)") % {"title": title}
     svg = render(
         "golden-strider",
         title=title,
-        subtitle=f"{length} squares to the finish; the place and square of each runner at the right",
+        subtitle=_("%(length)s squares to the finish; the place and square of each runner at the right")
+        % {"length": length},
         lanes=lanes,
         top=TOP,
         bottom=bottom,
@@ -83,8 +87,12 @@ def draw(board: Mapping[str, Any]) -> Picture:
 def _alt(title: str, length: int, runners: list[Any]) -> str:
     ranked = sorted(runners, key=lambda r: (int(r["position"]), runners.index(r)))
     leaders = [alt_name(str(r["seat"])) for r in ranked if int(r["position"]) == 1]
-    lines = [f"{title}: {len(runners)} runners on a {length}-square track."]
+    lines = [_("%(title)s: %(runners)s runners on a %(length)s-square track.")
+             % {"title": title, "runners": len(runners), "length": length}]  # fmt: skip
     if ranked and int(ranked[0]["square"]) > 0:
-        lines.append(f"{joined(leaders)} {'leads' if len(leaders) == 1 else 'lead'} on square {ranked[0]['square']}.")
-    lines += [f"{ordinal(int(r['position']))} {alt_name(str(r['seat']))}, square {r['square']}." for r in ranked]
+        lines.append(ngettext("%(leaders)s leads on square %(square)s.", "%(leaders)s lead on square %(square)s.",
+                              len(leaders)) % {"leaders": joined(leaders), "square": ranked[0]["square"]})  # fmt: skip
+    lines += [_("%(place)s %(seat)s, square %(square)s.")
+              % {"place": ordinal(int(r["position"])), "seat": alt_name(str(r["seat"])), "square": r["square"]}
+              for r in ranked]  # fmt: skip
     return alt_text(lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.basics.translation import gettext as _
 from bot.pictures.picture import Picture
 from bot.pictures.svg import alt_name, alt_text, fit, ordinal, render, seat_mark
 
@@ -66,18 +67,19 @@ def draw(board: Mapping[str, Any]) -> Picture:
                 "y": legend_y + 24 + i * LEGEND_LINE,
                 "mark": seat_mark(i, 11, codes[seat]),
                 "name": fit(str(seat), 200, 16),
-                "places": "places " + ", ".join(str(p) for p in places),
+                "places": _("places %(places)s") % {"places": ", ".join(str(p) for p in places)},
             }
         )
     turn = int(board["turn"])
-    title = (
-        "L'autobus" + (f", after turn {turn}" if turn else ", the start") + (" (finished)" if board["finished"] else "")
-    )
+    title = _("L'autobus, after turn %(turn)s") % {"turn": turn} if turn else _("L'autobus, the start")
+    if board["finished"]:
+        title = _("%(title)s (finished)") % {"title": title}
     groups = _groups(list(at))
     svg = render(
         "lautobus",
         title=title,
-        subtitle=f"{len(cyclists)} riders in {len(groups)} groups; the front is at the bottom right",
+        subtitle=_("%(riders)s riders in %(groups)s groups; the front is at the bottom right")
+        % {"riders": len(cyclists), "groups": len(groups)},
         rows=rows,
         cell=CELL,
         road_x=ROAD_X,
@@ -97,14 +99,19 @@ def _alt(
     at: dict[int, Any],
     codes: dict[str, str],
 ) -> str:
-    lines = [f"{title}: {len(cyclists)} riders of {len(teams)} teams in {len(groups)} groups on the road."]
+    lines = [_("%(title)s: %(riders)s riders of %(teams)s teams in %(groups)s groups on the road.")
+             % {"title": title, "riders": len(cyclists), "teams": len(teams), "groups": len(groups)}]  # fmt: skip
     leader = at[max(at)]
-    lines.append(f"{alt_name(str(leader['team']))}'s rider {leader['rider']} leads on space {max(at)}.")
+    lines.append(_("%(team)s's rider %(rider)s leads on space %(space)s.")
+                 % {"team": alt_name(str(leader["team"])), "rider": leader["rider"], "space": max(at)})  # fmt: skip
     for t in teams:
         places = sorted(int(c["place"]) for c in cyclists if c["team"] == t["seat"])
-        lines.append(f"Team {codes[t['seat']]}, {alt_name(str(t['seat']))}: places {', '.join(map(str, places))}.")
+        lines.append(_("Team %(code)s, %(team)s: places %(places)s.")
+                     % {"code": codes[t["seat"]], "team": alt_name(str(t["seat"])), "places": ", ".join(map(str, places))})  # fmt: skip
     for n, group in enumerate(groups, start=1):
         riders = " ".join(f"{codes[at[s]['team']]}{at[s]['rider']}" for s in group)
-        where = f"space {group[0]}" if len(group) == 1 else f"spaces {group[-1]}-{group[0]}"
-        lines.append(f"Group {n} ({ordinal(n)} on the road), {where}: {riders}.")
+        where = (_("space %(space)s") % {"space": group[0]} if len(group) == 1
+                 else _("spaces %(first)s-%(last)s") % {"first": group[-1], "last": group[0]})  # fmt: skip
+        lines.append(_("Group %(group)s (%(place)s on the road), %(where)s: %(riders)s.")
+                     % {"group": n, "place": ordinal(n), "where": where, "riders": riders})  # fmt: skip
     return alt_text(lines)

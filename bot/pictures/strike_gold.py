@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.basics.translation import gettext as _
+from bot.core.basics.translation import ngettext
 from bot.pictures.picture import Picture
-from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, ordinal, plural, render, seat_mark
+from bot.pictures.svg import WIDTH, alt_name, alt_text, fit, joined, ordinal, render, seat_mark
 
 TOP = 96
 BLOCK_W = 196
@@ -41,14 +43,14 @@ def draw(board: Mapping[str, Any]) -> Picture:
         y = TOP + (i // per_row) * block_h
         tags = []
         if nxt.get("seat") == seat:
-            tags.append("to play")
+            tags.append(_("to play"))
         pending = board.get("pending") or {}
         if pending.get("seat") == seat:
-            tags.append(f"took {pending['value']}" if "value" in pending else "drew a card")
+            tags.append(_("took %(card)s") % {"card": pending["value"]} if "value" in pending else _("drew a card"))
         if board.get("out") == seat:
-            tags.append("went out")
+            tags.append(_("went out"))
         if seat in board.get("final_turns", []):
-            tags.append("final turn")
+            tags.append(_("final turn"))
         blocks.append(
             {
                 "x": round(x, 1),
@@ -58,7 +60,7 @@ def draw(board: Mapping[str, Any]) -> Picture:
                 "total": int(board["totals"][seat]),
                 "place": ordinal(1 + sum(1 for other in totals.values() if other < totals[seat])),
                 "tags": fit(", ".join(tags), BLOCK_W - 14, 13),
-                "current": bool(tags) and "to play" in tags,
+                "current": nxt.get("seat") == seat,
                 "cards": [
                     {**_cell(value), "x": round(x + c * (CARD_W + GAP), 1), "y": y + HEAD + r * (CARD_H + GAP)}
                     for r, row in enumerate(grids[seat])
@@ -69,9 +71,11 @@ def draw(board: Mapping[str, Any]) -> Picture:
     rows = (len(seats) + per_row - 1) // per_row
     round_no = int(board["round"])
     stage = str(board["stage"])
-    title = f"Strike Gold, round {round_no}" + {"over": " (game over)", "setup": " (setup)"}.get(stage, "")
+    title = {
+        "over": _("Strike Gold, round %(round)s (game over)"), "setup": _("Strike Gold, round %(round)s (setup)")
+    }.get(stage, _("Strike Gold, round %(round)s")) % {"round": round_no}  # fmt: skip
     discard = board.get("discard_top")
-    subtitle = "lowest total leads; face-down cards are drawn as card backs"
+    subtitle = _("lowest total leads; face-down cards are drawn as card backs")
     svg = render(
         "strike-gold",
         title=title,
@@ -88,28 +92,27 @@ def draw(board: Mapping[str, Any]) -> Picture:
 
 
 def _alt(title: str, board: Mapping[str, Any], seats: list[str], grids: dict[str, Any]) -> str:
-    lines = [f"{title}: {len(seats)} grids of 3 rows by 4 cards."]
+    lines = [_("%(title)s: %(grids)s grids of 3 rows by 4 cards.") % {"title": title, "grids": len(seats)}]
     discard = board.get("discard_top")
     if discard is not None:
-        lines.append(f"The discard pile shows {discard}.")
-    lines.append(f"The deck has {plural(int(board['deck_size']), 'card')}.")
+        lines.append(_("The discard pile shows %(card)s.") % {"card": discard})
+    cards = int(board["deck_size"])
+    lines.append(ngettext("The deck has %(cards)s card.", "The deck has %(cards)s cards.", cards) % {"cards": cards})
     nxt = board.get("next") or {}
     if nxt.get("seat"):
-        lines.append(f"{alt_name(str(nxt['seat']))} to play.")
+        lines.append(_("%(seat)s to play.") % {"seat": alt_name(str(nxt["seat"]))})
     totals = {s: int(board["totals"][s]) for s in seats}
     if any(totals.values()):
         low = min(totals.values())
         best = [alt_name(s) for s in seats if totals[s] == low]
-        lines.append(f"Lowest total (leading): {joined(best)} with {low}.")
+        lines.append(_("Lowest total (leading): %(seats)s with %(total)s.") % {"seats": joined(best), "total": low})
     for seat in seats:
         cells = [v for row in grids[seat] for v in row]
         up = [str(v) for v in cells if v is not None and v != "x"]
         down = sum(1 for v in cells if v is None)
         gone = sum(1 for v in cells if v == "x")
-        shown = f"face up {' '.join(up)}" if up else "no card face up"
-        lines.append(
-            f"{alt_name(seat)}: {shown}; {down} face down"
-            + (f"; {gone} cleared" if gone else "")
-            + f"; total {totals[seat]}."
-        )
+        shown = _("face up %(cards)s") % {"cards": " ".join(up)} if up else _("no card face up")
+        said = (_("%(seat)s: %(shown)s; %(down)s face down; %(gone)s cleared; total %(total)s.") if gone
+                else _("%(seat)s: %(shown)s; %(down)s face down; total %(total)s."))  # fmt: skip
+        lines.append(said % {"seat": alt_name(seat), "shown": shown, "down": down, "gone": gone, "total": totals[seat]})
     return alt_text(lines)

@@ -20,8 +20,11 @@ from functools import lru_cache
 import jinja2
 
 from bot.core.basics.display_width import clip, display_width
+from bot.core.basics.translation import gettext, mark, ngettext, npgettext, pgettext
 from bot.pictures.picture import FONT_FAMILY
 from bot.resources import TEMPLATES_DIR
+
+_ = gettext
 
 WIDTH = 800
 """Every picture is 800 px wide: Discord's embed and a phone show it without scaling much."""
@@ -105,9 +108,17 @@ def text_width(text: str, font_size: float) -> float:
 
 
 def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``11th``, ``23rd``."""
+    """``1st``, ``2nd``, ``11th``, ``23rd``; in the language being spoken, its own short form (``1e``,
+    ``1.``: the catalogues' ``%(place)sth``, context ``place``)."""
+    said = pgettext("place", PAST_TENTH)
+    if said != PAST_TENTH:
+        return said % {"place": n}
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+PAST_TENTH = mark("place", "%(place)sth")
+"""A place as a number (the same message as the reports' places past the tenth)."""
 
 
 def plural(n: int, noun: str) -> str:
@@ -116,8 +127,10 @@ def plural(n: int, noun: str) -> str:
 
 
 def joined(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+    """``a``, ``a and b``, ``a, b and c`` (``et``, ``und`` in the language being spoken)."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    return _("%(some)s and %(last)s") % {"some": ", ".join(items[:-1]), "last": items[-1]}
 
 
 def alt_text(sentences: Iterable[str], names: Sequence[str] = (), limit: int = ALT_LIMIT) -> str:
@@ -147,11 +160,17 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # A board's words ({% trans %}, _("...")) in the language the picture is drawn in (bot.pictures.draw).
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
     )
     env.globals.update(WIDTH=WIDTH, FONT=FONT_FAMILY, INK=INK, PAPER=PAPER, FAINT=FAINT)
     return env
 
 
 def render(kind: str, **data: object) -> str:
-    """``templates/<kind>/board.svg.j2`` filled with ``data``."""
+    """``templates/<kind>/board.svg.j2`` filled with ``data``; the words it marks (``_("finish")``) in the
+    language being spoken."""
     return environment().get_template(f"{kind}/board.svg.j2").render(**data)

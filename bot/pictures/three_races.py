@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.core.basics.translation import gettext as _
+from bot.core.basics.translation import ngettext
 from bot.pictures.picture import Picture
 from bot.pictures.svg import alt_name, alt_text, fit, joined, ordinal, render, seat_mark
 
@@ -75,12 +77,13 @@ def draw(board: Mapping[str, Any]) -> Picture:
         y = header_y + 14 + len(seats) * LANE + RACE_GAP - 20
     ranked = sorted(seats, key=lambda s: (-float(totals[s]), seats.index(s)))
     move = int(board["move"])
-    title = f"Three races, move {move}" if move else "Three races, the start"
+    title = _("Three races, move %(move)s") % {"move": move} if move else _("Three races, the start")
     summary = [{"mark": marks[s], "name": fit(s, 118, 13), "points": _points(totals[s])} for s in seats]
     svg = render(
         "three-races",
         title=title,
-        subtitle=f"deadline {board['deadline']}; each race's place, square and points at the right",
+        subtitle=_("deadline %(deadline)s; each race's place, square and points at the right")
+        % {"deadline": board["deadline"]},
         races=races,
         track=(TRACK_X0, TRACK_X1),
         name_x=NAME_X,
@@ -93,15 +96,21 @@ def draw(board: Mapping[str, Any]) -> Picture:
 
 
 def _alt(title: str, board: Mapping[str, Any], seats: list[str], ranked: list[str], totals: dict[str, Any]) -> str:
-    lines = [f"{title}: {len(seats)} teams in three races."]
+    lines = [_("%(title)s: %(teams)s teams in three races.") % {"title": title, "teams": len(seats)}]
     for length_text, race in sorted(board["races"].items(), key=lambda item: int(item[0])):
         order = sorted(seats, key=lambda s: (int(race["places"][s]), seats.index(s)))
-        state = " (finished)" if race["finished"] else ""
-        where = ", ".join(f"{alt_name(s)} square {race['squares'][s]}" for s in order)
-        lines.append(f"Race to {length_text}{state}: {where}.")
+        where = ", ".join(_("%(team)s square %(square)s") % {"team": alt_name(s), "square": race["squares"][s]}
+                          for s in order)  # fmt: skip
+        said = (
+            _("Race to %(length)s (finished): %(where)s.") if race["finished"] else _("Race to %(length)s: %(where)s.")
+        )
+        lines.append(said % {"length": length_text, "where": where})
     best = max(float(v) for v in totals.values())
     if best > 0:
         leaders = [alt_name(s) for s in ranked if float(totals[s]) == best]
-        lines.append(f"{joined(leaders)} {'leads' if len(leaders) == 1 else 'lead'} on points.")
-    lines.append("Points: " + ", ".join(f"{alt_name(s)} {_points(totals[s])}" for s in ranked) + ".")
+        lines.append(ngettext("%(leaders)s leads on points.", "%(leaders)s lead on points.", len(leaders))
+                     % {"leaders": joined(leaders)})  # fmt: skip
+    lines.append(
+        _("Points: %(points)s.") % {"points": ", ".join(f"{alt_name(s)} {_points(totals[s])}" for s in ranked)}
+    )
     return alt_text(lines)

@@ -48,6 +48,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+from adjudicator.words import say
 from bot.core.basics import linear
 from bot.core.model import commands as c
 from bot.text import gm_vocabulary as gm
@@ -228,7 +229,7 @@ def _password(line: str) -> str | None:
 
 def too_long(line: str) -> str:
     """Why ``line``, longer than :data:`MAX_LINE_LENGTH`, was tried against no pattern."""
-    return f"line too long, {len(line)} characters; at most {MAX_LINE_LENGTH} (not read)"
+    return say("line too long, {length} characters; at most {most} (not read)", length=len(line), most=MAX_LINE_LENGTH)
 
 
 def _parse(line: str) -> tuple[str, tuple[str | None, ...]] | None:
@@ -389,17 +390,17 @@ def _read_line(reader: _Reader, line: str) -> None:
         if secret:
             reader.passwords.append(secret)
         else:
-            reader.not_understood_line("PASSWORD", "give the password on the same line: PASSWORD <password>")
+            reader.not_understood_line("PASSWORD", say("give the password on the same line: PASSWORD <password>"))
         return
     reason = gm.reason_line(line)
     pending = reader.last_gm()
     if reason is not None and (pending is not None or (reader.block is None and reader.gm_block is None)):
         if not reason.strip():
-            reader.not_understood_line(line, "give the reason on the same line: REASON <text>")
+            reader.not_understood_line(line, say("give the reason on the same line: REASON <text>"))
         elif pending is None and _mistyped_gm(reader):
             pass  # the REASON of a mistyped command, which was quoted back: nothing was done
         elif pending is None:
-            reader.not_understood_line(line, "a REASON line goes right below the game master command it explains")
+            reader.not_understood_line(line, say("a REASON line goes right below the game master command it explains"))
         else:
             pending.add_reason(reason.strip())
         return
@@ -432,14 +433,16 @@ def _read_line(reader: _Reader, line: str) -> None:
     gm_keyword = gm.KEYWORD.match(line)
     if keyword is not None:
         word = unicodedata.normalize("NFKC", keyword.group(1)).upper()  # "LIN\u212a" (a Kelvin sign) is LINK
-        reader.not_understood_line(line, f"write it as {_USAGE[word]}")
+        reader.not_understood_line(line, say("write it as {usage}", usage=_USAGE[word]))
     elif gm_keyword is not None:
-        reader.not_understood_line(line, f"write it as {gm.usage(gm_keyword.group(1))}; nothing was done")
+        usage = gm.usage(gm_keyword.group(1))
+        reader.not_understood_line(line, say("write it as {usage}; nothing was done", usage=usage))
     elif (close := _close_command(line)) is not None:
-        reader.not_understood_line(line, f"not a command: did you mean {close}? Write it as {_USAGE[close]}")
+        said = say("not a command: did you mean {command}? Write it as {usage}", command=close, usage=_USAGE[close])
+        reader.not_understood_line(line, said)
     else:
         reader.not_understood_line(
-            line, "not a command (send HELP for the list); orders go on the lines after ORDERS <game>"
+            line, say("not a command (send HELP for the list); orders go on the lines after ORDERS <game>")
         )
 
 
@@ -526,7 +529,10 @@ def _finish(reader: _Reader) -> list[c.Command]:
                 continue  # a heading such as "Re: Game over" is no command; "ORDERS demo" there opens no orders
             if not text:
                 result.append(
-                    c.NotUnderstood(item.opener, f"no orders followed; put them on the lines after ORDERS {item.game}")
+                    c.NotUnderstood(
+                        item.opener,
+                        say("no orders followed; put them on the lines after ORDERS {game}", game=item.game),
+                    )
                 )
             else:
                 result.append(c.SubmitOrders(item.game, text))
@@ -548,7 +554,8 @@ def _finish(reader: _Reader) -> list[c.Command]:
     if len(shown) > MAX_NOT_UNDERSTOOD:
         dropped = {id(item) for item in shown[MAX_NOT_UNDERSTOOD:]}
         result = [item for item in result if id(item) not in dropped]
-        result.append(c.NotUnderstood("...", f"{len(dropped)} more lines were not understood and are not listed"))
+        result.append(c.NotUnderstood("...", say("{count} more lines were not understood and are not listed",
+                                                  count=len(dropped))))  # fmt: skip
     return result
 
 

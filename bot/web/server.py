@@ -75,6 +75,9 @@ SECURITY_HEADERS = {
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
 """A board picture opened on its own: styles only, no script, no load."""
 HTML = "text/html; charset=utf-8"
+ATOM = "application/atom+xml; charset=utf-8"
+SVG = "image/svg+xml; charset=utf-8"
+"""A game's feed: like a page, in the reader's language (its response varies by it)."""
 RULES_STAMP = "rules"
 """The stamp of every rules page: the pages ship with the package, so none changes while the process runs."""
 REVALIDATE = "no-cache"
@@ -129,35 +132,35 @@ async def game(serving: Serving, request: web.Request) -> web.StreamResponse:
             page = site.pages.game(slug)
         if page is None:
             return None
-        picture = draw(page.line.kind, page.board)
+        picture = draw(page.line.kind, page.board, language)  # its caption and alt text in the page's language
         return Built.of(game_html(page, picture, site.hints, language).encode(), HTML)
 
     return await _game_page(serving, request, ("game", slug, language), slug, build)
 
 
 async def board(serving: Serving, request: web.Request) -> web.StreamResponse:
-    site, slug = serving.site, _slug(request)
+    site, slug, language = serving.site, _slug(request), _language(request).language
 
     def build() -> Built | None:
         found = site.pages.board(slug)
-        picture = None if found is None else draw(*found)
+        picture = None if found is None else draw(*found, language)
         if picture is None:
             return None
-        return Built.of(
-            picture.svg.encode(), "image/svg+xml; charset=utf-8", (("Content-Security-Policy", SVG_POLICY),)
-        )
+        return Built.of(picture.svg.encode(), SVG, (("Content-Security-Policy", SVG_POLICY),))
 
-    return await _game_page(serving, request, ("board", slug), slug, build)
+    return await _game_page(serving, request, ("board", slug, language), slug, build)
 
 
 async def atom(serving: Serving, request: web.Request) -> web.StreamResponse:
     site, slug, base = serving.site, _slug(request), _base(serving.site, request)
+    language = _language(request).language
 
     def build() -> Built | None:
-        page = site.pages.game(slug)
-        return None if page is None else Built.of(feed.atom_feed(page, base), "application/atom+xml; charset=utf-8")
+        with speaking(language):  # the announced actions and moments the views write, in the feed's language
+            page = site.pages.game(slug)
+        return None if page is None else Built.of(feed.atom_feed(page, base, language), ATOM)
 
-    return await _game_page(serving, request, ("feed", slug, base), slug, build)
+    return await _game_page(serving, request, ("feed", slug, base, language), slug, build)
 
 
 async def record(serving: Serving, request: web.Request) -> web.StreamResponse:
@@ -256,7 +259,7 @@ def _answer(request: web.Request, built: Built) -> web.StreamResponse:
     """``built``, or 304 when the reader holds it already (its ETag is in ``If-None-Match``); a page (HTML)
     varies by the reader's language, and keeps the language they chose just now (:mod:`bot.web.languages`)."""
     headers = {**SECURITY_HEADERS, "Cache-Control": REVALIDATE, "ETag": f'"{built.etag}"', **dict(built.headers)}
-    if built.content_type == HTML:
+    if built.content_type in (HTML, ATOM, SVG):
         headers["Vary"] = languages.VARY
     held = request.if_none_match or ()
     if any(tag.value in (built.etag, "*") for tag in held):

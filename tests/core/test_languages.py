@@ -56,7 +56,7 @@ def test_a_game_master_sets_and_clears_the_games_language(sessions):
     refused = h.send("GM", c.SetGameLanguage("g1", "klingon")).reply
     assert refused is not None and "no language 'klingon'" in refused, refused
     said = h.send("GM", c.SetGameLanguage("g1", "Deutsch")).reply
-    assert said is not None and "told in Deutsch (de)" in " ".join(said.split()), said
+    assert said is not None and "told in German (de)" in " ".join(said.split()), said
     h.send("GM", c.SetGameLanguage("g1", "OFF"))
     h.send("GM", c.SetGameLanguage("g1", "fr"))
     h.send("Ann", c.SetLanguage("de"))

@@ -5,7 +5,8 @@ process) reads mail from a real Dovecot, sends through a real aiosmtpd, speaks
 to the fake Discord and serves the web pages.  An English game master creates
 one game of each of the five kinds by mail, each with the options that make it
 shortest; in each, Fleur plays by mail after ``LANGUAGE fr``, Gerd on Discord
-after ``/language de``, and the seats a game needs beyond them are taken by
+after ``/language de`` (and Grete, whose Discord is German, is answered in German
+without choosing), and the seats a game needs beyond them are taken by
 English members on Discord.  Every seat orders what the game's own example
 player would (tests/support/stored.py), the five games at once, until each ends.
 
@@ -18,9 +19,10 @@ game's page asked for with ``Accept-Language: fr`` is French (by an HTTP fetch;
 one of them also in headless Chromium, its screenshot under
 test-artifacts/screenshots/).  What the engines write stays English
 (docs/architecture.md, "Languages": event lines, phase and game titles, the
-values a report carries as text); so do the ``ORDERS ACCEPTED for <game>,
-<phase>, seat <seat>`` heading and the words of the board's picture: none is
-looked for.
+values a report carries as text) unless an engine says them with ``say()``; the
+``ORDERS ACCEPTED for <game>, <phase>, seat <seat>`` heading is said in the
+reader's language (only the game, phase and seat names and the orders as
+written).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ from tests.web.test_browser import SCREENSHOTS, SIZES, browser, whole_page
 pytestmark = pytest.mark.integration
 
 FRENCH, GERMAN = "Fleur", "Gerd"
+GERMAN_DISCORD = "Grete"
+"""A member whose Discord's locale is ``de``, who never chooses a language."""
 FLEUR = "fleur@example.org"
 FILLERS = ("Hal", "Ivy", "Jon", "Kim")
 """English members on Discord who take the seats a game needs beyond Fleur and Gerd."""
@@ -138,10 +142,13 @@ async def join_and_start(table: Table) -> None:
     """Fleur chooses French by mail, Gerd German on Discord; they and the English members join; the game
     master starts the games."""
     said = await table.mail.send("LANGUAGE fr\n", sender=FLEUR)
-    assert "On vous parle désormais en Français" in " ".join(said.split()), said
+    assert "On vous parle désormais en français." in " ".join(said.split()), said
     for name in (GERMAN, *FILLERS):
         table.members[name] = table.fake.add_member(name)
     await discord(table, GERMAN, "language", {"language": "de"}, "Sie werden ab jetzt auf Deutsch angesprochen")
+    # A member whose Discord is German is answered in German without ever sending /language.
+    table.members[GERMAN_DISCORD] = table.fake.add_member(GERMAN_DISCORD, locale="de")
+    await discord(table, GERMAN_DISCORD, "zone", {"zone": "Europe/Berlinn"}, "unbekannte Zeitzone 'Europe/Berlinn'")
     joined = await table.mail.send_all([(f"JOIN {slug} AS {FRENCH}\n", FLEUR) for slug, _s, _o in GAMES.values()])
     for (slug, _seats, _options), reply in zip(GAMES.values(), joined, strict=True):
         assert f"JOINED {slug}" in reply, reply
@@ -171,12 +178,13 @@ async def play(table: Table) -> int:
             for slug, seats in running.items() if FRENCH in seats
         ]  # fmt: skip
         for reply in await table.mail.send_all(mails) if mails else []:
-            assert "ORDERS ACCEPTED" in reply, reply
+            assert "ORDRES ACCEPTÉS pour" in reply, reply
         for slug, seats in running.items():
             for seat in seats:
                 if seat != FRENCH:
                     text = example_orders(table.sessions, slug, seat, table.rng)
-                    await discord(table, seat, "orders", {"game": slug, "text": text}, "ORDERS ACCEPTED")
+                    accepted = "BEFEHLE ANGENOMMEN für" if seat == GERMAN else "ORDERS ACCEPTED for"
+                    await discord(table, seat, "orders", {"game": slug, "text": text}, accepted)
 
         await table.referee.until(lambda before=before: moved(table, before))
     raise AssertionError(f"the games did not end in {ROUNDS} rounds")

@@ -118,6 +118,8 @@ def _now() -> str:
 
 RECORD = web.RequestKey("record", Request)
 """Where the middleware leaves a request's :class:`Request` (its body read, a multipart form parsed) for the handler."""
+DEFAULT_LOCALE = "en-GB"
+"""The locale of a member whose test chose none (an English Discord)."""
 
 
 class FakeDiscord:
@@ -137,6 +139,8 @@ class FakeDiscord:
         }
         self.users: dict[int, dict[str, Any]] = {}
         self.member_roles: dict[int, list[str]] = {}
+        self.member_locales: dict[int, str] = {}
+        """Each member's Discord locale (:meth:`add_member`), said by their interactions."""
         self.messages: dict[int, list[dict[str, Any]]] = {}
         self.interaction_messages: dict[str, list[dict[str, Any]]] = {}
         self.callbacks: dict[int, list[dict[str, Any]]] = {}
@@ -239,11 +243,13 @@ class FakeDiscord:
             data.update(available_tags=[], default_reaction_emoji=None, flags=0, topic=None)
         return data
 
-    def add_member(self, name: str, roles: tuple[int, ...] = ()) -> dict[str, Any]:
-        """A new member of the guild (known to the fake; interactions carry the member)."""
+    def add_member(self, name: str, roles: tuple[int, ...] = (), locale: str = DEFAULT_LOCALE) -> dict[str, Any]:
+        """A new member of the guild (known to the fake; interactions carry the member), whose Discord is set to
+        ``locale`` (every interaction of theirs says it, as Discord does: ``de``, ``fr``, ``en-GB``)."""
         user = self._user_payload(self.new_id(), name)
         self.users[int(user["id"])] = user
         self.member_roles[int(user["id"])] = [str(r) for r in roles]
+        self.member_locales[int(user["id"])] = locale
         return user
 
     def member_payload(self, user: dict[str, Any]) -> dict[str, Any]:
@@ -425,7 +431,8 @@ class FakeDiscord:
         payload = {"id": str(self.new_id()), "application_id": str(self.application_id), "type": kind, "data": data,
                    "guild_id": str(self.guild_id), "channel_id": channel["id"], "channel": channel,
                    "member": self.member_payload(user), "token": f"token{self.new_id()}", "version": 1,
-                   "app_permissions": "2248473465835073", "locale": "en-GB", "guild_locale": "en-US",
+                   "app_permissions": "2248473465835073", "locale": self.member_locales.get(int(user["id"]), DEFAULT_LOCALE),
+                   "guild_locale": "en-US",
                    "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
                    "attachment_size_limit": 10485760}  # fmt: skip
         if message is not None:

@@ -279,3 +279,44 @@ async def test_a_forming_game_shows_its_players_records_and_its_minimum(tmp_path
     assert "O&#39;Neil: ordered" in page
     assert "Joining needs 60% of the turns a player owed" in shown and "fewer than 5 turns may join" in shown
     assert "ordered 1 of 2" not in text_of(running), "a running game's page lists no records"
+
+
+async def test_the_feed_is_in_the_language_asked_for_as_the_pages_are(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 2)
+        async with served(made) as reader:
+            said = {}
+            for language, ask in (("fr", {"Accept-Language": "fr-FR,fr;q=0.9"}), ("de", {}), ("en", {})):
+                path = "/games/race/feed.atom" + ("?lang=de" if language == "de" else "")
+                status, headers, body = await reader.response("GET", path, ask)
+                assert status == 200 and "Accept-Language" in headers["Vary"], headers
+                said[language] = ET.fromstring(body.encode())
+    titles = {
+        code: [e.findtext(f"{ATOM}title") or "" for e in root.findall(f"{ATOM}entry")] for code, root in said.items()
+    }
+    assert said["fr"].get("{http://www.w3.org/XML/1998/namespace}lang") == "fr"
+    assert said["fr"].findtext(f"{ATOM}title") == "Golden Strider : partie race", said["fr"].findtext(f"{ATOM}title")
+    assert titles["fr"] == [
+        "[race] Golden Strider : compte rendu du tour 0",
+        "[race] Golden Strider : compte rendu du tour 1",
+    ]
+    assert titles["de"] == ["[race] Golden Strider: Bericht zu Zug 0", "[race] Golden Strider: Bericht zu Zug 1"]
+    assert titles["en"] == ["[race] Golden Strider: turn 0 report", "[race] Golden Strider: turn 1 report"]
+    french = html.unescape(said["fr"].findall(f"{ATOM}entry")[0].findtext(f"{ATOM}summary") or "")
+    assert "Joueur" in french and "Player " not in french, french
+
+
+async def test_the_board_picture_and_its_alt_text_are_in_the_pages_language(tmp_path: Path) -> None:
+    with club(tmp_path) as made:
+        made.create("race", "golden-strider", RUNNERS)
+        made.start("race")
+        made.play("race", 2)
+        async with served(made) as reader:
+            _, _, french = await reader.response("GET", "/games/race?lang=fr")
+            _, headers, svg = await reader.response("GET", "/games/race/board.svg", {"Accept-Language": "de"})
+            _, _, english = await reader.response("GET", "/games/race/board.svg")
+    assert "coureurs sur une piste de" in html.unescape(french) and "runners on a" not in french
+    assert "nach Runde" in svg and "Accept-Language" in headers["Vary"], headers
+    assert "after round" in english and "nach Runde" not in english

@@ -29,7 +29,9 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from adjudicator.words import Said, say
 from bot.core.basics import linear
+from bot.core.basics.engine_words import reason
 from bot.core.basics.translation import mark, pgettext
 
 __all__ = [
@@ -55,7 +57,9 @@ class TimeInputError(ValueError):
     """A duration, moment, date, zone or schedule typed wrongly.
 
     ``str(error)`` is one line saying what was wrong and what was expected; it
-    is meant to be shown to the person who typed it as it is.
+    is meant to be shown to the person who typed it as it is.  Its argument is said with
+    :func:`adjudicator.words.say`, so that the reply says it in the reader's language
+    (:func:`bot.core.basics.engine_words.reason`).
     """
 
 
@@ -86,7 +90,7 @@ _UNIT_WORDS = {
     "seconds": "s",
 }
 _UNIT_ORDER = "wdhms"
-_DURATION_EXAMPLE = "a duration like 48h, 30m or 2d 3h"
+_DURATION_EXAMPLE = say("a duration like 48h, 30m or 2d 3h")
 _TOKEN = linear.compile(r"\s*([0-9]+)\s*([a-z]+)\s*", re.ASCII)
 _ZEROS = linear.compile(r"0+", re.ASCII)
 _DIGITS = linear.compile(r"[0-9]+", re.ASCII)
@@ -110,38 +114,52 @@ def parse_duration(text: str, *, allow_seconds: bool = True, maximum: timedelta 
     """
     cleaned = text.strip().lower()
     if not cleaned:
-        raise TimeInputError(f"expected {_DURATION_EXAMPLE}, got nothing")
+        raise TimeInputError(say("expected {example}, got nothing", example=_DURATION_EXAMPLE))
     if _ZEROS.fullmatch(cleaned):
         return timedelta(0)
     if _DIGITS.fullmatch(cleaned):
-        raise TimeInputError(f"a unit is missing after {cleaned}; expected {_DURATION_EXAMPLE}")
+        raise TimeInputError(
+            say("a unit is missing after {number}; expected {example}", number=cleaned, example=_DURATION_EXAMPLE)
+        )
     if _DECIMAL.search(cleaned):
-        raise TimeInputError(f"whole numbers only, as in 1h30m; got {_shown(text)}")
+        raise TimeInputError(say("whole numbers only, as in 1h30m; got {given}", given=_shown(text)))
     if cleaned.startswith("-"):
-        raise TimeInputError(f"a duration cannot be negative; expected {_DURATION_EXAMPLE}")
+        raise TimeInputError(say("a duration cannot be negative; expected {example}", example=_DURATION_EXAMPLE))
     total = 0
     position = 0
     last_rank = -1
     while position < len(cleaned):
         match = _TOKEN.match(cleaned, position)
         if match is None:
-            raise TimeInputError(f"expected {_DURATION_EXAMPLE}, got {_shown(text)}")
+            raise TimeInputError(say("expected {example}, got {given}", example=_DURATION_EXAMPLE, given=_shown(text)))
         number, word = match.groups()
         unit = _UNIT_WORDS.get(word)
         if unit is None:
-            raise TimeInputError(f"unknown unit {word!r} in {_shown(text)}; expected w, d, h, m or s, as in 2d 3h")
+            raise TimeInputError(
+                say(
+                    "unknown unit {unit} in {given}; expected w, d, h, m or s, as in 2d 3h",
+                    unit=repr(word),
+                    given=_shown(text),
+                )
+            )
         if unit == "s" and not allow_seconds:
-            raise TimeInputError(f"seconds are not allowed here; expected {_DURATION_EXAMPLE}")
+            raise TimeInputError(say("seconds are not allowed here; expected {example}", example=_DURATION_EXAMPLE))
         rank = _UNIT_ORDER.index(unit)
         if rank <= last_rank:
-            raise TimeInputError(f"units must come largest first, each once, as in 2d 3h; got {_shown(text)}")
+            raise TimeInputError(
+                say("units must come largest first, each once, as in 2d 3h; got {given}", given=_shown(text))
+            )
         last_rank = rank
         if len(number) > 12:
-            raise TimeInputError(f"{_shown(text)} is too long; expected at most {format_duration(maximum)}")
+            raise TimeInputError(
+                say("{given} is too long; expected at most {most}", given=_shown(text), most=format_duration(maximum))
+            )
         total += int(number) * _UNIT_SECONDS[unit]
         position = match.end()
     if total > maximum.total_seconds():
-        raise TimeInputError(f"{_shown(text)} is too long; expected at most {format_duration(maximum)}")
+        raise TimeInputError(
+            say("{given} is too long; expected at most {most}", given=_shown(text), most=format_duration(maximum))
+        )
     return timedelta(seconds=total)
 
 
@@ -180,14 +198,14 @@ def parse_duration_list(
     if cleaned in ("none", "-"):
         return ()
     if not cleaned:
-        raise TimeInputError("expected durations separated by commas, like 24h,1h (or none)")
+        raise TimeInputError(say("expected durations separated by commas, like 24h,1h (or none)"))
     items = []
     for piece in cleaned.split(","):
         if not piece.strip():
-            raise TimeInputError(f"empty item in {_shown(text)}; expected durations like 24h,1h")
+            raise TimeInputError(say("empty item in {given}; expected durations like 24h,1h", given=_shown(text)))
         item = parse_duration(piece, allow_seconds=allow_seconds, maximum=maximum)
         if not item:
-            raise TimeInputError(f"0 is not allowed in {_shown(text)}; expected durations like 24h,1h")
+            raise TimeInputError(say("0 is not allowed in {given}; expected durations like 24h,1h", given=_shown(text)))
         items.append(item)
     return tuple(sorted(set(items), reverse=True))
 
@@ -218,11 +236,13 @@ def parse_zone(name: str) -> ZoneInfo:
     """The IANA time zone called ``name`` (``Europe/London``, ``UTC``), in any letter case."""
     canonical = _zone_names().get(name.strip().lower())
     if canonical is None:
-        raise TimeInputError(f"unknown time zone {_shown(name)}; expected an IANA name like Europe/London or UTC")
+        raise TimeInputError(
+            say("unknown time zone {given}; expected an IANA name like Europe/London or UTC", given=_shown(name))
+        )
     try:
         return ZoneInfo(canonical)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
-        raise TimeInputError(f"time zone {canonical!r} cannot be read on this machine") from None
+        raise TimeInputError(say("time zone {zone} cannot be read on this machine", zone=repr(canonical))) from None
 
 
 def local_to_utc(local: datetime, zone: ZoneInfo) -> datetime:
@@ -269,20 +289,31 @@ _ISO_MOMENT = linear.compile(
     re.ASCII,
 )
 MIN_YEAR, MAX_YEAR = 1970, 9998
-_MOMENT_EXAMPLE = "a date and time like 2026-12-05 18:00 (or 2026-12-05T18:00Z)"
+NOW = say("now")
+"""What :func:`parse_moment` counts ``+2d3h`` from by default, in its error message."""
+CURRENT_DEADLINE = say("the current deadline")
+"""The other base a caller names (the deadline being moved)."""
+_MOMENT_EXAMPLE = say("a date and time like 2026-12-05 18:00 (or 2026-12-05T18:00Z)")
 
 
 def parse_date(text: str) -> date:
     """Read an ISO date, ``2026-12-05``; years outside 1970-9998 are refused as typos."""
     cleaned = text.strip()
     if not _ISO_DATE.fullmatch(cleaned):
-        raise TimeInputError(f"expected a date like 2026-12-05, got {_shown(text)}")
+        raise TimeInputError(say("expected a date like 2026-12-05, got {given}", given=_shown(text)))
     try:
         day = date.fromisoformat(cleaned)
     except ValueError as error:
-        raise TimeInputError(f"{_shown(text)} is not a real date ({error})") from None
+        raise TimeInputError(say("{given} is not a real date ({why})", given=_shown(text), why=str(error))) from None
     if not MIN_YEAR <= day.year <= MAX_YEAR:
-        raise TimeInputError(f"the year {day.year} is out of range; expected {MIN_YEAR} to {MAX_YEAR}")
+        raise TimeInputError(
+            say(
+                "the year {year} is out of range; expected {first} to {last}",
+                year=day.year,
+                first=MIN_YEAR,
+                last=MAX_YEAR,
+            )
+        )
     return day
 
 
@@ -295,19 +326,21 @@ def parse_instant(text: str, zone: ZoneInfo) -> datetime:
     return _parse_instant(text, zone, _MOMENT_EXAMPLE)
 
 
-def _parse_instant(text: str, zone: ZoneInfo, example: str) -> datetime:
+def _parse_instant(text: str, zone: ZoneInfo, example: Said) -> datetime:
     cleaned = text.strip().upper()
     match = _ISO_MOMENT.fullmatch(cleaned)
     if match is None:
         if _ISO_DATE.fullmatch(cleaned):
-            raise TimeInputError(f"a time of day is missing; expected {example}")
-        raise TimeInputError(f"expected {example}, got {_shown(text)}")
+            raise TimeInputError(say("a time of day is missing; expected {example}", example=example))
+        raise TimeInputError(say("expected {example}, got {given}", example=example, given=_shown(text)))
     day = parse_date(match["date"])
     clock = match["time"]
     try:
         moment_time = time.fromisoformat(clock if len(clock.split(":")[0]) == 2 else "0" + clock)
     except ValueError:
-        raise TimeInputError(f"{clock!r} is not a time of day; expected hours 00-23 and minutes 00-59") from None
+        raise TimeInputError(
+            say("{clock} is not a time of day; expected hours 00-23 and minutes 00-59", clock=repr(clock))
+        ) from None
     local = datetime.combine(day, moment_time)
     offset = match["offset"]
     if offset is None:
@@ -318,17 +351,17 @@ def _parse_instant(text: str, zone: ZoneInfo, example: str) -> datetime:
     digits = offset[1:].replace(":", "")
     hours, minutes = int(digits[:2]), int(digits[2:] or 0)
     if hours > 23 or minutes > 59:
-        raise TimeInputError(f"{offset!r} is not a UTC offset; expected one like +01:00 or Z")
+        raise TimeInputError(say("{offset} is not a UTC offset; expected one like +01:00 or Z", offset=repr(offset)))
     shift = sign * timedelta(hours=hours, minutes=minutes)
     return (local - shift).replace(tzinfo=UTC)
 
 
-def parse_moment(text: str, zone: ZoneInfo, base: datetime, counted_from: str = "now") -> datetime:
+def parse_moment(text: str, zone: ZoneInfo, base: datetime, counted_from: str = NOW) -> datetime:
     """Read a moment: ``+2d3h`` is that long after ``base``; anything else is :func:`parse_instant`.
 
     The caller chooses the base (the current deadline to move a deadline, the
     current time to pause until or to resume) and says which in ``counted_from``
-    (``"now"``, ``"the current deadline"``), for the error message; ``base``
+    (:data:`NOW`, :data:`CURRENT_DEADLINE`: words said with ``say``), for the error message; ``base``
     must be aware.  The result is in UTC.
     """
     if base.tzinfo is None:
@@ -338,11 +371,12 @@ def parse_moment(text: str, zone: ZoneInfo, base: datetime, counted_from: str = 
         try:
             delta = parse_duration(cleaned[1:])
         except TimeInputError as error:
-            raise TimeInputError(f"after '+', {error}") from None
+            raise TimeInputError(say("after '+', {reason}", reason=reason(error))) from None
         return (base + delta).astimezone(UTC)
     if cleaned.startswith("-"):
-        raise TimeInputError("a relative time counts forward; expected +2d3h, or a date and time")
-    return _parse_instant(cleaned, zone, f"{_MOMENT_EXAMPLE}, or +2d3h (counted from {counted_from})")
+        raise TimeInputError(say("a relative time counts forward; expected +2d3h, or a date and time"))
+    example = say("{example}, or +2d3h (counted from {base})", example=_MOMENT_EXAMPLE, base=counted_from)
+    return _parse_instant(cleaned, zone, example)
 
 
 _WEEKDAYS = (

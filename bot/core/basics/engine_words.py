@@ -19,6 +19,10 @@ for the rest of the journey:
   key.
 
 Plain strings are left as they are: a name or an order is never looked up.
+
+The bot's own reasons travel the same way: an exception raised with a :class:`Said` (``raise
+TimeInputError(say("..."))``) is shown by :func:`reason`, which keeps the pattern (``str(error)`` would
+keep only the English).
 """
 
 from __future__ import annotations
@@ -49,6 +53,13 @@ def kept(data: Any) -> Any:
         items = [kept(value) for value in data]
         return items if any(a is not b for a, b in zip(items, data, strict=True)) else data
     return data
+
+
+def reason(error: BaseException) -> str:
+    """What ``error`` tells a person, kept with its pattern: its one argument when that is a :class:`Said`
+    (said again in the reader's language when rendered), else ``str(error)`` (English as it was)."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Said) else str(error)
 
 
 def is_form(value: object) -> bool:

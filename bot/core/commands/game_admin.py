@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from adjudicator.api import GameError
 from adjudicator.options import resolve_options
+from bot.core.basics.engine_words import reason
 from bot.core.basics.free_text import clean_line
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
@@ -73,7 +74,7 @@ def set_option(ctx: CommandContext, command: c.SetOption) -> Result:
     try:
         options = resolve_options(rules_of(game).options(), {**game.options, command.name: value})
     except (GameError, ValueError) as exc:
-        ctx.reply.problem(line, "bad_game_settings", reason=str(exc))
+        ctx.reply.problem(line, "bad_game_settings", reason=reason(exc))
         return REFUSED
     before = game.options.get(command.name)
     game.options = options
@@ -96,7 +97,7 @@ def set_game_language(ctx: CommandContext, command: c.SetGameLanguage) -> Result
         try:
             code = parse_language(command.language)
         except UnknownLanguage as error:
-            ctx.reply.problem(f"SET LANGUAGE {game.slug} {command.language}", "unknown_language", reason=str(error))
+            ctx.reply.problem(f"SET LANGUAGE {game.slug} {command.language}", "unknown_language", reason=reason(error))
             return REFUSED
         game.language = None if code == ENGLISH else code
     code = game.language or ENGLISH

@@ -12,6 +12,7 @@ from adjudicator.record import start_game
 from adjudicator.rng import commitment
 from bot.core.basics import linear
 from bot.core.basics.durations import format_duration
+from bot.core.basics.engine_words import reason
 from bot.core.commands.context import CommandContext
 from bot.core.commands.new_game_settings import read_settings
 from bot.core.commands.registry import DONE, REFUSED, Result, handles
@@ -48,7 +49,7 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
         options = resolve_options(rules.options(), command.options)
         settings = read_settings(command, rules.min_seats, rules.max_seats, ctx.config.default_time_zone)
     except (registry.UnknownGame, GameError, ValueError) as exc:
-        ctx.reply.problem(line, "bad_game_settings", reason=str(exc))
+        ctx.reply.problem(line, "bad_game_settings", reason=reason(exc))
         return REFUSED
     seed = secrets.token_hex(16)
     gm = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
@@ -137,7 +138,7 @@ def start(ctx: CommandContext, command: c.StartGame) -> Result:
     try:
         state = start_game(rules, [s.name for s in game.seats], game.options, game.seed)
     except GameError as exc:
-        ctx.reply.problem(line, "cannot_start", game=game.slug, reason=str(exc))
+        ctx.reply.problem(line, "cannot_start", game=game.slug, reason=reason(exc))
         return REFUSED
     phase = rules.phase(state)
     if phase is None:  # the game ended as it was dealt (Dragon Stripes: its compulsory first cards)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from adjudicator.words import say
 from bot.core.basics.durations import TimeInputError, parse_duration, parse_zone
+from bot.core.basics.engine_words import reason
 from bot.core.model import commands as c
 from bot.core.turns.reminder_times import format_reminders, parse_reminders
 from bot.core.turns.schedule import parse_schedule
@@ -44,12 +46,16 @@ def _minutes(name: str, text: str) -> int:
     try:
         return int(parse_duration(text, allow_seconds=False).total_seconds() // 60)
     except TimeInputError as exc:
-        raise ValueError(f"{name}: {exc}") from None
+        raise ValueError(say("{setting}: {reason}", setting=name, reason=reason(exc))) from None
 
 
 def player_count(least: int, most: int) -> str:
     """How many players a game takes, in words: "5 players", "2 to 8 players"."""
-    return f"{least} players" if least == most else f"{least} to {most} players"
+    return (
+        say("{count} players", count=least)
+        if least == most
+        else say("{least} to {most} players", least=least, most=most)
+    )
 
 
 def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default_zone: str = "UTC") -> GameSettings:
@@ -60,11 +66,11 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
     try:
         zone = parse_zone(command.time_zone.strip() or default_zone)
     except TimeInputError as exc:
-        raise ValueError(f"time zone: {exc}") from None
+        raise ValueError(say("time zone: {reason}", reason=reason(exc))) from None
     try:
         schedule = str(parse_schedule(command.schedule)) if command.schedule.strip() else ""
     except TimeInputError as exc:
-        raise ValueError(f"schedule: {exc}") from None
+        raise ValueError(say("schedule: {reason}", reason=reason(exc))) from None
     if command.early_delay is not None:
         early: int | None = _minutes("early", command.early_delay)
     else:
@@ -72,30 +78,47 @@ def read_settings(command: c.CreateGame, min_seats: int, max_seats: int, default
     try:
         reminders = format_reminders(parse_reminders(command.reminders))
     except TimeInputError as exc:
-        raise ValueError(f"reminders: {exc}") from None
+        raise ValueError(say("reminders: {reason}", reason=reason(exc))) from None
     if command.auth not in AUTH_MODES:
-        raise ValueError(f"auth: expected one of {', '.join(AUTH_MODES)}, not {command.auth!r}")
+        raise ValueError(
+            say("auth: expected one of {known}, not {given}", known=", ".join(AUTH_MODES), given=repr(command.auth))
+        )
     if command.join not in JOIN_POLICIES:
-        raise ValueError(f"join: expected one of {', '.join(JOIN_POLICIES)}, not {command.join!r}")
+        raise ValueError(
+            say("join: expected one of {known}, not {given}", known=", ".join(JOIN_POLICIES), given=repr(command.join))
+        )
     for name, value in (("seats", command.seats), ("max-seats", command.max_seats)):
         if value is not None and not min_seats <= value <= max_seats:
-            raise ValueError(f"{name}: this game takes {player_count(min_seats, max_seats)}, not {value}")
+            raise ValueError(
+                say(
+                    "{setting}: this game takes {count}, not {given}",
+                    setting=name,
+                    count=player_count(min_seats, max_seats),
+                    given=value,
+                )
+            )
     if command.seats is not None and command.max_seats is not None and command.seats > command.max_seats:
-        raise ValueError(f"seats: {command.seats} is more than max-seats {command.max_seats}")
+        raise ValueError(
+            say("seats: {seats} is more than max-seats {most}", seats=command.seats, most=command.max_seats)
+        )
     if command.press not in PRESS_MODES:
-        raise ValueError(f"press: expected one of {', '.join(PRESS_MODES)}, not {command.press!r}")
+        raise ValueError(
+            say("press: expected one of {known}, not {given}", known=", ".join(PRESS_MODES), given=repr(command.press))
+        )
     ready = command.ready_check.strip().lower()
     ready_minutes = 0 if ready in ("", "0", "off", "no", "none") else _minutes("ready", ready)
     if ready and ready_minutes == 0 and ready not in ("", "0", "off", "no", "none"):
-        raise ValueError("ready: a window of at least a minute, or off")
+        raise ValueError(say("ready: a window of at least a minute, or off"))
     if ready_minutes > MAX_READY_MINUTES:
-        raise ValueError("ready: a window of at most 30 days")
+        raise ValueError(say("ready: a window of at most 30 days"))
     if command.min_reliability is not None and not 0 <= command.min_reliability <= 100:
-        raise ValueError(f"min-reliability: a percentage from 0 to 100, not {command.min_reliability}")
+        raise ValueError(say("min-reliability: a percentage from 0 to 100, not {given}", given=command.min_reliability))
     if not 0 <= command.substitute_after <= MAX_MISSED_TURNS:
-        raise ValueError(f"substitute after: a number of missed turns from 0 (never) to {MAX_MISSED_TURNS}")
+        raise ValueError(
+            say("substitute after: a number of missed turns from 0 (never) to {most}", most=MAX_MISSED_TURNS)
+        )
     if command.absence_limit_days < 0:
-        raise ValueError("absence limit: expected a number of days, 0 or more")
+        raise ValueError(say("absence limit: expected a number of days, 0 or more"))
     return GameSettings(
         zone=zone,
         schedule=schedule,

@@ -18,7 +18,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.core.basics.durations import TimeInputError, parse_moment
+from bot.core.basics.durations import CURRENT_DEADLINE, NOW, TimeInputError, parse_moment
+from bot.core.basics.engine_words import reason
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.calendar_entry import deadline_entry
@@ -42,11 +43,11 @@ def _moment(ctx: CommandContext, game: Game, text: str, line: str, base: datetim
     moves the current deadline (DEADLINE, EXTEND, REPLACE ... EXTEND), and counts from now where
     the deadline no longer holds (``base``: PAUSE UNTIL, RESUME, ROLLBACK) or there is none.
     """
-    counted_from = "now" if base is not None or game.deadline_at is None else "the current deadline"
+    counted_from = NOW if base is not None or game.deadline_at is None else CURRENT_DEADLINE
     try:
         moment = parse_moment(text, ZoneInfo(game.time_zone), base or game.deadline_at or ctx.now, counted_from)
     except TimeInputError as exc:
-        ctx.reply.problem(line, "bad_time", reason=str(exc))
+        ctx.reply.problem(line, "bad_time", reason=reason(exc))
         return None
     if moment <= ctx.now:
         ctx.reply.problem(line, "time_in_past", when=moment.isoformat(), time_zone=game.time_zone)

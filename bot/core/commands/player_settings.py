@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 
 from bot.core.basics.durations import TimeInputError, parse_zone, zone_names
+from bot.core.basics.engine_words import reason
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.messaging.digest_setting import parse_digest
@@ -74,7 +75,7 @@ def set_zone(ctx: CommandContext, command: c.SetZone) -> Result:
     try:
         zone = parse_zone(command.zone)
     except TimeInputError as error:
-        ctx.reply.problem(line, "unknown_zone", reason=str(error), close=close_zones(command.zone))
+        ctx.reply.problem(line, "unknown_zone", reason=reason(error), close=close_zones(command.zone))
         return REFUSED
     player.time_zone = zone.key
     ctx.reply.add("zone_set", zone=zone.key)
@@ -97,7 +98,7 @@ def set_quiet(ctx: CommandContext, command: c.SetQuiet) -> Result:
     try:
         quiet = parse_quiet(command.hours)
     except TimeInputError as error:
-        ctx.reply.problem(f"QUIET {command.hours}", "bad_time", reason=str(error))
+        ctx.reply.problem(f"QUIET {command.hours}", "bad_time", reason=reason(error))
         return REFUSED
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
     player.quiet_hours = None if quiet is None else str(quiet)
@@ -115,7 +116,7 @@ def set_language(ctx: CommandContext, command: c.SetLanguage) -> Result:
     try:
         player.language = parse_language(command.language)
     except UnknownLanguage as error:
-        ctx.reply.problem(f"LANGUAGE {command.language}", "unknown_language", reason=str(error))
+        ctx.reply.problem(f"LANGUAGE {command.language}", "unknown_language", reason=reason(error))
         return REFUSED
     ctx.reply.add("language_set", language=player.language, name=LANGUAGES[player.language])
     return DONE
@@ -126,7 +127,7 @@ def set_format(ctx: CommandContext, command: c.SetFormat) -> Result:
     try:
         form = parse_format(command.form)
     except UnknownFormat as error:
-        ctx.reply.problem(f"FORMAT {command.form}", "unknown_format", reason=str(error))
+        ctx.reply.problem(f"FORMAT {command.form}", "unknown_format", reason=reason(error))
         return REFUSED
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
     player.text_format = stored_format(form)
@@ -139,7 +140,7 @@ def set_digest(ctx: CommandContext, command: c.SetDigest) -> Result:
     try:
         digest = parse_digest(command.when)
     except TimeInputError as error:
-        ctx.reply.problem(f"DIGEST {command.when}", "bad_time", reason=str(error))
+        ctx.reply.problem(f"DIGEST {command.when}", "bad_time", reason=reason(error))
         return REFUSED
     player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
     player.digest = None if digest is None else str(digest)

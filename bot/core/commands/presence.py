@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from bot.core.basics.durations import TimeInputError
+from bot.core.basics.engine_words import reason
 from bot.core.commands.context import CommandContext
 from bot.core.commands.registry import DONE, REFUSED, Result, handles
 from bot.core.games.calendar_entry import deadline_entry
@@ -67,7 +68,7 @@ def declare_absence(ctx: CommandContext, command: c.DeclareAbsence) -> Result:
     try:
         wanted = absence.parse_absence(command.first, command.last)
     except TimeInputError as exc:
-        ctx.reply.problem(line, "bad_time", reason=str(exc))
+        ctx.reply.problem(line, "bad_time", reason=reason(exc))
         return REFUSED
     rows = ctx.session.scalars(
         select(AbsenceRow).where(AbsenceRow.game_id == game.id, AbsenceRow.seat_name == seat.name)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import time
 
+from adjudicator.words import say
 from bot.core.basics import linear
 from bot.core.basics.durations import TimeInputError
 
@@ -18,7 +19,7 @@ DAILY = "DAILY"
 TURN = "TURN"
 OFF = "OFF"
 DEFAULT_TIME = time(8, 0)
-FORM = "DIGEST DAILY (at 08:00), DIGEST DAILY 18:30 (on a 24-hour clock in your zone), DIGEST TURN or DIGEST OFF"
+FORM = say("DIGEST DAILY (at 08:00), DIGEST DAILY 18:30 (on a 24-hour clock in your zone), DIGEST TURN or DIGEST OFF")
 _CLOCK = linear.compile(r"^([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])$")
 
 
@@ -48,7 +49,7 @@ def parse_digest(text: str) -> Digest | None:
         found = _CLOCK.match(words[1])
         if found is not None:
             return Digest(DAILY, time(int(found.group(1)), int(found.group(2))))
-    raise TimeInputError(f"write the digest as {FORM}")
+    raise TimeInputError(say("write the digest as {form}", form=FORM))
 
 
 def stored_digest(stored: str | None) -> Digest | None:

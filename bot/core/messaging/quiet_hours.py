@@ -25,13 +25,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from adjudicator.words import say
 from bot.core.basics import linear
 from bot.core.basics.durations import TimeInputError, jump_over
 from bot.core.model.outcomes import NOTICE, REPORT
 
 _RANGE = linear.compile(r"^([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])\s*-\s*([01]?[0-9]|2[0-3])[:.h]?([0-5][0-9])$")
 OFF = "OFF"
-FORM = "QUIET 22:00-07:00 (from-to, on a 24-hour clock in your zone) or QUIET OFF"
+FORM = say("QUIET 22:00-07:00 (from-to, on a 24-hour clock in your zone) or QUIET OFF")
 
 NEVER_HELD = frozenset({"seat_offer", "late_notice", "link_code", "password_locked"})
 """Templates of notices that never wait: a seat offer with its deadline, the late notice at the player's own
@@ -68,11 +69,14 @@ def parse_quiet(text: str) -> QuietHours | None:
         return None
     found = _RANGE.match(cleaned)
     if found is None:
-        raise TimeInputError(f"write quiet hours as {FORM}")
+        raise TimeInputError(say("write quiet hours as {form}", form=FORM))
     start = time(int(found.group(1)), int(found.group(2)))
     end = time(int(found.group(3)), int(found.group(4)))
     if start == end:
-        raise TimeInputError(f"quiet hours from {start:%H:%M} to {end:%H:%M} are empty; write them as {FORM}")
+        raise TimeInputError(
+            say("quiet hours from {start} to {end} are empty; write them as {form}", start=f"{start:%H:%M}",
+                end=f"{end:%H:%M}", form=FORM)
+        )  # fmt: skip
     return QuietHours(start, end)
 
 

@@ -35,7 +35,8 @@ take two, combining marks none), so that tables line up whatever the names:
 Jinja's ``wordwrap``, redefined to measure columns),
 ``pack(width, lead, indent, sep)`` for a list of short items on as few lines
 as fit (an item is never split), ``widest(limit, attribute)`` for the width of a name column,
-``ordinal`` for a place said as a word (``first``), ``seat_labels(width)`` for a table's name
+``ordinal`` for a place said as a word (``first``), ``language_name`` for a language's code named in
+the language being spoken (``fr``: ``French``, ``français``), ``seat_labels(width)`` for a table's name
 column (names that fit, else numbered clipped names with a legend: every
 line of a mail fits in 78 columns, whatever the names), and
 ``when(time_zone)`` for a stored ISO time shown in UTC and the game's zone, or, in a copy for a person who
@@ -70,6 +71,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import jinja2
+from babel import Locale, UnknownLocaleError
 from jinja2 import meta
 from jinja2.filters import do_wordwrap
 
@@ -190,6 +192,18 @@ def _ordinal(value: object) -> str:
         return said % {"place": n}
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def _language_name(code: object) -> str:
+    """Template filter ``language_name``: the language ``code`` (``fr``) named in the language being spoken, as
+    a word in the middle of a sentence reads (Babel's CLDR names: ``French`` in English, ``français`` in
+    French, ``Französisch`` in German); the code itself for one Babel does not know."""
+    text = str(code or "")
+    try:
+        name = Locale.parse(text.replace("-", "_")).get_display_name(language())
+    except (ValueError, TypeError, UnknownLocaleError):
+        return text
+    return name or text
 
 
 def _clip(value: object, width: int) -> str:
@@ -329,6 +343,7 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
         seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
         commitment=short_commitment, ordinal=_ordinal, rules_in_language=_rules_in_language,
+        language_name=_language_name,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
     plain_catalogues = [name.replace(".j2", ".plain.j2") for name in catalogues] + catalogues

@@ -7,6 +7,8 @@ players who chose none (``games.language``).  Orders and command words are the s
 
 from __future__ import annotations
 
+from adjudicator.words import say
+
 ENGLISH = "en"
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "de": "Deutsch"}
 """Each shipped language's code and its name in itself, English first."""
@@ -33,7 +35,9 @@ def parse_language(text: str) -> str:
         return code
     if cleaned in _NAMES:
         return _NAMES[cleaned]
-    raise UnknownLanguage(f"no language {text.strip()!r} here; there are {available()}")
+    raise UnknownLanguage(
+        say("no language {given} here; there are {languages}", given=repr(text.strip()), languages=available())
+    )
 
 
 def available() -> str:

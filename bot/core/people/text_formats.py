@@ -6,6 +6,8 @@ the same facts in the same order as sentences and lists, which a screen reader f
 
 from __future__ import annotations
 
+from adjudicator.words import say
+
 TABLES = "tables"
 PLAIN = "plain"
 FORMATS = (TABLES, PLAIN)
@@ -22,7 +24,9 @@ def parse_format(text: str) -> str:
         return PLAIN
     if cleaned in ("tables", "table", "fixed", "default"):
         return TABLES
-    raise UnknownFormat(f"no format {text.strip()!r}; write FORMAT PLAIN (sentences and lists) or FORMAT TABLES")
+    raise UnknownFormat(
+        say("no format {given}; write FORMAT PLAIN (sentences and lists) or FORMAT TABLES", given=repr(text.strip()))
+    )
 
 
 def stored_format(form: str) -> str | None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from adjudicator.words import say
 from bot.core.basics.durations import TimeInputError, local_to_utc, parse_date
 
 __all__ = [
@@ -62,8 +63,9 @@ class Absence:
     def __post_init__(self) -> None:
         if self.last_day < self.first_day:
             raise TimeInputError(
-                f"an absence ends on or after its first day; {self.last_day} is before {self.first_day}"
-            )
+                say("an absence ends on or after its first day; {last} is before {first}", last=str(self.last_day),
+                    first=str(self.first_day))
+            )  # fmt: skip
 
     @property
     def days(self) -> int:
@@ -166,18 +168,25 @@ def declare_absence(
     if limit_days < 0:
         raise ValueError("an absence limit cannot be negative")
     if limit_days == 0:
-        return AbsenceRefused("absences are turned off in this game")
+        return AbsenceRefused(say("absences are turned off in this game"))
     if absence.first_day < today:
-        return AbsenceRefused(f"an absence cannot start before today ({today.isoformat()} in the game's zone)")
+        return AbsenceRefused(
+            say("an absence cannot start before today ({today} in the game's zone)", today=today.isoformat())
+        )
     if (absence.first_day - today).days > MAX_DAYS_AHEAD:
-        return AbsenceRefused(f"an absence can start at most {MAX_DAYS_AHEAD} days ahead")
+        return AbsenceRefused(say("an absence can start at most {most} days ahead", most=MAX_DAYS_AHEAD))
     previous = list(earlier)
     used = absent_days(previous)
     total = absent_days([*previous, absence])
     if total > limit_days:
         left = max(limit_days - used, 0)
         return AbsenceRefused(
-            f"that is {total - used} more day(s) of absence; you have {left} of this game's {limit_days} left"
+            say(
+                "that is {more} more day(s) of absence; you have {left} of this game's {limit} left",
+                more=total - used,
+                left=left,
+                limit=limit_days,
+            )
         )
     moved_to = None if deadline is None else postpone_deadline(deadline, [*previous, absence], zone)
     return AbsenceAccepted(

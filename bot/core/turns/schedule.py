@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from adjudicator.words import say
 from bot.core.basics import linear
 from bot.core.basics.durations import TimeInputError, format_duration, local_to_utc, parse_duration
 
@@ -79,7 +80,7 @@ _DAY_GROUPS = {
     "weekends": frozenset({5, 6}),
     "weekend": frozenset({5, 6}),
 }
-_SCHEDULE_EXAMPLE = "a schedule like 48h, every 3 days at 18:00, or mon,thu at 20:00"
+_SCHEDULE_EXAMPLE = say("a schedule like 48h, every 3 days at 18:00, or mon,thu at 20:00")
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ class FixedLength(Schedule):
 
     def __post_init__(self) -> None:
         if self.length <= timedelta(0) or self.length % timedelta(minutes=1):
-            raise TimeInputError("a turn length must be more than 0 and whole minutes, like 48h")
+            raise TimeInputError(say("a turn length must be more than 0 and whole minutes, like 48h"))
 
     def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
         return (opened_at + self.length).astimezone(UTC)
@@ -128,7 +129,9 @@ class EveryDays(Schedule):
 
     def __post_init__(self) -> None:
         if not 1 <= self.days <= MAX_EVERY_DAYS:
-            raise TimeInputError(f"every N days needs N from 1 to {MAX_EVERY_DAYS}, not {self.days}")
+            raise TimeInputError(
+                say("every N days needs N from 1 to {most}, not {days}", most=MAX_EVERY_DAYS, days=self.days)
+            )
         _check_clock_time(self.at)
 
     def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
@@ -153,7 +156,7 @@ class OnDays(Schedule):
 
     def __post_init__(self) -> None:
         if not self.weekdays or not self.weekdays <= frozenset(range(7)):
-            raise TimeInputError("a schedule needs at least one day of the week, like mon,thu")
+            raise TimeInputError(say("a schedule needs at least one day of the week, like mon,thu"))
         _check_clock_time(self.at)
 
     def _earliest(self, opened_at: datetime, zone: ZoneInfo) -> datetime:
@@ -214,7 +217,7 @@ def scheduled_at(day: date, at: time, zone: ZoneInfo) -> datetime:
 
 def _check_clock_time(at: time) -> None:
     if at.tzinfo is not None or at.second or at.microsecond:
-        raise TimeInputError("a scheduled time is a local hour and minute, like 18:00")
+        raise TimeInputError(say("a scheduled time is a local hour and minute, like 18:00"))
 
 
 def _day_before(moment: datetime, zone: ZoneInfo) -> date:
@@ -248,11 +251,13 @@ def parse_schedule(text: str) -> Schedule:
     """
     cleaned = " ".join(text.strip().lower().split())
     if not cleaned:
-        raise TimeInputError(f"expected {_SCHEDULE_EXAMPLE}, got nothing")
+        raise TimeInputError(say("expected {example}, got nothing", example=_SCHEDULE_EXAMPLE))
     if " at " not in f" {cleaned} ":
         if cleaned[0].isdigit():
             return FixedLength(parse_duration(cleaned, allow_seconds=False))
-        raise TimeInputError(f"expected {_SCHEDULE_EXAMPLE}, got {text.strip()[:40]!r}")
+        raise TimeInputError(
+            say("expected {example}, got {given}", example=_SCHEDULE_EXAMPLE, given=repr(text.strip()[:40]))
+        )
     when, _, clock = f" {cleaned} ".partition(" at ")
     when, clock = when.strip(), clock.strip()
     at = _parse_clock_time(clock)
@@ -262,7 +267,7 @@ def parse_schedule(text: str) -> Schedule:
     if every is not None:
         return EveryDays(1 if every[1] is None else int(every[1]), at)
     if when.startswith("every"):
-        raise TimeInputError(f"expected every day or every N days before 'at', got {when!r}")
+        raise TimeInputError(say("expected every day or every N days before 'at', got {given}", given=repr(when)))
     return OnDays(_parse_days(when), at)
 
 
@@ -273,10 +278,10 @@ _CLOCK_TIME = linear.compile(r"([0-9]{1,2}):([0-9]{2})", re.ASCII)
 def _parse_clock_time(text: str) -> time:
     match = _CLOCK_TIME.fullmatch(text)
     if match is None:
-        raise TimeInputError(f"expected a 24-hour time like 18:00 after 'at', got {text[:20]!r}")
+        raise TimeInputError(say("expected a 24-hour time like 18:00 after 'at', got {given}", given=repr(text[:20])))
     hour, minute = int(match[1]), int(match[2])
     if hour > 23 or minute > 59:
-        raise TimeInputError(f"{text!r} is not a time of day; expected 00:00 to 23:59")
+        raise TimeInputError(say("{given} is not a time of day; expected 00:00 to 23:59", given=repr(text)))
     return time(hour, minute)
 
 
@@ -285,12 +290,14 @@ def _day_number(name: str) -> int:
         return DAY_NAMES.index(name)
     if name in _FULL_DAY_NAMES:
         return _FULL_DAY_NAMES.index(name)
-    raise TimeInputError(f"unknown day {name[:20]!r}; expected mon, tue, wed, thu, fri, sat or sun")
+    raise TimeInputError(
+        say("unknown day {given}; expected mon, tue, wed, thu, fri, sat or sun", given=repr(name[:20]))
+    )
 
 
 def _parse_days(text: str) -> frozenset[int]:
     if not text:
-        raise TimeInputError(f"days are missing before 'at'; expected {_SCHEDULE_EXAMPLE}")
+        raise TimeInputError(say("days are missing before 'at'; expected {example}", example=_SCHEDULE_EXAMPLE))
     days: set[int] = set()
     for piece in text.replace(" ", ",").split(","):
         if not piece:
