@@ -44,7 +44,8 @@ def envelope_for(
 
     ``may_create``: the member has the configured GM role, which lets them create games.
     The reply context names the language of the member's Discord (``language``, from the interaction's
-    locale) when it is a shipped one other than English: the reply is in it until they choose their own.
+    locale) when it is a shipped one other than English: the reply is in it until they choose their own, and
+    so is the envelope (``client_language``): the core keeps it as the member's default for what it sends later.
     """
     context = {"subject": _describe(interaction), "interaction": str(interaction.id)}
     language = locale_language(interaction.locale)
@@ -58,19 +59,26 @@ def envelope_for(
         reply_context=context,
         trust=c.Trust.VERIFIED,
         may_create=may_create,
+        client_language=locale_code(interaction.locale),
     )
 
 
 def locale_language(locale: discord.Locale | str | None) -> str | None:
     """The shipped language of a Discord locale (``fr``, ``de``: :mod:`bot.core.people.languages`), or None
     for English and any language not shipped (``en-GB``, ``ja``)."""
+    code = locale_code(locale)
+    return None if code == ENGLISH else code
+
+
+def locale_code(locale: discord.Locale | str | None) -> str | None:
+    """The shipped language of a Discord locale, English included (``en-GB``: ``en``), or None for a language
+    not shipped (``ja``) or no locale."""
     if locale is None:
         return None
     try:
-        code = parse_language(str(locale.value if isinstance(locale, discord.Locale) else locale))
+        return parse_language(str(locale.value if isinstance(locale, discord.Locale) else locale))
     except UnknownLanguage:
         return None
-    return None if code == ENGLISH else code
 
 
 def _describe(interaction: discord.Interaction) -> str:

@@ -53,7 +53,11 @@ class Player(Base):
     None: none (:mod:`bot.core.messaging.quiet_hours`)."""
     language: Mapped[str | None] = mapped_column(String(16))
     """The language the player is told in (``LANGUAGE fr``: ``en``, ``fr`` or ``de``,
-    :mod:`bot.core.people.languages`); None: their game's default, else English."""
+    :mod:`bot.core.people.languages`); None: their client's (``client_language``), else their game's default,
+    else English."""
+    client_language: Mapped[str | None] = mapped_column(String(16))
+    """The shipped language the player's client says they read (a Discord interaction's locale), kept by
+    :mod:`bot.core.people.client_language`: their default until they choose their own; None: not known."""
     text_format: Mapped[str | None] = mapped_column(String(8))
     """The form of what they are told (``FORMAT PLAIN``: ``plain``, sentences and lists a screen reader can
     follow); None: fixed-width tables (:mod:`bot.core.people.text_formats`)."""

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from bot.core.basics.batch import defer, memo_of
@@ -167,9 +167,10 @@ class Delivery:
         if not isinstance(outcome.audience, ToSender) or self.sender is None:
             return None
         player = find_player(self.session, self.sender)  # the intake's batch has it in its memo
-        if player is None or not (player.language or player.text_format or player.time_zone):
+        language = player.language or player.client_language if player is not None else None
+        if player is None or not (language or player.text_format or player.time_zone):
             return None
-        return Settings(zone=player.time_zone, language=player.language, text_format=player.text_format)
+        return Settings(zone=player.time_zone, language=language, text_format=player.text_format)
 
     def as_the_sender_reads_it(self, message: Message) -> Message:
         """``message`` (the reply) with the known sender's language, form and zone in its data, as its outbox
@@ -264,7 +265,8 @@ def reach_of(
     settings: dict[int, Settings] = {}
     rows = session.execute(
         select(Identity.player_id, Identity.channel, Identity.address, Player.board_pictures, Player.time_zone,
-               Player.quiet_hours, Player.language, Player.text_format, Player.digest)
+               Player.quiet_hours, func.coalesce(Player.language, Player.client_language), Player.text_format,
+               Player.digest)
         .join(Player, Player.id == Identity.player_id)
         .where(Identity.player_id.in_(ids))
         .order_by(Identity.id)

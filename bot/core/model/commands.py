@@ -969,3 +969,6 @@ class Envelope:
     """The channel knows the sender may create games (a Discord GM role); ``game_masters`` is checked too."""
     unverified_reason: str = ""
     """Why the adapter could not vouch for a CLAIMED sender, said in a refusal (never a secret)."""
+    client_language: str | None = None
+    """The shipped language the sender's client says they read (a Discord interaction's locale), if any: the
+    core remembers it as their default until they choose one (:mod:`bot.core.people.client_language`)."""

@@ -42,6 +42,7 @@ from bot.core.messaging.status_board import watching_status
 from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.outcomes import NOTICE, REPLY, Message, Outcome, ToPlayer, ToSender
+from bot.core.people.client_language import remember_client_language
 from bot.core.people.guessing import remember_failures
 from bot.core.turns.completion import settle
 from bot.core.turns.ready_checks import READY_BATCH, claim_expired, expire_ready_check, next_ready_deadline
@@ -169,6 +170,7 @@ class GameService:
         with watching_status(session, self.config, envelope.received_at):
             for command in envelope.commands:
                 handle_command(context, command)
+        remember_client_language(session, envelope)  # what their client reads, their default until they choose
         # Written with the batch's others (bot.core.basics.batch.defer; the transaction makes the order of
         # the writes invisible); a concurrent copy of the envelope fails it or the commit (IntegrityError).
         defer(session, _APPLIED, [{
