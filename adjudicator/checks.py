@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from adjudicator.api import IllegalOrders, OrderError, ParsedOrders, SetupError
+from adjudicator.words import say
 
 T = TypeVar("T")
 
@@ -23,12 +24,15 @@ def check_seats(seats: Sequence[str], low: int, high: int, *, game: str, noun: s
     """Raise :class:`SetupError` unless ``low`` to ``high`` seats are given, each named once.
 
     The count message reads "<game> needs <low> to <high> <noun>, not <n>" (or
-    "needs exactly <n> <noun>" when ``low == high``); ``twice`` is the message
-    for a seat named twice.
+    "needs exactly <n> <noun>" when ``low == high``), said (:func:`adjudicator.words.say`: ``noun`` said too,
+    for a reader's language); ``twice`` is the message for a seat named twice.
     """
     if not low <= len(seats) <= high:
-        span = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise SetupError(f"{game} needs {span} {noun}, not {len(seats)}")
+        if low == high:
+            raise SetupError(say("{game} needs exactly {low} {noun}, not {count}", game=game, low=low, noun=noun,
+                                 count=len(seats)))  # fmt: skip
+        raise SetupError(say("{game} needs {low} to {high} {noun}, not {count}", game=game, low=low, high=high,
+                             noun=noun, count=len(seats)))  # fmt: skip
     if len(set(seats)) != len(seats):
         raise SetupError(twice)
 

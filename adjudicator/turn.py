@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.api import Event, GameRules, IllegalOrders, OrderError, Resolution
 from adjudicator.rng import rng_for
+from adjudicator.words import say
 
 
 def parse_turn_orders(
@@ -60,9 +61,9 @@ def advance(rules: GameRules[Any, Any], state: Any, orders: Mapping[str, Any], r
             defaulted.append(seat)
             if rules.default_orders_public:
                 played = rules.format_orders(state, seat, complete[seat])
-                text = f"{seat}: no orders received; the referee's orders: {played}"
+                text = say("{seat}: no orders received; the referee's orders: {orders}", seat=seat, orders=played)
             else:
-                text = f"{seat}: no orders received; the no-moves-received rule applies"
+                text = say("{seat}: no orders received; the no-moves-received rule applies", seat=seat)
             nmr_events.append(Event("nmr", text, seat))
     result = rules.resolve(state, complete, rng)
     rules.check_invariants(result.state)

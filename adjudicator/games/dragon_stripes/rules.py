@@ -75,7 +75,12 @@ class DragonStripes:
         """Deal the deck (stacked by the ``deck`` option, the rest shuffled) and play the first
         player's compulsory first card (docs/rules/dragon-stripes.md 4.1 step 2); those lines open the first report."""
         check_seats(
-            seats, self.min_seats, self.max_seats, game="Dragon Stripes", noun="players", twice="a seat is named twice"
+            seats,
+            self.min_seats,
+            self.max_seats,
+            game="Dragon Stripes",
+            noun=say("players"),
+            twice=say("a seat is named twice"),
         )
         opts = Options.from_mapping(options)
         deck = build_deck(opts.stacked_cards(), opts.footprint_counts, rng)

@@ -61,7 +61,7 @@ class GoldenStrider:
             self.min_seats,
             self.max_seats,
             game="Golden Strider",
-            noun="runners",
+            noun=say("runners"),
             twice=say("a runner is named twice"),
         )
         return State(Options.from_mapping(options), tuple(Runner(seat) for seat in seats))

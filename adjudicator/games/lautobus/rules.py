@@ -61,7 +61,9 @@ class Lautobus:
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, JSON], rng: random.Random) -> State:
         """Seed rules 1-3 with rulings L1-L3; only ``rng`` decides a seeded_random start."""
-        check_seats(seats, TEAMS, TEAMS, game="L'autobus", noun="teams", twice=say("two teams have the same seat name"))
+        check_seats(
+            seats, TEAMS, TEAMS, game="L'autobus", noun=say("teams"), twice=say("two teams have the same seat name")
+        )
         resolved = Options.from_mapping(options)
         return State(resolved, tuple(seats), start_cyclists(seats, resolved, rng))
 

@@ -68,7 +68,7 @@ class StrikeGold:
             self.min_seats,
             self.max_seats,
             game="Strike Gold",
-            noun="players",
+            noun=say("players"),
             twice=say("a player is named twice"),
         )
         return new_state(Options.from_mapping(options), tuple(seats), rng)

@@ -48,7 +48,7 @@ class ThreeRaces:
     """The three-race game; see the module docstring."""
 
     kind = "three-races"
-    title = "The three-race game"
+    title: str = say("The three-race game")
     min_seats = 4
     max_seats = 4
     default_orders_public = False  # the defaults would name cards of the secret split (P6)
@@ -61,9 +61,9 @@ class ThreeRaces:
             seats,
             self.min_seats,
             self.max_seats,
-            game="the three-race game",
-            noun="teams",
-            twice="a team is named twice",
+            game=say("the three-race game"),
+            noun=say("teams"),
+            twice=say("a team is named twice"),
         )
         return new_state(Options.from_mapping(options), tuple(seats))
 
