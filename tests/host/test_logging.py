@@ -11,7 +11,14 @@ import threading
 import time
 from pathlib import Path
 
-from bot.core.runtime.logging_setup import MASK, RepeatFilter, SecretFilter, configure
+from bot.core.runtime.logging_setup import (
+    MASK,
+    PASSWORD_VALUES,
+    SEAT_PASSWORD,
+    RepeatFilter,
+    SecretFilter,
+    configure,
+)
 from bot.email.maildir import deliver
 from tests.email.pipeline import message
 
@@ -253,3 +260,38 @@ def test_a_slow_stream_gets_every_line_at_a_normal_stop():
         )
         numbers = [line.rsplit(" ", 1)[1] for line in done.stdout.splitlines()]
         assert numbers == [str(n) for n in range(1500)], (how, numbers[-3:], done.stderr[-500:])
+
+
+def test_masking_skips_no_line_a_pattern_would_change():
+    """The cheap checks before each pattern (the word "password", two hyphens) skip only lines the patterns
+    leave as they are: the same lines masked with and without them, odd cases and folds included."""
+    masking = SecretFilter(["imap-hunter2"])
+    lines = [
+        "inbox #1 (imap:x/INBOX:1:1) from p0@bench.invalid [SubmitOrders accepted]",
+        "sent <6f1c@bench.invalid> (reply) to p195@bench.invalid",
+        "PASSWORD amber-raven-4821",
+        "  > password: hunter2",
+        "Pa\u017f\u017fword = x",
+        "PASSWORD\tsecret",
+        "my passwords are x",
+        "amber-raven-4821 alone",
+        "AMBER-RAVEN-4821",
+        "a-b-1234",
+        "a-b",
+        "x-y-123",
+        "the imap-hunter2 secret",
+        "PASSWORD",
+        "pass word x",
+        "\u212aey-word-1234",
+        "p\u0041ssword z",
+        "no-such-thing-9999 end",
+    ]
+    for line in lines:
+        unchecked = line
+        for secret in masking.secrets:
+            unchecked = unchecked.replace(secret, MASK)
+        for pattern in PASSWORD_VALUES:
+            unchecked = pattern.sub(lambda m: m.group(1) + MASK, unchecked)
+        unchecked = SEAT_PASSWORD.sub(MASK, unchecked)
+        assert masking.mask(line) == unchecked, line
+    assert masking.mask("Pa\u017f\u017fword = x") == f"Pa\u017f\u017fword = {MASK}"

@@ -81,9 +81,13 @@ class SecretFilter(logging.Filter):
     def mask(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, MASK)
-        for pattern in PASSWORD_VALUES:
-            text = pattern.sub(lambda m: m.group(1) + MASK, text)
-        return SEAT_PASSWORD.sub(MASK, text)
+        # Each pattern is run only when the text holds what any match must hold (most lines hold neither):
+        # the word "password" in some case (RE2 folds its letters only to their other case and ``s`` to the
+        # long s, which casefold() maps back), and two hyphens for a seat password.
+        if "password" in text.casefold():
+            for pattern in PASSWORD_VALUES:
+                text = pattern.sub(lambda m: m.group(1) + MASK, text)
+        return SEAT_PASSWORD.sub(MASK, text) if text.count("-") >= 2 else text
 
     def filter(self, record: logging.LogRecord) -> bool:
         for name, field in current_fields().items():  # the ids of the block being run (bot.core.basics.log_fields)
