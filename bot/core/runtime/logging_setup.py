@@ -31,12 +31,11 @@ import contextlib
 import copy
 import json
 import logging
-import queue
 import re
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -225,6 +224,10 @@ class TextFormatter(logging.Formatter):
 QUEUE_LINES = 10_000
 """Lines that may wait for a slow stream (:class:`BackgroundHandler`); past them a call that logs waits for
 the writer, so memory stays bounded and no line is dropped."""
+WRITE_SECONDS = 0.02
+"""While lines keep coming, the writer writes what has gathered this often (:class:`BackgroundHandler`)."""
+WAKE_SECONDS = 0.5
+"""The writer looks at its queue at least this often, woken or not."""
 CLOSE_SECONDS = 10.0
 """How long closing a :class:`BackgroundHandler` waits for its writer to write what is queued (a stream
 blocked for longer loses the rest rather than keep the process from ending)."""
@@ -239,12 +242,20 @@ class BackgroundHandler(QueueHandler):
     a context variable the writer thread cannot read) and drops the traceback object, keeping its
     text.  ``target`` formats and writes in the writer thread, one record after another, in the order
     they were logged.  When :data:`QUEUE_LINES` records wait, a call that logs waits for room.
+
+    The queue is a deque (an append takes no lock and wakes nobody): the writer is woken by the first
+    line after it has written everything, by :meth:`flush` and by :meth:`close`, and then writes what has
+    gathered every :data:`WRITE_SECONDS` while lines keep coming (at most :data:`WAKE_SECONDS` late if a
+    wake-up crossed its last look at the deque); a handoff to the writer for every line cost a thread
+    switch a line in the thread that logs.
     """
 
     def __init__(self, target: logging.Handler, capacity: int = QUEUE_LINES) -> None:
-        self.lines: queue.Queue[logging.LogRecord | None] = queue.Queue(capacity)
-        super().__init__(self.lines)
+        self.lines: deque[logging.LogRecord | threading.Event | None] = deque()
+        super().__init__(self.lines)  # type: ignore[arg-type]  # only enqueue, below, uses it
         self.target = target
+        self.capacity = capacity
+        self._wake = threading.Event()
         self._writer: threading.Thread | None = threading.Thread(
             target=self._write, name="referee-log-writer", daemon=True
         )
@@ -252,15 +263,18 @@ class BackgroundHandler(QueueHandler):
 
     def _write(self) -> None:
         while True:
-            record = self.lines.get()
-            try:
+            self._wake.wait(WAKE_SECONDS)
+            self._wake.clear()
+            while self.lines:
+                record = self.lines.popleft()
                 if record is None:
                     return
-                self.target.handle(record)
-            except Exception:  # the target reports its own errors (handleError); nothing may stop the writer
-                pass
-            finally:
-                self.lines.task_done()
+                if isinstance(record, threading.Event):  # a flush waits for it
+                    record.set()
+                    continue
+                with contextlib.suppress(Exception):  # the target reports its own errors; nothing stops the writer
+                    self.target.handle(record)
+            time.sleep(WRITE_SECONDS)  # let the next lines gather: one wake-up for many
 
     def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
         prepared = copy.copy(record)
@@ -275,13 +289,23 @@ class BackgroundHandler(QueueHandler):
     def enqueue(self, record: logging.LogRecord) -> None:
         if self._writer is None:  # closed: written here, as a plain handler would
             self.target.handle(record)
-        else:
-            self.lines.put(record)  # waits only when QUEUE_LINES records wait
+            return
+        while len(self.lines) >= self.capacity and self._writer.is_alive():
+            self._wake.set()
+            time.sleep(WRITE_SECONDS)  # QUEUE_LINES records wait: wait for room
+        if not self.lines:
+            self._wake.set()  # the writer has written everything: this line is written at once
+        self.lines.append(record)
 
     def flush(self) -> None:
         """Return once every record logged before the call is written (and the target flushed)."""
-        if self._writer is not None and self._writer.is_alive():
-            self.lines.join()
+        writer = self._writer
+        if writer is not None and writer.is_alive():
+            written = threading.Event()
+            self.lines.append(written)
+            self._wake.set()
+            while not written.wait(WAKE_SECONDS) and writer.is_alive():
+                pass
         self.target.flush()
 
     def close(self, timeout: float = CLOSE_SECONDS) -> None:
@@ -289,8 +313,8 @@ class BackgroundHandler(QueueHandler):
         written by the caller.  Closing twice does nothing more."""
         writer, self._writer = self._writer, None
         if writer is not None and writer.is_alive():
-            with contextlib.suppress(queue.Full):
-                self.lines.put(None, timeout=timeout)
+            self.lines.append(None)
+            self._wake.set()
             writer.join(timeout)
         self.target.flush()
         super().close()
