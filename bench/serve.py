@@ -71,6 +71,10 @@ class Scale:
     """Message-IDs the sink received more than once."""
     missing: int
     """Reports (distinct Message-IDs) short of 9 a game."""
+    size: int
+    """The reports' mean size in bytes."""
+    spread: float
+    """Seconds from the first report at the sink to the last."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,8 @@ class Bench:
         self.runs = 0
         self.last_log: list[tuple[float, bytes]] = []
         """The last serve's log lines, each with its second after the first."""
+        self.last_logs: list[list[tuple[float, bytes]]] = []
+        """The last :meth:`scale`'s log lines, a list a process, each with its second after the first line."""
 
     def close(self) -> None:
         self.sink.close()
@@ -207,6 +213,7 @@ class Bench:
             for _ in range(processes)
         ]
         lines: list[list[bytes]] = [[] for _ in served]
+        self.last_logs = [[] for _ in served]
 
         def read(index: int) -> None:
             stream = served[index].stdout
@@ -215,13 +222,17 @@ class Bench:
                 if not started:
                     started.append(time.perf_counter())
                 lines[index].append(line)
+                self.last_logs[index].append((time.perf_counter() - started[0], line))
 
         readers = [threading.Thread(target=read, args=(n,), daemon=True) for n in range(processes)]
         for reader in readers:
             reader.start()
         try:
             deadline = time.perf_counter() + timeout
-            while len(self.sink.messages()) - before < expected:
+            first_mail = 0.0
+            while (count := len(self.sink.messages()) - before) < expected:
+                if count and not first_mail:
+                    first_mail = time.perf_counter() - started[0]
                 if any(process.poll() is not None for process in served):
                     raise RuntimeError(
                         "a referee serve ended:\n"
@@ -243,9 +254,11 @@ class Bench:
                     process.wait()
             for reader in readers:
                 reader.join(5)
-        ids = Counter(r.message["Message-ID"] for r in self.sink.messages()[before:])
+        received = self.sink.messages()[before:]
+        ids = Counter(r.message["Message-ID"] for r in received)
+        size = sum(len(r.raw) for r in received) // max(1, len(received))
         return Scale(wall, processes, sum(ids.values()), sum(1 for n in ids.values() if n > 1),
-                     expected - len(ids))  # fmt: skip
+                     expected - len(ids), size, wall - first_mail)  # fmt: skip
 
     def _config(self, database: str, user: str) -> Path:
         """A settings file for one serve: this database, this IMAP user, the sink; quick passes."""
