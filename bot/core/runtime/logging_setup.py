@@ -287,15 +287,17 @@ class BackgroundHandler(QueueHandler):
         return prepared
 
     def enqueue(self, record: logging.LogRecord) -> None:
-        if self._writer is None:  # closed: written here, as a plain handler would
+        writer = self._writer
+        if writer is None:  # closed: written here, as a plain handler would
             self.target.handle(record)
             return
-        while len(self.lines) >= self.capacity and self._writer.is_alive():
+        while len(self.lines) >= self.capacity and writer.is_alive():
             self._wake.set()
             time.sleep(WRITE_SECONDS)  # QUEUE_LINES records wait: wait for room
-        if not self.lines:
-            self._wake.set()  # the writer has written everything: this line is written at once
+        idle = not self.lines
         self.lines.append(record)
+        if idle:  # the writer had written everything: this line is written at once (woken after the append,
+            self._wake.set()  # so a writer that clears the wake-up before looking at the deque still sees it)
 
     def flush(self) -> None:
         """Return once every record logged before the call is written (and the target flushed)."""
