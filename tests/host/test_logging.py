@@ -295,3 +295,24 @@ def test_masking_skips_no_line_a_pattern_would_change():
         unchecked = SEAT_PASSWORD.sub(MASK, unchecked)
         assert masking.mask(line) == unchecked, line
     assert masking.mask("Pa\u017f\u017fword = x") == f"Pa\u017f\u017fword = {MASK}"
+
+
+def test_a_line_after_a_quiet_spell_is_written_at_once():
+    """The writer sleeps between batches, but the first line after it has written everything wakes it:
+    serve's first line, or a line after a quiet minute, is not held back for a batch."""
+    stream = io.StringIO()
+    handler = configure("text", "INFO", stream=stream)
+    log = logging.getLogger("bot.test.prompt")
+    waits = []
+    try:
+        for number in range(5):
+            time.sleep(0.1)  # quiet: the writer has written everything and waits
+            started = time.monotonic()
+            log.info("line %d", number)
+            while f"line {number}" not in stream.getvalue() and time.monotonic() - started < 5:
+                time.sleep(0.001)
+            waits.append(time.monotonic() - started)
+    finally:
+        logging.getLogger().removeHandler(handler)
+        handler.close()
+    assert sorted(waits)[2] < 0.3, waits  # the median; unwoken, the writer looks again only after 0.5 s
