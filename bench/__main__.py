@@ -7,6 +7,8 @@ worker's pass over 200 running games (``--games``), nothing due and all due.  ``
 default 20) against their floors, alternated (``--against PATH``: another checkout beside
 this one; :mod:`bench.guard`).  ``rss``: serve's peak memory at 0, 1,000 and ``--games`` (default
 10,000) open games built by ``referee host bulk-games``'s path on PostgreSQL (:mod:`bench.rss`).
+``serve-scale``: one ``referee serve`` against two on one PostgreSQL, the crunch of ``--games`` (default
+100) due games end to end (:mod:`bench.serve_scale`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("which", choices=["intake", "crunch", "scale", "remind", "guard", "rss", "all"])
+    parser.add_argument("which", choices=["intake", "crunch", "scale", "serve-scale", "remind", "guard", "rss", "all"])
     parser.add_argument("--full", action="store_true", help="the issue's sizes: 2,000 mails, 1,000 games")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, help="games in the crunch (default 60; --full: 1,000)")
@@ -30,6 +32,11 @@ def main(argv: list[str]) -> int:
         from bench.guard import guard
 
         guard(args.mails or 300, args.games or 20, args.repeats, args.against)
+        return 0
+    if args.which == "serve-scale":
+        from bench.serve_scale import serve_scale
+
+        serve_scale(args.games or 100, args.repeats)
         return 0
     if args.which == "rss":
         from bench.rss import rss

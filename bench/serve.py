@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -58,6 +59,22 @@ class Crunch:
     mails: int
     size: int
     """The reports' mean size in bytes (the floor sends as many of that size)."""
+
+
+@dataclass(frozen=True)
+class Scale:
+    wall: float
+    """Seconds from the first serve's first log line until the sink held every report."""
+    processes: int
+    received: int
+    twice: int
+    """Message-IDs the sink received more than once."""
+    missing: int
+    """Reports (distinct Message-IDs) short of 9 a game."""
+    size: int
+    """The reports' mean size in bytes."""
+    spread: float
+    """Seconds from the first report at the sink to the last."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +139,8 @@ class Bench:
         self.runs = 0
         self.last_log: list[tuple[float, bytes]] = []
         """The last serve's log lines, each with its second after the first."""
+        self.last_logs: list[list[tuple[float, bytes]]] = []
+        """The last :meth:`scale`'s log lines, a list a process, each with its second after the first line."""
 
     def close(self) -> None:
         self.sink.close()
@@ -177,19 +196,72 @@ class Bench:
         size = sum(len(r.raw) for r in served.received) // max(1, len(served.received))
         return Crunch(served.wall - served.first, served.first, len(served.received), size)
 
-    def _serve(
-        self,
-        database: str,
-        user: str,
-        expected: int,
-        checkout: Path,
-        profile: Path | None,
-        timeout: float,
-        watch: Callable[[int], object] | None = None,
-        linger: float = 0.0,
-    ) -> _Served:
-        """Run ``referee serve`` from ``checkout`` until the sink has ``expected`` more mails (then ``linger``
-        seconds more); ``watch`` is called with serve's process id once it runs."""
+    def scale(self, games: int, processes: int, checkout: Path = ROOT, timeout: float = 600) -> Scale:
+        """The crunch with ``processes`` ``referee serve`` processes on one PostgreSQL database, started
+        together: ``games`` games of 8 due, until the sink holds their 9 reports a game; timed from the
+        first serve's first log line to the last report; Message-IDs received twice and missing counted."""
+        user = self.dovecot.new_user("scale")  # an empty mailbox, shared (each serve polls it)
+        database = self.databases.copy_of(("due", str(games)), lambda fresh: build_due(fresh, games))
+        expected = games * (world.SEATS + 1)
+        before = len(self.sink.messages())
+        command = [sys.executable, "-m", "bot.host.cli", "--config", str(self._config(database, user)), "serve"]
+        started: list[float] = []
+        served = [
+            subprocess.Popen(
+                command, cwd=checkout, env=self._environ(checkout), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+            )
+            for _ in range(processes)
+        ]
+        lines: list[list[bytes]] = [[] for _ in served]
+        self.last_logs = [[] for _ in served]
+
+        def read(index: int) -> None:
+            stream = served[index].stdout
+            assert stream is not None
+            for line in stream:
+                if not started:
+                    started.append(time.perf_counter())
+                lines[index].append(line)
+                self.last_logs[index].append((time.perf_counter() - started[0], line))
+
+        readers = [threading.Thread(target=read, args=(n,), daemon=True) for n in range(processes)]
+        for reader in readers:
+            reader.start()
+        try:
+            deadline = time.perf_counter() + timeout
+            first_mail = 0.0
+            while (count := len(self.sink.messages()) - before) < expected:
+                if count and not first_mail:
+                    first_mail = time.perf_counter() - started[0]
+                if any(process.poll() is not None for process in served):
+                    raise RuntimeError(
+                        "a referee serve ended:\n"
+                        + b"".join([line for each in lines for line in each][-40:]).decode(errors="replace")
+                    )
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"{len(self.sink.messages()) - before} of {expected} mails in {timeout} s")
+                time.sleep(0.002)
+            wall = time.perf_counter() - started[0]
+            time.sleep(1.0)  # a mail sent twice would come now
+        finally:
+            for process in served:
+                process.send_signal(signal.SIGTERM)
+            for process in served:
+                try:
+                    process.wait(60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            for reader in readers:
+                reader.join(5)
+        received = self.sink.messages()[before:]
+        ids = Counter(r.message["Message-ID"] for r in received)
+        size = sum(len(r.raw) for r in received) // max(1, len(received))
+        return Scale(wall, processes, sum(ids.values()), sum(1 for n in ids.values() if n > 1),
+                     expected - len(ids), size, wall - first_mail)  # fmt: skip
+
+    def _config(self, database: str, user: str) -> Path:
+        """A settings file for one serve: this database, this IMAP user, the sink; quick passes."""
         self.runs += 1
         config = self.directory / f"referee{self.runs}.toml"
         config.write_text(
@@ -205,8 +277,27 @@ class Bench:
                 "[referee.deadline]", "check_seconds = 0.2",
             ]) + "\n"
         )  # fmt: skip
-        environ = dict(os.environ, PYTHONPATH=str(checkout), REFEREE_IMAP_PASSWORD=PASSWORD,
-                       REFEREE_SECRET_KEY=world.KEY.decode())  # fmt: skip
+        return config
+
+    def _environ(self, checkout: Path) -> dict[str, str]:
+        return dict(os.environ, PYTHONPATH=str(checkout), REFEREE_IMAP_PASSWORD=PASSWORD,
+                    REFEREE_SECRET_KEY=world.KEY.decode())  # fmt: skip
+
+    def _serve(
+        self,
+        database: str,
+        user: str,
+        expected: int,
+        checkout: Path,
+        profile: Path | None,
+        timeout: float,
+        watch: Callable[[int], object] | None = None,
+        linger: float = 0.0,
+    ) -> _Served:
+        """Run ``referee serve`` from ``checkout`` until the sink has ``expected`` more mails (then ``linger``
+        seconds more); ``watch`` is called with serve's process id once it runs."""
+        config = self._config(database, user)
+        environ = self._environ(checkout)
         command = [sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve"]
         if profile is not None:
             spy = [

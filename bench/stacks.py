@@ -35,6 +35,8 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("reply rendering (jinja2)", ("bot/core/messaging/rendering.py", "jinja2/", "bot/email/render.py")),
     ("SMTP send", ("bot/email/smtp.py", "aiosmtplib/")),
     ("logging", ("logging/__init__.py",)),
+    ("logging, in the thread that logs", ("Logger._log (logging/__init__.py",)),
+    ("logging, its writer thread (idle waits included)", ("BackgroundHandler._write",)),
 )
 _PROCESS = re.compile(r'^process \d+:"(?P<command>[^"]*)"$')
 _THREAD = re.compile(r"^thread \(0x[0-9A-F]+\)$", re.IGNORECASE)

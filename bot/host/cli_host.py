@@ -122,6 +122,7 @@ class _Runtime:
         root = logging.getLogger()
         stack = ExitStack()
         handler = configure(self.args.log_format or settings.log.format, settings.log.level, settings.secrets())
+        stack.callback(handler.close)  # then every line still queued is written (bot.core.runtime.logging_setup)
         stack.callback(root.removeHandler, handler)  # when serve returns (or the next settings replace it)
         try:
             sessions = stack.enter_context(open_store(settings))

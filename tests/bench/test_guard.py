@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bench.guard import guard
+from bench.serve_scale import serve_scale
 from tests.support.dovecot import dovecot_binary
 from tests.support.postgres import _bindir
 
@@ -24,3 +25,15 @@ def test_the_guard_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str
                  "crunch this (", "start to first report"):  # fmt: skip
         assert line in out, out
     assert set(medians) == {"intake_ratio_this", "crunch_ratio_this"} and all(v > 0 for v in medians.values())
+
+
+def test_serve_scale_runs_two_serves_on_one_database_and_counts_the_reports(capsys: pytest.CaptureFixture[str]):
+    """``python -m bench serve-scale`` at a tiny size: one and two ``referee serve`` on one PostgreSQL, every
+    report delivered once (the counts are asserted; the times are not)."""
+    if dovecot_binary() is None or _bindir() is None:
+        pytest.skip("Dovecot and PostgreSQL are needed")
+    medians = serve_scale(games=3, repeats=1)
+    out = capsys.readouterr().out
+    assert "reports received twice: 0; missing: 0" in out, out
+    assert "1 serve: " in out and "2 serve: " in out and "27 reports" in out, out
+    assert medians["speed_up"] > 0 and medians["machine"] > 0

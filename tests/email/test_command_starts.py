@@ -113,3 +113,14 @@ def test_starts_narrow_by_keyword_and_keep_related_keywords() -> None:
     assert starts.which("set b") == (3, 4)
     assert starts.which("hello") == ()
     assert reading._PATTERN_STARTS.which("cards 10 8 6 4 2") == ()
+
+
+@pytest.mark.parametrize("starts", [reading._PATTERN_STARTS], ids=["player"])
+def test_a_keyword_in_any_case_or_fold_finds_its_own_candidates(starts: gm.Starts) -> None:
+    """The matched keyword is looked up by its casefold: upper, lower, a long s or a Kelvin sign find the
+    keyword's own candidates, never the fallback to every pattern (which would only be slower)."""
+    for word, candidates in starts.candidates.items():
+        for variant in {word.upper(), word.lower(), word.title(), word.replace("s", "\u017f"),
+                        word.upper().replace("K", "\u212a")}:  # fmt: skip
+            assert starts.which(f"{variant} g1") == candidates, (word, variant)
+            assert candidates != starts.every or len(starts.every) == 1

@@ -14,8 +14,15 @@ from bot.core.basics.log_fields import current_fields, log_fields
 from bot.core.runtime.logging_setup import configure
 
 
+def written(stream: io.StringIO) -> str:
+    """What was logged to ``stream`` so far: the handlers write in a thread of their own, so wait for them."""
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    return stream.getvalue()
+
+
 def lines(stream: io.StringIO) -> list[dict[str, object]]:
-    return [json.loads(line) for line in stream.getvalue().splitlines()]
+    return [json.loads(line) for line in written(stream).splitlines()]
 
 
 def test_a_block_stamps_every_line_logged_inside_it_and_nothing_after():
@@ -50,7 +57,7 @@ def test_the_fields_reach_a_worker_thread_and_stay_in_their_own_task():
         await asyncio.gather(one(1), one(2))
 
     asyncio.run(both())
-    text = stream.getvalue().splitlines()
+    text = written(stream).splitlines()
     assert sorted(line.rsplit("[", 1)[1] for line in text) == ["interaction=1]", "interaction=2]"]
 
 

@@ -9,8 +9,9 @@ read with :func:`babel.messages.pofile.read_po` and compiled in memory (no ``.mo
 message a catalogue lacks, or leaves fuzzy or empty, is said in English, never as a key.
 
 The language of what is being rendered is a context variable (:func:`speaking`), set by
-:func:`bot.core.messaging.rendering.render_message` from a copy's ``reader_language``; the
-gettext callables the templates use read it (:func:`gettext`, :func:`ngettext`).
+:func:`bot.core.messaging.rendering.render_message` from a copy's ``reader_language``, with
+that language's translations beside it (looked up once a block, not once a string); the gettext
+callables the templates use read them (:func:`gettext`, :func:`ngettext`).
 Orders and command words are never marked: they read the same in every language.
 """
 
@@ -35,6 +36,10 @@ SOURCE_LANGUAGE = "en"
 """The language the marked strings are written in."""
 
 _LANGUAGE: ContextVar[str] = ContextVar("language", default=SOURCE_LANGUAGE)
+_IDENTITY = _gettext.NullTranslations()
+"""English's translations: every message is its own."""
+_SPOKEN: ContextVar[_gettext.NullTranslations] = ContextVar("translations", default=_IDENTITY)
+"""The translations of the language being spoken (:func:`speaking` sets it with :data:`_LANGUAGE`)."""
 
 
 def catalogue_path(code: str) -> Path:
@@ -53,7 +58,7 @@ def translations(code: str) -> _gettext.NullTranslations:
     is the identity.  Fuzzy and empty entries are left out, so they fall back to English."""
     path = catalogue_path(code)
     if code == SOURCE_LANGUAGE or not path.is_file():
-        return _gettext.NullTranslations()
+        return _IDENTITY
     return compile_catalogue(path, code)
 
 
@@ -77,30 +82,57 @@ def language() -> str:
 def speaking(code: str | None) -> Iterator[str]:
     """Within the block, marked strings are said in ``code`` (None or ``en``: English)."""
     token = _LANGUAGE.set(code or SOURCE_LANGUAGE)
+    spoken = _SPOKEN.set(translations(code or SOURCE_LANGUAGE))
     try:
         yield _LANGUAGE.get()
     finally:
+        _SPOKEN.reset(spoken)
         _LANGUAGE.reset(token)
 
 
 def gettext(message: str) -> str:
     """``message`` in the current language (itself when there is no translation)."""
-    return translations(_LANGUAGE.get()).gettext(message)
+    return _SPOKEN.get().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural of a message for ``n``, in the current language."""
-    return translations(_LANGUAGE.get()).ngettext(singular, plural, n)
+    return _SPOKEN.get().ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language, told apart from the same words elsewhere by ``context``."""
-    return translations(_LANGUAGE.get()).pgettext(context, message)
+    return _SPOKEN.get().pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     """:func:`ngettext` with a ``context``."""
-    return translations(_LANGUAGE.get()).npgettext(context, singular, plural, n)
+    return _SPOKEN.get().npgettext(context, singular, plural, n)
+
+
+def gettext_said(message: str, /, **variables: object) -> str:
+    """The templates' ``gettext`` and ``_`` (jinja2's newstyle gettext): ``message`` in the current
+    language with ``variables`` put in (``%(name)s``; ``%%`` is a percent sign)."""
+    return _SPOKEN.get().gettext(message) % variables
+
+
+def ngettext_said(singular: str, plural: str, n: int, /, **variables: object) -> str:
+    """The templates' ``ngettext`` (newstyle): ``num`` is ``n`` unless given."""
+    variables.setdefault("num", n)
+    return _SPOKEN.get().ngettext(singular, plural, n) % variables
+
+
+def pgettext_said(context: str, message: str, /, **variables: object) -> str:
+    """The templates' ``pgettext`` (newstyle): ``context`` is the message's context unless given."""
+    variables.setdefault("context", context)
+    return _SPOKEN.get().pgettext(context, message) % variables
+
+
+def npgettext_said(context: str, singular: str, plural: str, n: int, /, **variables: object) -> str:
+    """The templates' ``npgettext`` (newstyle)."""
+    variables.setdefault("context", context)
+    variables.setdefault("num", n)
+    return _SPOKEN.get().npgettext(context, singular, plural, n) % variables
 
 
 def mark(context: str, message: str) -> str:

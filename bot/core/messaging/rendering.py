@@ -81,7 +81,19 @@ from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad
 from bot.core.basics.durations import format_moment, format_moment_for_reader
 from bot.core.basics.engine_words import spoken
 from bot.core.basics.markdown_text import markdown_text
-from bot.core.basics.translation import gettext, language, mark, ngettext, npgettext, pgettext, speaking
+from bot.core.basics.translation import (
+    gettext,
+    gettext_said,
+    language,
+    mark,
+    ngettext,
+    ngettext_said,
+    npgettext,
+    npgettext_said,
+    pgettext,
+    pgettext_said,
+    speaking,
+)
 from bot.core.messaging.announcements import GM_ACTION, announcement_phrase
 from bot.resources import TEMPLATES_DIR, rules_page
 
@@ -322,6 +334,21 @@ def _translated_rules(kind: str, code: str) -> str | None:
     return None if page is None or page == english else markdown_text(page.read_text(encoding="utf-8"))
 
 
+_UNREAD = object()
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Where the templates' compiled code is kept between runs: jinja2's own cache in the system's temporary
+    folder (``_jinja2-cache-<uid>``, made by and for this user only, mode 0700; each entry keyed by the
+    template's name and a checksum of its text, so an edited template is compiled again).  Compiling the
+    phrase catalogues is about half a second a process; reading their code back, a few milliseconds.
+    None (compile each start) when no such folder can be made or trusted."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
+
+
 @lru_cache(maxsize=16)
 def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2.Environment:
     """The jinja2 environment of one form: strict undefineds, no autoescape (plain text)."""
@@ -333,12 +360,20 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         trim_blocks=True,
         lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
+        auto_reload=False,  # the templates are the package's own: read once a process, not stat'ed each use
+        bytecode_cache=_bytecode_cache(),
     )
     # The reader's language (bot.core.basics.translation, set by render_message): newstyle gettext,
     # so _("... %(name)s", name=x) formats and a missing translation is the English source.
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext, ngettext, newstyle=True, pgettext=pgettext, npgettext=npgettext
     )
+    # The same callables without jinja2's wrapping (a context call each, then an lru lookup of the language):
+    # each reads the translations speaking() installed and puts the variables in, as newstyle gettext does.
+    env.globals.update(
+        gettext=gettext_said, _=gettext_said, ngettext=ngettext_said, pgettext=pgettext_said,
+        npgettext=npgettext_said,
+    )  # fmt: skip
     env.filters.update(
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
         seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
@@ -347,15 +382,21 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
     plain_catalogues = [name.replace(".j2", ".plain.j2") for name in catalogues] + catalogues
+    modules: dict[str, Any] = {}
+    """Each catalogue's macros (None: no such catalogue), read once: templates are not reloaded."""
 
     def phrase(code: str, data: Mapping[str, Any]) -> str:
         if code == GM_ACTION:  # the phrase the action's declaration names (looked up again: a caller may wrap it)
             said: Callable[[str, Mapping[str, Any]], str] = env.globals["phrase"]  # type: ignore[assignment]
             return str(said(announcement_phrase(str(data["action"])), data))
         for name in plain_catalogues if _PLAIN.get() else catalogues:
-            try:
-                module = env.get_template(name).module
-            except jinja2.TemplateNotFound:
+            module = modules.get(name, _UNREAD)
+            if module is _UNREAD:
+                try:
+                    module = modules[name] = env.get_template(name).module
+                except jinja2.TemplateNotFound:
+                    module = modules[name] = None
+            if module is None:
                 continue
             macro = getattr(module, code, None)
             if macro is not None:

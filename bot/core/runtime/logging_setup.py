@@ -16,19 +16,30 @@ after ``PASSWORD``) become ``***`` in the message and in a traceback.
 with a count of those it held back, never a line per event: a flood that
 raises the same error on every request or every accept writes a few lines a
 minute, not hundreds of megabytes (the web pages' process uses it).
+
+The lines are written by a thread of their own (:class:`BackgroundHandler`): a call that logs masks
+and stamps its record and puts it on a queue, so a slow or blocked stream (serve's stdout, a pipe
+nobody reads quickly, a full disk behind journald) does not hold up a pass.  One queue and one writer
+keep the order; :meth:`BackgroundHandler.flush` waits until every line put before it is written, and
+closing the handler (serve's stop, and :func:`logging.shutdown` at the interpreter's exit) writes every
+line still queued first.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import logging
 import re
 import sys
+import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from logging.handlers import QueueHandler
 from typing import Any, TextIO
 
 from bot.core.basics import linear
@@ -69,9 +80,13 @@ class SecretFilter(logging.Filter):
     def mask(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, MASK)
-        for pattern in PASSWORD_VALUES:
-            text = pattern.sub(lambda m: m.group(1) + MASK, text)
-        return SEAT_PASSWORD.sub(MASK, text)
+        # Each pattern is run only when the text holds what any match must hold (most lines hold neither):
+        # the word "password" in some case (RE2 folds its letters only to their other case and ``s`` to the
+        # long s, which casefold() maps back), and two hyphens for a seat password.
+        if "password" in text.casefold():
+            for pattern in PASSWORD_VALUES:
+                text = pattern.sub(lambda m: m.group(1) + MASK, text)
+        return SEAT_PASSWORD.sub(MASK, text) if text.count("-") >= 2 else text
 
     def filter(self, record: logging.LogRecord) -> bool:
         for name, field in current_fields().items():  # the ids of the block being run (bot.core.basics.log_fields)
@@ -206,17 +221,125 @@ class TextFormatter(logging.Formatter):
         return line
 
 
+QUEUE_LINES = 10_000
+"""Lines that may wait for a slow stream (:class:`BackgroundHandler`); past them a call that logs waits for
+the writer, so memory stays bounded and no line is dropped."""
+WRITE_SECONDS = 0.02
+"""While lines keep coming, the writer writes what has gathered this often (:class:`BackgroundHandler`)."""
+WAKE_SECONDS = 0.5
+"""The writer looks at its queue at least this often, woken or not."""
+CLOSE_SECONDS = 10.0
+"""How long closing a :class:`BackgroundHandler` waits for its writer to write what is queued (a stream
+blocked for longer loses the rest rather than keep the process from ending)."""
+
+
+class BackgroundHandler(QueueHandler):
+    """Hands each record to ``target`` (a stream handler) in a writer thread of its own.
+
+    The handler's filters run in the caller, as with any handler (:class:`RepeatFilter`,
+    :class:`SecretFilter`: the record is masked, and stamped with the block's ids, before it is
+    queued); :meth:`prepare` also stamps the worker (:data:`bot.core.runtime.health.current_worker`,
+    a context variable the writer thread cannot read) and drops the traceback object, keeping its
+    text.  ``target`` formats and writes in the writer thread, one record after another, in the order
+    they were logged.  When :data:`QUEUE_LINES` records wait, a call that logs waits for room.
+
+    The queue is a deque (an append takes no lock and wakes nobody): the writer is woken by the first
+    line after it has written everything, by :meth:`flush` and by :meth:`close`, and then writes what has
+    gathered every :data:`WRITE_SECONDS` while lines keep coming (at most :data:`WAKE_SECONDS` late if a
+    wake-up crossed its last look at the deque); a handoff to the writer for every line cost a thread
+    switch a line in the thread that logs.
+    """
+
+    def __init__(self, target: logging.Handler, capacity: int = QUEUE_LINES) -> None:
+        self.lines: deque[logging.LogRecord | threading.Event | None] = deque()
+        super().__init__(self.lines)  # type: ignore[arg-type]  # only enqueue, below, uses it
+        self.target = target
+        self.capacity = capacity
+        self._wake = threading.Event()
+        self._writer: threading.Thread | None = threading.Thread(
+            target=self._write, name="referee-log-writer", daemon=True
+        )
+        self._writer.start()
+
+    def _write(self) -> None:
+        while True:
+            self._wake.wait(WAKE_SECONDS)
+            self._wake.clear()
+            while self.lines:
+                record = self.lines.popleft()
+                if record is None:
+                    return
+                if isinstance(record, threading.Event):  # a flush waits for it
+                    record.set()
+                    continue
+                with contextlib.suppress(Exception):  # the target reports its own errors; nothing stops the writer
+                    self.target.handle(record)
+            time.sleep(WRITE_SECONDS)  # let the next lines gather: one wake-up for many
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        prepared = copy.copy(record)
+        prepared.msg, prepared.args = record.getMessage(), None
+        if getattr(prepared, "worker", None) is None and current_worker.get() is not None:
+            setattr(prepared, "worker", current_worker.get())  # noqa: B010 (an attribute LogRecord does not declare)
+        if prepared.exc_info and not prepared.exc_text:
+            prepared.exc_text = logging.Formatter().formatException(prepared.exc_info)
+        prepared.exc_info = None  # its text is kept; the frames it holds are not
+        return prepared
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        writer = self._writer
+        if writer is None:  # closed: written here, as a plain handler would
+            self.target.handle(record)
+            return
+        while len(self.lines) >= self.capacity and writer.is_alive():
+            self._wake.set()
+            time.sleep(WRITE_SECONDS)  # QUEUE_LINES records wait: wait for room
+        idle = not self.lines
+        self.lines.append(record)
+        if idle:  # the writer had written everything: this line is written at once (woken after the append,
+            self._wake.set()  # so a writer that clears the wake-up before looking at the deque still sees it)
+
+    def flush(self) -> None:
+        """Return once every record logged before the call is written (and the target flushed)."""
+        writer = self._writer
+        if writer is not None and writer.is_alive():
+            written = threading.Event()
+            self.lines.append(written)
+            self._wake.set()
+            while not written.wait(WAKE_SECONDS) and writer.is_alive():
+                pass
+        self.target.flush()
+
+    def close(self, timeout: float = CLOSE_SECONDS) -> None:
+        """Write what is queued (for at most ``timeout`` seconds), stop the writer; later records are
+        written by the caller.  Closing twice does nothing more."""
+        writer, self._writer = self._writer, None
+        if writer is not None and writer.is_alive():
+            self.lines.append(None)
+            self._wake.set()
+            writer.join(timeout)
+        self.target.flush()
+        super().close()
+
+
 def configure(
     log_format: str = "text", level: str = "INFO", secrets: Iterable[str] = (), stream: TextIO | None = None
-) -> logging.Handler:
-    """Install (or replace) the referee's handler on the root logger; returns it."""
+) -> BackgroundHandler:
+    """Install (or replace) the referee's handler on the root logger; returns it.
+
+    The handler writes to ``stream`` (stderr by default) in a thread of its own (:class:`BackgroundHandler`):
+    call its ``flush`` to wait until what was logged is written, its ``close`` when done with it (a handler
+    this replaces is closed here, after what it had queued is written).
+    """
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, _OURS, False):
             root.removeHandler(handler)
-    handler = logging.StreamHandler(stream or sys.stderr)
+            handler.close()
+    target = logging.StreamHandler(stream or sys.stderr)
+    target.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
+    handler = BackgroundHandler(target)
     setattr(handler, _OURS, True)
-    handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     handler.addFilter(RepeatFilter())  # a fault that repeats (a server away, a flood) is one line a minute
     handler.addFilter(SecretFilter(secrets))  # after it: masking puts the arguments into the message
     root.addHandler(handler)
