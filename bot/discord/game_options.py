@@ -29,6 +29,8 @@ from discord import app_commands
 from adjudicator import registry
 from adjudicator.api import OptionSpec
 from bot.core.basics import linear
+from bot.core.basics.engine_words import said_text
+from bot.core.basics.translation import gettext
 from bot.discord.choices import MAX_CHOICES
 
 CHOICE_LIMIT = 100
@@ -56,7 +58,8 @@ def specs_of(kind: str) -> Sequence[OptionSpec]:
 
 
 def option_choices(kind: str, current: str) -> list[app_commands.Choice[str]]:
-    """The suggestions for the ``options`` text ``current`` of a game of ``kind`` (see the module docstring)."""
+    """The suggestions for the ``options`` text ``current`` of a game of ``kind`` (see the module docstring);
+    what each means in the language being spoken (the member's Discord's: the caller's ``speaking``)."""
     specs = {spec.name: spec for spec in specs_of(kind)}
     match = _LAST.match(current)
     if not specs or match is None:
@@ -74,11 +77,11 @@ def option_choices(kind: str, current: str) -> list[app_commands.Choice[str]]:
         for value in _values(spec):
             text = value_text(value)
             if text.startswith(typed):
-                pairs.append((f"{name}={text}", "default" if value == spec.default else spec.help))
+                pairs.append((f"{name}={text}", gettext("default") if value == spec.default else said_text(spec.help)))
     else:
         for spec in specs.values():
             if spec.name.startswith(last) and spec.name not in given:
-                pairs.append((f"{spec.name}={value_text(spec.default)}", spec.help))
+                pairs.append((f"{spec.name}={value_text(spec.default)}", said_text(spec.help)))
     choices = []
     for pair, meaning in pairs:
         value = prefix + pair

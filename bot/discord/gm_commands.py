@@ -54,6 +54,7 @@ from discord import app_commands
 from adjudicator import registry
 from adjudicator.words import say
 from bot.core.basics import linear
+from bot.core.basics.translation import speaking
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared
 from bot.core.views import GameViews
@@ -63,7 +64,7 @@ from bot.discord.client import apologise, tell_privately
 from bot.discord.declared_commands import Run, Shown, Suggest, declared_command, description_of, makes
 from bot.discord.game_options import option_choices
 from bot.discord.render import NO_MENTIONS, plain
-from bot.discord.understand import sender_of
+from bot.discord.understand import locale_language, sender_of
 
 log = logging.getLogger(__name__)
 
@@ -283,7 +284,8 @@ def gm_suggestions(views: GameViews) -> dict[str, Suggest]:
         return [app_commands.Choice(name=k, value=k) for k in names[:MAX_CHOICES]]
 
     async def option_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
+        with speaking(locale_language(getattr(interaction, "locale", None))):
+            return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
 
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator import registry
+from bot.core.basics.translation import speaking
 from bot.discord.game_options import option_choices, specs_of, value_text
 from bot.discord.gm_commands import parse_options
 
@@ -52,3 +53,16 @@ def test_a_string_that_would_read_as_another_value_is_quoted() -> None:
     assert value_text("beside") == "beside" and value_text("") == '""' and value_text("true") == '"true"'
     assert value_text("3") == '"3"' and value_text([1, 2]) == "[1,2]" and value_text(None) == "null"
     assert parse_options(f"deck={value_text('')}") == {"deck": ""}
+
+
+def test_an_options_meaning_is_said_in_the_members_language() -> None:
+    """The suggestion shows what the option means in the member's Discord's language (the autocomplete speaks
+    it: bot/discord/gm_commands.py); the pair itself stays as it is typed."""
+    [english] = option_choices("golden-strider", "ste")
+    with speaking("fr"):
+        [french] = option_choices("golden-strider", "ste")
+    assert french.value == english.value and french.name.split("  ")[0] == english.name.split("  ")[0]
+    assert french.name != english.name, french.name
+    with speaking("de"):
+        defaults = [choice.name for choice in option_choices("golden-strider", "steeplechase=")]
+    assert any("(Standard)" in name for name in defaults), defaults

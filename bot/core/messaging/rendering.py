@@ -323,8 +323,8 @@ def _when(value: object, time_zone: str = "UTC") -> str:
 def _rules_in_language(text: str, kind: str) -> str:
     """A kind's rules page as mailed text (``RULES <kind>``: ``text``, the English page) in the language
     being spoken: its translation (``docs/rules/<language>/<kind>.md``) when there is one, else ``text``."""
-    spoken = language()
-    return _translated_rules(str(kind), spoken) or text if spoken != "en" else text
+    speaking_now = language()
+    return _translated_rules(str(kind), speaking_now) or text if speaking_now != "en" else text
 
 
 @lru_cache(maxsize=32)
