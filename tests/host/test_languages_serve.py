@@ -17,12 +17,11 @@ English members' DMs are English (and show every English heading looked for,
 so the checks can fail), every line mailed to anyone fits 78 columns, and each
 game's page asked for with ``Accept-Language: fr`` is French (by an HTTP fetch;
 one of them also in headless Chromium, its screenshot under
-test-artifacts/screenshots/).  What the engines write stays English
-(docs/architecture.md, "Languages": event lines, phase and game titles, the
-values a report carries as text) unless an engine says them with ``say()``; the
-``ORDERS ACCEPTED for <game>, <phase>, seat <seat>`` heading is said in the
-reader's language (only the game, phase and seat names and the orders as
-written).
+test-artifacts/screenshots/).  What the engines said (event lines, phase and game
+titles, notes and refusals of orders, HELP: ``say()``, adjudicator/words.py) is
+said in the reader's language too: no sentence an engine said in a copy's data
+(the outbox keeps it) reaches Fleur or Gerd in English, and the English members
+read those sentences in English (so the check can fail).
 """
 
 from __future__ import annotations
@@ -51,6 +50,7 @@ from tests.discord.test_serve import command
 from tests.email.test_gm_by_mail import Mail
 from tests.host.test_full_serve import GM, Referee, write_config
 from tests.support.dovecot import PASSWORD, DovecotServer
+from tests.support.engine_words import flat, sentences
 from tests.support.fake_discord import FakeDiscord
 from tests.support.net import free_port
 from tests.support.smtp_sink import SmtpSink
@@ -304,6 +304,34 @@ def check_pages(pages: dict[str, dict[str, str]]) -> None:
         assert '<html lang="en"' in english and "The game is over." in english, slug
 
 
+def _engine_sentences(sessions: sessionmaker[Session], recipients: set[str]) -> set[str]:
+    """The English of every sentence an engine said in the copies to ``recipients`` (their outbox rows' data,
+    tests/support/engine_words.py), of more than one word (a lone word may be an order's or a name)."""
+    with unit_of_work(sessions) as session:
+        rows = session.scalars(select(OutboxMessage).where(OutboxMessage.recipient.in_(recipients))).all()
+        return {flat(form["text"]) for row in rows for form in sentences(row.data, inner=False)
+                if " " in flat(form["text"])}  # fmt: skip
+
+
+def check_engine_words(
+    sessions: sessionmaker[Session], fake: FakeDiscord, fleur: list[str], dms: dict[str, list[str]], table: Table
+) -> None:
+    """No sentence an engine said reaches Fleur or Gerd in English; the English members read theirs in English."""
+    for reader, texts, recipients in (
+        (FRENCH, fleur, {FLEUR}),
+        (GERMAN, dms[str(table.members[GERMAN]["id"])], {str(table.members[GERMAN]["id"])}),
+    ):
+        said = _engine_sentences(sessions, recipients)
+        read = flat("\n".join(texts))
+        english = sorted(text for text in said if text in read)
+        assert len(said) >= 20, (reader, sorted(said))  # enough was said for the check to mean something
+        assert not english, f"{reader} reads {len(english)} engine sentences in English: {english[:5]}"
+    fillers = {str(table.members[f]["id"]) for f in FILLERS}
+    said = _engine_sentences(sessions, fillers)
+    read = flat("\n".join(t for f in fillers for t in dms.get(f, [])))
+    assert said and sum(text in read for text in said) >= len(said) // 2, "the English members' sentences unseen"
+
+
 async def test_a_french_and_a_german_player_through_a_whole_game_of_each_kind(
     dovecot: DovecotServer, smtp_with_login: SmtpSink, fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -339,5 +367,6 @@ async def test_a_french_and_a_german_player_through_a_whole_game_of_each_kind(
     check_german_dms(dms[str(table.members[GERMAN]["id"])])
     check_english([m for to, m in mails if GM in to], [t for f in FILLERS for t in dms[str(table.members[f]["id"])]])
     check_pages(pages)
+    check_engine_words(table.sessions, fake, [body(m) for to, m in mails if FLEUR in to], dms, table)
     print(f"\nscreenshot: {screenshot}")
     print(f"\nlanguages serve: {rounds} rounds, {len(mails)} mails, {sum(map(len, dms.values()))} DMs")
