@@ -66,6 +66,8 @@ from tests.support.postgres import PostgresCluster
 EXAMPLES = int(os.environ.get("REFEREE_STATE_EXAMPLES", "200"))
 SHARDS = max(int(os.environ.get("REFEREE_STATE_SHARDS", "1")), 1)
 STEPS = 15
+PHASES_KEPT = 5_000
+"""The most states whose phase a machine keeps (a state's JSON text is a few kilobytes)."""
 SLUG = "g1"
 REASON = "as the machine decided"
 RUBBISH = ("zzz qqq", "", "ORDERS", "play 99 bank -4", "x" * 300)
@@ -104,6 +106,9 @@ class _Promises(RuleBasedStateMachine):
     """The machine for one kind (a subclass per kind sets ``kind`` and ``database``)."""
 
     kind = ""
+    phases: dict[str, Phase | None]
+    """The stored state's JSON text -> the phase it waits for: a state is loaded once for the run (every
+    example starts from the same game, and most steps leave the state as it was). A subclass per kind."""
     fresh: staticmethod  # () -> an engine on a database just made a copy of the started game, for one example
 
     def __init__(self) -> None:
@@ -123,8 +128,6 @@ class _Promises(RuleBasedStateMachine):
         """Each generation a rollback started -> the turn it reopened."""
         self.always_held = set(self.seats)
         """The seats whose first player has held them all along (no RESIGN, no EJECT)."""
-        self.phases: dict[str, Phase | None] = {}
-        """The stored state's JSON text -> the phase it waits for (a state is loaded once, not every step)."""
 
     def teardown(self) -> None:
         self.engine.dispose()  # every connection closed: the next example's copy replaces the database
@@ -153,6 +156,8 @@ class _Promises(RuleBasedStateMachine):
         if state is None or status == FINISHED:
             return None
         if state not in self.phases:
+            if len(self.phases) >= PHASES_KEPT:
+                self.phases.clear()
             self.phases[state] = self.rules.phase(self.load(state))
         return self.phases[state]
 
@@ -391,7 +396,7 @@ def started_game_at(kind: str, url: str) -> None:
 
 def _machine(kind: str, fresh: object) -> type[_Promises]:
     name = "Promises_" + kind.replace("-", "_")
-    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh)})  # type: ignore[arg-type]
+    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh), "phases": {}})  # type: ignore[arg-type]
 
 
 def _run(machine: type[_Promises], examples: int, shard: int = 0) -> None:
