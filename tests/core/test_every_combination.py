@@ -33,12 +33,13 @@ every core; the examples per game stay ``REFEREE_STATE_EXAMPLES`` in all.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import random
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -46,11 +47,13 @@ import pytest
 from hypothesis import HealthCheck, event, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from sqlalchemy import Engine, select, tuple_
+from sqlalchemy import Engine, Row, Text, bindparam, cast, func, select, tuple_
 from sqlalchemy.orm import Session, sessionmaker
 
 from adjudicator import registry
-from bot.core.games.stored import PAUSED, RUNNING, current_orders, find_game, phase_of
+from adjudicator.api import Phase
+from bot.core.games.filed_orders import current_orders
+from bot.core.games.stored import FINISHED, PAUSED, RUNNING, find_game
 from bot.core.model import commands as c
 from bot.core.runtime.service import GameService
 from bot.store.db import make_engine, session_factory, unit_of_work
@@ -59,20 +62,53 @@ from bot.store.models import Game, OutboxMessage, Seat, TurnRecord
 from tests.core.harness import SEATS, Harness, Sent
 from tests.support.database import migrated_sqlite
 from tests.support.postgres import PostgresCluster
-from tests.support.stored import example_orders, stored_state
 
 EXAMPLES = int(os.environ.get("REFEREE_STATE_EXAMPLES", "200"))
 SHARDS = max(int(os.environ.get("REFEREE_STATE_SHARDS", "1")), 1)
 STEPS = 15
+PHASES_KEPT = 5_000
+"""The most states whose phase a machine keeps (a state's JSON text is a few kilobytes)."""
 SLUG = "g1"
 REASON = "as the machine decided"
 RUBBISH = ("zzz qqq", "", "ORDERS", "play 99 bank -4", "x" * 300)
+
+# What the machine reads after every step, built once (a statement built anew costs more than running it):
+# the columns it checks, never a whole row loaded into the session.
+_GAME = select(Game.id, Game.status, Game.generation, cast(Game.state, Text).label("state")).where(
+    Game.slug == bindparam("slug")
+)
+"""The game's row; its state as the stored JSON text (the key of :attr:`_Promises.phases`)."""
+_SEATS = select(Seat.name, Seat.player_id, Seat.resigned, Seat.wait_turn).where(Seat.game_id == bindparam("game"))
+_RECORDS = select(TurnRecord.generation, TurnRecord.turn_number).where(TurnRecord.game_id == bindparam("game"))
+_REPORTS = (
+    select(OutboxMessage.recipient, OutboxMessage.turn_number, func.count().label("times"))
+    .where(
+        OutboxMessage.game_id == bindparam("game"),
+        OutboxMessage.kind == "report",
+        OutboxMessage.channel == "email",
+    )
+    .group_by(OutboxMessage.recipient, OutboxMessage.turn_number)
+)
+_NEW_RECORDS = select(TurnRecord.generation, TurnRecord.turn_number, TurnRecord.orders, TurnRecord.defaulted).where(
+    TurnRecord.game_id == bindparam("game"),
+    tuple_(TurnRecord.generation, TurnRecord.turn_number).in_(bindparam("keys", expanding=True)),
+)
+
+GameRow = Row[int, str, int, str]
+"""A row of :data:`_GAME` (its state None before the game starts)."""
+SeatRow = Row[str, int, bool, int | None]
+"""A row of :data:`_SEATS`."""
+Open = tuple[int, int, set[str], str]
+"""(generation, turn, owing seats, status) of a game still played."""
 
 
 class _Promises(RuleBasedStateMachine):
     """The machine for one kind (a subclass per kind sets ``kind`` and ``database``)."""
 
     kind = ""
+    phases: dict[str, Phase | None]
+    """The stored state's JSON text -> the phase it waits for: a state is loaded once for the run (every
+    example starts from the same game, and most steps leave the state as it was). A subclass per kind."""
     fresh: staticmethod  # () -> an engine on a database just made a copy of the started game, for one example
 
     def __init__(self) -> None:
@@ -107,46 +143,70 @@ class _Promises(RuleBasedStateMachine):
         """What the deadline worker does right after a change: resolve what is due now."""
         self.harness.service.resolve_due(self.harness.clock.now())
 
-    def open_turn(self) -> tuple[int, int, set[str], str] | None:
-        """(generation, turn, owing seats, status) of the game, or None once it is over."""
+    def game_row(self) -> GameRow:
+        """The game's row (:data:`_GAME`), read in a transaction of its own."""
         with unit_of_work(self.sessions) as session:
-            game = find_game(session, SLUG)
-            assert game is not None
-            if game.status not in (RUNNING, PAUSED):
-                return None
-            phase = phase_of(game)
-            if phase is None:
-                return None
-            return game.generation, phase.number, set(phase.owing), game.status
+            row = session.connection().execute(_GAME, {"slug": SLUG}).one_or_none()
+        assert row is not None
+        return row
 
-    def remember(self, seat: str, text: str, before: tuple[tuple[int, int, set[str], str], object] | None,
-                 sent: Sent) -> None:  # fmt: skip
+    def phase(self, status: str, state: str | None) -> Phase | None:
+        """What :func:`bot.core.games.stored.phase_of` says of a game with ``status`` and the stored
+        ``state`` (JSON text): the phase it waits for, None before it starts or once it is finished."""
+        if state is None or status == FINISHED:
+            return None
+        if state not in self.phases:
+            if len(self.phases) >= PHASES_KEPT:
+                self.phases.clear()
+            self.phases[state] = self.rules.phase(self.load(state))
+        return self.phases[state]
+
+    def load(self, state: str) -> object:
+        """The engine state stored as ``state`` (JSON text), loaded anew (the caller may change it)."""
+        return self.rules.load_state(json.loads(state))
+
+    def open_turn(self, row: GameRow | None = None) -> Open | None:
+        """(generation, turn, owing seats, status) of the game (as ``row`` has it, else as stored now),
+        or None once it is over."""
+        game = row if row is not None else self.game_row()
+        if game.status not in (RUNNING, PAUSED):
+            return None
+        phase = self.phase(game.status, game.state)
+        if phase is None:
+            return None
+        return game.generation, phase.number, set(phase.owing), game.status
+
+    def remember(self, seat: str, text: str, before: Open, state: str, sent: Sent) -> None:
         """The orders a reply accepted (a player's, or a game master's for the seat), in the game's
-        canonical form as turn records keep them, read in the state the orders were sent in."""
-        if before is None or not {"orders_accepted", "orders_entered"} & set(sent.applied.results):
+        canonical form as turn records keep them, read in the state the orders were sent in (``before``,
+        stored as ``state``)."""
+        if not {"orders_accepted", "orders_entered"} & set(sent.applied.results):
             return
-        (generation, turn, _, _), state = before
-        parsed = self.rules.parse_orders(state, seat, text)
+        generation, turn, _, _ = before
+        loaded = self.load(state)
+        parsed = self.rules.parse_orders(loaded, seat, text)
         assert parsed.orders is not None, f"accepted, yet the game reads errors in {text!r}: {parsed.errors}"
-        self.accepted[(generation, turn, seat)] = self.rules.format_orders(state, seat, parsed.orders)
+        self.accepted[(generation, turn, seat)] = self.rules.format_orders(loaded, seat, parsed.orders)
 
-    def before_orders(self) -> tuple[tuple[int, int, set[str], str], object] | None:
-        """The open turn and the game's state, as orders are sent (None once the game is over)."""
-        now = self.open_turn()
-        return None if now is None else (now, stored_state(self.sessions, SLUG))
+    def orders_for(self, seat: str, rubbish: str | None, send: Callable[[str], Sent]) -> bool:
+        """Send orders for ``seat`` (``rubbish``, else what the game's example player would send now) with
+        ``send``, remembering what a reply accepted; whether they were sent (not once the game is over)."""
+        game = self.game_row()
+        before = self.open_turn(game)
+        if before is None:
+            return False
+        assert game.state is not None  # a game with an open turn has a state
+        text = rubbish if rubbish is not None else self.rules.example_orders(self.load(game.state), seat, self.rng)
+        self.remember(seat, text, before, game.state, send(text))
+        return True
 
     # -- player commands ---------------------------------------------------------------------
 
     @rule(seat=st.integers(0, 5), rubbish=st.sampled_from((None, *RUBBISH)))
     def player_orders(self, seat: int, rubbish: str | None) -> None:
         name = self.seats[seat % len(self.seats)]
-        now = self.open_turn()
-        if now is None:
-            return
-        text = rubbish if rubbish is not None else example_orders(self.sessions, SLUG, name, self.rng)
-        before = self.before_orders()
-        self.remember(name, text, before, self.harness.send(name, c.SubmitOrders(SLUG, text)))
-        self.settle()
+        if self.orders_for(name, rubbish, lambda text: self.harness.send(name, c.SubmitOrders(SLUG, text))):
+            self.settle()
 
     @rule(seat=st.integers(0, 5), wait=st.booleans())
     def player_wait(self, seat: int, wait: bool) -> None:
@@ -176,12 +236,10 @@ class _Promises(RuleBasedStateMachine):
     @rule(seat=st.integers(0, 5), rubbish=st.sampled_from((None, None, *RUBBISH)))
     def gm_orders(self, seat: int, rubbish: str | None) -> None:
         name = self.seats[seat % len(self.seats)]
-        if self.open_turn() is None:
-            return
-        text = rubbish if rubbish is not None else example_orders(self.sessions, SLUG, name, self.rng)
-        before = self.before_orders()
-        self.remember(name, text, before, self.harness.send("GM", c.EnterOrders(SLUG, name, text, REASON)))
-        self.settle()
+        if self.orders_for(
+            name, rubbish, lambda text: self.harness.send("GM", c.EnterOrders(SLUG, name, text, REASON))
+        ):
+            self.settle()
 
     @rule()
     def gm_pause(self) -> None:
@@ -243,25 +301,28 @@ class _Promises(RuleBasedStateMachine):
     def the_promises_hold(self) -> None:
         """Both promises read from the store, in one transaction after every step (one read of the game)."""
         with unit_of_work(self.sessions) as session:
-            game = find_game(session, SLUG)
+            read = session.connection().execute
+            game = read(_GAME, {"slug": SLUG}).one_or_none()
             if game is None:
                 return
-            self.a_complete_turn_is_resolved(session, game)
-            self.accepted_orders_are_used_and_every_player_gets_every_report(session, game)
+            seats = read(_SEATS, {"game": game.id}).all()
+            self.a_complete_turn_is_resolved(session, game, seats)
+            self.accepted_orders_are_used_and_every_player_gets_every_report(session, game, seats)
 
-    def a_complete_turn_is_resolved(self, session: Session, game: Game) -> None:
+    def a_complete_turn_is_resolved(self, session: Session, game: GameRow,
+                                    seats: Sequence[SeatRow]) -> None:  # fmt: skip
         """A running game never waits with every seat that owes orders in and nobody waiting."""
         if game.status != RUNNING:
             return
-        phase = phase_of(game)
+        phase = self.phase(game.status, game.state)
         if phase is None or not phase.owing:
             return
         # The orders accepted in this line of play (a rollback starts a new one: orders on file from
         # before it do not complete the reopened turn, which waits for every seat to look again).
-        on_file = set(current_orders(session, game, phase.number))
+        on_file = set(current_orders(session, game.id, phase.number))
         orders = {seat for seat in on_file if (game.generation, phase.number, seat) in self.accepted}
-        waiting = [s.name for s in game.seats if s.wait_turn == phase.number and not s.resigned]
-        left = {s.name for s in game.seats if s.resigned}  # a seat its player left owes nothing more
+        waiting = [s.name for s in seats if s.wait_turn == phase.number and not s.resigned]
+        left = {s.name for s in seats if s.resigned}  # a seat its player left owes nothing more
         playing = set(phase.owing) - left
         complete = bool(playing) and all(seat in orders for seat in playing) and not waiting
         assert not complete, (
@@ -269,39 +330,23 @@ class _Promises(RuleBasedStateMachine):
             f"and nobody waits, yet it is not resolved"
         )
 
-    def accepted_orders_are_used_and_every_player_gets_every_report(self, session: Session, game: Game) -> None:
+    def accepted_orders_are_used_and_every_player_gets_every_report(
+        self, session: Session, game: GameRow,
+        seated: Sequence[SeatRow],
+    ) -> None:  # fmt: skip
         """Each resolved turn used every seat's last accepted orders, once; each holder got each report."""
         # Only the columns read here (a turn record's states and report are large JSON documents,
         # and this runs after every step); a record's orders are read once, when it is first seen.
-        records = session.execute(
-            select(TurnRecord.generation, TurnRecord.turn_number).where(TurnRecord.game_id == game.id)
-        ).all()
+        read = session.connection().execute
+        records = read(_RECORDS, {"game": game.id}).all()
         counted = Counter((r.generation, r.turn_number) for r in records)
         assert all(n == 1 for n in counted.values()), counted
-        seated = session.execute(select(Seat.name, Seat.player_id, Seat.resigned).where(Seat.game_id == game.id)).all()
         seats = {s.name: s.player_id for s in seated}
         holding = {s.name for s in seated if not s.resigned}
-        reports = Counter(
-            (row.recipient, row.turn_number)
-            for row in session.execute(
-                select(OutboxMessage.recipient, OutboxMessage.turn_number).where(
-                    OutboxMessage.game_id == game.id,
-                    OutboxMessage.kind == "report",
-                    OutboxMessage.channel == "email",
-                )
-            ).all()
-        )
+        reports = {(row.recipient, row.turn_number): row.times for row in read(_REPORTS, {"game": game.id})}
         self.always_held &= holding
         unchecked = {(r.generation, r.turn_number) for r in records} - self.checked
-        new_records = (
-            session.execute(
-                select(TurnRecord.generation, TurnRecord.turn_number, TurnRecord.orders, TurnRecord.defaulted)
-                .where(TurnRecord.game_id == game.id)
-                .where(tuple_(TurnRecord.generation, TurnRecord.turn_number).in_(sorted(unchecked)))
-            ).all()
-            if unchecked
-            else []
-        )
+        new_records = read(_NEW_RECORDS, {"game": game.id, "keys": sorted(unchecked)}).all() if unchecked else []
         for record in new_records:
             key = (record.generation, record.turn_number)
             self.checked.add(key)
@@ -324,7 +369,7 @@ class _Promises(RuleBasedStateMachine):
                 continue  # a seat its player left: what they were told after is not counted here
             address = f"{name.lower()}@example.org"
             for turn, times in resolved.items():
-                got = reports[(address, turn)]
+                got = reports.get((address, turn), 0)
                 assert got == times, f"{self.kind}: {name} got {got} reports of turn {turn}, resolved {times} times"
 
 
@@ -351,7 +396,7 @@ def started_game_at(kind: str, url: str) -> None:
 
 def _machine(kind: str, fresh: object) -> type[_Promises]:
     name = "Promises_" + kind.replace("-", "_")
-    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh)})  # type: ignore[arg-type]
+    return type(name, (_Promises,), {"kind": kind, "fresh": staticmethod(fresh), "phases": {}})  # type: ignore[arg-type]
 
 
 def _run(machine: type[_Promises], examples: int, shard: int = 0) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.store.db import make_engine, session_factory
@@ -67,13 +68,17 @@ def fresh_postgres_database(postgres: PostgresCluster, template: str) -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A migrated, empty database on each back end."""
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated, empty database on each back end (on PostgreSQL dropped after the test, its
+    connections ended: the cluster keeps no copy of every test's database)."""
     if request.param == "sqlite":
-        return migrated_sqlite(tmp_path / "test.sqlite3")
+        yield migrated_sqlite(tmp_path / "test.sqlite3")
+        return
     postgres: PostgresCluster = request.getfixturevalue("postgres")
     template: str = request.getfixturevalue("postgres_template")
-    return fresh_postgres_database(postgres, template)
+    url = fresh_postgres_database(postgres, template)
+    yield url
+    postgres.execute(f"DROP DATABASE IF EXISTS {make_url(url).database} WITH (FORCE)")
 
 
 @pytest.fixture

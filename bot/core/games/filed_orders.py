@@ -86,21 +86,26 @@ def load_current(session: Session, turns: Iterable[tuple[int, int]]) -> dict[tup
     if not wanted:
         return found
     write_deferred(session)
-    columns = _TABLE.c
     rows = session.connection().execute(
-        select(columns.game_id, columns.turn_number, columns.seat_name, columns.canonical_text)
-        .where(
-            columns.game_id.in_({game for game, _ in wanted}),
-            columns.turn_number.in_({turn for _, turn in wanted}),
-            columns.current.is_(True),
-        )
-        .order_by(columns.id)
-    )  # fmt: skip
+        _CURRENT, {"games": sorted({game for game, _ in wanted}), "turns": sorted({turn for _, turn in wanted})}
+    )
     for row in rows:
         key = (row.game_id, row.turn_number)
         if key in found:
             found[key][row.seat_name] = FiledOrders(row.seat_name, row.canonical_text)
     return found
+
+
+_CURRENT = (
+    select(_TABLE.c.game_id, _TABLE.c.turn_number, _TABLE.c.seat_name, _TABLE.c.canonical_text)
+    .where(
+        _TABLE.c.game_id.in_(bindparam("games", expanding=True)),
+        _TABLE.c.turn_number.in_(bindparam("turns", expanding=True)),
+        _TABLE.c.current.is_(True),
+    )
+    .order_by(_TABLE.c.id)
+)
+"""The current sets of ``:games`` for ``:turns`` (:func:`load_current`), built once: every submission reads it."""
 
 
 def remember_current(session: Session, turns: Iterable[tuple[int, int]]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import inspect, select
+from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session
 
 from adjudicator import registry
@@ -96,10 +96,14 @@ def find_game(session: Session, slug: str) -> Game | None:
     known = memo.get(("game", name))
     if known is not None and inspect(known).persistent and known.slug == name:
         return known  # type: ignore[no-any-return]
-    game = session.scalar(select(Game).where(Game.slug == name))
+    game = session.scalar(_BY_SLUG, {"slug": name})
     if game is not None:
         memo[("game", name)] = game
     return game
+
+
+_BY_SLUG = select(Game).where(Game.slug == bindparam("slug"))
+"""A game by its slug: built once (a statement costs more to build than SQLAlchemy's cached compilation)."""
 
 
 def normalise_slug(slug: str) -> str:
@@ -121,13 +125,16 @@ def phase_opened_at(session: Session, game: Game, number: int) -> datetime | Non
         moment: datetime | None = memo[key]
         return moment
     moment = memo[key] = session.scalar(
-        select(TurnRecord.resolved_at).where(
-            TurnRecord.game_id == game.id,
-            TurnRecord.generation == game.generation,
-            TurnRecord.turn_number == number - 1,
-        )
+        _RESOLVED_AT, {"game": game.id, "generation": game.generation, "turn": number - 1}
     )
     return moment
+
+
+_RESOLVED_AT = select(TurnRecord.resolved_at).where(
+    TurnRecord.game_id == bindparam("game"),
+    TurnRecord.generation == bindparam("generation"),
+    TurnRecord.turn_number == bindparam("turn"),
+)
 
 
 def seat_named(game: Game, text: str) -> Seat | None:

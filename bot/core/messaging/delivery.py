@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from sqlalchemy import Table, func, insert, select
+from sqlalchemy import Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from bot.core.basics.batch import defer, memo_of
@@ -263,19 +263,23 @@ def reach_of(
         return {}, {}
     found: dict[int, list[tuple[str, str]]] = {}
     settings: dict[int, Settings] = {}
-    rows = session.execute(
-        select(Identity.player_id, Identity.channel, Identity.address, Player.board_pictures, Player.time_zone,
-               Player.quiet_hours, func.coalesce(Player.language, Player.client_language), Player.text_format,
-               Player.digest)
-        .join(Player, Player.id == Identity.player_id)
-        .where(Identity.player_id.in_(ids))
-        .order_by(Identity.id)
-    ).all()  # fmt: skip
+    rows = session.execute(_REACH, {"ids": ids}).all()
     for player_id, channel, address, pictures, zone, quiet, language, text_format, digest in rows:
         found.setdefault(player_id, []).append((channel, address))
         if pictures or zone or quiet or language or text_format or digest:
             settings[player_id] = Settings(bool(pictures), zone, quiet, language, text_format, digest)
     return found, settings
+
+
+_REACH = (
+    select(Identity.player_id, Identity.channel, Identity.address, Player.board_pictures, Player.time_zone,
+           Player.quiet_hours, func.coalesce(Player.language, Player.client_language), Player.text_format,
+           Player.digest)
+    .join(Player, Player.id == Identity.player_id)
+    .where(Identity.player_id.in_(bindparam("ids", expanding=True)))
+    .order_by(Identity.id)
+)  # fmt: skip
+"""What :func:`reach_of` reads, built once (every message sent asks it)."""
 
 
 @dataclass(frozen=True)
@@ -301,7 +305,7 @@ def game_master_ids(session: Session, game_id: int) -> list[int]:
     ids = [game.gm_player_id] if game.gm_player_id is not None else []
     known: list[int] | None = memo_of(session).get((GAME_MASTERS, game_id))
     if known is None:
-        known = list(session.scalars(select(GameMaster.player_id).where(GameMaster.game_id == game_id)).all())
+        known = list(session.scalars(_CO_GMS, {"game": game_id}).all())
     return list(dict.fromkeys(ids + known))
 
 
@@ -311,7 +315,11 @@ def observer_ids(session: Session, game_id: int) -> list[int]:
     known: list[int] | None = memo_of(session).get((OBSERVERS, game_id))
     if known is not None:
         return list(known)
-    return list(session.scalars(select(Observer.player_id).where(Observer.game_id == game_id)).all())
+    return list(session.scalars(_OBSERVERS, {"game": game_id}).all())
+
+
+_CO_GMS = select(GameMaster.player_id).where(GameMaster.game_id == bindparam("game"))
+_OBSERVERS = select(Observer.player_id).where(Observer.game_id == bindparam("game"))
 
 
 def game_masters(session: Session, game_id: int) -> list[Player]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import inspect, select
+from sqlalchemy import bindparam, inspect, select
 from sqlalchemy.orm import Session
 
 from bot.core.basics.batch import forget, memo_of
@@ -27,14 +27,19 @@ def find_player(session: Session, sender: Sender) -> Player | None:
     known = memo.get(key)
     if known is not None and inspect(known).persistent:  # not made in a unit rolled back since
         return known  # type: ignore[no-any-return]
-    player = session.scalar(
-        select(Player)
-        .join(Identity, Identity.player_id == Player.id)
-        .where(Identity.channel == sender.channel, Identity.address == sender.address.strip())
-    )
+    player = session.scalar(_BY_IDENTITY, {"channel": sender.channel, "address": sender.address.strip()})
     if player is not None:
         memo[key] = player
     return player
+
+
+_BY_IDENTITY = (
+    select(Player)
+    .join(Identity, Identity.player_id == Player.id)
+    .where(Identity.channel == bindparam("channel"), Identity.address == bindparam("address"))
+)
+"""A player by a (channel, address) of theirs: built once (a statement costs more to build than SQLAlchemy's
+cached compilation of it, and every envelope asks)."""
 
 
 def find_or_create_player(session: Session, sender: Sender, now: datetime) -> Player:

@@ -14,6 +14,7 @@ the GMs and the host told; every other due game goes on being resolved.
 
 from __future__ import annotations
 
+import functools
 import logging
 import traceback
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from sqlalchemy import ColumnElement, Table, insert, or_, select, text, true
+from sqlalchemy import BindParameter, ColumnElement, Select, Table, bindparam, insert, or_, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
@@ -230,13 +231,7 @@ class GameService:
             try:
                 with unit_of_work(self._sessions) as session, watching_status(session, self.config, now):
                     games = session.scalars(
-                        select(Game)
-                        .where(Game.id > after, Game.status == RUNNING, Game.turn_parked_at.is_(None), _is_due(now))
-                        .where(Game.id.not_in(skip) if skip else true())
-                        .order_by(Game.id)
-                        .limit(batch)
-                        .with_for_update(skip_locked=True, of=Game)
-                        .options(selectinload(Game.seats))  # every seat of the batch in one more query
+                        _claim(batch, skipping=bool(skip)), {"after": after, "now": now, "skip": sorted(skip)}
                     ).all()
                     claimed = [game.id for game in games]
                     if careful:
@@ -437,17 +432,39 @@ _APPLIED = insert(cast(Table, ProcessedEnvelope.__table__))
 def _applied_already(session: Session, source_id: str) -> bool:
     """Whether the envelope ``source_id`` was applied (in this transaction too: what waits is written first)."""
     write_deferred(session)
-    return (
-        session.scalar(select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id == source_id)) is not None
-    )
+    return session.scalar(_APPLIED_ONE, {"source": source_id}) is not None
+
+
+_APPLIED_ONE = select(ProcessedEnvelope.source_id).where(ProcessedEnvelope.source_id == bindparam("source"))
 
 
 def _chunks(values: Sequence[str], size: int = 500) -> list[Sequence[str]]:
     return [values[start : start + size] for start in range(0, len(values), size)]
 
 
-def _is_due(now: datetime) -> ColumnElement[bool]:
-    """SQL for :func:`_due_now`."""
+@functools.cache
+def _claim(batch: int, skipping: bool) -> Select[Game]:
+    """The statement that claims the next ``batch`` due games by id after ``:after``, due at ``:now``,
+    with their seats (one more query), locked on PostgreSQL; ``skipping``: not those of ``:skip``.
+
+    Built once per shape (the deadline worker claims after every change, and building a statement
+    costs more than SQLAlchemy's cached compilation of it)."""
+    statement = (
+        select(Game)
+        .where(
+            Game.id > bindparam("after"), Game.status == RUNNING, Game.turn_parked_at.is_(None),
+            _is_due(bindparam("now")),
+        )
+        .order_by(Game.id)
+        .limit(batch)
+        .with_for_update(skip_locked=True, of=Game)
+        .options(selectinload(Game.seats))  # every seat of the batch in one more query
+    )  # fmt: skip
+    return statement.where(Game.id.not_in(bindparam("skip", expanding=True))) if skipping else statement
+
+
+def _is_due(now: datetime | BindParameter[datetime]) -> ColumnElement[bool]:
+    """SQL for :func:`_due_now` (``now``: a moment, or the parameter that will give it)."""
     return or_(
         (Game.turn_failures == 0)
         & Game.grace_until.is_(None)

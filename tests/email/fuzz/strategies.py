@@ -41,12 +41,13 @@ For the rest only the invariants of the fuzz test apply.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import quopri
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
@@ -63,6 +64,19 @@ BOGUS_CHARSETS = (
 )  # fmt: skip
 
 
+@functools.cache
+def _sampled(options: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    """``st.sampled_from(options)``, made once per tuple of options (a strategy made anew is validated anew,
+    which cost a generated mail more than drawing from it)."""
+    return st.sampled_from(options)
+
+
+@functools.cache
+def _integers(low: int, high: int) -> st.SearchStrategy[int]:
+    """``st.integers(low, high)``, made once per range (as :func:`_sampled`)."""
+    return st.integers(low, high)
+
+
 class Choices:
     """Where a builder's choices come from: ``shape`` through Hypothesis, ``pick`` from the seeded rng."""
 
@@ -71,10 +85,10 @@ class Choices:
         self.rng = rng
 
     def shape(self, options: tuple[T, ...]) -> T:
-        return self.draw(st.sampled_from(options))
+        return self.draw(_sampled(options))
 
     def shape_int(self, low: int, high: int) -> int:
-        return self.draw(st.integers(low, high))
+        return self.draw(_integers(low, high))
 
     def pick(self, options: Sequence[T]) -> T:
         return self.rng.choice(options)
