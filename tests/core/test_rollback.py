@@ -29,6 +29,7 @@ from bot.core.views import GameViews
 from bot.store.db import unit_of_work
 from bot.store.models import TurnRecord
 from tests.core.harness import GM_ADDRESS, Harness
+from tests.support.engine_words import english
 
 SLUG = "sg1"
 SEATS = ("Ann", "Ben", "Cat")
@@ -156,7 +157,8 @@ def test_the_same_draw_keeps_what_was_drawn_and_the_orders_on_file(harness: Harn
 
 def test_the_record_keeps_each_turns_draw_and_replays_every_report(harness: Harness) -> None:
     """Export and verify a game played on after a fresh rollback: the record (version 3) names each turn's draw,
-    its replay gives every report the players were sent, and a record with a draw changed does not verify."""
+    its replay gives every report the players were sent (the engines' words in English, as a replay says them),
+    and a record with a draw changed does not verify."""
     draw_from_the_deck(harness)
     harness.send("GM", c.RollBack(SLUG, 1, "again"))
     for _ in range(4):
@@ -172,7 +174,7 @@ def test_the_record_keeps_each_turns_draw_and_replays_every_report(harness: Harn
             select(TurnRecord).where(TurnRecord.game_id == game.id, TurnRecord.generation == game.generation)
             .order_by(TurnRecord.turn_number)
         ).all()  # fmt: skip
-        sent = [(r.turn_number, r.report, [e["text"] for e in r.events]) for r in live]
+        sent = [(r.turn_number, english(r.report), [english(e["text"]) for e in r.events]) for r in live]
     assert document["version"] == 3 and document["draws"] == [0] + [1] * (len(sent) - 1)
     record = read_record(document)
     assert verify(record).ok, verify(record).checks
