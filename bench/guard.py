@@ -64,7 +64,7 @@ def guard(
         for repetition in range(repeats):
             order = list(checkouts.items())
             if repetition % 2:
-                order.reverse()  # A B floor, then floor B A: neither goes first every time
+                order.reverse()  # floor A B, then floor B A: neither checkout goes first every time
             floor = bench.floor()
             floors.append(floor.rate)
             for name, checkout in order:
