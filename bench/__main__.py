@@ -4,11 +4,11 @@ Defaults are small (about a minute or two in all); ``--full`` takes the
 sizes of the performance targets (2,000 mails; 1,000 games).  ``remind``: the reminder
 worker's pass over 200 running games (``--games``), nothing due and all due.  ``guard``:
 ``referee serve`` end to end, the intake (``--mails``, default 300) and the crunch (``--games``,
-default 20) against their floors, alternated (``--against PATH``: another checkout beside
-this one; :mod:`bench.guard`).  ``rss``: serve's peak memory at 0, 1,000 and ``--games`` (default
-10,000) open games built by ``referee host bulk-games``'s path on PostgreSQL (:mod:`bench.rss`).
-``serve-scale``: one ``referee serve`` against two on one PostgreSQL, the crunch of ``--games`` (default
-100) due games end to end (:mod:`bench.serve_scale`).
+default 20) against their floors, alternated (``--against PATH``, repeatable: other checkouts beside
+this one, older commits too; ``--intake-only``; :mod:`bench.guard`).  ``rss``: serve's peak memory at
+0, 1,000 and ``--games`` (default 10,000) open games built by ``referee host bulk-games``'s path on
+PostgreSQL (:mod:`bench.rss`).  ``serve-scale``: one ``referee serve`` against two on one PostgreSQL,
+the crunch of ``--games`` (default 100) due games end to end (:mod:`bench.serve_scale`).
 """
 
 from __future__ import annotations
@@ -26,12 +26,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, help="games in the crunch (default 60; --full: 1,000)")
     parser.add_argument("--mails", type=int, help="mails in the intake (default 400; --full: 2,000)")
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
-    parser.add_argument("--against", type=Path, help="guard: also run serve from this checkout, alternately")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        action="append",
+        help="guard: also run serve from this checkout, alternately (repeatable)",
+    )
+    parser.add_argument("--intake-only", action="store_true", help="guard: the intake only, no crunch")
     args = parser.parse_args(argv)
     if args.which == "guard":
         from bench.guard import guard
 
-        guard(args.mails or 300, args.games or 20, args.repeats, args.against)
+        guard(args.mails or 300, args.games or 20, args.repeats, args.against, crunch=not args.intake_only)
         return 0
     if args.which == "serve-scale":
         from bench.serve_scale import serve_scale

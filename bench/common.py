@@ -91,12 +91,22 @@ class Databases:
         """An empty, migrated database."""
         return self._new(None)
 
-    def copy_of(self, key: tuple[str, ...], build: Callable[[str], object]) -> str:
+    def blank(self) -> str:
+        """An empty PostgreSQL database, not migrated (for another checkout's code to migrate)."""
+        if self.cluster is None:
+            raise ValueError("blank databases are PostgreSQL's (Databases(True))")
+        self.count += 1
+        name = f"bench_{self.count}"
+        self.cluster.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+        return str(self.cluster.url(name))
+
+    def copy_of(self, key: tuple[str, ...], build: Callable[[str], object], blank: bool = False) -> str:
         """A fresh copy of the database that ``build(database)`` makes from a fresh one: built the first
         time ``key`` is asked for, then copied (a PostgreSQL ``CREATE DATABASE ... TEMPLATE``, SQLite's
-        backup), so each run of a benchmark starts from the same league, without building it again."""
+        backup), so each run of a benchmark starts from the same league, without building it again.
+        ``blank``: ``build`` is given an empty database (:meth:`blank`), not one migrated by this checkout."""
         if key not in self.built:
-            self.built[key] = self.fresh()
+            self.built[key] = self.blank() if blank else self.fresh()
             build(self.built[key])
         return self._new(self.built[key])
 

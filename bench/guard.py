@@ -13,8 +13,10 @@ machine's noise falls on both:
   the first report.
 
 Each figure is printed as min / median / max over the repetitions.  ``--against PATH`` runs
-serve from another checkout too (e.g. main's worktree), in the same alternation, so a change
-is measured beside what it changes.  Nothing here asserts a time: it prints.
+serve from another checkout too (e.g. main's worktree, or a clone of an older commit: its
+league is built by its own code, :mod:`bench.checkout_league`), in the same alternation, so a
+change is measured beside what it changes; given more than once, each checkout is named by its
+directory.  ``--intake-only`` leaves the crunch out.  Nothing here asserts a time: it prints.
 """
 
 from __future__ import annotations
@@ -32,9 +34,24 @@ def spread(values: list[float], digits: int = 2) -> str:
     return " / ".join(f"{v:.{digits}f}" for v in (min(values), statistics.median(values), max(values)))
 
 
-def guard(mails: int, games: int, repeats: int, against: Path | None = None, crunch: bool = True) -> dict[str, float]:
+def named(against: list[Path]) -> dict[str, Path]:
+    """The checkouts to run: this one as ``this``; one other as ``other``, several by their directory's name."""
+    if len(against) == 1:
+        return {"this": ROOT, "other": against[0]}
+    checkouts = {"this": ROOT}
+    for path in against:
+        name = path.resolve().name
+        while name in checkouts:
+            name += "'"
+        checkouts[name] = path
+    return checkouts
+
+
+def guard(
+    mails: int, games: int, repeats: int, against: Path | list[Path] | None = None, crunch: bool = True
+) -> dict[str, float]:
     """Run the guard and print its figures; returns the medians by name (for a test to check they exist)."""
-    checkouts = {"this": ROOT} | ({"other": against} if against is not None else {})
+    checkouts = named([] if against is None else [against] if isinstance(against, Path) else against)
     bench = Bench(mails)
     rates: dict[str, list[float]] = {name: [] for name in checkouts}
     ratios: dict[str, list[float]] = {name: [] for name in checkouts}
@@ -47,7 +64,7 @@ def guard(mails: int, games: int, repeats: int, against: Path | None = None, cru
         for repetition in range(repeats):
             order = list(checkouts.items())
             if repetition % 2:
-                order.reverse()  # A B floor, then floor B A: neither goes first every time
+                order.reverse()  # floor A B, then floor B A: neither checkout goes first every time
             floor = bench.floor()
             floors.append(floor.rate)
             for name, checkout in order:
@@ -56,6 +73,9 @@ def guard(mails: int, games: int, repeats: int, against: Path | None = None, cru
                     print(f"  WARNING ({name}): {run.replies} replies, {run.accepted} with ORDERS ACCEPTED of {mails}")
                 rates[name].append(run.rate)
                 ratios[name].append(run.rate / floor.rate)
+            print(f"  round {repetition + 1}: floor {floor.rate:.0f} msg/s; "
+                  + "; ".join(f"{name} {rates[name][-1]:.0f} ({ratios[name][-1]:.2f}x)" for name, _ in order),
+                  flush=True)  # fmt: skip
             if not crunch:
                 continue
             for name, checkout in order:

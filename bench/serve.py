@@ -8,8 +8,11 @@ a bare imapclient loop with one ``FETCH RFC822`` and one ``MOVE`` a message over
 :meth:`Bench.crunch` runs serve on games all due at its start and times the reports' delivery.
 
 ``checkout`` runs serve from another checkout of the project (``PYTHONPATH`` and working
-directory), so that two commits can be measured alternately in one session; the league is
-built and the database migrated by this checkout's code, so both must share the schema.
+directory, its own CLI module: ``bot.host.cli``, or ``bot.cli`` before the host package), so that
+commits can be measured alternately in one session.  For another checkout the league is built by
+that checkout's own code (:mod:`bench.checkout_league`, run as a script in a subprocess with its
+``PYTHONPATH``: its migrations on an empty database, its ``bench.world.build``), so an older commit
+with another schema is measured as it was; each checkout gets its own league, built once.
 ``profile`` (a file) runs serve under py-spy (``pip install py-spy``), its reader process too
 (``--subprocesses``), and writes the collapsed stacks there (:mod:`bench.stacks` sums them).
 """
@@ -120,6 +123,33 @@ def build_league(database: str, games: int, addresses: int) -> None:
     engine.dispose()  # the database is a template: no session may stay on it
 
 
+LEAGUE_SCRIPT = Path(__file__).with_name("checkout_league.py")
+
+
+def build_in(checkout: Path, *args: str) -> None:
+    """Run :mod:`bench.checkout_league` with ``checkout``'s code (``args``: its command line); raise if it fails."""
+    done = subprocess.run(
+        [sys.executable, "-P", str(LEAGUE_SCRIPT), *args],
+        cwd=checkout,
+        env=dict(os.environ, PYTHONPATH=str(checkout)),
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    if done.returncode != 0 or not done.stdout.startswith("built "):
+        raise RuntimeError(f"building the league with {checkout}'s code failed:\n{done.stderr[-4000:]}")
+
+
+def cli_module(checkout: Path) -> str:
+    """The module that is ``referee`` in ``checkout``: ``bot.host.cli``, or ``bot.cli`` in older commits."""
+    return "bot.host.cli" if (checkout / "bot" / "host" / "cli.py").exists() else "bot.cli"
+
+
+def _own(checkout: Path) -> bool:
+    return checkout.resolve() == ROOT.resolve()
+
+
 class Bench:
     """The servers of one session: Dovecot, PostgreSQL, the SMTP sink; and the league, built once."""
 
@@ -178,10 +208,7 @@ class Bench:
     def bot(self, checkout: Path = ROOT, profile: Path | None = None, timeout: float = 600) -> Run:
         """The intake: ``referee serve`` from ``checkout`` until the sink holds a reply to every mail."""
         user = self._mailbox()
-        database = self.databases.copy_of(
-            ("serve", str(self.games), str(self.addresses)),
-            lambda fresh: build_league(fresh, self.games, self.addresses),
-        )
+        database = self.league(checkout)
         served = self._serve(database, user, self.mails, checkout, profile, timeout)
         accepted = sum(b"ORDERS ACCEPTED" in r.raw for r in served.received)
         return Run(served.wall, self.mails, len(served.received), accepted)
@@ -191,7 +218,7 @@ class Bench:
         report (9 a game) delivered to the sink; timed from the first report to the last, and from
         serve's first log line to the first report."""
         user = self.dovecot.new_user("crunch")  # an empty mailbox
-        database = self.databases.copy_of(("due", str(games)), lambda fresh: build_due(fresh, games))
+        database = self.due(checkout, games)
         served = self._serve(database, user, games * world.SEATS + games, checkout, None, timeout)
         size = sum(len(r.raw) for r in served.received) // max(1, len(served.received))
         return Crunch(served.wall - served.first, served.first, len(served.received), size)
@@ -201,10 +228,10 @@ class Bench:
         together: ``games`` games of 8 due, until the sink holds their 9 reports a game; timed from the
         first serve's first log line to the last report; Message-IDs received twice and missing counted."""
         user = self.dovecot.new_user("scale")  # an empty mailbox, shared (each serve polls it)
-        database = self.databases.copy_of(("due", str(games)), lambda fresh: build_due(fresh, games))
+        database = self.due(checkout, games)
         expected = games * (world.SEATS + 1)
         before = len(self.sink.messages())
-        command = [sys.executable, "-m", "bot.host.cli", "--config", str(self._config(database, user)), "serve"]
+        command = [sys.executable, "-m", cli_module(checkout), "--config", str(self._config(database, user)), "serve"]
         started: list[float] = []
         served = [
             subprocess.Popen(
@@ -260,6 +287,27 @@ class Bench:
         return Scale(wall, processes, sum(ids.values()), sum(1 for n in ids.values() if n > 1),
                      expected - len(ids), size, wall - first_mail)  # fmt: skip
 
+    def league(self, checkout: Path = ROOT) -> str:
+        """A fresh copy of the password league for the intake, built by ``checkout``'s code (once)."""
+        key = ("serve", str(self.games), str(self.addresses))
+        if _own(checkout):
+            return self.databases.copy_of(key, lambda fresh: build_league(fresh, self.games, self.addresses))
+        return self.databases.copy_of(
+            (*key, str(checkout.resolve())),
+            lambda blank: build_in(checkout, "league", blank, str(self.games), str(self.addresses), SECRET),
+            blank=True,
+        )
+
+    def due(self, checkout: Path, games: int) -> str:
+        """A fresh copy of ``games`` due games for the crunch, built by ``checkout``'s code (once)."""
+        if _own(checkout):
+            return self.databases.copy_of(("due", str(games)), lambda fresh: build_due(fresh, games))
+        return self.databases.copy_of(
+            ("due", str(games), str(checkout.resolve())),
+            lambda blank: build_in(checkout, "due", blank, str(games)),
+            blank=True,
+        )
+
     def _config(self, database: str, user: str) -> Path:
         """A settings file for one serve: this database, this IMAP user, the sink; quick passes."""
         self.runs += 1
@@ -298,7 +346,7 @@ class Bench:
         seconds more); ``watch`` is called with serve's process id once it runs."""
         config = self._config(database, user)
         environ = self._environ(checkout)
-        command = [sys.executable, "-m", "bot.host.cli", "--config", str(config), "serve"]
+        command = [sys.executable, "-m", cli_module(checkout), "--config", str(config), "serve"]
         if profile is not None:
             spy = [
                 str(Path(sys.executable).parent / "py-spy"),

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.guard import guard
+from bench.common import ROOT
+from bench.guard import guard, named
 from bench.serve_scale import serve_scale
 from tests.support.dovecot import dovecot_binary
 from tests.support.postgres import _bindir
@@ -37,3 +38,12 @@ def test_serve_scale_runs_two_serves_on_one_database_and_counts_the_reports(caps
     assert "reports received twice: 0; missing: 0" in out, out
     assert "1 serve: " in out and "2 serve: " in out and "27 reports" in out, out
     assert medians["speed_up"] > 0 and medians["machine"] > 0
+
+
+def test_the_checkouts_are_named_other_alone_and_by_their_directory_when_several(tmp_path):
+    old, new = tmp_path / "539bfa8", tmp_path / "x" / "539bfa8"
+    assert named([]) == {"this": ROOT}
+    assert named([old]) == {"this": ROOT, "other": old}
+    assert named([old, tmp_path / "badcbb7", new]) == {
+        "this": ROOT, "539bfa8": old, "badcbb7": tmp_path / "badcbb7", "539bfa8'": new
+    }  # fmt: skip
