@@ -1,0 +1,75 @@
+"""A mistyped CREATE's reasons and a player command's usage said in the reader's language: each reason is
+a pattern carried with its values (adjudicator.words.say), so a French GM reads the refused settings in
+French and a French player reads "JOIN <game> ou JOIN <game> AS <name>", the command words as written."""
+
+from __future__ import annotations
+
+from bot.core.basics.engine_words import kept, said_text
+from bot.core.basics.translation import speaking
+from bot.core.model import commands as c
+from bot.email.mail_reading import read_commands
+from tests.core.harness import Harness
+
+BAD_CREATE = "CREATE g1 golden-strider\nSEATS many\nOBSERVERS maybe\nPRESS loud\nAUTH keys\nOPTION x\nGAP 12h\n"
+"""Five refused settings and one understood."""
+
+
+def _refused(body: str) -> c.NotUnderstood:
+    [command] = [command for command in read_commands("x", body).commands if isinstance(command, c.NotUnderstood)]
+    return command
+
+
+def test_a_refused_creates_reasons_are_english_as_before_and_french_and_german_when_spoken():
+    reason = _refused(BAD_CREATE).reason
+    assert reason == (
+        "SEATS needs a number, not 'many'; OBSERVERS is yes or no, not 'maybe'; PRESS is none, white or grey, "
+        "not 'loud'; AUTH is password or address, not 'keys'; OPTION needs name=value, not 'x'. Understood: "
+        "CREATE g1 golden-strider with GAP 12h; nothing was created"
+    )
+    form = kept(reason)
+    assert isinstance(form, dict), "the reason keeps its pattern through storage"
+    with speaking("fr"):
+        french = said_text(form)
+    with speaking("de"):
+        german = said_text(form)
+    assert french == (
+        "SEATS demande un nombre, pas 'many'; OBSERVERS vaut yes ou no, pas 'maybe'; PRESS vaut none, white "
+        "ou grey, pas 'loud'; AUTH vaut password ou address, pas 'keys'; OPTION demande nom=valeur, pas 'x'. "
+        "Compris : CREATE g1 golden-strider avec GAP 12h ; rien n'a été créé"
+    ), french
+    assert "braucht eine Zahl" in german and "nichts wurde erstellt" in german, german
+    for english in ("needs", " is ", " or ", "Understood", "nothing"):
+        assert english not in french and english not in german, english
+
+
+def test_the_other_refusals_of_a_gm_command_are_said_in_the_language():
+    for body, french_words in (
+        ("CREATE g1 golden-strider\nSEATS\n", "SEATS demande une valeur"),
+        ("CREATE g1 golden-strider\nSUBSTITUTE AFTER soon\n", "demande un nombre de tours manqués"),
+        ("CREATE g1 golden-strider\nLANGUAGE klingon\n", "rien n'a été créé"),
+        ("BROADCAST g1\n", "aucun message ne suit"),
+    ):
+        reason = _refused(body).reason
+        with speaking("fr"):
+            french = said_text(kept(reason))
+        assert french_words in french and "nothing" not in french, (body, french)
+
+
+def test_a_player_commands_usage_keeps_the_command_words_and_says_or_in_the_language():
+    reasons = {command.line: command.reason for command in read_commands("x", "JOIN\nRECORD\nLIST now\n").commands
+               if isinstance(command, c.NotUnderstood)}  # fmt: skip
+    assert reasons["JOIN"] == "write it as JOIN <game> or JOIN <game> AS <name>"
+    with speaking("fr"):
+        assert said_text(kept(reasons["JOIN"])) == "écrivez-la ainsi : JOIN <game> ou JOIN <game> AS <name>"
+        assert "RECORD ME (votre bilan de joueur)" in said_text(kept(reasons["RECORD"]))
+    with speaking("de"):
+        assert said_text(kept(reasons["JOIN"])).endswith("JOIN <game> oder JOIN <game> AS <name>")
+
+
+def test_a_french_gms_reply_to_a_refused_create_is_french(sessions):
+    h = Harness(sessions)
+    h.send("GM", c.SetLanguage("fr"))
+    reply = h.send("GM", _refused(BAD_CREATE)).reply
+    assert reply is not None
+    assert "SEATS demande un nombre, pas 'many'" in reply and "rien n'a été créé" in reply, reply
+    assert "needs a number" not in reply and "nothing was created" not in reply, reply
