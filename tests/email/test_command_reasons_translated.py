@@ -73,3 +73,16 @@ def test_a_french_gms_reply_to_a_refused_create_is_french(sessions):
     assert reply is not None
     assert "SEATS demande un nombre, pas 'many'" in reply and "rien n'a été créé" in reply, reply
     assert "needs a number" not in reply and "nothing was created" not in reply, reply
+
+
+def test_a_french_gms_option_and_co_gm_replies_are_french_and_the_english_says_the_same(sessions):
+    h = Harness(sessions)
+    h.send("GM", c.CreateGame("gs1", "golden-strider", {}, "Europe/Paris", 60, False, "address"))
+    english = h.send("GM", c.SetOption("gs1", "race_length", "40", "shorter")).reply
+    assert english is not None and "race_length was " in english and "; it is now 40." in english, english
+    h.send("GM", c.SetLanguage("fr"))
+    option = h.send("GM", c.SetOption("gs1", "race_length", "30", "shorter")).reply
+    assert option is not None and "race_length valait 40 ; il vaut désormais 30." in option, option
+    added = h.send("GM", c.AddGameMaster("gs1", "email", "cora@example.org", "helps out")).reply
+    assert added is not None and "cora@example.org est co-maître du jeu de gs1." in added, added
+    assert " is a co-GM" not in added and " was " not in option
