@@ -86,3 +86,23 @@ def test_a_french_gms_option_and_co_gm_replies_are_french_and_the_english_says_t
     added = h.send("GM", c.AddGameMaster("gs1", "email", "cora@example.org", "helps out")).reply
     assert added is not None and "cora@example.org est co-maître du jeu de gs1." in added, added
     assert " is a co-GM" not in added and " was " not in option
+
+
+def test_a_french_players_list_status_and_turn_replies_say_no_english_word(sessions):
+    """The game's status (``running``), the LIST's seats and the TURN RESOLVED heading in French."""
+    from tests.core.harness import SEATS
+
+    h = Harness(sessions)
+    h.send("Ann", c.SetLanguage("fr"))
+    h.golden_strider_game(early=True)
+    listed = h.send("Ann", c.ListGames()).reply
+    assert listed is not None and "en cours" in listed and "6/6 sièges" in listed, listed
+    assert "running" not in listed and " seats" not in listed, listed
+    for name in SEATS[1:]:
+        h.send(name, c.SubmitOrders("gs1", "cards 10 8 6 4 2"))
+    resolved = h.send("Ann", c.SubmitOrders("gs1", "cards 10 8 6 4 2")).reply
+    assert resolved is not None and "TOUR RÉSOLU" in resolved and "TURN RESOLVED" not in resolved, resolved
+    english = h.send("Ben", c.ShowStatus("gs1")).reply
+    assert english is not None and "(Golden Strider): running" in english, english
+    status = h.send("Ann", c.ShowStatus("gs1")).reply
+    assert status is not None and "(Golden Strider) : en cours" in status, status
