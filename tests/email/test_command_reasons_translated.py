@@ -106,3 +106,12 @@ def test_a_french_players_list_status_and_turn_replies_say_no_english_word(sessi
     assert english is not None and "(Golden Strider): running" in english, english
     status = h.send("Ann", c.ShowStatus("gs1")).reply
     assert status is not None and "(Golden Strider) : en cours" in status, status
+
+
+def test_a_french_players_orders_without_the_password_are_refused_in_french(sessions):
+    h = Harness(sessions)
+    h.send("Ann", c.SetLanguage("fr"))
+    h.golden_strider_game()
+    refused = h.send("Ann", c.SubmitOrders("gs1", "cards 10 8 6 4 2"), trust=c.Trust.CLAIMED).reply
+    assert refused is not None and "il faut le mot de passe de votre siège pour gs1" in refused, refused
+    assert "PASSWORD <password>" in refused and "needs your seat password" not in refused, refused
