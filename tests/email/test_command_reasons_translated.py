@@ -115,3 +115,19 @@ def test_a_french_players_orders_without_the_password_are_refused_in_french(sess
     refused = h.send("Ann", c.SubmitOrders("gs1", "cards 10 8 6 4 2"), trust=c.Trust.CLAIMED).reply
     assert refused is not None and "il faut le mot de passe de votre siège pour gs1" in refused, refused
     assert "PASSWORD <password>" in refused and "needs your seat password" not in refused, refused
+
+
+def test_standby_and_a_gms_refused_process_are_french(sessions):
+    h = Harness(sessions)
+    for who in ("Ann", "GM"):
+        h.send(who, c.SetLanguage("fr"))
+    on = h.send("Ann", c.SetStandby("golden-strider")).reply or ""
+    assert "On vous proposera chaque siège d'une partie de golden-strider" in on, on
+    assert "STAND IN <game> <seat> en prend une." in on and "You will be offered" not in on, on
+    again = h.send("Ann", c.SetStandby("golden-strider")).reply or ""
+    assert "(vous étiez déjà sur cette liste)" in again, again
+    off = h.send("Ann", c.SetStandby("golden-strider", on=False)).reply or ""
+    assert "Plus d'offres de sièges de golden-strider." in off and "No more offers" not in off, off
+    h.golden_strider_game()
+    refused = h.send("GM", c.ProcessNow("gs1", 3, "now")).reply or ""
+    assert "le tour 3 de gs1 n'est pas ouvert (le tour 0 l'est)" in refused, refused
