@@ -131,3 +131,16 @@ def test_standby_and_a_gms_refused_process_are_french(sessions):
     h.golden_strider_game()
     refused = h.send("GM", c.ProcessNow("gs1", 3, "now")).reply or ""
     assert "le tour 3 de gs1 n'est pas ouvert (le tour 0 l'est)" in refused, refused
+
+
+def test_a_french_gms_seat_offer_and_rollback_replies_are_french(sessions):
+    h = Harness(sessions)
+    h.send("GM", c.SetLanguage("fr"))
+    h.golden_strider_game()
+    offered = h.send("GM", c.OfferSeat("gs1", "Fay", reason="Fay left")).reply or ""
+    assert "Le siège Fay cherche un remplaçant : 0 joueur de la liste d'attente" in offered, offered
+    assert "ACCEPT (ou DECLINE). WITHDRAW retire l'offre." in offered and "takes the offer" not in offered, offered
+    h.setup_all()
+    h.pass_deadline()
+    rolled = h.send("GM", c.RollBack("gs1", 0, "a mistake")).reply or ""
+    assert "RETOUR EN ARRIÈRE gs1 au début du tour 0" in rolled and "ROLLED BACK" not in rolled, rolled
