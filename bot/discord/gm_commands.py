@@ -54,6 +54,7 @@ from discord import app_commands
 from adjudicator import registry
 from adjudicator.words import say
 from bot.core.basics import linear
+from bot.core.basics.engine_words import said_text
 from bot.core.basics.translation import speaking
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared
@@ -155,10 +156,13 @@ class GmConfirm(
 ):
     """The confirm button of a destructive ``/gm`` command; see the module docstring."""
 
-    def __init__(self, verb: str, user_id: int, rest: str) -> None:
+    def __init__(self, verb: str, user_id: int, rest: str, label: str | None = None) -> None:
+        """``label``: the button's words as the GM reads them (``Confirm <verb>`` in English)."""
         super().__init__(
             discord.ui.Button(
-                label=f"Confirm {verb}", style=discord.ButtonStyle.danger, custom_id=f"gm:{verb}:{user_id}:{rest}"
+                label=label or f"Confirm {verb}",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"gm:{verb}:{user_id}:{rest}",
             )
         )
         self.verb, self.user_id, self.rest = verb, user_id, rest
@@ -190,11 +194,14 @@ class GmCancel(
 ):
     """The cancel button beside a destructive command's confirm; see the module docstring."""
 
-    def __init__(self, verb: str, user_id: int, game: str) -> None:
+    def __init__(self, verb: str, user_id: int, game: str, label: str | None = None) -> None:
+        """``label``: the button's word as the GM reads it (``Cancel`` in English)."""
         game = game[: CUSTOM_ID_LIMIT - len(f"gmcancel:{user_id}:{verb}:")]  # only named in the answer
         super().__init__(
             discord.ui.Button(
-                label="Cancel", style=discord.ButtonStyle.secondary, custom_id=f"gmcancel:{user_id}:{verb}:{game}"
+                label=label or "Cancel",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gmcancel:{user_id}:{verb}:{game}",
             )
         )
         self.verb, self.user_id, self.game = verb, user_id, game
@@ -211,9 +218,11 @@ class GmCancel(
             await tell_privately(interaction, say("This confirmation is not yours: nothing was done."))
             return
         log.info("gm %s of %s cancelled by %s", self.verb, self.game, interaction.user.id)
-        text = f"Cancelled: {self.verb} of {self.game} was not done; nothing changed."
+        text = say("Cancelled: {command} of {game} was not done; nothing changed.", command=self.verb, game=self.game)
+        with speaking(locale_language(getattr(interaction, "locale", None))):
+            shown = plain(said_text(text))
         try:
-            await interaction.response.edit_message(content=plain(text), view=None, allowed_mentions=NO_MENTIONS)
+            await interaction.response.edit_message(content=shown, view=None, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as error:  # the prompt is gone (dismissed): say it in a message of its own
             log.warning("could not edit the confirmation %s: %s", self.custom_id, error)
             await tell_privately(interaction, text)
@@ -257,11 +266,13 @@ def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_command
             return
         match = _CONFIRM_ID.match(custom_id)
         assert match is not None
+        with speaking(locale_language(getattr(interaction, "locale", None))):
+            asked = plain(said_text(say("{what}\nThis cannot be undone by a click: confirm?", what=what)))
+            confirm_label, cancel_label = said_text(say("Confirm {command}", command=verb)), said_text(say("Cancel"))
         view = discord.ui.View(timeout=None)
-        view.add_item(GmConfirm(verb, interaction.user.id, match["rest"]))
-        view.add_item(GmCancel(verb, interaction.user.id, game))
-        await interaction.followup.send(f"{plain(what)}\nThis cannot be undone by a click: confirm?",
-                                        view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)  # fmt: skip
+        view.add_item(GmConfirm(verb, interaction.user.id, match["rest"], confirm_label))
+        view.add_item(GmCancel(verb, interaction.user.id, game, cancel_label))
+        await interaction.followup.send(asked, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     suggestions = gm_suggestions(views)
     for made in (_create(run, suggestions), _extend(run, suggestions), _substitute(run, suggestions),
@@ -382,7 +393,7 @@ def _process(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
     @app_commands.autocomplete(game=suggest["playing"])
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
-        await confirm(interaction, game, "process", f"Process turn {turn} of {game} now.",
+        await confirm(interaction, game, "process", say("Process turn {turn} of {game} now.", turn=turn, game=game),
                       confirm_id("process", interaction.user.id, game, str(turn), reason))  # fmt: skip
 
     return process
@@ -400,7 +411,8 @@ def _replace(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
         """By hand: a confirm button first, and the seat goes to a member (a USER option)."""
-        await confirm(interaction, game, "replace", f"Give the seat {seat} of {game} to {member.display_name}.",
+        asked = say("Give the seat {seat} of {game} to {member}.", seat=seat, game=game, member=member.display_name)
+        await confirm(interaction, game, "replace", asked,
                       confirm_id("replace", interaction.user.id, game, seat, reason, member.id))  # fmt: skip
 
     return replace
@@ -433,7 +445,7 @@ def _eject(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Com
     @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
-        await confirm(interaction, game, "eject", f"Eject the player of {seat} from {game}.",
+        await confirm(interaction, game, "eject", say("Eject the player of {seat} from {game}.", seat=seat, game=game),
                       confirm_id("eject", interaction.user.id, game, seat, reason))  # fmt: skip
 
     return eject
@@ -451,9 +463,10 @@ def _rollback(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str,
                        same_draw: bool = False) -> None:  # fmt: skip
         """By hand: a confirm button first (see the module docstring)."""
-        how = "with the same draw, the orders on file kept" if same_draw else "with a fresh draw"
+        how = say("with the same draw, the orders on file kept") if same_draw else say("with a fresh draw")
         argument = f"{to_turn}/{SAME_DRAW}" if same_draw else str(to_turn)
-        await confirm(interaction, game, "rollback", f"Roll {game} back to the start of turn {to_turn}, {how}.",
+        asked = say("Roll {game} back to the start of turn {turn}, {how}.", game=game, turn=to_turn, how=how)
+        await confirm(interaction, game, "rollback", asked,
                       confirm_id("rollback", interaction.user.id, game, argument, reason))  # fmt: skip
 
     return rollback

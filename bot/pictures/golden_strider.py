@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.core.basics.translation import gettext as _
-from bot.core.basics.translation import ngettext
+from bot.core.basics.translation import ngettext, pgettext
 from bot.pictures.picture import Picture
 from bot.pictures.svg import alt_name, alt_text, fit, joined, ordinal, render, seat_mark
 
@@ -48,9 +48,10 @@ def draw(board: Mapping[str, Any]) -> Picture:
             }
         )
     bottom = TOP + len(runners) * LANE
+    barrier, water = pgettext("a barrier, one letter", "B"), pgettext("a water jump, one letter", "W")
     obstacles = (
-        [{"x": _x(s, length), "kind": "barrier", "label": "B"} for s in BARRIERS if s <= length]
-        + [{"x": _x(s, length), "kind": "water", "label": "W"} for s in WATER_JUMPS if s <= length]
+        [{"x": _x(s, length), "kind": "barrier", "label": barrier} for s in BARRIERS if s <= length]
+        + [{"x": _x(s, length), "kind": "water", "label": water} for s in WATER_JUMPS if s <= length]
         if steeple
         else []
     )
@@ -79,6 +80,8 @@ def draw(board: Mapping[str, Any]) -> Picture:
         ticks=ticks,
         obstacles=obstacles,
         steeple=steeple,
+        barrier=barrier,
+        water=water,
         name_x=NAME_X,
     )
     return Picture(svg, _alt(title, length, runners))

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.core.basics.translation import gettext as _
-from bot.core.basics.translation import ngettext
+from bot.core.basics.translation import ngettext, pgettext
 from bot.pictures.picture import Picture
 from bot.pictures.svg import alt_name, alt_text, fit, joined, ordinal, render, seat_mark
 
@@ -59,7 +59,9 @@ def draw(board: Mapping[str, Any]) -> Picture:
                     "x": _x(square, length),
                     "square": square,
                     "place": ordinal(place),
-                    "points": f"{_points(points)} pt" if points is not None else "",
+                    "points": pgettext("board picture", "%(points)s pt") % {"points": _points(points)}
+                    if points is not None
+                    else "",
                 }
             )
         races.append(

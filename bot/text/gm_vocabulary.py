@@ -56,7 +56,9 @@ from dataclasses import MISSING, Field, dataclass, field, fields, is_dataclass, 
 from functools import lru_cache
 from typing import Any
 
+from adjudicator.words import joined, say
 from bot.core.basics import linear
+from bot.core.basics.engine_words import reason as reason_of
 from bot.core.model import commands as c
 from bot.core.model.declaration import declared, field_types, is_number
 from bot.core.people.languages import UnknownLanguage, parse_language
@@ -446,15 +448,26 @@ SETTINGS_HELP = (
 )
 
 
+def _yes_or_no(key: str, value: str) -> str:
+    """Why ``value`` is no value of the yes-or-no setting ``key`` (said again in the reader's language)."""
+    return say("{key} is {one} or {other}, not {value}", key=key, one="yes", other="no", value=repr(value))
+
+
+def _or_list(words: Iterable[str]) -> str:
+    """``none, white or grey``: the words as written, the "or" in the reader's language."""
+    *some, last = words
+    return say("{some} or {last}", some=", ".join(some), last=last) if some else last
+
+
 def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
     """``create`` with one setting applied; ValueError (a reason) when the value is not one."""
     key = " ".join(word.upper().split())
     if not value:
-        raise ValueError(f"{key} needs a value")
+        raise ValueError(say("{key} needs a value", key=key))
     if key in ("SEATS", "MAX", "MAX SEATS", "ABSENCE", "ABSENCE LIMIT", "RELIABILITY", "MIN RELIABILITY"):
         number_text = value.rstrip("%").strip() if key.endswith("RELIABILITY") else value
         if not number_text.isdigit() or len(number_text) > 6:
-            raise ValueError(f"{key} needs a number, not {value!r}")
+            raise ValueError(say("{key} needs a number, not {value}", key=key, value=repr(value)))
         number = int(number_text)
         if key.endswith("RELIABILITY"):
             return replace(create, min_reliability=number)
@@ -480,40 +493,50 @@ def _apply_setting(create: c.CreateGame, word: str, value: str) -> c.CreateGame:
     if key == "SUBSTITUTE AFTER":
         missed = value.split()[0] if value.split() else value  # "2", "2 turns", "2 missed turns"
         if not missed.isdigit() or len(missed) > 6:
-            raise ValueError(f"SUBSTITUTE AFTER needs a number of missed turns, not {value!r}")
+            raise ValueError(say("{key} needs a number of missed turns, not {value}", key=key, value=repr(value)))
         return replace(create, substitute_after=int(missed))
     if key == "SUBSTITUTE AUTO":
         if value.lower() not in ("yes", "no", "on", "off"):
-            raise ValueError(f"SUBSTITUTE AUTO is yes or no, not {value!r}")
+            raise ValueError(_yes_or_no(key, value))
         return replace(create, substitute_auto=value.lower() in ("yes", "on"))
     if key == "AUTH":
         if value.lower() not in ("password", "address"):
-            raise ValueError(f"AUTH is password or address, not {value!r}")
+            raise ValueError(
+                say(
+                    "{key} is {one} or {other}, not {value}",
+                    key=key,
+                    one="password",
+                    other="address",
+                    value=repr(value),
+                )
+            )
         return replace(create, auth=value.lower())
     if key == "OPTION":
         name, sep, raw = value.partition("=")
         if not sep or not name.strip():
-            raise ValueError(f"OPTION needs name=value, not {value!r}")
+            raise ValueError(say("{key} needs name=value, not {value}", key=key, value=repr(value)))
         return replace(create, options={**create.options, name.strip(): _value(raw.strip())})
     if key == "INVITE":
         invited = create.invited + tuple(address(a)[1] for a in value.replace(",", " ").split())
         return replace(create, join="invited", invited=invited)
     if key == "OBSERVERS":
         if value.lower() not in ("yes", "no", "on", "off"):
-            raise ValueError(f"OBSERVERS is yes or no, not {value!r}")
+            raise ValueError(_yes_or_no(key, value))
         return replace(create, observers=value.lower() in ("yes", "on"))
     if key == "LANGUAGE":
         try:
             return replace(create, language=parse_language(value))
         except UnknownLanguage as error:
-            raise ValueError(str(error)) from None
+            raise ValueError(reason_of(error)) from None
     if key == "PRESS":
         if value.lower() not in c.PRESS_MODES:
-            raise ValueError(f"PRESS is none, white or grey, not {value!r}")
+            raise ValueError(
+                say("{key} is {modes}, not {value}", key=key, modes=_or_list(c.PRESS_MODES), value=repr(value))
+            )
         return replace(create, press=value.lower())
     if key in ("PRESS COPIES", "PRESS RECORD"):
         if value.lower() not in ("yes", "no", "on", "off"):
-            raise ValueError(f"{key} is yes or no, not {value!r}")
+            raise ValueError(_yes_or_no(key, value))
         on = value.lower() in ("yes", "on")
         return replace(create, press_gm_copies=on) if key == "PRESS COPIES" else replace(create, press_in_record=on)
     assert key == "GM"
@@ -566,24 +589,29 @@ class GmItem:
         """The command, or a NotUnderstood saying what was understood and what is missing."""
         if self.form.reason == "needed" and not self.reason:
             return c.NotUnderstood(
-                self.opener, f"understood as {self.form.name.upper()} {self.groups[0]}, but it needs a reason: add a "
-                "line REASON <text> below it (for the game's log and the players); nothing was done",
+                self.opener, say("understood as {command}, but it needs a reason: add a line {line} below it (for "
+                                 "the game's log and the players); nothing was done",
+                                 command=f"{self.form.name.upper()} {self.groups[0]}", line="REASON <text>"),
             )  # fmt: skip
         try:
             command = self.form.build(self.groups, self.reason or "")
         except ValueError as error:  # an address no channel reads
-            return c.NotUnderstood(self.opener, f"{error}; nothing was done")
+            return c.NotUnderstood(self.opener, say("{why}; nothing was done", why=reason_of(error)))
         if isinstance(command, c.CreateGame):
             return self._create(command)
         text = "\n".join(self.lines).strip()
         if isinstance(command, c.EnterOrders):
             if not text:
-                return c.NotUnderstood(self.opener, f"no orders followed; put the orders of {command.seat} on the "
-                                       "lines below ORDERS <game> FOR <seat>; nothing was done")  # fmt: skip
+                return c.NotUnderstood(self.opener, say("no orders followed; put the orders of {seat} on the lines "
+                                                        "below {command}; nothing was done", seat=command.seat,
+                                                        command="ORDERS <game> FOR <seat>"))  # fmt: skip
             return replace(command, text=text)
         if isinstance(command, c.Broadcast):
             if not text:
-                return c.NotUnderstood(self.opener, "no message followed; put it on the lines below BROADCAST <game>")
+                return c.NotUnderstood(
+                    self.opener,
+                    say("no message followed; put it on the lines below {command}", command="BROADCAST <game>"),
+                )
             return replace(command, text=text)
         if isinstance(command, c.SendPress | c.ReplyPress):
             return replace(command, text=text)  # an empty one is refused by the core, which says why
@@ -592,22 +620,30 @@ class GmItem:
     def _create(self, create: c.CreateGame) -> c.Command:
         understood: list[str] = []
         if len(self.settings) > MAX_SETTINGS:
-            return c.NotUnderstood(self.opener, f"{len(self.settings) + self.extra_settings} settings; a CREATE takes at most "
-                                   f"{MAX_SETTINGS} ({SETTINGS_HELP}); nothing was created")  # fmt: skip
+            return c.NotUnderstood(self.opener, say("{count} settings; a CREATE takes at most {most} ({settings}); "
+                                                    "nothing was created", count=len(self.settings) + self.extra_settings,
+                                                    most=MAX_SETTINGS, settings=SETTINGS_HELP))  # fmt: skip
         for setting in self.settings:
             match = _SETTING.match(setting)
             try:
                 if match is None:
-                    raise ValueError(f"{setting!r} is not a setting ({SETTINGS_HELP})")
+                    raise ValueError(
+                        say("{setting} is not a setting ({settings})", setting=repr(setting), settings=SETTINGS_HELP)
+                    )
                 create = _apply_setting(create, match.group(1), _value_after(match.group(2)))
             except ValueError as error:
-                self.mistakes.append(str(error))
+                self.mistakes.append(reason_of(error))
                 continue
             understood.append(" ".join(setting.split()))
         if self.mistakes:
+            created = f"CREATE {create.game} {create.kind}"
             return c.NotUnderstood(
-                self.opener, f"{'; '.join(self.mistakes)}. Understood: CREATE {create.game} {create.kind}"
-                + (f" with {', '.join(understood)}" if understood else "") + "; nothing was created",
+                self.opener,
+                say("{mistakes}. Understood: {create} with {settings}; nothing was created", mistakes=joined("; ", self.mistakes),
+                    create=created, settings=", ".join(understood))
+                if understood
+                else say("{mistakes}. Understood: {create}; nothing was created", mistakes=joined("; ", self.mistakes),
+                         create=created),
             )  # fmt: skip
         return create
 

@@ -87,17 +87,25 @@ _PASSWORD_WORD = linear.compile(r"^PASSWORD(|\W.*)$", re.IGNORECASE)
 _SECRET = linear.compile(r"^\s*[:=]?\s*(.*?)[\s.:;!?,]*$")
 """A secret never ends in punctuation: "PASSWORD amber-raven-4821." gives amber-raven-4821 (found by the fuzz test)."""
 _KEYWORD = linear.compile(r"^(HELP|LIST|JOIN|ORDERS|GAME|STATUS|RECORD|RESIGN|LINK)(?:$|\W)", re.IGNORECASE)
-_USAGE = {
-    "HELP": "HELP or HELP <game>",
-    "LIST": "LIST, alone on its line",
-    "JOIN": "JOIN <game> or JOIN <game> AS <name>",
-    "ORDERS": "ORDERS <game>, then your orders on the lines below (ORDERS? <game>: what you have on file)",
-    "GAME": "GAME <game>, then your orders on the lines below",
+_USAGE: dict[str, str] = {
+    "HELP": say("{one} or {other}", one="HELP", other="HELP <game>"),
+    "LIST": say("{command}, alone on its line", command="LIST"),
+    "JOIN": say("{one} or {other}", one="JOIN <game>", other="JOIN <game> AS <name>"),
+    "ORDERS": say(
+        "{command}, then your orders on the lines below ({filed}: what you have on file)",
+        command="ORDERS <game>",
+        filed="ORDERS? <game>",
+    ),
+    "GAME": say("{command}, then your orders on the lines below", command="GAME <game>"),
     "STATUS": "STATUS <game>",
-    "RECORD": "RECORD <game> (once the game is over), or RECORD ME (your record as a player)",
+    "RECORD": say(
+        "{one} (once the game is over), or {other} (your record as a player)", one="RECORD <game>", other="RECORD ME"
+    ),
     "RESIGN": "RESIGN <game>",
-    "LINK": "LINK CODE <code>, or LINK <channel> <address>",
+    "LINK": say("{one}, or {other}", one="LINK CODE <code>", other="LINK <channel> <address>"),
 }
+"""How each player command is written: the command words as they are written in every language, the words
+around them (``or``) said again in the reader's language."""
 _TRAILING = ".:;!?,"
 
 _CLOSING = linear.compile(

@@ -353,3 +353,21 @@ def test_a_reply_to_anonymous_press_says_nothing_of_its_senders_mutes(harness):
     assert "Not delivered" not in answers[0] and "passed to the sender of CODE" in " ".join(answers[0].split())
     assert not [r for r in to(harness, SENDER_ID) if "about from a muter" in r.body], "Vex's mute holds"
     assert [r for r in to(harness, "cat@example.org") if "about from a friend" in r.body]
+
+
+def test_a_french_players_press_replies_are_french(harness):
+    """Sent, muted, not delivered, too long: the press replies in the reader's language (fr), seats as written."""
+    make_game(harness, press="grey")
+    for name in ("Ann", "Ben"):
+        harness.send(name, c.SetLanguage("fr"))
+    muted = harness.send("Ben", c.MutePress("gs1", "ann")).reply or ""
+    assert "La presse signée de Ann ne vous parviendra plus" in muted and "will no longer" not in muted, muted
+    sent = harness.send("Ann", c.SendPress("gs1", ("Ben", "Cat"), "Allons-y")).reply or ""
+    assert "Envoyé à Cat ; son code est " in sent, sent
+    assert "Non remis à Ben : ce siège a mis votre presse en sourdine." in sent, sent
+    anonymous = harness.send("Ann", c.SendPress("gs1", ("Cat",), "psst", anonymous=True)).reply or ""
+    assert "Envoyé anonymement à Cat ; son code est " in anonymous, anonymous
+    too_long = harness.send("Ann", c.SendPress("gs1", ("Cat",), "x\n" * 200)).reply or ""
+    assert "le message a 200 lignes" in too_long and "nothing was sent" not in too_long, too_long
+    for reply in (muted, sent, anonymous, too_long):
+        assert not any(word in reply for word in (" press ", "Sent ", " code is ", " seat has ")), reply

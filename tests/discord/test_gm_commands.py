@@ -207,6 +207,27 @@ async def test_cancel_changes_nothing_says_so_privately_and_refuses_another_memb
         assert "STATUS gs1" in status["content"] and "no_seat" not in status["content"]
 
 
+async def test_a_french_gms_confirmation_and_its_cancel_are_french(
+    fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None
+) -> None:
+    """The prompt, its buttons and the "Cancelled" edit in the language of the GM's Discord; the command
+    words (eject) and the game's name as written."""
+    async with running_world(fake_discord, sqlite_sessions) as world:
+        host = fake_discord.add_member("Gaspard", roles=(fake_discord.gm_role_id,), locale="fr")
+        await gm(world, host, "create", {"kind": "golden-strider", "game": "gs1", "seats": 6})
+        for name in SEATS:
+            await world.command(name, "join", {"game": "gs1", "name": name})
+        await gm(world, host, "start", {"game": "gs1"})
+        [ask] = await gm(world, host, "rollback", {"game": "gs1", "to_turn": 1, "reason": "oups"})
+        assert "Ramener gs1 au début du tour 1, avec un nouveau tirage." in ask["content"], ask["content"]
+        assert "confirmer ?" in ask["content"] and "confirm?" not in ask["content"], ask["content"]
+        [confirm, cancel] = [b for row in ask["components"] for b in row["components"]]
+        assert (confirm["label"], cancel["label"]) == ("Confirmer rollback", "Annuler")
+        mine = await fake_discord.click(cancel["custom_id"], ask, host)
+        await fake_discord.wait_for_callback(mine)
+        assert ask["content"] == "Annulé : rollback de gs1 n'a pas été fait ; rien n'a changé.", ask["content"]
+
+
 async def test_a_game_s_own_co_gm_without_the_role_runs_that_game_and_no_other(
     fake_discord: FakeDiscord, sqlite_sessions: sessionmaker[Session], discord_endpoints: None,
     caplog: pytest.LogCaptureFixture,

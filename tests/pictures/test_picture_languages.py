@@ -78,3 +78,38 @@ def test_the_other_kinds_pictures_in_french_and_german():
         assert all(word in french.alt for word in french_words), french.alt
         assert all(word in german.alt for word in german_words), german.alt
         assert not any(word in french.alt + german.alt for word in english_words)
+
+
+LEGEND_WORDS = {
+    "golden-strider": (">finish<", " sq ", "barrier", "water jump", "costs 1 more"),
+    "three-races": ("Race to", " sq ", "(finished)", "(stopped)"),
+    "strike-gold": (">discard<", ">deck "),  # "total" is French too
+    "lautobus": ("Teams (places", "a line joins"),
+    "dragon-stripes": (">tail<", ">head<", ">hoard ", "knight:", " beside<", "danger cards", " of 3", "Players' gems"),
+}
+"""The English words each kind's board template draws besides its caption (the legend, the labels)."""
+
+
+def test_no_english_legend_word_in_a_french_or_german_picture_of_each_kind():
+    from tests.pictures.boards import seat_counts
+
+    for kind, words in LEGEND_WORDS.items():
+        options = {"steeplechase": True} if kind == "golden-strider" else None
+        played = play(kind, NAMES[: seat_counts(kind)[-1]], options)
+        for moment in ("mid", "end"):
+            english = draw(kind, played.board(moment))
+            assert english is not None
+            assert any(word in english.svg for word in words), (kind, moment)  # the words are there to translate
+            for code in ("fr", "de"):
+                picture = draw(kind, played.board(moment), code)
+                assert picture is not None
+                left = [word for word in words if word in picture.svg]
+                assert not left, (kind, moment, code, left)
+
+
+def test_the_steeplechase_legend_names_the_letters_drawn_on_the_track():
+    board = _board()
+    french, german = draw("golden-strider", board, "fr"), draw("golden-strider", board, "de")
+    assert french is not None and german is not None
+    assert ">R</text>" in french.svg and "R rivière (coûte 2 de plus)" in french.svg
+    assert ">H</text>" in german.svg and "H Hürde (kostet 1 mehr)" in german.svg

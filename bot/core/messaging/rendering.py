@@ -35,7 +35,8 @@ take two, combining marks none), so that tables line up whatever the names:
 Jinja's ``wordwrap``, redefined to measure columns),
 ``pack(width, lead, indent, sep)`` for a list of short items on as few lines
 as fit (an item is never split), ``widest(limit, attribute)`` for the width of a name column,
-``ordinal`` for a place said as a word (``first``), ``language_name`` for a language's code named in
+``ordinal`` for a place said as a word (``first``), ``status_word`` for a game's status
+in the language being spoken (``running``: ``en cours``), ``language_name`` for a language's code named in
 the language being spoken (``fr``: ``French``, ``français``), ``seat_labels(width)`` for a table's name
 column (names that fit, else numbered clipped names with a legend: every
 line of a mail fits in 78 columns, whatever the names), and
@@ -204,6 +205,20 @@ def _ordinal(value: object) -> str:
         return said % {"place": n}
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+_STATUSES = frozenset(
+    (mark("status", "forming"), mark("status", "running"), mark("status", "paused"), mark("status", "finished"),
+     mark("status", "abandoned"))
+)  # fmt: skip
+"""A game's statuses (bot.core.games.stored), each a word of the catalogues (context ``status``)."""
+
+
+def _status_word(status: object) -> str:
+    """Template filter ``status_word``: a game's status (``running``) said in the language being spoken
+    (``en cours``); anything else as it is."""
+    text = str(status)
+    return pgettext("status", text) if text in _STATUSES else text
 
 
 def _language_name(code: object) -> str:
@@ -378,7 +393,7 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
         seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
         commitment=short_commitment, ordinal=_ordinal, rules_in_language=_rules_in_language,
-        language_name=_language_name,
+        language_name=_language_name, status_word=_status_word,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
     plain_catalogues = [name.replace(".j2", ".plain.j2") for name in catalogues] + catalogues
