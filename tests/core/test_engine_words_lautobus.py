@@ -42,7 +42,7 @@ from bot.core.model import commands as c
 from bot.store.db import make_engine, session_factory
 from tests.core.harness import SEATS, Harness
 from tests.support.database import migrated_sqlite
-from tests.support.engine_words import english, flat, sentences
+from tests.support.engine_words import by_reader, english, english_read, flat, patterns_said
 from tests.support.rendering import Row
 from tests.support.stored import example_orders, stored_state
 
@@ -157,12 +157,7 @@ def mails(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Row]]:
             h.pass_deadline()
         else:
             raise AssertionError("the race did not end in 60 turns")
-        by_reader: dict[str, list[Row]] = {who: [] for who in READERS}
-        for row in h.outbox():
-            who = row.row.recipient.split("@")[0].capitalize()
-            if who in by_reader:
-                by_reader[who].append(row)
-        return by_reader
+        return by_reader(h.outbox(), READERS)
     finally:
         engine.dispose()
 
@@ -171,7 +166,7 @@ def test_every_pattern_said_is_the_games_and_the_scripted_ones_all_fired(mails: 
     patterns = _game_patterns()
     assert patterns >= MUST_FIRE, MUST_FIRE - patterns
     for who, rows in mails.items():
-        said = {form["said"] for row in rows for form in sentences(row.row.data)}
+        said = patterns_said(rows)
         assert said <= patterns, (who, said - patterns)
         assert said >= MUST_FIRE, (who, MUST_FIRE - said)
 
@@ -180,14 +175,8 @@ def test_every_pattern_said_is_the_games_and_the_scripted_ones_all_fired(mails: 
 def test_a_french_or_german_player_reads_no_english_sentence_of_the_engine(
     mails: dict[str, list[Row]], who: str
 ) -> None:
-    english: list[str] = []
-    for row in mails[who]:
-        assert row.row.data.get(READER_LANGUAGE) == READERS[who], row.row.template
-        body = flat(row.body)
-        english += [f"{row.row.template}: {form['text'][:70]!r}" for form in sentences(row.row.data)
-                    if flat(form["text"]) in body]  # fmt: skip
-        english += [f"{row.row.template}: {line}" for line in row.body.splitlines() if wcwidth.wcswidth(line) > 78]
-    assert english == [], "\n".join(sorted(set(english)))
+    english = english_read(mails[who], str(READERS[who]))
+    assert english == [], "\n".join(english)
     helped = " ".join(flat(row.body) for row in mails[who] if "HELP L'AUTOBUS" in row.body)
     assert helped.count("HELP L'AUTOBUS") == 2, helped[:300]
     for example in ("1: 3, 2: 5, 3: zero, 4: sprint, 5: 2", "rider 1 plays 3", "3 5 zero sprint 2"):

@@ -8,14 +8,17 @@ a pattern of no words of its own (:func:`adjudicator.words.joined`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
+import wcwidth
 from babel.messages.pofile import read_po
 
 from bot.core.basics.engine_words import is_form
 from bot.core.basics.translation import LOCALE_DIR
+from bot.core.messaging.rendering import READER_LANGUAGE
+from tests.support.rendering import Row
 
 
 @lru_cache(maxsize=1)
@@ -58,3 +61,31 @@ def english(data: Any) -> Any:
 def flat(text: str) -> str:
     """``text`` with every run of white space one space (a wrapped line read as one)."""
     return " ".join(text.split())
+
+
+def by_reader(rows: Iterable[Row], readers: Iterable[str]) -> dict[str, list[Row]]:
+    """The mails of each of ``readers`` (``ann@example.org`` is Ann's), in the order they were queued."""
+    found: dict[str, list[Row]] = {who: [] for who in readers}
+    for row in rows:
+        who = row.row.recipient.split("@")[0].capitalize()
+        if who in found:
+            found[who].append(row)
+    return found
+
+
+def patterns_said(rows: Iterable[Row]) -> set[str]:
+    """The patterns of every sentence said in ``rows``' data."""
+    return {form["said"] for row in rows for form in sentences(row.row.data)}
+
+
+def english_read(rows: Iterable[Row], language: str) -> list[str]:
+    """What a reader of ``language`` reads in English (each sentence of a mail's data found in English in its
+    body), and every line of theirs wider than 78 columns; asserts each mail is in ``language``."""
+    english: list[str] = []
+    for row in rows:
+        assert row.row.data.get(READER_LANGUAGE) == language, row.row.template
+        body = flat(row.body)
+        english += [f"{row.row.template}: {form['text'][:70]!r}" for form in sentences(row.row.data)
+                    if flat(form["text"]) in body]  # fmt: skip
+        english += [f"{row.row.template}: {line}" for line in row.body.splitlines() if wcwidth.wcswidth(line) > 78]
+    return sorted(set(english))

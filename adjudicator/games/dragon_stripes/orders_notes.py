@@ -7,14 +7,6 @@ from adjudicator.games.dragon_stripes.orders import Answer, Context, Orders
 from adjudicator.games.dragon_stripes.state import RunOrder, Step
 from adjudicator.words import Said, say
 
-DECIDE_SYNTAX = say(
-    "reveal, hold, or a standing order such as {until}, {at}, {count}",
-    until="'reveal until 30 beside'",
-    at="'hold at stripe 12'",
-    count="'reveal 3 then hold'",
-)
-OFFER_SYNTAX = say("take, pass, or a standing offer such as {offer}", offer="'take over if 25 or more beside'")
-
 
 def answer_note(answer: Answer, ctx: Context) -> Said:
     if answer is Answer.REVEAL:
