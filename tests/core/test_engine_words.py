@@ -18,6 +18,7 @@ from bot.core.basics.engine_words import is_form, kept, said_text, spoken
 from bot.core.basics.translation import speaking
 from bot.core.messaging.rendering import READER_LANGUAGE, environment, render_message
 from bot.core.model.outcomes import Message
+from bot.core.model.secret_values import Secret
 
 TRIP = "{seat} tripped on square {square}: penalty {penalty}"
 
@@ -119,3 +120,10 @@ def test_a_paragraph_is_wrapped_again_in_the_readers_language(monkeypatch: pytes
         assert french[0] == "  max_rounds = 30" and len(french) > 3, french
         assert all(line.startswith("      Quand") or line.startswith("      ") for line in french[1:])
         assert all(len(line) <= 78 for line in french) and "runner" not in " ".join(french)
+
+
+def test_a_secret_beside_engine_words_stays_a_secret() -> None:
+    """A message's data is kept once it is made; a secret in it (a str of its own kind) is left as it is, so
+    the message still knows it holds one and its outbox row forgets it once sent."""
+    message = Message("reply", {"code": Secret("hunter2"), "events": [say(TRIP, seat="Ann", square=20, penalty=2)]})
+    assert message.secret and isinstance(message.data["code"], Secret) and is_form(message.data["events"][0])

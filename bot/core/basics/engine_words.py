@@ -27,7 +27,7 @@ keep only the English).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from adjudicator.options import wrap_without_widow
@@ -40,19 +40,14 @@ _LAID_OUT_KEYS = _FORM_KEYS | {"layout"}
 
 def kept(data: Any) -> Any:
     """``data`` with every :class:`Said` in it (at any depth) replaced by its form; ``data`` itself, not a
-    copy, when it holds none."""
-    if isinstance(data, Said):
+    copy, when it holds none (only what changes is copied)."""
+    kind = type(data)
+    if kind is str or kind is int or data is None or kind is bool or kind is float:
+        return data
+    if kind is Said:
         form = {"said": data.pattern, "values": {k: kept(v) for k, v in data.values.items()}, "text": str(data)}
         return form if data.layout is None else {**form, "layout": list(data.layout)}
-    if isinstance(data, str):
-        return data
-    if isinstance(data, Mapping):
-        changed = {key: kept(value) for key, value in data.items()}
-        return changed if any(changed[k] is not v for k, v in data.items()) else data
-    if isinstance(data, list | tuple):
-        items = [kept(value) for value in data]
-        return items if any(a is not b for a, b in zip(items, data, strict=True)) else data
-    return data
+    return _rebuilt(data, kept)
 
 
 def reason(error: BaseException) -> str:
@@ -69,17 +64,40 @@ def is_form(value: object) -> bool:
 
 def spoken(data: Any) -> Any:
     """``data`` with every form and every :class:`Said` in it (at any depth) said in the current language;
-    ``data`` itself, not a copy, when it holds none."""
-    if isinstance(data, str):
-        return said_text(data) if isinstance(data, Said) else data
+    ``data`` itself, not a copy, when it holds none (only what changes is copied)."""
+    kind = type(data)
+    if kind is str or kind is int or data is None or kind is bool or kind is float:
+        return data
+    if kind is Said:
+        return said_text(data)
+    if kind is dict and is_form(data):
+        return said_text(data)
+    return _rebuilt(data, spoken)
+
+
+def _rebuilt(data: Any, each: Callable[[Any], Any]) -> Any:
+    """``data`` (a mapping, a list or a tuple; anything else as it is) with ``each`` applied to every value,
+    copied only when a value changes."""
     if isinstance(data, Mapping):
-        if is_form(data):
-            return said_text(data)
-        changed = {key: spoken(value) for key, value in data.items()}
-        return changed if any(changed[k] is not v for k, v in data.items()) else data
+        copy: dict[Any, Any] | None = None
+        for key, value in data.items():
+            new = each(value)
+            if new is not value:
+                if copy is None:
+                    copy = dict(data)
+                copy[key] = new
+        return data if copy is None else copy
     if isinstance(data, list | tuple):
-        items = [spoken(value) for value in data]
-        return items if any(a is not b for a, b in zip(items, data, strict=True)) else data
+        items: list[Any] | None = None
+        for index, value in enumerate(data):
+            new = each(value)
+            if new is not value:
+                if items is None:
+                    items = list(data)
+                items[index] = new
+        return data if items is None else items
+    if isinstance(data, str):
+        return each(data) if isinstance(data, Said) else data  # a str subclass of another kind: as it is
     return data
 
 
