@@ -234,9 +234,7 @@ class Club:
 
     def mails_to(self, recipient: str, needle: str = "") -> list[str]:
         """Bodies of the mail sent to ``recipient`` holding ``needle`` (white space flattened)."""
-        found = [
-            r.message.get_body(("plain",)).get_content() for r in self.smtp.messages() if recipient in r.recipients
-        ]
+        found = [r.text for r in self.smtp.messages() if recipient in r.recipients]
         return [body for body in found if flat(needle) in flat(body)]
 
     async def mail_arrives(self, recipient: str, needle: str, count: int = 1) -> list[str]:

@@ -9,6 +9,7 @@ certificate, and require AUTH.
 from __future__ import annotations
 
 import email
+import functools
 import shutil
 import ssl
 import tempfile
@@ -34,11 +35,17 @@ class Received:
     recipients: tuple[str, ...]
     raw: bytes
 
-    @property
+    @functools.cached_property
     def message(self) -> EmailMessage:
+        """The mail parsed once (the harnesses poll the sink's mails many times a second)."""
         parsed = email.message_from_bytes(self.raw, policy=policy.default)
         assert isinstance(parsed, EmailMessage)
         return parsed
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The plain body, decoded once."""
+        return str(self.message.get_body(("plain",)).get_content())
 
 
 class _Collect:
