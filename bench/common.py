@@ -67,6 +67,37 @@ def report(payload: dict[str, Any]) -> None:
     print(json.dumps(payload), flush=True)
 
 
+def _cpu_ticks() -> tuple[int, int]:
+    """(busy, all) CPU ticks of the whole machine since boot (``/proc/stat``'s first line)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
+def quiet_machine(busy_below: float = 0.15, window: float = 0.25, longest: float = 10.0) -> float:
+    """Wait until the machine is quiet: less than ``busy_below`` of its CPU busy over ``window``
+    seconds (at most ``longest`` seconds in all); the busy share of the last window.
+
+    Each timed run of a set (a floor, a serve) starts after this, so none pays for what the one
+    before it left running (a serve's exit, PostgreSQL's autovacuum and checkpoint after a run's
+    writes, the sink's garbage): without it the floor, run first in each round right after the
+    last serve, ranged 194 to 510 msg/s in one set of three.  Where ``/proc/stat`` is missing, no wait.
+    """
+    deadline = time.monotonic() + longest
+    share = 0.0
+    while True:
+        try:
+            busy0, all0 = _cpu_ticks()
+            time.sleep(window)
+            busy1, all1 = _cpu_ticks()
+        except OSError:
+            return 0.0
+        share = (busy1 - busy0) / max(1, all1 - all0)
+        if share < busy_below or time.monotonic() > deadline:
+            return share
+
+
 class Databases:
     """Fresh migrated databases: SQLite files in a temp dir, or PostgreSQL databases cloned from a
     template; and copies of a league built once (:meth:`copy_of`)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from bench.common import ROOT
+from bench.common import ROOT, quiet_machine
 from bench.crunch import _floor as send_floor
 from bench.serve import Bench
 
@@ -82,6 +82,7 @@ def guard(
                 done = bench.crunch(games, checkout)
                 if done.mails != games * 9:
                     print(f"  WARNING ({name}): {done.mails} reports of {games * 9}")
+                quiet_machine()
                 base = send_floor(done.mails, done.size)
                 send_floors.append(base)
                 spreads[name].append(done.spread)

@@ -40,7 +40,7 @@ from imapclient import IMAPClient
 from sqlalchemy import update
 
 from bench import world
-from bench.common import ROOT, Databases
+from bench.common import ROOT, Databases, quiet_machine
 from bot.core.people.seat_secrets import hash_secret
 from bot.store.db import make_engine, session_factory, unit_of_work
 from bot.store.models import Game, Seat
@@ -194,6 +194,7 @@ class Bench:
         """The bare loop: one FETCH RFC822 and one MOVE a message, over a mailbox of N mails."""
         user = self._mailbox()
         client = IMAPClient(self.dovecot.host, port=self.dovecot.port, ssl=False, timeout=60)
+        quiet_machine()
         start = time.perf_counter()
         client.login(user, PASSWORD)
         client.create_folder("Done")
@@ -230,9 +231,10 @@ class Bench:
         user = self.dovecot.new_user("scale")  # an empty mailbox, shared (each serve polls it)
         database = self.due(checkout, games)
         expected = games * (world.SEATS + 1)
-        before = len(self.sink.messages())
+        before = self.sink.count()
         command = [sys.executable, "-m", cli_module(checkout), "--config", str(self._config(database, user)), "serve"]
         started: list[float] = []
+        quiet_machine()
         served = [
             subprocess.Popen(
                 command, cwd=checkout, env=self._environ(checkout), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
@@ -257,7 +259,7 @@ class Bench:
         try:
             deadline = time.perf_counter() + timeout
             first_mail = 0.0
-            while (count := len(self.sink.messages()) - before) < expected:
+            while (count := self.sink.count() - before) < expected:
                 if count and not first_mail:
                     first_mail = time.perf_counter() - started[0]
                 if any(process.poll() is not None for process in served):
@@ -266,7 +268,7 @@ class Bench:
                         + b"".join([line for each in lines for line in each][-40:]).decode(errors="replace")
                     )
                 if time.perf_counter() > deadline:
-                    raise RuntimeError(f"{len(self.sink.messages()) - before} of {expected} mails in {timeout} s")
+                    raise RuntimeError(f"{self.sink.count() - before} of {expected} mails in {timeout} s")
                 time.sleep(0.002)
             wall = time.perf_counter() - started[0]
             time.sleep(1.0)  # a mail sent twice would come now
@@ -357,7 +359,8 @@ class Bench:
                 "raw",
             ]
             command = [*spy, "--rate", "250", "--output", str(profile), "--", *command]
-        before = len(self.sink.messages())
+        before = self.sink.count()
+        quiet_machine()
         process = subprocess.Popen(command, cwd=checkout, env=environ, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if watch is not None:
             watch(process.pid)
@@ -382,7 +385,7 @@ class Bench:
             if not first.wait(60):
                 raise RuntimeError("referee serve wrote no log line in 60 s")
             deadline = started[0] + timeout
-            while (count := len(self.sink.messages()) - before) < expected:
+            while (count := self.sink.count() - before) < expected:
                 if count and first_mail is None:
                     first_mail = time.perf_counter() - started[0]
                 if process.poll() is not None:

@@ -134,6 +134,11 @@ class SmtpSink:
         with self.lock:
             return list(self.received)
 
+    def count(self) -> int:
+        """How many messages have arrived (without copying them: a benchmark polls this every few ms)."""
+        with self.lock:
+            return len(self.received)
+
     def wait_for(self, count: int, timeout: float = 10.0) -> list[Received]:
         """Wait until at least ``count`` messages have arrived; returns them all."""
         deadline = time.monotonic() + timeout
