@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 import bot.email.mail_reader as reader_module
-from bot.email.mail_reader import MailReader, ReadingFailed, ToRead, read_mails
+from bot.core.intake.sender_budgets import SenderBudgetLimits, SenderBudgets
+from bot.email.mail_reader import ANSWERS_PIPE_BYTES, MailReader, ReadingFailed, ToRead, read_mails, widen_pipe
 from tests.email.pipeline import POLICY
 from tests.email.test_corpus import CASES, raw_of
 from tests.email.world import START
@@ -174,3 +175,36 @@ def test_the_reader_process_runs_with_its_address_space_limited():
         reader.close()
     (line,) = [line for line in limits.splitlines() if line.startswith("Max address space")]
     assert line.split()[3] == str(300 * 1024 * 1024), line
+
+
+def test_a_mail_s_reading_time_is_the_child_s_own_however_late_the_intake_collects_it():
+    """The intake collects a batch's answers only after applying the batch before; a sender's budget
+    is charged what reading its mails took in the child, not the time the answers waited to be taken
+    (the strangers' budget would run out on mail that cost nothing, and good mail would be parked)."""
+    batch = corpus_batch()[:20]
+    senders = SenderBudgets(SenderBudgetLimits(), lambda: frozenset())
+    reader = MailReader(POLICY, processes=1, senders=senders)
+    try:
+        reader.warm_up()
+        reader.start(batch)
+        time.sleep(1.0)  # the intake applies the batch before meanwhile
+        read = reader.result()
+    finally:
+        reader.close()
+    assert len(read) == len(batch) and reader.batches_in_process == 2
+    spent = senders._strangers.since(0.0)
+    assert 0.0 < spent < 0.5, f"{len(batch)} mails charged {spent:.3f} s of reading (the intake waited 1 s)"
+
+
+def test_the_answers_pipe_has_room_for_a_whole_batch():
+    """A batch's answers (about 1 KB a mail) fit in the pipe, so the child reads on while the intake
+    applies the batch before (Linux; elsewhere the pipe keeps the system's size)."""
+    ours, theirs = os.pipe()
+    try:
+        room = widen_pipe(ours)
+        if sys.platform == "linux":
+            assert room >= min(ANSWERS_PIPE_BYTES, int(Path("/proc/sys/fs/pipe-max-size").read_text()))
+            assert room >= 256 * 1024
+    finally:
+        os.close(ours)
+        os.close(theirs)
