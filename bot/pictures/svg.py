@@ -108,8 +108,13 @@ def text_width(text: str, font_size: float) -> float:
 
 
 def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``11th``, ``23rd``; in the language being spoken, its own short form (``1e``,
-    ``1.``: the catalogues' ``%(place)sth``, context ``place``)."""
+    """``1st``, ``2nd``, ``11th``, ``23rd``; in the language being spoken, its own short form (``1er``,
+    ``2e``, ``1.``: the catalogues' ``1st`` for the first place and ``%(place)sth`` for the others,
+    context ``place``)."""
+    if n == 1:
+        first = pgettext("place", FIRST)
+        if first != FIRST:
+            return first
     said = pgettext("place", PAST_TENTH)
     if said != PAST_TENTH:
         return said % {"place": n}
@@ -117,6 +122,8 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+FIRST = mark("place", "1st")
+"""The first place, which some languages write apart (French ``1er``, not ``1e``)."""
 PAST_TENTH = mark("place", "%(place)sth")
 """A place as a number (the same message as the reports' places past the tenth)."""
 

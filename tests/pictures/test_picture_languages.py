@@ -22,7 +22,7 @@ def test_golden_striders_caption_and_alt_text_in_french_and_german():
     assert "Golden Strider, steeple, après la manche" in french.svg
     assert "cases jusqu&#39;à l&#39;arrivée" in french.svg or "cases jusqu'à l'arrivée" in french.svg
     assert "coureurs sur une piste de" in french.alt and "runners" not in french.alt
-    assert "1e " in french.alt and "1st" not in french.alt, french.alt
+    assert "1er " in french.alt and "1st" not in french.alt, french.alt
     assert "Golden Strider, Hindernislauf, nach Runde" in german.svg and "Läufer auf einer Bahn" in german.alt
     assert "1. " in german.alt, german.alt
     assert language() == "en"  # drawing in a language leaves the caller's as it was
@@ -32,10 +32,13 @@ def test_the_list_and_place_words_follow_the_language_being_spoken():
     from bot.core.basics.translation import speaking
 
     assert joined(["Ann", "Ben", "Cat"]) == "Ann, Ben and Cat" and ordinal(2) == "2nd"
+    assert [ordinal(n) for n in (1, 11, 21, 22, 103)] == ["1st", "11th", "21st", "22nd", "103rd"]
     with speaking("fr"):
         assert joined(["Ann", "Ben"]) == "Ann et Ben" and ordinal(2) == "2e"
+        assert [ordinal(n) for n in (1, 11, 21)] == ["1er", "11e", "21e"]  # French writes the first apart
     with speaking("de"):
         assert joined(["Ann", "Ben"]) == "Ann und Ben" and ordinal(2) == "2."
+        assert [ordinal(n) for n in (1, 21)] == ["1.", "21."]
 
 
 def test_a_mailed_and_a_dmed_picture_are_in_the_recipients_language():
