@@ -7,6 +7,9 @@ machine's noise falls on both:
 * **intake**: N order mails of seated players of password games, from serve's first log
   line until the last reply is accepted, against a bare imapclient loop of one FETCH and one
   MOVE a message over as many mails (ratio bot msg/s / floor msg/s; goal at least 1.0);
+* **replies**: 20 order mails delivered one at a time (0.25 s apart) to a running serve, each
+  reply's seconds from its mail's delivery to the sink (goal: p50 at most 1 s, max at most 5 s);
+  and the intake's own replies, from serve's first log line (its mails were all waiting);
 * **crunch**: G games of 8 due at serve's start, from the first report accepted to the last,
   against a bare aiosmtplib loop sending as many mails of the same size over one connection
   (ratio bot seconds / floor seconds; goal at most 1.5); and from serve's first log line to
@@ -34,6 +37,14 @@ def spread(values: list[float], digits: int = 2) -> str:
     return " / ".join(f"{v:.{digits}f}" for v in (min(values), statistics.median(values), max(values)))
 
 
+def quantile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (the nearest rank; nan for none)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
 def named(against: list[Path]) -> dict[str, Path]:
     """The checkouts to run: this one as ``this``; one other as ``other``, several by their directory's name."""
     if len(against) == 1:
@@ -58,6 +69,8 @@ def guard(
     spreads: dict[str, list[float]] = {name: [] for name in checkouts}
     crunch_ratios: dict[str, list[float]] = {name: [] for name in checkouts}
     firsts: dict[str, list[float]] = {name: [] for name in checkouts}
+    backlog: dict[str, list[float]] = {name: [] for name in checkouts}
+    trickled: dict[str, list[float]] = {name: [] for name in checkouts}
     floors: list[float] = []
     send_floors: list[float] = []
     try:
@@ -73,6 +86,12 @@ def guard(
                     print(f"  WARNING ({name}): {run.replies} replies, {run.accepted} with ORDERS ACCEPTED of {mails}")
                 rates[name].append(run.rate)
                 ratios[name].append(run.rate / floor.rate)
+                backlog[name] += run.latencies
+                trickle = bench.trickle(checkout=checkout)
+                if trickle.replies != len(trickle.latencies):
+                    print(f"  WARNING ({name}): {trickle.replies} replies to the trickle, "
+                          f"{len(trickle.latencies)} matched to their mails")  # fmt: skip
+                trickled[name] += trickle.latencies
             print(f"  round {repetition + 1}: floor {floor.rate:.0f} msg/s; "
                   + "; ".join(f"{name} {rates[name][-1]:.0f} ({ratios[name][-1]:.2f}x)" for name, _ in order),
                   flush=True)  # fmt: skip
@@ -97,6 +116,12 @@ def guard(
         label = f"{name} ({checkout})"
         print(f"  intake {label}: {spread(rates[name], 0)} msg/s, ratio {spread(ratios[name])} (goal >= 1.0)")
         medians[f"intake_ratio_{name}"] = statistics.median(ratios[name])
+        print(f"  replies {label}: {len(trickled[name])} mails delivered one at a time to a running serve: "
+              f"p50 {quantile(trickled[name], 0.5):.2f} s, max {max(trickled[name]):.2f} s (goal p50 <= 1, max <= 5); "
+              f"the {len(backlog[name])} waiting when it started: p50 {quantile(backlog[name], 0.5):.2f} s, "
+              f"max {max(backlog[name]):.2f} s")  # fmt: skip
+        medians[f"reply_p50_{name}"] = quantile(trickled[name], 0.5)
+        medians[f"reply_max_{name}"] = max(trickled[name])
     if crunch:
         print(f"  crunch floor (bare aiosmtplib, one connection, {games * 9} mails): {spread(send_floors)} s")
         for name, checkout in checkouts.items():

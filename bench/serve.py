@@ -86,10 +86,21 @@ class Run:
     mails: int
     replies: int
     accepted: int
+    latencies: tuple[float, ...] = ()
+    """Each reply's seconds from serve's first log line (every mail was waiting then) to the sink."""
 
     @property
     def rate(self) -> float:
         return self.mails / self.wall
+
+
+@dataclass(frozen=True)
+class Trickle:
+    """Order mails delivered one at a time to a running serve: each reply's seconds from the mail's
+    delivery (its APPEND done) to the reply at the sink."""
+
+    latencies: tuple[float, ...]
+    replies: int
 
 
 def order_mail(game: int, seat: int, addresses: int, number: int) -> bytes:
@@ -212,7 +223,40 @@ class Bench:
         database = self.league(checkout)
         served = self._serve(database, user, self.mails, checkout, profile, timeout)
         accepted = sum(b"ORDERS ACCEPTED" in r.raw for r in served.received)
-        return Run(served.wall, self.mails, len(served.received), accepted)
+        latencies = tuple(sorted(r.at - served.started for r in served.received))
+        return Run(served.wall, self.mails, len(served.received), accepted, latencies)
+
+    def trickle(self, mails: int = 20, spacing: float = 0.25, checkout: Path = ROOT, timeout: float = 120) -> Trickle:
+        """``mails`` order mails delivered to a running serve ``spacing`` seconds apart (after it has
+        been up a second), as players' mail comes in: each reply's latency from its mail's delivery."""
+        user = self.dovecot.new_user("trickle")  # an empty mailbox: serve idles on it first
+        database = self.league(checkout)
+        raws = [
+            order_mail(n % self.games, (n // self.games) % world.SEATS, self.addresses, 10_000 + n)
+            for n in range(mails)
+        ]
+        delivered: dict[bytes, float] = {}
+
+        def deliver() -> None:
+            client = IMAPClient(self.dovecot.host, port=self.dovecot.port, ssl=False, timeout=60)
+            client.login(user, PASSWORD)
+            time.sleep(1.5)  # serve's start: its first pass, then IDLE
+            for raw in raws:
+                client.append("INBOX", raw)
+                delivered[_message_id(raw)] = time.perf_counter()
+                time.sleep(spacing)
+            client.logout()
+
+        sender = threading.Thread(target=deliver, daemon=True)
+        served = self._serve(database, user, mails, checkout, None, timeout, watch=lambda _pid: sender.start())
+        sender.join(10)
+        latencies = []
+        for received in served.received:
+            header = received.message["In-Reply-To"]
+            sent = delivered.get(str(header).strip().encode()) if header else None
+            if sent is not None:
+                latencies.append(received.at - sent)
+        return Trickle(tuple(sorted(latencies)), len(served.received))
 
     def crunch(self, games: int, checkout: Path = ROOT, timeout: float = 600) -> Crunch:
         """The crunch: ``games`` games of 8 all due at serve's start (their deadlines passed), every
@@ -403,7 +447,7 @@ class Bench:
                 process.kill()
                 process.wait()
             reader.join(5)
-        return _Served(wall, wall if first_mail is None else first_mail, self.sink.messages()[before:])
+        return _Served(wall, wall if first_mail is None else first_mail, self.sink.messages()[before:], started[0])
 
 
 @dataclass(frozen=True)
@@ -413,6 +457,15 @@ class _Served:
     first: float
     """From serve's first log line to the first mail at the sink."""
     received: list[Received]
+    started: float
+    """Serve's first log line (``time.perf_counter``)."""
+
+
+def _message_id(raw: bytes) -> bytes:
+    """The Message-ID of a mail this module wrote (one line, as :func:`order_mail` writes it)."""
+    head = raw.split(b"\n\n", 1)[0].replace(b"\r", b"")
+    line = next(line for line in head.split(b"\n") if line.lower().startswith(b"message-id:"))
+    return line.split(b":", 1)[1].strip()
 
 
 class _Pid:

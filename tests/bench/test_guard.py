@@ -23,9 +23,12 @@ def test_the_guard_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "WARNING" not in out, out
     for line in ("intake floor (bare imapclient FETCH+MOVE, 24 mails)", "intake this (", "crunch floor",
-                 "crunch this (", "start to first report"):  # fmt: skip
+                 "crunch this (", "start to first report", "20 mails delivered one at a time to a running serve",
+                 "the 24 waiting when it started"):  # fmt: skip
         assert line in out, out
-    assert set(medians) == {"intake_ratio_this", "crunch_ratio_this"} and all(v > 0 for v in medians.values())
+    assert set(medians) == {"intake_ratio_this", "crunch_ratio_this", "reply_p50_this", "reply_max_this"}
+    assert all(v > 0 for v in medians.values()), medians
+    assert medians["reply_p50_this"] <= medians["reply_max_this"] < 60  # every trickled mail was answered
 
 
 def test_serve_scale_runs_two_serves_on_one_database_and_counts_the_reports(capsys: pytest.CaptureFixture[str]):

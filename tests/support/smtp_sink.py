@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -34,6 +34,8 @@ class Received:
     mail_from: str
     recipients: tuple[str, ...]
     raw: bytes
+    at: float = field(default_factory=time.perf_counter)
+    """When the sink accepted it (``time.perf_counter``: a benchmark's replies' latency)."""
 
     @functools.cached_property
     def message(self) -> EmailMessage:
