@@ -78,6 +78,16 @@ def patterns_said(rows: Iterable[Row]) -> set[str]:
     return {form["said"] for row in rows for form in sentences(row.row.data)}
 
 
+def check_patterns_said(mails: dict[str, list[Row]], patterns: set[str], must_fire: set[str]) -> None:
+    """Every pattern each reader's mails said is one of the game's ``patterns``, and the scripted play made
+    each of ``must_fire`` (themselves the game's) fire for every reader."""
+    assert patterns >= must_fire, must_fire - patterns
+    for who, rows in mails.items():
+        said = patterns_said(rows)
+        assert said <= patterns, (who, said - patterns)
+        assert said >= must_fire, (who, must_fire - said)
+
+
 def english_read(rows: Iterable[Row], language: str) -> list[str]:
     """What a reader of ``language`` reads in English (each sentence of a mail's data found in English in its
     body), and every line of theirs wider than 78 columns; asserts each mail is in ``language``."""
