@@ -7,6 +7,7 @@ mapping, :func:`is_whole` the check for a whole number (a bool is not one).
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
@@ -27,12 +28,32 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, JSON]) -> d
     for name, value in given.items():
         spec = by_name[name]
         if spec.choices and value not in spec.choices:
-            choices = ", ".join(repr(c) for c in spec.choices)
-            raise SetupError(f"option {name} must be one of {choices}, not {value!r}")
+            choices = ", ".join(option_text(c) for c in spec.choices)
+            raise SetupError(f"option {name} must be one of {choices}, not {option_text(value)}")
         if spec.default is not None and not _same_type(spec.default, value):
-            raise SetupError(f"option {name} must be {type(spec.default).__name__}, not {value!r}")
+            raise SetupError(f"option {name} must be {_kind_of(spec.default)}, not {option_text(value)}")
         resolved[name] = value
     return resolved
+
+
+def option_text(value: JSON) -> str:
+    """An option's value as a game master writes it in ``OPTION <game> <name> <value>`` (read as JSON, else
+    as the words given): ``true``, ``false``, ``null``, ``3``, ``[1, 2]``; a text as it is.  Never Python's
+    words (``True``, ``None``) or quotes: what a reader sees can be typed back."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _kind_of(default: JSON) -> str:
+    """What an option of this default takes, in words (an error to a game master)."""
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int | float):
+        return "a number"
+    if isinstance(default, str):
+        return "a word or a text"
+    return "a list" if isinstance(default, list) else "a table"
 
 
 def _same_type(default: JSON, value: JSON) -> bool:
@@ -58,16 +79,18 @@ def describe_options(specs: Sequence[OptionSpec], values: Mapping[str, JSON] | N
     for spec in specs:
         head: str
         if values is None:
-            head = f"{spec.name} = {spec.default!r}"
+            head = f"{spec.name} = {option_text(spec.default)}"
             if spec.choices:
                 head = say(
-                    "{setting} (one of: {choices})", setting=head, choices=", ".join(str(c) for c in spec.choices)
+                    "{setting} (one of: {choices})",
+                    setting=head,
+                    choices=", ".join(option_text(c) for c in spec.choices),
                 )
         else:
             value = values.get(spec.name, spec.default)
-            head = f"{spec.name} = {value!r}"
+            head = f"{spec.name} = {option_text(value)}"
             if value != spec.default:
-                head = say("{setting} (default {default})", setting=head, default=repr(spec.default))
+                head = say("{setting} (default {default})", setting=head, default=option_text(spec.default))
         paragraphs += [paragraph(head, "  ", "      "), paragraph(spec.help, "      ", "      ")]
     return joined("\n", paragraphs)
 

@@ -176,7 +176,7 @@ def test_a_french_or_german_player_reads_no_english_sentence_of_the_engine(
     assert helped.count("HELP L'AUTOBUS") == 2, helped[:300]
     for example in ("1: 3, 2: 5, 3: zero, 4: sprint, 5: 2", "rider 1 plays 3", "3 5 zero sprint 2"):
         assert example in helped, example  # the order examples verbatim
-    assert "team_tie = 'shared'" in helped and "start_assignment = 'latin'" in helped  # names and values
+    assert "team_tie = shared" in helped and "start_assignment = latin" in helped  # names and values, as OPTION
     assert not re.search(r"Each cyclist holds|Slipstream|Options and their|This game's options|one of:", helped)
     assert not re.search(r"the referee played|WARNING|expected RIDER", " ".join(flat(row.body) for row in mails[who]))
 
@@ -196,13 +196,13 @@ def test_the_english_player_reads_what_the_engine_said_before(mails: dict[str, l
     said = " ".join(flat(row.body) for row in rows)
     assert "Cat rider 1 cannot play 9: it holds no 9; the referee played" in said
     assert "WARNING: rider 2 cannot play zero: no special card may be played on the first turn (seed rule 10)" in said
-    assert "Each cyclist holds movement cards" in said and "team_tie = 'shared' (default 'best_cyclist')" in said
+    assert "Each cyclist holds movement cards" in said and "team_tie = shared (default best_cyclist)" in said
 
 
 @pytest.mark.parametrize("options", [None, {}, {"team_tie": "shared", "start_layout": list(range(1, 26))}])
 def test_the_help_is_said_as_the_shared_code_writes_it(options: dict[str, Any] | None) -> None:
     """English to the byte; French and German within 78 columns with no English sentence (an option's
-    setting too long for one line, here start_layout's list, keeps its English "(default None)")."""
+    setting too long for one line, here start_layout's list, keeps its English "(default null)")."""
     said = help_text(options)
     assert isinstance(said, Said) and str(said) == help_with_options(str(HELP), OPTION_SPECS, options)
     for language in ("fr", "de"):
@@ -210,7 +210,7 @@ def test_the_help_is_said_as_the_shared_code_writes_it(options: dict[str, Any] |
             text = said_text(said)
         lines = text.splitlines()
         assert all(wcwidth.wcswidth(line) <= 78 for line in lines), [line for line in lines if len(line) > 78]
-        assert not re.search(r"Each cyclist|Slipstream|Options and|This game's|\(one of|\(default '|ruling L", text)
+        assert not re.search(r"Each cyclist|Slipstream|Options and|This game's|\(one of|\(default best|ruling L", text)
         assert "  team_tie = " in text and "1: 3, 2: 5, 3: zero, 4: sprint, 5: 2" in text
 
 

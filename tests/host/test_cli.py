@@ -103,7 +103,7 @@ def test_demo_refuses_a_wrong_player_count(tmp_path, capsys):
     ("option", "message"),
     [
         ("nosuch=1", "unknown option(s) nosuch; known: "),
-        ("race_length=abc", "option race_length must be int, not 'abc'"),
+        ("race_length=abc", "option race_length must be a number, not abc"),
     ],
 )
 def test_demo_says_what_is_wrong_with_an_option(tmp_path, capsys, option, message):

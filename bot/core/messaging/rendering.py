@@ -76,6 +76,7 @@ from babel import Locale, UnknownLocaleError
 from jinja2 import meta
 from jinja2.filters import do_wordwrap
 
+from adjudicator.options import option_text
 from adjudicator.order_commitments import short_commitment
 from adjudicator.text import a_or_an
 from bot.core.basics.display_width import WidthWrapper, clip, display_width, pad_left, pad_right
@@ -393,7 +394,7 @@ def environment(form: str = "common", directory: Path = TEMPLATES_DIR) -> jinja2
         ljust=_ljust, rjust=_rjust, cell=_cell, clip=_clip, wrap=_wrap, wordwrap=_wordwrap, pack=_pack,
         seat_labels=_seat_labels, when=_when, width=_width, widest=_widest, a_or_an=a_or_an,
         commitment=short_commitment, ordinal=_ordinal, rules_in_language=_rules_in_language,
-        language_name=_language_name, status_word=_status_word,
+        language_name=_language_name, status_word=_status_word, option_value=option_text,
     )  # fmt: skip
     catalogues = [f"{form}/phrases.j2", "common/phrases.j2"] if form != "common" else ["common/phrases.j2"]
     plain_catalogues = [name.replace(".j2", ".plain.j2") for name in catalogues] + catalogues
