@@ -14,7 +14,7 @@ import pytest
 from adjudicator.options import paragraph
 from adjudicator.words import joined, say
 from bot.core.basics import engine_words
-from bot.core.basics.engine_words import is_form, kept, said_text, spoken
+from bot.core.basics.engine_words import KeptMapping, is_form, kept, said_text, spoken
 from bot.core.basics.translation import speaking
 from bot.core.messaging.rendering import READER_LANGUAGE, environment, render_message
 from bot.core.model.outcomes import Message
@@ -39,8 +39,14 @@ def test_kept_turns_every_said_text_into_plain_json_and_leaves_other_data_alone(
         "said": TRIP, "values": {"seat": "Ann", "square": 20, "penalty": 2}, "text": "Ann tripped on square 20: penalty 2",
     }  # fmt: skip
     assert form["events"][1] == "plain" and form["n"] == 3
-    untouched = {"a": ["b", {"c": 1}]}
+    untouched = ["b", ("c", 1)]
     assert kept(untouched) is untouched  # nothing to keep: not copied
+    shared = kept({"a": ["b", {"c": 1}]})  # a dict comes back marked as kept (a shallow copy) ...
+    assert shared == {"a": ["b", {"c": 1}]} and type(shared) is KeptMapping and json.dumps(shared)
+    assert kept(shared) is shared  # ... and is not walked again
+    copy = kept({**shared, "seat": "Ann"})
+    assert copy["a"] is shared["a"] and copy == {"a": ["b", {"c": 1}], "seat": "Ann"}
+    assert Message("report", copy).data == copy
 
 
 def test_a_french_reader_gets_the_translation_with_the_values_put_in() -> None:

@@ -268,15 +268,27 @@ async def test_on_two_sessions_one_recipients_mail_arrives_in_order_and_every_ro
     [("ann@example.org", True), ("first.last+tag@mail.example.org", True), ("o'neil@example.org", True),
      ("x_y-z=1@example.co.uk", True), ('"a b"@example.org', False), ("Ann <ann@example.org>", False),
      ("ann@example.org ", False), ("ann@exämple.org", False), ("a@b@example.org", False),
-     ("ann@example.org> SIZE=1", False), ("", False)],
+     ("ann@example.org> SIZE=1", False), ("", False), ("@example.org", False), ("ann@", False),
+     ("ann@example.org\r\nRCPT TO:<x@y>", False), ("ann\x00@example.org", False)],
 )  # fmt: skip
 def test_an_address_goes_into_the_envelope_as_it_is_only_when_the_library_would_not_change_it(address, plain):
-    """MAIL FROM and RCPT TO skip aiosmtplib's parsing for a plain address (bot.email.smtp._PLAIN_ADDRESS),
+    """MAIL FROM and RCPT TO skip aiosmtplib's parsing for a plain address (bot.email.smtp.is_plain_address),
     one its quote_address gives back unchanged; any other goes through the library's mail and rcpt."""
     from aiosmtplib.email import quote_address
 
-    from bot.email.smtp import _PLAIN_ADDRESS
+    from bot.email.smtp import is_plain_address
 
-    assert bool(_PLAIN_ADDRESS.fullmatch(address)) == plain
+    assert is_plain_address(address) == plain
     if plain:
         assert quote_address(address) == f"<{address}>"
+
+
+@pytest.mark.parametrize("raw", [b"", b"a\r\nb\r\n", b"a\nb\n", b"a\rb", b"a\r\n\nb\r", b"\r\r\n\n", b"no line end"])
+def test_the_size_declared_is_the_size_data_sends(raw):
+    """SIZE (RFC 1870) is counted on the bytes DATA sends, every line ending made CRLF (aiosmtplib's
+    normalize_message_line_endings), whether or not the message's were already."""
+    from aiosmtplib.protocol import normalize_message_line_endings
+
+    from bot.email.smtp import smtp_size
+
+    assert smtp_size(raw) == len(normalize_message_line_endings(raw))

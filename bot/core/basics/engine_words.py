@@ -38,16 +38,28 @@ _FORM_KEYS = frozenset(("said", "values", "text"))
 _LAID_OUT_KEYS = _FORM_KEYS | {"layout"}
 
 
+class KeptMapping(dict[Any, Any]):
+    """A mapping :func:`kept` gave: nothing in it is a :class:`Said` any more, so :func:`kept` gives it back
+    as it is, without walking it again (a turn's report, shared by its nine copies, is walked once).
+    A plain ``dict`` to everything else (``json``, the database, the templates); never a form."""
+
+    __slots__ = ()
+
+
 def kept(data: Any) -> Any:
-    """``data`` with every :class:`Said` in it (at any depth) replaced by its form; ``data`` itself, not a
-    copy, when it holds none (only what changes is copied)."""
+    """``data`` with every :class:`Said` in it (at any depth) replaced by its form; a ``dict`` in it comes
+    back as a :class:`KeptMapping` (a shallow copy when nothing in it changed), anything else is ``data``
+    itself when it holds no :class:`Said` (only what changes is copied)."""
     kind = type(data)
-    if kind is str or kind is int or data is None or kind is bool or kind is float:
+    if kind is str or kind is int or data is None or kind is bool or kind is float or kind is KeptMapping:
         return data
     if kind is Said:
         form = {"said": data.pattern, "values": {k: kept(v) for k, v in data.values.items()}, "text": str(data)}
         return form if data.layout is None else {**form, "layout": list(data.layout)}
-    return _rebuilt(data, kept)
+    rebuilt = _rebuilt(data, kept)
+    if type(rebuilt) is dict and not is_form(rebuilt):  # a form stays a plain dict: spoken() knows it by that
+        return KeptMapping(rebuilt)
+    return rebuilt
 
 
 def reason(error: BaseException) -> str:

@@ -360,8 +360,9 @@ def report_outcomes(
     key = f"report:{game.slug}:{record.generation}:{record.turn_number}"
     public = Message("report", common)
     outcomes = [Outcome(ToPublic(game.id), public, REPORT, key, game.id, record.turn_number)]
+    shared = public.data  # kept once (engine_words.KeptMapping): each copy below walks only its own keys
     for seat in game.seats:  # a seat its player left (resigned, ejected) no longer shows them its private part
-        data = common if seat.resigned else {**common, "seat": seat.name, "private": record.private.get(seat.name)}
+        data = shared if seat.resigned else {**shared, "seat": seat.name, "private": record.private.get(seat.name)}
         outcomes.append(
             Outcome(ToPlayer(seat.player_id, seat.name), Message("report", data), REPORT, key, game.id,
                     record.turn_number)
