@@ -152,6 +152,21 @@ def build_in(checkout: Path, *args: str) -> None:
         raise RuntimeError(f"building the league with {checkout}'s code failed:\n{done.stderr[-4000:]}")
 
 
+_COMPILED: set[Path] = set()
+
+
+def compiled(checkout: Path) -> None:
+    """Compile ``checkout``'s own packages to bytecode once, as ``pip install`` does: a checkout run from
+    its sources under ``PYTHONDONTWRITEBYTECODE`` (set on some machines) would compile every module it
+    imports at every start, its mail reader's too, whose start falls inside the timed window."""
+    if checkout.resolve() in _COMPILED:
+        return
+    packages = [str(checkout / name) for name in ("bot", "adjudicator", "bench") if (checkout / name).is_dir()]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *packages], check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    _COMPILED.add(checkout.resolve())
+
+
 def cli_module(checkout: Path) -> str:
     """The module that is ``referee`` in ``checkout``: ``bot.host.cli``, or ``bot.cli`` in older commits."""
     return "bot.host.cli" if (checkout / "bot" / "host" / "cli.py").exists() else "bot.cli"
@@ -374,6 +389,7 @@ class Bench:
         return config
 
     def _environ(self, checkout: Path) -> dict[str, str]:
+        compiled(checkout)
         return dict(os.environ, PYTHONPATH=str(checkout), REFEREE_IMAP_PASSWORD=PASSWORD,
                     REFEREE_SECRET_KEY=world.KEY.decode())  # fmt: skip
 
