@@ -5,7 +5,9 @@ Usage: python -m tests.host.digest_runner POINT --config FILE serve
 
 POINT ``mid-pass``: inside the pass's transaction, once the digests' outbox rows are written and their
 items deleted, before the commit; ``after-commit``: as soon as the pass has committed a digest, before
-the sender has sent it.
+the sender has sent it.  At ``after-commit`` this process's sender claims nothing: the commit rings the
+sender's bell, and a claim taken in the instant before the kill would lease the row to a dead process
+for the lease's two minutes (as it would after a real crash), which is the lease's test, not this one's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from datetime import datetime
 from typing import Any
 
+from bot.core.messaging import outbox
 from bot.core.runtime import service
 from bot.host.cli import main
 
@@ -41,6 +44,7 @@ def arm(point: str) -> None:
             return die_if(passes(self, now))
 
         service.GameService.send_digests_due = after_commit  # type: ignore[method-assign]
+        outbox.OutboxDrain.due = lambda self, *args, **kwargs: []  # type: ignore[method-assign]
     else:
         raise SystemExit(f"unknown point {point!r}")
 
