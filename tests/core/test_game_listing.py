@@ -91,3 +91,15 @@ def test_the_kinds_listing_says_how_many_players(capsys) -> None:
     out = capsys.readouterr().out
     assert "L'autobus (5 players)" in out and "Strike Gold (2 to 8 players)" in out
     assert "5-5" not in out
+
+
+def test_option_answer_and_notice_show_values_as_option_takes_them(harness: Harness) -> None:
+    """OPTION's answer to the GM and the notice to a seat already taken say ``false``/``true``, the words
+    OPTION reads back, never Python's ``False``/``True`` (adjudicator.options.option_text)."""
+    harness.send("GM", c.CreateGame("gs1", "golden-strider", {}, "UTC", 60, False, "address"))
+    harness.send("Ann", c.JoinGame("gs1", "Ann"))
+    answer = harness.send("GM", c.SetOption("gs1", "steeplechase", "true", "hurdles")).reply or ""
+    assert "steeplechase was false; it is now true." in " ".join(answer.split()), answer
+    notices = [row.body for row in harness.outbox() if row.row.template == "option_changed"]
+    assert notices and all("it was false, it is now true" in " ".join(body.split()) for body in notices), notices
+    assert not any(word in answer + "".join(notices) for word in ("True", "False", "None"))
