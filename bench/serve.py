@@ -14,7 +14,9 @@ that checkout's own code (:mod:`bench.checkout_league`, run as a script in a sub
 ``PYTHONPATH``: its migrations on an empty database, its ``bench.world.build``), so an older commit
 with another schema is measured as it was; each checkout gets its own league, built once.
 ``profile`` (a file) runs serve under py-spy (``pip install py-spy``), its reader process too
-(``--subprocesses``), and writes the collapsed stacks there (:mod:`bench.stacks` sums them).
+(``--subprocesses``), and writes the collapsed stacks there (:mod:`bench.stacks` sums them);
+``BENCH_SPY`` in the environment adds py-spy options (``BENCH_SPY=--gil``: only the thread holding
+the GIL is sampled, so the stacks are the interpreter's busy time, not its threads' waits).
 """
 
 from __future__ import annotations
@@ -417,6 +419,7 @@ class Bench:
                 "--threads",
                 "--format",
                 "raw",
+                *os.environ.get("BENCH_SPY", "").split(),
             ]
             command = [*spy, "--rate", "250", "--output", str(profile), "--", *command]
         before = self.sink.count()
