@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from adjudicator.options import paragraph
 from adjudicator.words import joined, say
@@ -89,6 +91,51 @@ def test_spoken_says_every_form_at_any_depth_and_copies_only_what_changes() -> N
     assert isinstance(note, str) and "Ben" in note and note != "Ben tripped on square 50: penalty 3"
     plain = {"report": {"lines": [1, 2]}, "seat": "Ben"}
     assert spoken(plain) is plain
+
+
+def _said_everywhere(data: object) -> object:
+    """What spoken() promises, walked the plainest way: every form and Said (at any depth) said, the rest kept;
+    a container that holds neither is given back itself, one that does is copied (a tuple as a list)."""
+    if (isinstance(data, str) and type(data) is not str) or is_form(data):
+        return said_text(data)
+    if isinstance(data, dict):
+        walked = {key: _said_everywhere(value) for key, value in data.items()}
+        return data if all(walked[key] is value for key, value in data.items()) else walked
+    if isinstance(data, list | tuple):
+        items = [_said_everywhere(value) for value in data]
+        return data if all(new is old for new, old in zip(items, data, strict=True)) else items
+    return data
+
+
+_PLAIN_VALUES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5)
+_SAID = st.builds(lambda seat, square: say(TRIP, seat=seat, square=square, penalty=1), st.text(max_size=4),
+                  st.integers(0, 99))  # fmt: skip
+_DATA = st.recursive(
+    _PLAIN_VALUES | _SAID,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.sampled_from(["said", "values", "text", "a", "b"]), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DATA, st.sampled_from(["live", "kept", "stored"]), st.sampled_from(["en", "fr"]))
+def test_spoken_says_what_a_plain_walk_says_and_copies_nothing_that_holds_no_words(data, state, language) -> None:
+    """Any mix of dicts, lists, tuples, plain values, live Said texts and their forms: as an engine made them
+    (live), as kept() keeps them (KeptMapping and all) or as the database gives them back (stored: JSON);
+    a dict whose keys only look like a form's is no form."""
+    if state != "live":
+        data = kept(data)
+    if state == "stored":
+        data = json.loads(json.dumps(data))
+    with speaking(language):
+        said = spoken(data)
+        expected = _said_everywhere(data)
+    assert said == expected
+    assert (said is data) == (expected is data), "copied only when something in it was said"
 
 
 def test_a_message_keeps_the_pattern_and_its_french_reader_reads_the_translation() -> None:
