@@ -199,6 +199,9 @@ class DiscordTransport:
         """Before a pass's first send: :meth:`load_unreachable`."""
         await self.load_unreachable()
 
+    async def end(self, rows: Sequence[PendingMessage]) -> None:
+        """Nothing was kept for the pass."""
+
     async def load_unreachable(self) -> None:
         """Who was unreachable before a restart, read once: a success there is news."""
         if not self._dms_loaded:

@@ -99,8 +99,14 @@ class MailTransport:
         self._built: dict[int, BuiltMail | UnsendableMessage] = {}
 
     async def begin(self, rows: Sequence[PendingMessage]) -> None:
-        """Build the pass's messages (one call in a worker thread) before any is handed over."""
-        self._built = await asyncio.to_thread(self._build_all, rows)
+        """Build the pass's messages (one call in a worker thread) before any is handed over; kept by
+        row beside those of the pass that may be sending meanwhile."""
+        self._built.update(await asyncio.to_thread(self._build_all, rows))
+
+    async def end(self, rows: Sequence[PendingMessage]) -> None:
+        """The pass is over: its messages are let go."""
+        for row in rows:
+            self._built.pop(row.id, None)
 
     def _build_all(self, rows: Sequence[PendingMessage]) -> dict[int, BuiltMail | UnsendableMessage]:
         """Each row's message, or why it cannot be built."""

@@ -12,13 +12,13 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import SimulatedClock
-from bot.core.messaging.outbox import OutboxDrain
+from bot.core.messaging.outbox import OutboxDrain, PendingMessage
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.model import commands as c
 from bot.email.maildir import MaildirTransport
 from bot.email.render import MailIdentity, compose
 from bot.email.smtp import SmtpConfig, SmtpTransport, TransportUnavailable
-from bot.email.transport import MailSender
+from bot.email.transport import MailSender, MailTransport, _MailSession
 from bot.host.cli import main
 from tests.email.mailboxes import eventually
 from tests.email.world import GM, PASSWORDS, PLAYERS, REFEREE, SETUP_ORDERS, START, apply, outbox_rows, service_for
@@ -261,6 +261,69 @@ async def test_on_two_sessions_one_recipients_mail_arrives_in_order_and_every_ro
     for address in PLAYERS.values():
         assert [mid for who, mid in received if who == address] == [mid for who, mid in written if who == address]
     assert outbox_rows(world) == []
+
+
+def many_replies(sessions: sessionmaker[Session], rounds: int) -> list[tuple[str, str]]:
+    """``rounds`` replies to each player (a status each), as (recipient, Message-ID) in the order written."""
+    service = service_for(sessions)
+    for _ in range(rounds):
+        for name, address in PLAYERS.items():
+            apply(service, address, name, c.ShowStatus("demo"))
+    return [(row.recipient, row.message_id) for row in outbox_rows(sessions)]
+
+
+async def test_the_next_passs_rows_are_built_while_a_pass_sends_and_each_arrives_once_in_order(
+    world, smtp, connections, monkeypatch
+):
+    """A full claim (more rows due) has the next pass's rows claimed and built while this pass sends
+    (bot.core.messaging.sender_loop: claiming ahead); they go out only after it, each once, in the order
+    written to each recipient."""
+    written = many_replies(world, 4)
+    sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), SimulatedClock(START), IDENTITY,
+                        batch=5, connections=connections)  # fmt: skip
+    events: list[tuple[str, int]] = []
+    begin, send = MailTransport.begin, _MailSession.send
+
+    async def begun(self: MailTransport, rows: list[PendingMessage]) -> None:
+        events.append(("begin", len(smtp.messages())))
+        await begin(self, rows)
+
+    async def sent(self: _MailSession, row: PendingMessage) -> object:
+        outcome = await send(self, row)
+        events.append(("sent", len(smtp.messages())))
+        return outcome
+
+    monkeypatch.setattr(MailTransport, "begin", begun)
+    monkeypatch.setattr(_MailSession, "send", sent)
+    result = await sender.drain_all()
+    assert result.sent == len(written) == 24
+    begins = [at for kind, at in events if kind == "begin"]
+    assert len(begins) == 5 and begins[0] == 0
+    # without claiming ahead, pass n + 1 would be begun only once pass n had sent its 5: at 5 n
+    assert all(at < 5 * n for n, at in enumerate(begins[1:], 1)), f"built ahead of the sends: {events}"
+    received = [(r.recipients[0], str(r.message["Message-ID"])) for r in smtp.messages()]
+    assert sorted(received) == sorted(written), "every row once"
+    for address in PLAYERS.values():
+        assert [mid for who, mid in received if who == address] == [mid for who, mid in written if who == address]
+    assert outbox_rows(world) == []
+
+
+async def test_when_the_server_goes_away_the_rows_claimed_ahead_are_given_back_at_once(world, smtp):
+    """The pass stops at the server going away: its unsent rows and the next pass's, claimed ahead, are due
+    again at once (no lease left on them, no attempt counted), and all arrive once when it is back."""
+    written = many_replies(world, 4)
+    clock = SimulatedClock(START)
+    sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), clock, IDENTITY, batch=5)
+    smtp.accept_limit = 3
+    with pytest.raises(TransportUnavailable):
+        await sender.send_due()
+    assert len(smtp.messages()) == 3
+    due = OutboxDrain(world).due("email", clock.now(), limit=100, lease=timedelta(0))
+    assert len(due) == len(written) - 3 and all(row.attempts == 0 for row in due)
+    smtp.accept_limit = None
+    assert (await sender.drain_all()).sent == len(written) - 3
+    ids = Counter(str(r.message["Message-ID"]) for r in smtp.messages())
+    assert sorted(ids) == sorted(mid for _, mid in written) and max(ids.values()) == 1
 
 
 @pytest.mark.parametrize(

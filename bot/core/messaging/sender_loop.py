@@ -17,6 +17,13 @@ process killed at any moment sends at most one row per session again, with
 the same Message-ID.  A transport may open the next row's envelope while the
 mark commits (``Prepares``: nothing is delivered by it).
 
+When a pass's claim is full (more rows are due: a deadline's reports, a
+burst of replies), the next pass's rows are claimed and begun (``Begins``:
+email builds its messages) while this pass sends, so the sessions do not sit
+idle while the next batch is built; they are sent only once this pass is
+over (a recipient's rows keep their order), and given back at once if it
+ends early (the channel away, a hold, a bug, a stop).
+
 * ``Retry``: a failed attempt (the outbox's exponential back-off);
   without a hold the pass goes on, with one the pass stops there (the rows
   after it keep their order) and no row is sent before the hold ends.
@@ -124,6 +131,10 @@ class SenderLoop:
             raise ValueError(f"connections must be 1 to {MAX_CONNECTIONS}, not {connections}")
         self.drain = drain
         self.transport = transport
+        # What the transport does besides sending, asked once (a check against a runtime Protocol walks its
+        # attributes: once a row adds up).
+        self._begins = transport if isinstance(transport, Begins) else None
+        self._follows = transport if isinstance(transport, Follows) else None
         self.clock = clock
         self.channels = tuple(channels)
         self.bell = bell
@@ -137,6 +148,8 @@ class SenderLoop:
         """No send before this (a :class:`Retry` with a hold, or a bug)."""
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
+        self._ahead: asyncio.Task[_Claim | None] | None = None
+        """The next pass's rows, being claimed and begun while a pass sends (see :meth:`send_due`)."""
 
     def wake(self) -> None:
         """Ask for a pass now (something was just queued)."""
@@ -145,35 +158,93 @@ class SenderLoop:
     async def send_due(self, recipients: Collection[str] | None = None) -> PassReport:
         """One pass over the due rows (only those of ``recipients``, when given; the others claimed
         with them are given back at once).  Raises what a :class:`Begins` transport raised, or a
-        session's error that is not the channel's: the rows not sent are given back first."""
+        session's error that is not the channel's: the rows not sent are given back first.
+
+        When the pass's claim was full (more rows are due), the next pass's rows are claimed and
+        begun (built) while this pass sends (see the module docstring); the next call sends them."""
         async with self._lock:
-            now = self.clock.now()
-            if self.held_until is not None and now < self.held_until:
+            if recipients is not None:  # rows claimed ahead go first to their recipients: due again now
+                await self.give_back_ahead()
+            claim = await self._ahead_claim()
+            if claim is None:
+                claim = await self._claim(recipients)
+            if claim is None:
                 return PassReport()
-            self.held_until = None
-            rows: list[PendingMessage] = []
-            remaining = False
-            for channel in self.channels:
-                claimed = await asyncio.to_thread(self.drain.due, channel, now, self.batch)
-                remaining = remaining or len(claimed) == self.batch
-                rows.extend(claimed)
-            rows.sort(key=lambda row: row.id)
-            if recipients is not None:
-                others = [row.id for row in rows if row.recipient not in recipients]
-                rows = [row for row in rows if row.recipient in recipients]
-                if others:
-                    await asyncio.to_thread(self.drain.release, others)
-            report = PassReport(remaining=remaining)
-            if rows:
-                await self._pass(rows, report)
+            report = PassReport(settled=list(claim.superseded), remaining=claim.remaining)
+            if not claim.rows:
+                return report
+            if recipients is None and claim.remaining:
+                self._ahead = asyncio.create_task(self._claim(None))
+            finished = False
+            try:
+                await self._pass(claim.rows, report)
+                finished = report.unavailable is None and self.held_until is None
+            finally:
+                if not finished:  # the channel went away, a hold, a bug or a stop: the next rows wait too
+                    await self.give_back_ahead()
             return report
+
+    async def give_back_ahead(self) -> None:
+        """Give back the rows claimed ahead for the next pass, if any (they are due again at once)."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is None:
+            return
+        try:
+            claim = await asyncio.shield(ahead)  # a claim is not cut short: its rows would stay leased
+        except Exception:
+            log.exception("claiming the next rows ahead failed")
+            return
+        if claim is not None and claim.rows:
+            await self._end(claim.rows)
+            await asyncio.to_thread(self.drain.release, [row.id for row in claim.rows])
+
+    async def _ahead_claim(self) -> _Claim | None:
+        """The rows claimed ahead by the pass before, if any (raises what claiming them raised)."""
+        ahead, self._ahead = self._ahead, None
+        return None if ahead is None else await ahead
+
+    async def _claim(self, recipients: Collection[str] | None) -> _Claim | None:
+        """Claim the due rows (a lease), coalesce status rows and begin them; None when held.
+
+        Rows not kept (another recipient's, a bug while coalescing or beginning) are given back at once."""
+        now = self.clock.now()
+        if self.held_until is not None and now < self.held_until:
+            return None
+        self.held_until = None
+        rows: list[PendingMessage] = []
+        remaining = False
+        for channel in self.channels:
+            claimed = await asyncio.to_thread(self.drain.due, channel, now, self.batch)
+            remaining = remaining or len(claimed) == self.batch
+            rows.extend(claimed)
+        rows.sort(key=lambda row: row.id)
+        if recipients is not None:
+            others = [row.id for row in rows if row.recipient not in recipients]
+            rows = [row for row in rows if row.recipient in recipients]
+            if others:
+                await asyncio.to_thread(self.drain.release, others)
+        superseded: list[Settled] = []
+        begun = False
+        try:
+            rows = await self._coalesce(rows, superseded)
+            if rows and self._begins is not None:
+                await self._begins.begin(rows)
+            begun = True
+        finally:
+            if not begun:
+                done = {settled.row.id for settled in superseded}
+                unsent = [row.id for row in rows if row.id not in done]
+                if unsent:
+                    await asyncio.to_thread(self.drain.release, unsent)
+        return _Claim(rows, remaining, superseded)
+
+    async def _end(self, rows: list[PendingMessage]) -> None:
+        if self._begins is not None:
+            await self._begins.end(rows)
 
     async def _pass(self, rows: list[PendingMessage], report: PassReport) -> None:
         lanes: list[_Lane] = []
         try:
-            rows = await self._coalesce(rows, report)
-            if isinstance(self.transport, Begins):
-                await self.transport.begin(rows)
             marker = MarkThread(self.drain.marker())  # one for every session: cheaper than one each
             stopped = asyncio.Event()
             lanes = [_Lane(items, SentMarks(marker)) for items in _lanes(rows, self.connections)]
@@ -196,6 +267,7 @@ class SenderLoop:
                 report.settled += [Settled(row, SENT) for row in lane.marks.sent] + lane.settled
             done = {s.row.id for s in report.settled}
             unsent = [row for row in rows if row.id not in done]
+            await self._end(rows)
             if unsent:  # a session went away mid-pass (or the pass stopped): the rest given back at once
                 await asyncio.to_thread(self.drain.release, [row.id for row in unsent])
                 reason = str(report.unavailable) if report.unavailable is not None else "not tried in this pass"
@@ -206,14 +278,14 @@ class SenderLoop:
     def _tried(lanes: list[_Lane]) -> set[int]:
         return {lane.trying.id for lane in lanes if lane.trying is not None}
 
-    async def _coalesce(self, rows: list[PendingMessage], report: PassReport) -> list[PendingMessage]:
+    async def _coalesce(self, rows: list[PendingMessage], superseded: list[Settled]) -> list[PendingMessage]:
         """Only the newest status row of each recipient is sent; the older are marked sent, superseded."""
         newest = {row.recipient: row.id for row in rows if row.kind == STATUS}
         kept: list[PendingMessage] = []
         for row in rows:
             if row.kind == STATUS and newest[row.recipient] != row.id:
                 await asyncio.to_thread(self.drain.mark_sent, row.id, self.clock.now(), row.secret)
-                report.settled.append(Settled(row, SENT, "superseded"))
+                superseded.append(Settled(row, SENT, "superseded"))
             else:
                 kept.append(row)
         return kept
@@ -254,9 +326,9 @@ class SenderLoop:
         """Wait for the session's mark in flight; tell the transport of each row marked since."""
         await lane.marks.settle()
         followed, lane.sending = lane.sending, []
-        if isinstance(self.transport, Follows):
+        if self._follows is not None:
             for row in followed:
-                await self.transport.settled(row, Sent())
+                await self._follows.settled(row, Sent())
 
     async def _bug(self, row: PendingMessage, exc: Exception) -> Outcome:
         """A transport that raised: a failed attempt held like a retry, parked after ``max_attempts``."""
@@ -278,8 +350,8 @@ class SenderLoop:
                 self.held_until = max(when, now + timedelta(seconds=outcome.hold), self.held_until or when)
             log.warning("outbox #%d to %s not sent (%s); next try at %s", row.id, row.recipient, outcome.reason, when)
             settled = Settled(row, RETRY, outcome.reason)
-        if isinstance(self.transport, Follows):
-            await self.transport.settled(row, outcome)
+        if self._follows is not None:
+            await self._follows.settled(row, outcome)
         return settled
 
     async def drain_all(self) -> PassReport:
@@ -322,6 +394,7 @@ class SenderLoop:
                     rings = [self._wake.wait(), *(doorbell.wait(wait) for doorbell in doorbells)] if on_ring else []
                     await _pause(wait, stop, rings)
         finally:
+            await self.give_back_ahead()
             for doorbell in doorbells:
                 doorbell.close()
 
@@ -357,6 +430,15 @@ def _lanes(rows: list[PendingMessage], count: int) -> list[list[PendingMessage]]
             sizes[lane] += load[row.recipient]
         lanes[lane].append(row)
     return [lane for lane in lanes if lane]
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """A pass's rows, claimed (leased) and begun; with the status rows superseded among them."""
+
+    rows: list[PendingMessage]
+    remaining: bool
+    superseded: list[Settled]
 
 
 class _Lane:

@@ -80,10 +80,15 @@ class Transport(Protocol):
 class Begins(Protocol):
     """A transport that works on a pass's rows before any is handed over (building the batch's messages).
 
-    What it raises is a bug: the pass stops, every row is given back, and the error is raised.
+    What ``begin`` raises is a bug: the pass stops, every row is given back, and the error is raised.
+    ``begin`` may run for the next pass's rows while a pass sends (the loop claims ahead), so what it
+    keeps is kept by row; ``end`` says a pass is over (its rows sent, settled or given back): what
+    ``begin`` kept for them can go.
     """
 
     async def begin(self, rows: Sequence[PendingMessage]) -> None: ...
+
+    async def end(self, rows: Sequence[PendingMessage]) -> None: ...
 
 
 @runtime_checkable
