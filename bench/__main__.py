@@ -8,7 +8,10 @@ default 20) against their floors, alternated (``--against PATH``, repeatable: ot
 this one, older commits too; ``--intake-only``; :mod:`bench.guard`).  ``rss``: serve's peak memory at
 0, 1,000 and ``--games`` (default 10,000) open games built by ``referee host bulk-games``'s path on
 PostgreSQL (:mod:`bench.rss`).  ``serve-scale``: one ``referee serve`` against two on one PostgreSQL,
-the crunch of ``--games`` (default 100) due games end to end (:mod:`bench.serve_scale`).
+the crunch of ``--games`` (default 100) due games end to end (:mod:`bench.serve_scale`).  ``cpu``:
+the CPU each process (serve, its mail reader, the SMTP sink, PostgreSQL, Dovecot) spends in the intake's
+(``--mails``, default 600) and the crunch's (``--games``, default 300) timed windows, against what the
+goals leave on the machine's cores (:mod:`bench.cpu_window`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("which", choices=["intake", "crunch", "scale", "serve-scale", "remind", "guard", "rss", "all"])
+    parser.add_argument(
+        "which", choices=["intake", "crunch", "scale", "serve-scale", "remind", "guard", "rss", "cpu", "all"]
+    )
     parser.add_argument("--full", action="store_true", help="the issue's sizes: 2,000 mails, 1,000 games")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, help="games in the crunch (default 60; --full: 1,000)")
@@ -43,6 +48,11 @@ def main(argv: list[str]) -> int:
         from bench.serve_scale import serve_scale
 
         serve_scale(args.games or 100, args.repeats)
+        return 0
+    if args.which == "cpu":
+        from bench.cpu_window import cpu
+
+        cpu(args.mails or 600, args.games or 300, args.repeats)
         return 0
     if args.which == "rss":
         from bench.rss import rss

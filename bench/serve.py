@@ -199,6 +199,8 @@ class Bench:
         """The last serve's log lines, each with its second after the first."""
         self.last_logs: list[list[tuple[float, bytes]]] = []
         """The last :meth:`scale`'s log lines, a list a process, each with its second after the first line."""
+        self.last_window: tuple[float, float] = (0.0, 0.0)
+        """The last serve's timed window (``time.perf_counter``): its first log line, the last mail expected."""
 
     def close(self) -> None:
         self.sink.close()
@@ -457,6 +459,7 @@ class Bench:
                     raise RuntimeError(f"{count} of {expected} mails in {timeout} s")
                 time.sleep(0.002)
             wall = time.perf_counter() - started[0]
+            self.last_window = (started[0], started[0] + wall)
             time.sleep(linger)
         finally:
             _serve_process(process, profile is not None).send_signal(signal.SIGTERM)

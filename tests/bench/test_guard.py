@@ -50,3 +50,34 @@ def test_the_checkouts_are_named_other_alone_and_by_their_directory_when_several
     assert named([old, tmp_path / "badcbb7", new]) == {
         "this": ROOT, "539bfa8": old, "badcbb7": tmp_path / "badcbb7", "539bfa8'": new
     }  # fmt: skip
+
+
+def test_bench_cpu_counts_each_process_in_the_timed_window(capsys: pytest.CaptureFixture[str]):
+    """``python -m bench cpu`` at a tiny size: the intake's window (a third of a second) shows serve and its
+    mail reader busy, each run its groups against what the goal leaves (the figures are not asserted; the
+    crunch of 18 reports is over within a few of /proc's 10 ms ticks)."""
+    from bench.cpu_window import cpu
+
+    if dovecot_binary() is None or _bindir() is None:
+        pytest.skip("Dovecot and PostgreSQL are needed")
+    cpu(mails=24, games=2, repeats=1)
+    intake, crunch = capsys.readouterr().out.rstrip("\n").splitlines()
+    assert intake.startswith("  intake of 24 (") and "1.0x the floor leaves" in intake, intake
+    assert crunch.startswith("  crunch of 2 games (18 reports") and "1.5x the send floor leaves" in crunch, crunch
+    for group in ("serve", "mail reader", "bench (SMTP sink)", "PostgreSQL", "Dovecot", "other"):
+        assert f" {group} " in crunch, crunch
+        seconds = float(intake.split(f" {group} ")[1].split(" s")[0])
+        assert seconds > 0 or group not in ("serve", "mail reader"), f"{group} spent nothing in the window: {intake}"
+
+
+def test_processes_are_grouped_by_their_command_line():
+    import os
+
+    from bench.cpu_window import group_of
+
+    assert group_of(os.getpid(), "python -m pytest") == "bench (SMTP sink)"
+    assert group_of(1, "python /x/.venv/bin/python -m bot.host.cli --config /tmp/r.toml serve") == "serve"
+    assert group_of(1, "python -m bot.email.mail_reader 1024") == "mail reader"
+    assert group_of(1, "postgres postgres: 15/main: checkpointer") == "PostgreSQL"
+    assert group_of(1, "imap dovecot-test-58663/imap") == "Dovecot"
+    assert group_of(1, "python -m bot.host.cli status") == "other"
