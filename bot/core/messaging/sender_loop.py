@@ -22,7 +22,10 @@ burst of replies), the next pass's rows are claimed and begun (``Begins``:
 email builds its messages) while this pass sends, so the sessions do not sit
 idle while the next batch is built; they are sent only once this pass is
 over (a recipient's rows keep their order), and given back at once if it
-ends early (the channel away, a hold, a bug, a stop).
+ends early (the channel away, a hold, a bug, a stop).  A process killed
+outright gives nothing back: its claimed rows (a pass's, and the next
+pass's) wait for their lease (:data:`bot.core.messaging.outbox.LEASE`) to
+run out, then any sender takes them.
 
 * ``Retry``: a failed attempt (the outbox's exponential back-off);
   without a hold the pass goes on, with one the pass stops there (the rows
