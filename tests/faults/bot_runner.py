@@ -9,7 +9,9 @@ POINT is where the N-th call dies (``none``: run until nothing is left, exit 0);
 :data:`POINTS`.  RUN (0, 1, ...) moves the clock 3 minutes on per run, so that
 rows a killed run had claimed (a 2-minute lease) are free again (ingest), or
 49 hours on, so that every game is due again, a turn later (crunch).  The one window not killed in is the server's 250 and the commit that
-marks the row sent: a kill there sends that row again, with the same Message-ID.
+marks the row sent: a kill there sends that row again, with the same Message-ID.  A kill point reached in
+that window from elsewhere (the next pass's rows are claimed while a pass sends: the sender loop's claim
+ahead) waits for the window to close, then kills (:class:`SendWindow`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import inspect
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -59,13 +62,65 @@ INGEST = ("after-store", "after-apply", "after-done", "before-ack", "after-claim
 CRUNCH = ("after-resolve", "before-resolve", "after-claim", "before-send", "after-mark-sent")
 
 
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class SendWindow:
+    """The rows between their content going to the server and the commit marking them sent (the window
+    no design closes: SMTP has no two-phase commit; the server may store the mail before its 250 reaches
+    us).  :meth:`kill` dies now, outside it, or as it closes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = 0
+        self._kill = False
+
+    def watch(self) -> None:
+        """Count a row in from ``_SmtpConnection.send`` to its mark's commit (out again if it raised)."""
+        window = self
+        send, mark_sent = smtp._SmtpConnection.send, SentMarker.mark_sent
+
+        async def sent(*args: Any, **kwargs: Any) -> Any:
+            with window._lock:
+                window._open += 1
+            try:
+                return await send(*args, **kwargs)
+            except BaseException:
+                window._close()
+                raise
+
+        def marked(*args: Any, **kwargs: Any) -> Any:
+            result = mark_sent(*args, **kwargs)
+            window._close()
+            return result
+
+        smtp._SmtpConnection.send = sent  # type: ignore[method-assign]
+        SentMarker.mark_sent = marked  # type: ignore[method-assign]
+
+    def _close(self) -> None:
+        with self._lock:
+            self._open = max(0, self._open - 1)
+            if self._open == 0 and self._kill:
+                die()
+
+    def kill(self) -> None:
+        with self._lock:
+            if self._open == 0:
+                die()
+            self._kill = True
+
+
+WINDOW = SendWindow()
+
+
 def kill_at(owner: Any, name: str, calls: int, before: bool) -> None:
     original: Callable[..., Any] = getattr(owner, name)
     seen = 0
 
     def count(stage_before: bool) -> None:
         if seen == calls and stage_before == before:
-            os.kill(os.getpid(), signal.SIGKILL)
+            WINDOW.kill()
 
     if inspect.iscoroutinefunction(original):
 
@@ -93,6 +148,7 @@ def kill_at(owner: Any, name: str, calls: int, before: bool) -> None:
 
 def main(argv: list[str]) -> int:
     database, imap_port, user, smtp_port, phase, point, calls, run = argv
+    WINDOW.watch()  # first: a kill point's wrapper is outside it (after-mark-sent kills after the window closed)
     if point != "none":
         owner, name, before = POINTS[point]
         kill_at(owner, name, int(calls), before)
