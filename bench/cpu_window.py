@@ -19,7 +19,6 @@ import os
 import threading
 import time
 from bisect import bisect_left
-from collections import Counter
 
 from bench.crunch import _floor as send_floor
 from bench.serve import Bench
@@ -47,7 +46,8 @@ def group_of(pid: int, command: str) -> str:
 
 def snapshot(groups: dict[int, str]) -> dict[int, tuple[str, int]]:
     """Every process's group and CPU time so far (ticks); ``groups`` remembers each process's group
-    (its command line is read once)."""
+    once known (its command line is read once); one in no group is looked at again at each sample (a
+    child forked and not yet executed has its parent's command line: serve, seen before its ``exec``)."""
     found: dict[int, tuple[str, int]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -56,7 +56,7 @@ def snapshot(groups: dict[int, str]) -> dict[int, tuple[str, int]]:
         try:
             with open(f"/proc/{name}/stat") as stat:
                 line = stat.read()
-            if pid not in groups:
+            if groups.get(pid, "other") == "other":
                 with open(f"/proc/{name}/cmdline", "rb") as cmdline:
                     command = cmdline.read(400).replace(b"\0", b" ").decode(errors="replace")
                 groups[pid] = group_of(pid, f"{line[line.index('(') + 1 : line.rindex(')')]} {command}")
@@ -97,11 +97,11 @@ class Sampler:
     def spent(self, start: float, end: float) -> dict[str, float]:
         """CPU seconds by group between the samples nearest to ``start`` and ``end`` (``perf_counter``)."""
         first, last = self._nearest(start), self._nearest(end)
-        spent: Counter[str] = Counter()
+        spent = dict.fromkeys(GROUPS, 0.0)
         for pid, (group, ticks) in self.samples[last].items():
             _, before = self.samples[first].get(pid, (group, 0))  # started in the window: all of it
             spent[group] += max(0, ticks - before) / TICKS
-        return {group: spent[group] for group in GROUPS}
+        return spent
 
     def _nearest(self, moment: float) -> int:
         index = bisect_left(self.times, moment)

@@ -81,3 +81,23 @@ def test_processes_are_grouped_by_their_command_line():
     assert group_of(1, "postgres postgres: 15/main: checkpointer") == "PostgreSQL"
     assert group_of(1, "imap dovecot-test-58663/imap") == "Dovecot"
     assert group_of(1, "python -m bot.host.cli status") == "other"
+
+
+def test_a_process_in_no_group_is_looked_at_again():
+    """A child seen between its fork and its ``exec`` has its parent's command line ("other"): the next
+    sample reads it again and finds serve (a CI run counted serve's whole window as "other" so); a process
+    in a group keeps it without being read again."""
+    import subprocess
+    import sys
+
+    from bench.cpu_window import snapshot
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)", "bot.host.cli", "serve"])
+    try:
+        groups = {child.pid: "other"}  # as seen before its exec
+        assert snapshot(groups)[child.pid][0] == "serve"
+        groups[child.pid] = "Dovecot"
+        assert snapshot(groups)[child.pid][0] == "Dovecot"
+    finally:
+        child.kill()
+        child.wait()
