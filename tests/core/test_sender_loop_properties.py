@@ -3,13 +3,16 @@
 bot/core/messaging/sender_loop.py claims a pass's rows, deals them over sessions, marks each sent before
 its session's next one, and, when a claim is full, claims and begins the next pass's rows while a pass
 sends.  Whatever each send answers (taken, to retry, held, refused for good, the server away, a bug),
-after enough passes: every row was taken once or parked, never twice; a recipient's rows that never
-failed arrived in the order written; nothing is left leased, and everything begun was ended.
+after enough passes: every row was taken once, superseded (a status row with a newer one for its
+recipient) or parked, never twice; a recipient's rows that never failed arrived in the order written;
+nothing is left leased, everything begun was ended, and each row settled for good is in exactly one
+pass's report (a claim ahead given back reports the status rows it superseded).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -21,9 +24,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import SimulatedClock
 from bot.core.messaging.outbox import OutboxDrain, Outgoing, PendingMessage, enqueue
-from bot.core.messaging.sender_loop import SenderLoop
+from bot.core.messaging.sender_loop import PARKED, SENT, SenderLoop
 from bot.core.messaging.transport import Outcome, Refused, Retry, Sent, Unavailable
-from bot.core.model.outcomes import REPLY
+from bot.core.model.outcomes import REPLY, STATUS
 from bot.store.db import unit_of_work
 from bot.store.models import OutboxMessage
 from tests.core.harness import START
@@ -77,14 +80,14 @@ class ScriptedTransport:
         return Sent()
 
 
-def _write(sessions: sessionmaker[Session], clock: SimulatedClock, recipients: list[str]) -> list[int]:
+def _write(sessions: sessionmaker[Session], clock: SimulatedClock, recipients: list[tuple[str, str]]) -> list[int]:
     with unit_of_work(sessions) as session:
         session.execute(delete(OutboxMessage).where(OutboxMessage.channel == CHANNEL))
     ids = []
-    for number, recipient in enumerate(recipients):
+    for number, (recipient, kind) in enumerate(recipients):
         with unit_of_work(sessions) as session:
             key = f"row-{number}"
-            row = enqueue(session, Outgoing(CHANNEL, recipient, REPLY, "prerendered", {"subject": key, "body": key},
+            row = enqueue(session, Outgoing(CHANNEL, recipient, kind, "prerendered", {"subject": key, "body": key},
                                             key), clock.now())  # fmt: skip
             session.flush()
             ids.append(row.id)
@@ -93,7 +96,9 @@ def _write(sessions: sessionmaker[Session], clock: SimulatedClock, recipients: l
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    recipients=st.lists(st.sampled_from(RECIPIENTS), min_size=1, max_size=12),
+    recipients=st.lists(
+        st.tuples(st.sampled_from(RECIPIENTS), st.sampled_from([REPLY, STATUS])), min_size=1, max_size=12
+    ),
     script=st.lists(_OUTCOMES, max_size=14),
     batch=st.integers(1, 4),
     connections=st.integers(1, 3),
@@ -106,8 +111,10 @@ def test_every_row_is_taken_once_or_parked_in_order_and_nothing_stays_leased(
     transport = ScriptedTransport(script)
     loop = SenderLoop(OutboxDrain(sessions), transport, clock, (CHANNEL,), batch=batch, connections=connections,
                       max_attempts=MAX_ATTEMPTS)  # fmt: skip
+    reported: Counter[tuple[int, str]] = Counter()
     for _ in range(len(script) + len(ids) + 2):
-        asyncio.run(loop.drain_all())
+        report = asyncio.run(loop.drain_all())
+        reported.update((s.row.id, s.status) for s in report.settled if s.status in (SENT, PARKED))
         assert loop._ahead is None, "no claim ahead outlives the passes"
         assert not transport.begun, "every row begun was ended with its pass"
         clock.advance(timedelta(hours=2))  # past any back-off or hold
@@ -119,8 +126,11 @@ def test_every_row_is_taken_once_or_parked_in_order_and_nothing_stays_leased(
             select(OutboxMessage.id, OutboxMessage.sent_at, OutboxMessage.parked_at, OutboxMessage.claimed_until,
                    ).where(OutboxMessage.channel == CHANNEL)
         ).all()  # fmt: skip
+    superseded = {row_id for (row_id, outcome) in reported if outcome == SENT} - set(taken)
+    assert max(reported.values(), default=1) == 1, "a row reported settled for good twice"
     for row_id, sent_at, parked_at, claimed_until in rows:
-        assert (sent_at is not None) == (row_id in taken), "marked sent exactly when taken"
+        assert (sent_at is not None) == (row_id in taken or row_id in superseded), "marked sent exactly when taken"
+        assert reported[(row_id, SENT if sent_at is not None else PARKED)] == 1, f"#{row_id} not in a pass's report"
         assert (sent_at is None) == (parked_at is not None), "every row taken or parked, not both"
         assert claimed_until is None or sent_at is not None or parked_at is not None, "left leased"
     for recipient in RECIPIENTS:

@@ -166,14 +166,15 @@ class SenderLoop:
         When the pass's claim was full (more rows are due), the next pass's rows are claimed and
         begun (built) while this pass sends (see the module docstring); the next call sends them."""
         async with self._lock:
+            earlier: list[Settled] = []
             if recipients is not None:  # rows claimed ahead go first to their recipients: due again now
-                await self.give_back_ahead()
+                earlier = await self.give_back_ahead()
             claim = await self._ahead_claim()
             if claim is None:
                 claim = await self._claim(recipients)
             if claim is None:
-                return PassReport()
-            report = PassReport(settled=list(claim.superseded), remaining=claim.remaining)
+                return PassReport(settled=earlier)
+            report = PassReport(settled=earlier + claim.superseded, remaining=claim.remaining)
             if not claim.rows:
                 return report
             if recipients is None and claim.remaining:
@@ -184,22 +185,28 @@ class SenderLoop:
                 finished = report.unavailable is None and self.held_until is None
             finally:
                 if not finished:  # the channel went away, a hold, a bug or a stop: the next rows wait too
-                    await self.give_back_ahead()
+                    report.settled += await self.give_back_ahead()
+                    report.settled.sort(key=lambda s: s.row.id)
             return report
 
-    async def give_back_ahead(self) -> None:
-        """Give back the rows claimed ahead for the next pass, if any (they are due again at once)."""
+    async def give_back_ahead(self) -> list[Settled]:
+        """Give back the rows claimed ahead for the next pass, if any (they are due again at once).
+
+        Returns the status rows that claim marked sent as superseded (settled for good: a pass reports them)."""
         ahead, self._ahead = self._ahead, None
         if ahead is None:
-            return
+            return []
         try:
             claim = await asyncio.shield(ahead)  # a claim is not cut short: its rows would stay leased
         except Exception:
             log.exception("claiming the next rows ahead failed")
-            return
-        if claim is not None and claim.rows:
+            return []
+        if claim is None:
+            return []
+        if claim.rows:
             await self._end(claim.rows)
             await asyncio.to_thread(self.drain.release, [row.id for row in claim.rows])
+        return claim.superseded
 
     async def _ahead_claim(self) -> _Claim | None:
         """The rows claimed ahead by the pass before, if any (raises what claiming them raised)."""
