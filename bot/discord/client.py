@@ -25,6 +25,7 @@ from adjudicator.words import say
 from bot.core.basics.engine_words import said_text
 from bot.core.basics.translation import speaking
 from bot.discord.answers import Answers
+from bot.discord.command_words import CommandWords
 from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.screen_set import ScreenSet
 from bot.discord.understand import locale_language
@@ -152,5 +153,6 @@ class RefereeClient(discord.Client):
             self.tree.add_command(command, guild=self.guild)
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CommandWords())  # descriptions in every shipped language
         synced = await self.tree.sync(guild=self.guild)
         log.info("synced %d commands to guild %s", len(synced), self.guild_id)

@@ -28,10 +28,10 @@ from discord import app_commands
 
 from bot.core.model import commands as c
 from bot.core.model.declaration import field_types, is_number
+from bot.discord.command_words import summary_description
 
 MAKES = "declared"
 """The key of a slash command's ``extras``: the tuple of the declared command types it makes."""
-DESCRIPTION_LIMIT = 100
 
 Run = Callable[[discord.Interaction, str | None, c.Command], Awaitable[None]]
 """Applies a command made by a slash command (``game``: the game it names, if any)."""
@@ -54,14 +54,13 @@ class Shown:
     describe: Mapping[str, str] = field(default_factory=lambda: _NOTHING)
     rename: Mapping[str, str] = field(default_factory=lambda: _NOTHING)
     convert: Mapping[str, Callable[[Any], Any]] = field(default_factory=lambda: _NOTHING)
-    description: str = ""
+    description: str | app_commands.locale_str = ""
 
 
-def description_of(kind: type[c.Declared], suffix: str = "") -> str:
-    """The declared summary, capitalised, with ``suffix``, cut to Discord's 100 characters."""
-    summary = kind.declaration.summary or kind.declaration.label
-    text = summary[:1].upper() + summary[1:] + suffix
-    return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1] + "\u2026"
+def description_of(kind: type[c.Declared], confirm: bool = False) -> app_commands.locale_str:
+    """The declared summary, capitalised (with "asks to confirm" when ``confirm``), cut to Discord's 100
+    characters, in every shipped language (:func:`bot.discord.command_words.summary_description`)."""
+    return summary_description(kind.declaration.summary or kind.declaration.label, confirm)
 
 
 def options_of(kind: type[c.Declared]) -> list[tuple[str, type, Any]]:
@@ -96,7 +95,7 @@ def declared_command(
     run: Run,
     suggestions: Mapping[str, Suggest],
     shown: Shown | None = None,
-    description: str = "",
+    description: str | app_commands.locale_str = "",
 ) -> app_commands.Command[Any, ..., None]:
     """The slash command (or ``/gm`` subcommand: add it to the group) that makes ``kind`` (see the module
     docstring), applied through ``run``; ``suggestions``: the live lists a field may autocomplete from, by name
@@ -126,8 +125,8 @@ def declared_command(
     wanted.update(shown.suggest)
     for name, source in wanted.items():
         command.autocomplete(name)(suggestions[source])
-    if shown.describe:
-        app_commands.describe(**shown.describe)(command)
+    if shown.describe:  # as locale_str: described after the command was made, translated at sync all the same
+        app_commands.describe(**{n: app_commands.locale_str(text) for n, text in shown.describe.items()})(command)
     if shown.rename:
         app_commands.rename(**shown.rename)(command)
     return command

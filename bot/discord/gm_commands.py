@@ -62,6 +62,7 @@ from bot.core.views import GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
+from bot.discord.command_words import slash_words
 from bot.discord.declared_commands import Run, Shown, Suggest, declared_command, description_of, makes
 from bot.discord.game_options import option_choices
 from bot.discord.render import NO_MENTIONS, plain
@@ -78,9 +79,9 @@ SAME_DRAW = "same"
 """After a rollback's turn in its confirm id (``12/same``): the same draw (:class:`bot.core.model.commands.RollBack`)."""
 
 
-def described(kind: type[c.Declared]) -> str:
+def described(kind: type[c.Declared]) -> app_commands.locale_str:
     """A subcommand's description: its command's declared summary, capitalised (and "asks to confirm")."""
-    return description_of(kind, " (asks to confirm)" if kind.declaration.subcommand in DESTRUCTIVE else "")
+    return description_of(kind, confirm=kind.declaration.subcommand in DESTRUCTIVE)
 
 
 _OPTION_START = linear.compile(r"[,\s]+([A-Za-z_][\w-]*\s*=)")
@@ -230,7 +231,7 @@ class GmCancel(
 
 def gm_group(answers: Answers, views: GameViews, gm_role_id: int) -> app_commands.Group:
     """The ``/gm`` group, bound to ``answers`` (the core), ``views`` (autocomplete, the GM check) and the GM role."""
-    group = app_commands.Group(name="gm", description="Game master commands")
+    group = app_commands.Group(name="gm", description=slash_words("Game master commands"))
 
     async def allowed(interaction: discord.Interaction, game: str | None) -> bool:
         """The GM role, or a game master of ``game``; else a private refusal, logged."""
@@ -329,19 +330,19 @@ def _create(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[An
     @app_commands.command(
         name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame), extras=makes(c.CreateGame)
     )
-    @app_commands.describe(kind="The kind of game", game="Its name (letters, digits, - and _)",
-                           options="Game options as name=value, separated by spaces (suggested for the kind)",
-                           seats="Seats it starts with", schedule="Deadlines: 48h, every 3 days at 18:00 ...",
-                           time_zone="The game's time zone (Europe/London); default: the host's",
-                           press="Press between players: none, white (signed; the default) or grey (anonymous too)",
-                           press_gm_copies="The game masters get a copy of the press (default: yes)",
-                           press_in_record="Keep the press's texts (default: no)",
-                           ready_check="Once full, each seat confirms within this (24h) or is freed; default: off",
-                           min_reliability="JOIN needs this % of owed turns ordered in time (once 5 are owed)",
-                           substitute_after="A seat that missed this many turns in a row is offered to the standby "
-                           "list (default 0: only by /gm substitute)",
-                           substitute_auto="The first to take a seat offered has it at once (default: a GM "
-                           "accepts them)")  # fmt: skip
+    @app_commands.describe(kind=slash_words("The kind of game"), game=slash_words("Its name (letters, digits, - and _)"),
+                           options=slash_words("Game options as name=value, separated by spaces (suggested for the kind)"),
+                           seats=slash_words("Seats it starts with"), schedule=slash_words("Deadlines: 48h, every 3 days at 18:00 ..."),
+                           time_zone=slash_words("The game's time zone (Europe/London); default: the host's"),
+                           press=slash_words("Press between players: none, white (signed; the default) or grey (anonymous too)"),
+                           press_gm_copies=slash_words("The game masters get a copy of the press (default: yes)"),
+                           press_in_record=slash_words("Keep the press's texts (default: no)"),
+                           ready_check=slash_words("Once full, each seat confirms within this (24h) or is freed; default: off"),
+                           min_reliability=slash_words("JOIN needs this % of owed turns ordered in time (once 5 are owed)"),
+                           substitute_after=slash_words("Missed turns in a row before a seat goes to the standby list "
+                                                        "(default 0: only /gm substitute)"),
+                           substitute_auto=slash_words("The first to take a seat offered has it at once (default: a GM "
+                           "accepts them)"))  # fmt: skip
     @app_commands.autocomplete(kind=suggest["kinds"], options=suggest["option_names"])
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,
@@ -372,7 +373,7 @@ def _extend(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[An
 
     @app_commands.command(
         name=c.SetDeadline.declaration.forms[1].verb.lower(),
-        description="Move the deadline later by a duration (2d 3h)",
+        description=slash_words("Move the deadline later by a duration (2d 3h)"),
         extras=makes(c.SetDeadline),
     )
     @app_commands.autocomplete(game=suggest["playing"])
@@ -389,7 +390,7 @@ def _process(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
     @app_commands.command(
         name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow), extras=makes(c.ProcessNow)
     )
-    @app_commands.describe(turn="The turn to resolve, as the reports number it")
+    @app_commands.describe(turn=slash_words("The turn to resolve, as the reports number it"))
     @app_commands.autocomplete(game=suggest["playing"])
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
@@ -424,8 +425,10 @@ def _substitute(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Comman
     @app_commands.command(
         name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat), extras=makes(c.OfferSeat)
     )
-    @app_commands.describe(seat="The seat", action="offer (the default) to the standby list; withdraw the offer; "
-                           "accept or decline who offered to take it", reason="Why (told to the players)")  # fmt: skip
+    @app_commands.describe(seat=slash_words("The seat"),
+                           action=slash_words("offer (the default) to the standby list, withdraw the offer, accept or "
+                                              "decline who offered"),
+                           reason=slash_words("Why (told to the players)"))  # fmt: skip
     @app_commands.choices(action=[app_commands.Choice(name=action, value=action) for action in c.OFFER_ACTIONS])
     @app_commands.autocomplete(game=suggest["playing"], seat=suggest["seat"])
     async def substitute(interaction: discord.Interaction, game: str, seat: str, action: str = "offer",
@@ -457,8 +460,8 @@ def _rollback(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.
     @app_commands.command(
         name=c.RollBack.declaration.subcommand, description=described(c.RollBack), extras=makes(c.RollBack)
     )
-    @app_commands.describe(same_draw="Draw what the turns drew before, and keep the orders on file as they are "
-                           "(to correct a mistake; default: a fresh draw)")  # fmt: skip
+    @app_commands.describe(same_draw=slash_words("Draw as the turns drew before, keep the orders on file (to correct a "
+                                                 "mistake; default: a new draw)"))  # fmt: skip
     @app_commands.autocomplete(game=suggest["game"])
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str,
                        same_draw: bool = False) -> None:  # fmt: skip

@@ -21,6 +21,7 @@ from discord import app_commands
 
 from bot.core.model import commands as c
 from bot.discord.answers import Answers
+from bot.discord.command_words import slash_words
 from bot.discord.declared_commands import makes
 
 EMAIL_CHANNEL = "email"
@@ -49,9 +50,11 @@ def email_address(text: str) -> str | None:
 def link_command(answers: Answers) -> app_commands.Command[Any, ..., Any]:
     """The ``/link`` command, bound to ``answers`` (the core)."""
 
-    @app_commands.command(name="link", description="Be one player by email and here: mail a code, then give it back",
+    @app_commands.command(name="link", description=slash_words("Be one player by email and here: mail a code, then give it back"),
                           extras=makes(c.RequestLink, c.ConfirmLink))  # fmt: skip
-    @app_commands.describe(email="Your email address: a code is mailed there", code="The code from that mail")
+    @app_commands.describe(
+        email=slash_words("Your email address: a code is mailed there"), code=slash_words("The code from that mail")
+    )
     async def link(interaction: discord.Interaction, email: str | None = None, code: str | None = None) -> None:
         if code is not None and code.strip():
             await answers.apply(interaction, c.ConfirmLink(code))

@@ -53,6 +53,7 @@ from bot.discord.choices import (
     offered_game_choices,
     offered_seat_choices,
 )
+from bot.discord.command_words import slash_words
 from bot.discord.declared_commands import Shown, Suggest, declared_command, makes
 from bot.discord.orders_modal import open_orders_modal
 
@@ -81,27 +82,27 @@ PLAYERS = (c.Permission.ANYONE, c.Permission.VOUCHED, c.Permission.SEAT)
 
 SHOWN: dict[type[c.Declared], Shown] = {
     c.JoinGame: Shown(suggest={"game": "joinable"},
-                      describe={"game": "The game to join", "name": "Your seat's name (default: your display name)"}),
-    c.ShowFiledOrders: Shown(suggest={"game": "playing"}, describe={"game": "Your game"}),
-    c.ShowStatus: Shown(suggest={"game": "listed"}, describe={"game": "The game"}),
+                      describe={"game": slash_words("The game to join"), "name": slash_words("Your seat's name (default: your display name)")}),
+    c.ShowFiledOrders: Shown(suggest={"game": "playing"}, describe={"game": slash_words("Your game")}),
+    c.ShowStatus: Shown(suggest={"game": "listed"}, describe={"game": slash_words("The game")}),
     c.ShowHelp: Shown(suggest={"game": "game_or_kind"},
-                      describe={"game": "A game or game kind (leave out for the list of commands)"}),
-    c.ShowRules: Shown(suggest={"kind": "kind_or_game"}, describe={"kind": "A kind of game (or a game: its kind's rules)"}),
-    c.Resign: Shown(suggest={"game": "listed"}, describe={"game": "The game to leave"}),
+                      describe={"game": slash_words("A game or game kind (leave out for the list of commands)")}),
+    c.ShowRules: Shown(suggest={"kind": "kind_or_game"}, describe={"kind": slash_words("A kind of game (or a game: its kind's rules)")}),
+    c.Resign: Shown(suggest={"game": "listed"}, describe={"game": slash_words("The game to leave")}),
     c.DeclareAbsence: Shown(suggest={"game": "playing"}, rename={"first": "from", "last": "to"},
-                            describe={"game": "Your game", "first": "The first day away (2026-03-10)",
-                                      "last": "The last day away"}),
-    c.Observe: Shown(suggest={"game": "listed"}, describe={"game": "The game", "stop": "Stop observing it"}),
-    c.ShowCalendar: Shown(describe={"new": "A new address: the old one stops working"}),
-    c.SetPictures: Shown(describe={"on": "True: a picture with each report mail; False: none"}),
-    c.SetZone: Shown(describe={"zone": "An IANA zone such as Europe/Paris, or OFF"}),
-    c.SetQuiet: Shown(describe={"hours": "From-to in your zone, such as 22:00-07:00, or OFF"}),
-    c.SetLanguage: Shown(describe={"language": "en, fr or de; OFF: the game's own"}),
-    c.SetFormat: Shown(describe={"form": "PLAIN: sentences and lists; TABLES: fixed-width tables"}),
-    c.SetDigest: Shown(describe={"when": "DAILY 08:00 (your zone), TURN or OFF"}),
-    c.ConfirmReady: Shown(suggest={"game": "joinable"}, describe={"game": "Your game, in its ready check"}),
+                            describe={"game": slash_words("Your game"), "first": slash_words("The first day away (2026-03-10)"),
+                                      "last": slash_words("The last day away")}),
+    c.Observe: Shown(suggest={"game": "listed"}, describe={"game": slash_words("The game"), "stop": slash_words("Stop observing it")}),
+    c.ShowCalendar: Shown(describe={"new": slash_words("A new address: the old one stops working")}),
+    c.SetPictures: Shown(describe={"on": slash_words("True: a picture with each report mail; False: none")}),
+    c.SetZone: Shown(describe={"zone": slash_words("An IANA zone such as Europe/Paris, or OFF")}),
+    c.SetQuiet: Shown(describe={"hours": slash_words("From-to in your zone, such as 22:00-07:00, or OFF")}),
+    c.SetLanguage: Shown(describe={"language": slash_words("en, fr or de; OFF: the game's own")}),
+    c.SetFormat: Shown(describe={"form": slash_words("PLAIN: sentences and lists; TABLES: fixed-width tables")}),
+    c.SetDigest: Shown(describe={"when": slash_words("DAILY 08:00 (your zone), TURN or OFF")}),
+    c.ConfirmReady: Shown(suggest={"game": "joinable"}, describe={"game": slash_words("Your game, in its ready check")}),
     c.TakeSeat: Shown(suggest={"game": "offered_games", "seat": "offered_seats"},
-                      describe={"game": "A game with a seat up for a substitute", "seat": "The seat"}),
+                      describe={"game": slash_words("A game with a seat up for a substitute"), "seat": slash_words("The seat")}),
 }  # fmt: skip
 """What Discord shows of a declared command beyond its declaration (:class:`bot.discord.declared_commands.Shown`)."""
 
@@ -163,9 +164,11 @@ def players_suggestions(views: GameViews) -> dict[str, Suggest]:
 def _orders(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
     """``/orders``, written by hand (see its callback's docstring)."""
 
-    @app_commands.command(name="orders", description="Send your orders (the last set sent counts)",
+    @app_commands.command(name="orders", description=slash_words("Send your orders (the last set sent counts)"),
                           extras=makes(c.SubmitOrders))  # fmt: skip
-    @app_commands.describe(game="Your game", text="Your orders; leave out to write several lines")
+    @app_commands.describe(
+        game=slash_words("Your game"), text=slash_words("Your orders; leave out to write several lines")
+    )
     @app_commands.autocomplete(game=suggest["playing"])
     async def orders(interaction: discord.Interaction, game: str, text: str | None = None) -> None:
         """By hand: without ``text``, a modal with a paragraph field (long or multi-line orders)."""
@@ -190,11 +193,11 @@ def _press(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -
         names += [s for s in (view.seats if view else ()) if last.strip().lower() in s.lower()]
         return [app_commands.Choice(name=(lead + n)[:100], value=(lead + n)[:100]) for n in names[:MAX_CHOICES]]
 
-    @app_commands.command(name="press", description="A message to other seats of your game, relayed by the referee",
+    @app_commands.command(name="press", description=slash_words("A message to other seats of your game, relayed by the referee"),
                           extras=makes(c.SendPress, c.ReplyPress))  # fmt: skip
-    @app_commands.describe(game="Your game", to="Seats, separated by commas, or ALL", text="The message",
-                           anonymous="Unsigned (where the game allows grey press)",
-                           reply="The code of a press message you got: answers its sender (instead of to:)")  # fmt: skip
+    @app_commands.describe(game=slash_words("Your game"), to=slash_words("Seats, separated by commas, or ALL"), text=slash_words("The message"),
+                           anonymous=slash_words("Unsigned (where the game allows grey press)"),
+                           reply=slash_words("The code of a press message you got: answers its sender (instead of to:)"))  # fmt: skip
     @app_commands.autocomplete(game=suggest["listed"], to=press_seats)
     async def press(interaction: discord.Interaction, game: str, text: str, to: str | None = None,
                     anonymous: bool = False, reply: str | None = None) -> None:  # fmt: skip
@@ -212,10 +215,14 @@ def _mute(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) ->
     """``/mute``, written by hand (see its callback's docstring)."""
 
     @app_commands.command(
-        name="mute", description="No more signed press from a seat, or anonymous press from a code's sender",
+        name="mute", description=slash_words("No more signed press from a seat, or anonymous press from a code's sender"),
         extras=makes(c.MutePress),
     )  # fmt: skip
-    @app_commands.describe(game="Your game", who="A seat, or the code of a press message", stop="Unmute")
+    @app_commands.describe(
+        game=slash_words("Your game"),
+        who=slash_words("A seat, or the code of a press message"),
+        stop=slash_words("Unmute"),
+    )
     @app_commands.autocomplete(game=suggest["listed"])
     async def mute(interaction: discord.Interaction, game: str, who: str, stop: bool = False) -> None:
         """By hand: ``stop`` is ``UNMUTE`` (the command's ``mute`` turned round)."""
@@ -227,10 +234,10 @@ def _mute(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) ->
 def _standby(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
     """``/standby``, written by hand (see its callback's docstring)."""
 
-    @app_commands.command(name="standby", description="Be offered seats that need a substitute (off: no longer)",
+    @app_commands.command(name="standby", description=slash_words("Be offered seats that need a substitute (off: no longer)"),
                           extras=makes(c.SetStandby, c.ShowStandby))  # fmt: skip
-    @app_commands.describe(kind="The kind of game, or all (leave out to see your list)",
-                           off="True: take yourself off that list")  # fmt: skip
+    @app_commands.describe(kind=slash_words("The kind of game, or all (leave out to see your list)"),
+                           off=slash_words("True: take yourself off that list"))  # fmt: skip
     @app_commands.choices(kind=STANDBY_KINDS)
     async def standby(interaction: discord.Interaction, kind: str | None = None, off: bool = False) -> None:
         """By hand: one command for ``STANDBY <kind>``, ``STANDBY OFF <kind>`` and ``STANDBY`` alone."""

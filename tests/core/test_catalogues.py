@@ -16,7 +16,7 @@ import jinja2
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.frontend import parse_keywords, parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
 from bot.core.basics import translation
@@ -24,11 +24,16 @@ from bot.core.basics.translation import LOCALE_DIR, catalogue_path, compile_cata
 from bot.core.messaging.rendering import environment
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {
-    "_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
-    "mark": ((1, "c"), 2), "say": None,
-}  # fmt: skip
-"""The keywords scripts/catalogues gives pybabel (``_ gettext ngettext:1,2 pgettext:1c,2 npgettext:1c,2,3 mark:1c,2 say``)."""
+
+
+def _keywords() -> dict[str, object]:
+    """The keywords scripts/catalogues gives pybabel, read from it (one list for the tool and this test)."""
+    found = re.search(r'--keywords="([^"]+)"', (ROOT / "scripts" / "catalogues").read_text())
+    assert found is not None, "scripts/catalogues gives pybabel no --keywords"
+    return parse_keywords(found.group(1).split())
+
+
+KEYWORDS = _keywords()
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx%]|\{(\w+)(?:[:!][^{}]*)?\}")
 """A template's ``%(name)s`` (and ``%%``), or an engine pattern's ``{name}`` (adjudicator/words.py)."""
 

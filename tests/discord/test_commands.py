@@ -373,3 +373,37 @@ async def test_onfile_shows_the_orders_on_file_with_the_commitment_the_confirmat
     stranger = await bench.call(SLASH, "onfile", {"game": "gs1"}, bench.fake.add_member("zed"))
     [refused] = bench.texts(stranger)
     assert "cards 9 9 8 2 2" not in refused and "Commitment" not in refused and "no seat in gs1" in refused
+
+
+async def test_every_description_is_synced_in_french_and_german_and_no_name_is_translated(bench: Bench) -> None:
+    """The translator (bot/discord/command_words.py) at the real sync: every command's, subcommand's and
+    option's description carries its French and German (Discord shows a member the one of their client; the
+    fake refuses one over 100 characters, as Discord does), so a description added without its translation
+    fails here; none is cut to Discord's 100 characters in any language (discord.py cuts an English one
+    silently); names stay as written (command words read the same in every language)."""
+    untranslated: list[str] = []
+    renamed: list[str] = []
+    cut: list[str] = []
+
+    def walk(entry: dict[str, Any], path: str) -> None:
+        if entry.get("name_localizations"):
+            renamed.append(path)
+        every = [entry["description"], *(entry.get("description_localizations") or {}).values()]
+        cut.extend(f"{path}: {text!r}" for text in every if text != "\u2026" and text.endswith("\u2026"))
+        described = entry.get("description_localizations") or {}
+        if entry["description"] != "\u2026" and not all(described.get(code) not in (None, entry["description"])
+                                                         for code in ("fr", "de")):  # fmt: skip
+            untranslated.append(f"{path}: {entry['description']!r}")
+        for option in entry.get("options") or []:
+            walk(option, f"{path} {option['name']}")
+
+    synced = bench.fake.commands[str(bench.fake.guild_id)]
+    for command in synced:
+        walk(command, "/" + command["name"])
+    assert not untranslated, "\n".join(untranslated)
+    assert not renamed, renamed
+    assert not cut, "cut to Discord's 100 characters (say it shorter):\n" + "\n".join(cut)
+    by_name = {cmd["name"]: cmd for cmd in synced}
+    assert by_name["orders"]["description_localizations"]["fr"] == "Envoyer vos ordres (le dernier envoi compte)"
+    process = next(o for o in by_name["gm"]["options"] if o["name"] == "process")
+    assert process["description_localizations"]["de"].endswith(" (fragt nach Bestätigung)")

@@ -595,6 +595,10 @@ class FakeDiscord:
 
     async def _sync(self, request: web.Request) -> web.Response:
         body = await request.json()
+        wrong = [error for command in body for error in _command_errors(command, command.get("name", "?"))]
+        wrong += [f"{c.get('name')}: {_size(c)} characters in all" for c in body if _size(c) > COMMAND_SIZE_LIMIT]
+        if wrong:  # Discord refuses the whole list ("Invalid Form Body"): the bot's commands stay as they were
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": wrong}, 400)
         synced = []
         for command in body:
             synced.append({**command, "id": str(self.new_id()), "application_id": str(self.application_id),
@@ -1023,3 +1027,42 @@ def _form_parts(raw: bytes, content_type: str) -> list[Upload]:
         parts.append(Upload(name.group(1) if name else "", filename.group(1) if filename else "",
                             headers.get("content-type", ""), data.removesuffix(b"\r\n")))  # fmt: skip
     return parts
+
+
+DESCRIPTION_LIMIT, NAME_LIMIT, OPTION_LIMIT, COMMAND_SIZE_LIMIT = 100, 32, 25, 8000
+"""Discord's limits on an application command (its API reference, "Application Command Structure")."""
+
+
+def _size(command: dict[str, Any]) -> int:
+    """A command's size as Discord counts it against 8,000: its names, descriptions and choices' names and
+    values, options and subcommands included, each field by its longest localization."""
+
+    def longest(entry: dict[str, Any], key: str) -> int:
+        return max([len(str(entry.get(key) or "")), *map(len, (entry.get(f"{key}_localizations") or {}).values())])
+
+    choices = sum(
+        longest(choice, "name") + len(str(choice.get("value", ""))) for choice in command.get("choices") or []
+    )
+    options = sum(_size(option) for option in command.get("options") or [])
+    return longest(command, "name") + longest(command, "description") + choices + options
+
+
+def _command_errors(command: dict[str, Any], path: str) -> list[str]:
+    """What Discord refuses in a synced command or option, recursively: a description of more than 100
+    characters or none (a chat command's), a name longer than 32 or not lower case, more than 25 options,
+    and the same limits on every translation of a name or a description."""
+    errors: list[str] = []
+    name, description = command.get("name", ""), command.get("description")
+    names = [name, *(command.get("name_localizations") or {}).values()]
+    if any(not 1 <= len(n) <= NAME_LIMIT or n != n.lower() or " " in n for n in names):
+        errors.append(f"{path}: a name is empty, longer than {NAME_LIMIT}, not lower case or has a space: {names}")
+    if description is not None or command.get("type", 1) == 1:
+        described = [description or "", *(command.get("description_localizations") or {}).values()]
+        errors += [f"{path}: description of {len(d)} characters: {d!r}" for d in described
+                   if not 1 <= len(d) <= DESCRIPTION_LIMIT]  # fmt: skip
+    options = command.get("options") or []
+    if len(options) > OPTION_LIMIT:
+        errors.append(f"{path}: {len(options)} options")
+    for option in options:
+        errors += _command_errors(option, f"{path} {option.get('name', '?')}")
+    return errors

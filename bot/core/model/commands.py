@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.core.basics.translation import mark
 from bot.core.model.declaration import LINES as LINES
 from bot.core.model.declaration import Announcement as Announcement
 from bot.core.model.declaration import Declaration as Declaration
@@ -74,7 +75,9 @@ class Sender:
 class ShowHelp(Declared):
     """``HELP [game]``: the command vocabulary, or one game's rules and order syntax."""
 
-    declaration = Declaration("HELP", Permission.ANYONE, summary="the commands, or one game's rules and order syntax")
+    declaration = Declaration(
+        "HELP", Permission.ANYONE, summary=mark("command", "the commands, or one game's rules and order syntax")
+    )
 
     game: str | None = None
 
@@ -84,7 +87,7 @@ class ShowRules(Declared):
     """``RULES <kind>``: a game's whole rules as this referee applies them (its page of ``docs/rules/``)."""
 
     declaration = Declaration(
-        "RULES", Permission.ANYONE, summary="a game's rules as this referee applies them",
+        "RULES", Permission.ANYONE, summary=mark("command", "a game's rules as this referee applies them"),
         forms=(Form("RULES <kind>", "RULES <kind> (a kind of game: HELP lists them)"),),
     )  # fmt: skip
 
@@ -95,14 +98,18 @@ class ShowRules(Declared):
 class ListGames(Declared):
     """``LIST``: the games open to join or running."""
 
-    declaration = Declaration("LIST", Permission.ANYONE, name="games", summary="the games open to join or running")
+    declaration = Declaration(
+        "LIST", Permission.ANYONE, name="games", summary=mark("command", "the games open to join or running")
+    )
 
 
 @dataclass(frozen=True)
 class JoinGame(Declared):
     """``JOIN <game> [AS <name>]``: take a seat; the reply carries the seat's secret."""
 
-    declaration = Declaration("JOIN", Permission.ANYONE, summary="take a seat in a game before it starts")
+    declaration = Declaration(
+        "JOIN", Permission.ANYONE, summary=mark("command", "take a seat in a game before it starts")
+    )
 
     game: str
     name: str | None = None
@@ -128,7 +135,7 @@ class ShowFiledOrders(Declared):
 
     declaration = Declaration(
         "ORDERS?", Permission.SEAT, name="onfile",
-        summary="the orders this seat has on file for the open turn, and their commitment",
+        summary=mark("command", "the orders this seat has on file for the open turn, and their commitment"),
     )  # fmt: skip
 
     game: str
@@ -139,7 +146,9 @@ class ShowStatus(Declared):
     """``STATUS <game>``: the phase, deadline, who has ordered, and the last report."""
 
     declaration = Declaration(
-        "STATUS", Permission.ANYONE, summary="phase, turn, deadline, who owes orders and who has sent them"
+        "STATUS",
+        Permission.ANYONE,
+        summary=mark("command", "phase, turn, deadline, who owes orders and who has sent them"),
     )
 
     game: str
@@ -159,7 +168,7 @@ class Resign(Declared):
     """``RESIGN <game>``: leave the game; the seat gets no-moves-received orders from then on."""
 
     declaration = Declaration(
-        "RESIGN", Permission.SEAT, summary="leave a game; your seat gets no-moves-received orders"
+        "RESIGN", Permission.SEAT, summary=mark("command", "leave a game; your seat gets no-moves-received orders")
     )
 
     game: str
@@ -170,7 +179,7 @@ class CreateGame(Declared):
     """Host/GM: create a game of ``kind`` named ``game`` (open for joining)."""
 
     declaration = Declaration(
-        "CREATE", Permission.CREATOR, told=Told.NAMED, summary="create a game, open for joining (you run it, or the game masters you name)",
+        "CREATE", Permission.CREATOR, told=Told.NAMED, summary=mark("command", "create a game, open for joining (you run it, or the game masters you name)"),
         forms=(Form("CREATE <game> <kind>", help=(
             "CREATE <game> <kind>      then its settings, one a line (all optional):",
             "  SEATS n  or  MAX n        exactly n seats, or open joining up to n",
@@ -260,7 +269,7 @@ class SetJoining(Declared):
     """GM: open or close joining before the start."""
 
     declaration = Declaration(
-        "JOINING", Permission.GAME_MASTER, announced=Announcement("announce_joining"), summary="open or close joining",
+        "JOINING", Permission.GAME_MASTER, announced=Announcement("announce_joining"), summary=mark("command", "open or close joining"),
         forms=(Form("OPEN <game>", "OPEN <game> (opens joining)", help=("OPEN <game>, CLOSE <game> open or close joining",)),
                Form("CLOSE <game>", "CLOSE <game> (closes joining)")),
     )  # fmt: skip
@@ -275,7 +284,7 @@ class StartGame(Declared):
     """GM: close joining and start the game (its first phase and deadline)."""
 
     declaration = Declaration(
-        "START", Permission.GAME_MASTER, told=Told.PLAYERS, summary="close joining and start the game (refused until its seats are filled)",
+        "START", Permission.GAME_MASTER, told=Told.PLAYERS, summary=mark("command", "close joining and start the game (refused until its seats are filled)"),
         forms=(Form("START <game>", help=("START <game>              start (refused until the seats are filled)",)),),
     )  # fmt: skip
 
@@ -288,7 +297,7 @@ class MarkReady(Declared):
 
     declaration = Declaration(
         "READY FOR", Permission.GAME_MASTER, name="ready", announced=Announcement("announce_ready", ("seat",)), told=Told.SEAT,
-        summary="confirm a seat in the ready check for its player (logged)",
+        summary=mark("command", "confirm a seat in the ready check for its player (logged)"),
         forms=(Form("READY <game> FOR <seat>", "",
                     help=("READY <game> FOR <seat>   confirm the seat in the ready check",
                           "                                                  REASON needed")),),
@@ -308,7 +317,7 @@ class SetDeadline(Declared):
 
     declaration = Declaration(
         "DEADLINE", Permission.GAME_MASTER, announced=Announcement("announce_deadline"), told=Told.PLAYERS,
-        summary="set the deadline: an ISO time in the game's zone, or +2d3h from the deadline",
+        summary=mark("command", "set the deadline: an ISO time in the game's zone, or +2d3h from the deadline"),
         forms=(Form("SET DEADLINE <game> <when>", help=("SET DEADLINE <game> <when>                  REASON needed",)),
                Form("EXTEND <game> <duration>", "EXTEND <game> <duration> (e.g. EXTEND g1 1d), with a REASON line below",
                     help=("EXTEND <game> <duration>  e.g. EXTEND g1 1d REASON needed",))),
@@ -324,7 +333,7 @@ class PauseGame(Declared):
     """GM: stop the clock (optionally until a time: then the game resumes with a new deadline)."""
 
     declaration = Declaration(
-        "PAUSE", Permission.GAME_MASTER, announced=Announcement("announce_pause"), told=Told.PLAYERS, summary="stop the clock (optionally until a time)",
+        "PAUSE", Permission.GAME_MASTER, announced=Announcement("announce_pause"), told=Told.PLAYERS, summary=mark("command", "stop the clock (optionally until a time)"),
         forms=(Form("PAUSE <game> [UNTIL <until>]", "PAUSE <game> or PAUSE <game> UNTIL <when>, with a REASON line below",
                     help=("PAUSE <game> [UNTIL <when>]                 REASON needed",)),),
     )  # fmt: skip
@@ -339,7 +348,7 @@ class ResumeGame(Declared):
     """GM: start the clock again, with a new deadline (default: the game's schedule from now)."""
 
     declaration = Declaration(
-        "RESUME", Permission.GAME_MASTER, announced=Announcement("announce_resume"), told=Told.PLAYERS, summary="start the clock again, with a new deadline",
+        "RESUME", Permission.GAME_MASTER, announced=Announcement("announce_resume"), told=Told.PLAYERS, summary=mark("command", "start the clock again, with a new deadline"),
         forms=(Form("RESUME <game> [DEADLINE <deadline>]", "RESUME <game> or RESUME <game> DEADLINE <when>, with a REASON line below",
                     help=("RESUME <game> [DEADLINE <when>]             REASON needed",)),),
     )  # fmt: skip
@@ -354,7 +363,7 @@ class ProcessNow(Declared):
     """GM: resolve turn ``turn`` now; refused once that turn is resolved (a repeat can never process two)."""
 
     declaration = Declaration(
-        "PROCESS", Permission.GAME_MASTER, announced=Announcement("announce_process", ("turn",)), told=Told.PLAYERS, summary="resolve the open turn now (name it: a repeat cannot process two)",
+        "PROCESS", Permission.GAME_MASTER, announced=Announcement("announce_process", ("turn",)), told=Told.PLAYERS, summary=mark("command", "resolve the open turn now (name it: a repeat cannot process two)"),
         forms=(Form("PROCESS <game> TURN <turn>", "PROCESS <game> TURN <n> (the open turn, as STATUS shows it), with a REASON line below",
                     help=("PROCESS <game> TURN <n>   resolve turn n now (as STATUS numbers it);",
                           "                          refused once it is resolved    REASON needed")),),
@@ -370,7 +379,7 @@ class PreviewTurn(Declared):
     """GM: resolve the open turn privately with the orders so far; the GM sees the report, nothing changes."""
 
     declaration = Declaration(
-        "PREVIEW", Permission.GAME_MASTER, shows=True, summary="resolve the open turn privately; change nothing",
+        "PREVIEW", Permission.GAME_MASTER, shows=True, summary=mark("command", "resolve the open turn privately; change nothing"),
         forms=(Form("PREVIEW <game>", help=("PREVIEW <game>            the open turn resolved privately; no change",)),),
     )  # fmt: skip
 
@@ -383,7 +392,7 @@ class EnterOrders(Declared):
 
     declaration = Declaration(
         "ORDERS FOR", Permission.GAME_MASTER, announced=Announcement("announce_orders", ("seat",)), told=Told.SEAT, name="orders",
-        summary="enter or change a seat's orders (its player gets a copy)",
+        summary=mark("command", "enter or change a seat's orders (its player gets a copy)"),
         forms=(Form("ORDERS <game> FOR <seat>", "", also=("GAME",), help=(
             "ORDERS <game> FOR <seat>  then the seat's orders; the player gets a copy",
             "                                                         REASON needed")),),
@@ -401,7 +410,7 @@ class ReplacePlayer(Declared):
 
     declaration = Declaration(
         "REPLACE", Permission.GAME_MASTER, announced=Announcement("announce_replace", ("seat",)), told=Told.SEAT,
-        summary="give a seat to a substitute (a fresh secret, the seat's last report)",
+        summary=mark("command", "give a seat to a substitute (a fresh secret, the seat's last report)"),
         forms=(Form("REPLACE <game> <seat> WITH <address> [EXTEND <extend>]",
                     "REPLACE <game> <seat> WITH <address> [EXTEND <duration>], with a REASON line below",
                     help=("REPLACE <game> <seat> WITH <address> [EXTEND <duration>] REASON needed",)),),
@@ -421,7 +430,7 @@ class EjectPlayer(Declared):
     """GM: take a seat from its player; it gets the no-moves-received rule until replaced."""
 
     declaration = Declaration(
-        "EJECT", Permission.GAME_MASTER, announced=Announcement("announce_eject", ("seat",)), told=Told.SEAT, summary="take a seat from its player",
+        "EJECT", Permission.GAME_MASTER, announced=Announcement("announce_eject", ("seat",)), told=Told.SEAT, summary=mark("command", "take a seat from its player"),
         forms=(Form("EJECT <game> <seat>", "EJECT <game> <seat>, with a REASON line below",
                     help=("EJECT <game> <seat>       the seat gets no-moves-received   REASON needed",)),),
     )  # fmt: skip
@@ -439,7 +448,7 @@ class RollBack(Declared):
 
     declaration = Declaration(
         "ROLLBACK", Permission.GAME_MASTER, announced=Announcement("announce_rollback", ("to_turn",)), told=Told.PLAYERS,
-        summary="go back to the start of turn N with a fresh draw (its orders stay on file)",
+        summary=mark("command", "go back to the start of turn N with a fresh draw (its orders stay on file)"),
         forms=(Form("ROLLBACK <game> TO <to_turn> [DEADLINE <deadline>]",
                     "ROLLBACK <game> TO <n> [SAME DRAW] [DEADLINE <when>], with a REASON line below",
                     also=("ROLL BACK",),
@@ -462,7 +471,7 @@ class Broadcast(Declared):
     """GM: a message to every seat, the observers and the game's public place."""
 
     declaration = Declaration(
-        "BROADCAST", Permission.GAME_MASTER, told=Told.PLAYERS, summary="a message to every seat, the observers and the public place",
+        "BROADCAST", Permission.GAME_MASTER, told=Told.PLAYERS, summary=mark("command", "a message to every seat, the observers and the public place"),
         forms=(Form("BROADCAST <game>", "BROADCAST <game>, then the message on the lines below",
                     help=("BROADCAST <game>          then the message, up to the next command line",)),),
     )  # fmt: skip
@@ -476,7 +485,7 @@ class SetOption(Declared):
     """GM: change a game option before the start (``value`` as JSON, or a word)."""
 
     declaration = Declaration(
-        "OPTION", Permission.GAME_MASTER, announced=Announcement("announce_option", ("name",)), told=Told.PLAYERS, summary="change an option before the start",
+        "OPTION", Permission.GAME_MASTER, announced=Announcement("announce_option", ("name",)), told=Told.PLAYERS, summary=mark("command", "change an option before the start"),
         forms=(Form("SET OPTION <game> <name> <value>",
                     help=("SET OPTION <game> <name> <value>  before the start        REASON needed",)),),
     )  # fmt: skip
@@ -494,7 +503,7 @@ class SetGameLanguage(Declared):
 
     declaration = Declaration(
         "GAME LANGUAGE", Permission.GAME_MASTER, name="language", announced=Announcement("announce_language", ("language",)),
-        summary="the language of the players who chose none",
+        summary=mark("command", "the language of the players who chose none"),
         forms=(Form("SET LANGUAGE <game> <language>", "SET LANGUAGE <game> fr (or en, de; OFF for English)",
                     help=("SET LANGUAGE <game> <language>  fr, de or en: its players' default",)),),
     )  # fmt: skip
@@ -508,7 +517,7 @@ class EndGame(Declared):
     """GM: end the game now (``abandon``: without a result), for a reason."""
 
     declaration = Declaration(
-        "END", Permission.GAME_MASTER, announced=Announcement("announce_end", ("abandon",)), told=Told.PLAYERS, summary="end the game now, or abandon it without a result",
+        "END", Permission.GAME_MASTER, announced=Announcement("announce_end", ("abandon",)), told=Told.PLAYERS, summary=mark("command", "end the game now, or abandon it without a result"),
         forms=(Form("END <game>", "END <game> (ends the game, with a REASON line below)",
                     help=("END <game>                end the game now               REASON needed",)),
                Form("ABANDON <game>", "ABANDON <game>, with a REASON line below",
@@ -526,7 +535,7 @@ class AddGameMaster(Declared):
 
     declaration = Declaration(
         "ADD GM", Permission.GAME_MASTER,
-        announced=Announcement("announce_game_master", ("hand_over",), names_an_address=True), told=Told.NAMED, summary="add a co-GM, or hand the game over to them",
+        announced=Announcement("announce_game_master", ("hand_over",), names_an_address=True), told=Told.NAMED, summary=mark("command", "add a co-GM, or hand the game over to them"),
         forms=(Form("ADD GM <game> <address>", "ADD GM <game> <address>, with a REASON line below", also=("ADD CO-GM", "ADD COGM"),
                     help=("ADD GM <game> <address>   a co-GM                        REASON needed",)),
                Form("HANDOVER <game> <address>", "HANDOVER <game> <address>, with a REASON line below", also=("HAND OVER",),
@@ -545,7 +554,7 @@ class ShowLog(Declared):
     """GM: the game's audit log."""
 
     declaration = Declaration(
-        "LOG", Permission.GAME_MASTER, shows=True, summary="the game's audit log",
+        "LOG", Permission.GAME_MASTER, shows=True, summary=mark("command", "the game's audit log"),
         forms=(Form("LOG <game>", help=("LOG <game>                the game's audit log",)),),
     )  # fmt: skip
 
@@ -574,7 +583,7 @@ class Observe(Declared):
     """``OBSERVE <game>``: get the public reports without a seat (``stop``: no longer)."""
 
     declaration = Declaration(
-        "OBSERVE", Permission.ANYONE, summary="get a game's public reports without a seat",
+        "OBSERVE", Permission.ANYONE, summary=mark("command", "get a game's public reports without a seat"),
         forms=(Form("OBSERVE <game>"), Form("STOP OBSERVING <game>", also=("UNOBSERVE",))),
     )  # fmt: skip
 
@@ -587,7 +596,7 @@ class DeclareAbsence(Declared):
     """``ABSENT <game> <from> <to>``: days away; a deadline inside them moves to their end, within a limit."""
 
     declaration = Declaration(
-        "ABSENT", Permission.SEAT, summary="days you are away: a deadline inside them moves to their end",
+        "ABSENT", Permission.SEAT, summary=mark("command", "days you are away: a deadline inside them moves to their end"),
         forms=(Form("ABSENT <game> <first> <last>", "ABSENT <game> <from> <to> (dates such as 2026-07-01 2026-07-14)"),),
     )  # fmt: skip
 
@@ -602,7 +611,7 @@ class ConfirmReady(Declared):
     (:mod:`bot.core.turns.ready_checks`); a seat not confirmed by the end of the window is freed."""
 
     declaration = Declaration(
-        "READY", Permission.SEAT, summary="confirm, when a full game asks, that you will play",
+        "READY", Permission.SEAT, summary=mark("command", "confirm, when a full game asks, that you will play"),
         forms=(Form("READY <game>", "READY <game> (you will play), or as a game master READY <game> FOR <seat> "
                     "with a REASON line below"),),
     )  # fmt: skip
@@ -623,7 +632,7 @@ class ShowCalendar(Declared):
     reminders); ``CALENDAR NEW``: a new address, and the old one stops working."""
 
     declaration = Declaration(
-        "CALENDAR", Permission.ANYONE, summary="the address of your calendar of deadlines (NEW: a new one)",
+        "CALENDAR", Permission.ANYONE, summary=mark("command", "the address of your calendar of deadlines (NEW: a new one)"),
         forms=(Form("CALENDAR", "CALENDAR, or CALENDAR NEW for a new address"), Form("CALENDAR NEW", "")),
     )  # fmt: skip
 
@@ -635,7 +644,7 @@ class SetPictures(Declared):
     """``PICTURES ON`` / ``PICTURES OFF``: whether the sender's report mails carry the board as a picture."""
 
     declaration = Declaration(
-        "PICTURES", Permission.ANYONE, summary="whether your report mails carry a picture of the board",
+        "PICTURES", Permission.ANYONE, summary=mark("command", "whether your report mails carry a picture of the board"),
         forms=(Form("PICTURES ON", "PICTURES ON or PICTURES OFF"), Form("PICTURES OFF", "")),
     )  # fmt: skip
 
@@ -648,7 +657,7 @@ class SetZone(Declared):
     ``ZONE OFF``: none (the game's zone, as for everyone).  The game's zone still decides its schedule."""
 
     declaration = Declaration(
-        "ZONE", Permission.ANYONE, summary="your time zone: the times you are told are shown in it first",
+        "ZONE", Permission.ANYONE, summary=mark("command", "your time zone: the times you are told are shown in it first"),
         forms=(Form("ZONE <zone>", "ZONE <name>, an IANA zone such as Europe/Paris or Asia/Ho_Chi_Minh; ZONE OFF"),),
     )  # fmt: skip
 
@@ -661,7 +670,7 @@ class SetQuiet(Declared):
     others' actions) is held until they end (:mod:`bot.core.messaging.quiet_hours`); ``QUIET OFF``: none."""
 
     declaration = Declaration(
-        "QUIET", Permission.ANYONE, summary="hours in your zone when mail that can wait is held until they end",
+        "QUIET", Permission.ANYONE, summary=mark("command", "hours in your zone when mail that can wait is held until they end"),
         forms=(Form("QUIET <hours>", "QUIET 22:00-07:00 (from-to, in your zone) or QUIET OFF"),),
     )  # fmt: skip
 
@@ -675,7 +684,7 @@ class SetLanguage(Declared):
     command words stay the same in every language."""
 
     declaration = Declaration(
-        "LANGUAGE", Permission.ANYONE, summary="the language you are told in: en, fr or de",
+        "LANGUAGE", Permission.ANYONE, summary=mark("command", "the language you are told in: en, fr or de"),
         forms=(Form("LANGUAGE <language>", "LANGUAGE fr (or en, de; LANGUAGE OFF for the game's own)"),),
     )  # fmt: skip
 
@@ -688,7 +697,7 @@ class SetFormat(Declared):
     ``FORMAT TABLES``: fixed-width tables and drawn boards (the default; :mod:`bot.core.people.text_formats`)."""
 
     declaration = Declaration(
-        "FORMAT", Permission.ANYONE, summary="PLAIN: reports as sentences and lists; TABLES: as tables",
+        "FORMAT", Permission.ANYONE, summary=mark("command", "PLAIN: reports as sentences and lists; TABLES: as tables"),
         forms=(Form("FORMAT <form>", "FORMAT PLAIN (sentences and lists) or FORMAT TABLES"),),
     )  # fmt: skip
 
@@ -702,7 +711,7 @@ class SetDigest(Declared):
     (:mod:`bot.core.messaging.digest_setting`).  Reports and replies are never gathered."""
 
     declaration = Declaration(
-        "DIGEST", Permission.ANYONE, summary="press, notices and reminders in one mail a day or per turn",
+        "DIGEST", Permission.ANYONE, summary=mark("command", "press, notices and reminders in one mail a day or per turn"),
         forms=(Form("DIGEST <when>", "DIGEST DAILY 08:00 (in your zone), DIGEST TURN or DIGEST OFF"),),
     )  # fmt: skip
 
@@ -715,7 +724,7 @@ class ShowSettings(Declared):
     the same on every channel linked to them."""
 
     declaration = Declaration(
-        "SETTINGS", Permission.ANYONE, summary="your settings: language, format, zone, quiet hours, digest",
+        "SETTINGS", Permission.ANYONE, summary=mark("command", "your settings: language, format, zone, quiet hours, digest"),
         forms=(Form("SETTINGS", "SETTINGS (then LANGUAGE, FORMAT, ZONE, QUIET, DIGEST or PICTURES to change one)"),),
     )  # fmt: skip
 
@@ -735,7 +744,7 @@ class SendPress(Declared):
     then the message: press from the sender's seat, relayed by the referee without an address."""
 
     declaration = Declaration(
-        "PRESS", Permission.SEAT, summary="a message to other seats of the game, relayed by the referee",
+        "PRESS", Permission.SEAT, summary=mark("command", "a message to other seats of the game, relayed by the referee"),
         forms=(Form("PRESS <game> TO <to>", "PRESS <game> TO <seat>[, <seat>...] or TO ALL [ANON], then the "
                     "message on the lines below; PRESS <game> REPLY <code>; PRESS <game> MUTE|UNMUTE <seat or code>"),),
     )  # fmt: skip
@@ -753,7 +762,7 @@ class ReplyPress(Declared):
     ``code``, who is reached without being named (a reply to an anonymous sender stays anonymous)."""
 
     declaration = Declaration(
-        "PRESS REPLY", Permission.SEAT, summary="answer the sender of a press message by its code",
+        "PRESS REPLY", Permission.SEAT, summary=mark("command", "answer the sender of a press message by its code"),
         forms=(Form("PRESS <game> REPLY <code>", ""),),
     )  # fmt: skip
 
@@ -771,7 +780,7 @@ class MutePress(Declared):
 
     declaration = Declaration(
         "PRESS MUTE", Permission.SEAT,
-        summary="no more signed press from a seat, or anonymous press from the sender of a code",
+        summary=mark("command", "no more signed press from a seat, or anonymous press from the sender of a code"),
         forms=(Form("PRESS <game> MUTE <who>", ""), Form("PRESS <game> UNMUTE <who>", "")),
     )  # fmt: skip
 
@@ -790,7 +799,7 @@ class ShowReliability(Declared):
     a finished game's sealed record: no game may be named ``me``."""
 
     declaration = Declaration(
-        "RECORD ME", Permission.ANYONE, name="reliability", summary="your record as a player: turns ordered in time, missed, games ended",
+        "RECORD ME", Permission.ANYONE, name="reliability", summary=mark("command", "your record as a player: turns ordered in time, missed, games ended"),
         forms=(Form("RECORD ME", ""),),
     )  # fmt: skip
 
@@ -809,7 +818,7 @@ class SetStandby(Declared):
     (``ALL``: of any kind, :data:`ANY_KIND`); ``STANDBY OFF <kind>``: no longer."""
 
     declaration = Declaration(
-        "STANDBY", Permission.VOUCHED, summary="be offered seats that need a substitute (OFF: no longer)",
+        "STANDBY", Permission.VOUCHED, summary=mark("command", "be offered seats that need a substitute (OFF: no longer)"),
         forms=(Form("STANDBY <kind>", "STANDBY <kind> or STANDBY ALL (be offered seats that need a substitute), "
                     "STANDBY OFF <kind>, or STANDBY alone (your list)"),
                Form("STANDBY OFF <kind>", "")),
@@ -824,7 +833,10 @@ class ShowStandby(Declared):
     """``STANDBY`` alone: the kinds the sender stands by for (reading it changes nothing: anyone may ask)."""
 
     declaration = Declaration(
-        "STANDBY", Permission.ANYONE, summary="the kinds of game you stand by for", forms=(Form("STANDBY", ""),)
+        "STANDBY",
+        Permission.ANYONE,
+        summary=mark("command", "the kinds of game you stand by for"),
+        forms=(Form("STANDBY", ""),),
     )
 
 
@@ -836,7 +848,7 @@ class OfferSeat(Declared):
 
     declaration = Declaration(
         "SUBSTITUTE", Permission.GAME_MASTER, announced=Announcement("announce_substitute", ("seat",)), told=Told.SEAT,
-        summary="put a seat up for a substitute; withdraw the offer, accept or decline who offered",
+        summary=mark("command", "put a seat up for a substitute; withdraw the offer, accept or decline who offered"),
         forms=(Form("SUBSTITUTE <game> <seat> [<action>]",
                     "SUBSTITUTE <game> <seat> [WITHDRAW|ACCEPT|DECLINE], and a REASON line below",
                     help=("SUBSTITUTE <game> <seat>  offer the seat to the standby list (REASON)",
@@ -857,7 +869,7 @@ class TakeSeat(Declared):
     at once or once a game master accepts them, as the game says); then a briefing on the seat."""
 
     declaration = Declaration(
-        "STAND IN", Permission.VOUCHED, name="take", announced=Announcement("announce_seat_taken", ("seat",)), summary="take over a seat that needs a substitute",
+        "STAND IN", Permission.VOUCHED, name="take", announced=Announcement("announce_seat_taken", ("seat",)), summary=mark("command", "take over a seat that needs a substitute"),
         forms=(Form("STAND IN <game> <seat>", "STAND IN <game> <seat> (a seat put up for a substitute)",
                     also=("STANDIN",)),),
     )  # fmt: skip
@@ -905,7 +917,9 @@ class UnlinkIdentity(Declared):
     """
 
     declaration = Declaration(
-        "UNLINK", Permission.HOST, summary="separate an address from the person it is linked to (it keeps no seat)"
+        "UNLINK",
+        Permission.HOST,
+        summary=mark("command", "separate an address from the person it is linked to (it keeps no seat)"),
     )
 
     channel: str

@@ -31,6 +31,7 @@ from bot.core.model import commands as c
 from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
+from bot.discord.command_words import slash_words
 from bot.discord.games.screens import AppCommand, Screens
 from bot.discord.games.typed import games_of_kind, seated
 from bot.discord.render import NO_MENTIONS, plain
@@ -106,11 +107,13 @@ def play_command(answers: Answers, views: GameViews) -> app_commands.Command[Any
             if card.label.startswith(typed)
         ][:MAX_CHOICES]  # fmt: skip
 
-    @app_commands.command(name="play", description="Golden Strider: play one of your cards, banking part of it")
+    @app_commands.command(
+        name="play", description=slash_words("Golden Strider: play one of your cards, banking part of it")
+    )
     @app_commands.describe(
-        game="Your Golden Strider game",
-        card="One of your cards (value/turn received)",
-        bank="Points of the card to bank for stamina (the rest is movement)",
+        game=slash_words("Your Golden Strider game"),
+        card=slash_words("One of your cards (value/turn received)"),
+        bank=slash_words("Points of the card to bank for stamina (the rest is movement)"),
     )
     @app_commands.autocomplete(game=games, card=cards)
     async def play(

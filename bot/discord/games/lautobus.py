@@ -34,6 +34,7 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.client import tell_privately
+from bot.discord.command_words import slash_words
 from bot.discord.games.screens import AppCommand, Screens
 from bot.discord.games.typed import games_of_kind, public_view, seated
 from bot.discord.render import NO_MENTIONS, plain
@@ -135,14 +136,14 @@ def riders_command(answers: Answers, views: GameViews) -> app_commands.Command[A
 
         return cards
 
-    @app_commands.command(name="riders", description="L'autobus: one card for each of your riders")
+    @app_commands.command(name="riders", description=slash_words("L'autobus: one card for each of your riders"))
     @app_commands.describe(
-        game="Your L'autobus game",
-        rider1="Rider 1's card (a number, zero or sprint)",
-        rider2="Rider 2's card",
-        rider3="Rider 3's card",
-        rider4="Rider 4's card",
-        rider5="Rider 5's card",
+        game=slash_words("Your L'autobus game"),
+        rider1=slash_words("Rider 1's card (a number, zero or sprint)"),
+        rider2=slash_words("Rider 2's card"),
+        rider3=slash_words("Rider 3's card"),
+        rider4=slash_words("Rider 4's card"),
+        rider5=slash_words("Rider 5's card"),
     )
     @app_commands.autocomplete(game=games, rider1=cards_for(1), rider2=cards_for(2), rider3=cards_for(3),
                                rider4=cards_for(4), rider5=cards_for(5))  # fmt: skip

@@ -46,6 +46,7 @@ from bot.core.views import GameView, GameViews
 from bot.discord.answers import Answers
 from bot.discord.choices import MAX_CHOICES
 from bot.discord.client import tell_privately
+from bot.discord.command_words import slash_words
 from bot.discord.games.screens import AppCommand, Screens
 from bot.discord.games.typed import games_of_kind, public_view, seated
 from bot.discord.render import NO_MENTIONS, plain
@@ -216,12 +217,14 @@ def runners_command(answers: Answers, views: GameViews) -> app_commands.Command[
 
         return cards
 
-    @app_commands.command(name="runners", description="The three-race game: your runners' cards for the open phase")
+    @app_commands.command(
+        name="runners", description=slash_words("The three-race game: your runners' cards for the open phase")
+    )
     @app_commands.describe(
-        game="Your three-race game",
-        race25="The 25 runner: its four cards at the setup, else one card per move (10 4)",
-        race55="The 55 runner: its four cards at the setup, else one card per move",
-        race85="The 85 runner: its four cards at the setup, else one card per move",
+        game=slash_words("Your three-race game"),
+        race25=slash_words("The 25 runner: its four cards at the setup, else one card per move (10 4)"),
+        race55=slash_words("The 55 runner: its four cards at the setup, else one card per move"),
+        race85=slash_words("The 85 runner: its four cards at the setup, else one card per move"),
     )
     @app_commands.autocomplete(game=games, race25=cards_for(25), race55=cards_for(55), race85=cards_for(85))
     async def runners(
