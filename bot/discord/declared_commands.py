@@ -28,7 +28,7 @@ from discord import app_commands
 
 from bot.core.model import commands as c
 from bot.core.model.declaration import field_types, is_number
-from bot.discord.command_words import summary_description
+from bot.discord.command_words import slash_words, summary_description
 
 MAKES = "declared"
 """The key of a slash command's ``extras``: the tuple of the declared command types it makes."""
@@ -39,6 +39,15 @@ Suggest = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_comm
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 
+FIELD_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "game": slash_words("The game"),
+        "seat": slash_words("The seat"),
+        "reason": slash_words("Why: it goes in the game's log and to the players"),
+    }
+)
+"""What the option of a common field says where its command says nothing else (``Shown.describe``)."""
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -47,7 +56,8 @@ class Shown:
     ``suggest``: field -> the name of the live list it autocompletes from (a key of the suggestions given
     to :func:`declared_command`); ``describe``: option -> its description; ``rename``: field -> its option's
     name; ``convert``: field -> what turns the typed value into the command's (spaces out of ``+2d 3h``);
-    ``description``: instead of the summary (with a suffix such as "asks to confirm").
+    ``description``: instead of the summary (with a suffix such as "asks to confirm").  An option ``describe``
+    leaves out says :data:`FIELD_WORDS`' words for its field, if any.
     """
 
     suggest: Mapping[str, str] = field(default_factory=lambda: _NOTHING)
@@ -125,8 +135,9 @@ def declared_command(
     wanted.update(shown.suggest)
     for name, source in wanted.items():
         command.autocomplete(name)(suggestions[source])
-    if shown.describe:  # as locale_str: described after the command was made, translated at sync all the same
-        app_commands.describe(**{n: app_commands.locale_str(text) for n, text in shown.describe.items()})(command)
+    described = {name: words for name, words in FIELD_WORDS.items() if name in names} | dict(shown.describe)
+    if described:  # as locale_str: described after the command was made, translated at sync all the same
+        app_commands.describe(**{n: app_commands.locale_str(text) for n, text in described.items()})(command)
     if shown.rename:
         app_commands.rename(**shown.rename)(command)
     return command

@@ -63,7 +63,7 @@ from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
 from bot.discord.client import apologise, tell_privately
 from bot.discord.command_words import slash_words
-from bot.discord.declared_commands import Run, Shown, Suggest, declared_command, description_of, makes
+from bot.discord.declared_commands import FIELD_WORDS, Run, Shown, Suggest, declared_command, description_of, makes
 from bot.discord.game_options import option_choices
 from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.understand import locale_language, sender_of
@@ -376,6 +376,11 @@ def _extend(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[An
         description=slash_words("Move the deadline later by a duration (2d 3h)"),
         extras=makes(c.SetDeadline),
     )
+    @app_commands.describe(
+        game=FIELD_WORDS["game"],
+        reason=FIELD_WORDS["reason"],
+        by=slash_words("How much later: days, hours and minutes (2d 3h, 90m)"),
+    )
     @app_commands.autocomplete(game=suggest["playing"])
     async def extend(interaction: discord.Interaction, game: str, by: str, reason: str) -> None:
         """By hand: ``SetDeadline``'s second form (a duration, where a declared command takes its first)."""
@@ -390,7 +395,11 @@ def _process(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
     @app_commands.command(
         name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow), extras=makes(c.ProcessNow)
     )
-    @app_commands.describe(turn=slash_words("The turn to resolve, as the reports number it"))
+    @app_commands.describe(
+        game=FIELD_WORDS["game"],
+        reason=FIELD_WORDS["reason"],
+        turn=slash_words("The turn to resolve, as the reports number it"),
+    )
     @app_commands.autocomplete(game=suggest["playing"])
     async def process(interaction: discord.Interaction, game: str, turn: int, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
@@ -408,6 +417,7 @@ def _replace(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
         description=described(c.ReplacePlayer),
         extras=makes(c.ReplacePlayer),
     )
+    @app_commands.describe(**FIELD_WORDS, member=slash_words("The member who takes the seat"))
     @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
@@ -425,7 +435,7 @@ def _substitute(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Comman
     @app_commands.command(
         name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat), extras=makes(c.OfferSeat)
     )
-    @app_commands.describe(seat=slash_words("The seat"),
+    @app_commands.describe(game=FIELD_WORDS["game"], seat=FIELD_WORDS["seat"],
                            action=slash_words("offer (the default) to the standby list, withdraw the offer, accept or "
                                               "decline who offered"),
                            reason=slash_words("Why (told to the players)"))  # fmt: skip
@@ -445,6 +455,7 @@ def _eject(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Com
     @app_commands.command(
         name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer), extras=makes(c.EjectPlayer)
     )
+    @app_commands.describe(**FIELD_WORDS)
     @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
@@ -460,7 +471,9 @@ def _rollback(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.
     @app_commands.command(
         name=c.RollBack.declaration.subcommand, description=described(c.RollBack), extras=makes(c.RollBack)
     )
-    @app_commands.describe(same_draw=slash_words("Draw as the turns drew before, keep the orders on file (to correct a "
+    @app_commands.describe(game=FIELD_WORDS["game"], reason=FIELD_WORDS["reason"],
+                           to_turn=slash_words("The turn to go back to the start of, as the reports number it"),
+                           same_draw=slash_words("Draw as the turns drew before, keep the orders on file (to correct a "
                                                  "mistake; default: a new draw)"))  # fmt: skip
     @app_commands.autocomplete(game=suggest["game"])
     async def rollback(interaction: discord.Interaction, game: str, to_turn: int, reason: str,
@@ -487,12 +500,30 @@ NOT_ON_DISCORD: tuple[type[c.Declared], ...] = (c.SetJoining, c.EndGame, c.SetOp
 _TIMES = MappingProxyType({"when": deadline_spec, "deadline": deadline_spec})
 SHOWN: dict[type[c.Declared], Shown] = {
     c.StartGame: Shown(suggest={"game": "listed"}),
-    c.SetDeadline: Shown(suggest={"game": "playing"}, convert=_TIMES),
-    c.PauseGame: Shown(suggest={"game": "playing"}),
-    c.ResumeGame: Shown(suggest={"game": "playing"}, convert=_TIMES),
+    c.SetDeadline: Shown(
+        suggest={"game": "playing"},
+        convert=_TIMES,
+        describe={"when": slash_words("An ISO time in the game's zone (2026-03-10T18:00), or +2d3h from the deadline")},
+    ),
+    c.PauseGame: Shown(
+        suggest={"game": "playing"},
+        describe={"until": slash_words("An ISO time in the game's zone; leave out to pause until /gm resume")},
+    ),
+    c.ResumeGame: Shown(
+        suggest={"game": "playing"},
+        convert=_TIMES,
+        describe={
+            "deadline": slash_words(
+                "The new deadline: an ISO time, or +2d3h from now; leave out: the game's schedule from now"
+            )
+        },
+    ),
     c.PreviewTurn: Shown(suggest={"game": "playing"}),
-    c.EnterOrders: Shown(suggest={"game": "playing"}),
-    c.Broadcast: Shown(suggest={"game": "listed"}),
+    c.EnterOrders: Shown(
+        suggest={"game": "playing"}, describe={"text": slash_words("The seat's orders, as its player would write them")}
+    ),
+    c.Broadcast: Shown(suggest={"game": "listed"}, describe={"text": slash_words("The message")}),
+    c.SetGameLanguage: Shown(describe={"language": slash_words("en, fr or de: its players' default; OFF: English")}),
 }
 """What ``/gm`` shows of a declared command beyond its declaration (:class:`bot.discord.declared_commands.Shown`):
 which games its ``game`` suggests (default: any game), how a time is read."""

@@ -379,8 +379,9 @@ async def test_every_description_is_synced_in_french_and_german_and_no_name_is_t
     """The translator (bot/discord/command_words.py) at the real sync: every command's, subcommand's and
     option's description carries its French and German (Discord shows a member the one of their client; the
     fake refuses one over 100 characters, as Discord does), so a description added without its translation
-    fails here; none is cut to Discord's 100 characters in any language (discord.py cuts an English one
-    silently); names stay as written (command words read the same in every language)."""
+    fails here, as does an option left undescribed (discord.py sends "\u2026"); none is cut to Discord's 100
+    characters in any language (discord.py cuts an English one silently); names stay as written (command
+    words read the same in every language)."""
     untranslated: list[str] = []
     renamed: list[str] = []
     cut: list[str] = []
@@ -389,10 +390,9 @@ async def test_every_description_is_synced_in_french_and_german_and_no_name_is_t
         if entry.get("name_localizations"):
             renamed.append(path)
         every = [entry["description"], *(entry.get("description_localizations") or {}).values()]
-        cut.extend(f"{path}: {text!r}" for text in every if text != "\u2026" and text.endswith("\u2026"))
+        cut.extend(f"{path}: {text!r}" for text in every if text.endswith("\u2026"))
         described = entry.get("description_localizations") or {}
-        if entry["description"] != "\u2026" and not all(described.get(code) not in (None, entry["description"])
-                                                         for code in ("fr", "de")):  # fmt: skip
+        if not all(described.get(code) not in (None, entry["description"]) for code in ("fr", "de")):
             untranslated.append(f"{path}: {entry['description']!r}")
         for option in entry.get("options") or []:
             walk(option, f"{path} {option['name']}")
