@@ -16,31 +16,40 @@ from typing import Any
 
 import discord
 
+from bot.core.basics.translation import _, speaking
+from bot.discord.understand import locale_language
+
 PREFIX = "referee:orders:"
 FIELD = "orders"
 MAX_LENGTH = 4000
 """Discord's longest text input."""
+TITLE_LIMIT, LABEL_LIMIT, PLACEHOLDER_LIMIT = 45, 45, 100
+"""Discord's longest modal title, text input label and placeholder."""
 
 
 class OrdersModal(discord.ui.Modal):
-    """The form only; see the module docstring for where its submission goes."""
+    """The form only; see the module docstring for where its submission goes.  Its words are said in the
+    language being spoken (:func:`open_orders_modal`: the member's Discord's)."""
 
     def __init__(self, game: str) -> None:
-        super().__init__(title=f"Orders for {game}"[:45], custom_id=f"{PREFIX}{game}"[:100], timeout=None)
+        title = _("Orders for %(game)s") % {"game": game}
+        super().__init__(title=title[:TITLE_LIMIT], custom_id=f"{PREFIX}{game}"[:100], timeout=None)
         self.add_item(
             discord.ui.TextInput(
-                label="Orders, in the game's own syntax",
+                label=_("Orders, in the game's own syntax")[:LABEL_LIMIT],
                 style=discord.TextStyle.paragraph,
                 custom_id=FIELD,
                 max_length=MAX_LENGTH,
-                placeholder="One order per line, as in the game's help (/help game:...)",
+                placeholder=_("One order per line, as in the game's help (/help game:...)")[:PLACEHOLDER_LIMIT],
             )
         )
 
 
 async def open_orders_modal(interaction: discord.Interaction, game: str) -> None:
-    """Show the modal for ``game`` (as the interaction's answer) and let discord.py forget it."""
-    modal = OrdersModal(game)
+    """Show the modal for ``game`` (as the interaction's answer), in the language of the member's Discord,
+    and let discord.py forget it."""
+    with speaking(locale_language(getattr(interaction, "locale", None))):
+        modal = OrdersModal(game)
     await interaction.response.send_modal(modal)
     modal.stop()
 

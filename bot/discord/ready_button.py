@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from adjudicator.words import say
+from bot.core.basics.translation import _
 from bot.core.model import commands as c
 from bot.discord.answers import Answers
 from bot.discord.client import apologise, tell_privately
@@ -43,7 +44,7 @@ class ReadyButton(
     def __init__(self, check_round: int, game: str, seat: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="I will play", style=discord.ButtonStyle.success, custom_id=custom_id(check_round, game, seat)
+                label=_("I will play"), style=discord.ButtonStyle.success, custom_id=custom_id(check_round, game, seat)
             )
         )
         self.check_round, self.game, self.seat = check_round, game, seat

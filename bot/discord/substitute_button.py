@@ -27,6 +27,7 @@ from typing import Any
 import discord
 
 from adjudicator.words import say
+from bot.core.basics.translation import _
 from bot.core.model import commands as c
 from bot.discord.answers import Answers
 from bot.discord.client import apologise, tell_privately
@@ -49,7 +50,9 @@ class TakeButton(
     def __init__(self, offer_round: int, game: str, seat: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Take this seat", style=discord.ButtonStyle.primary, custom_id=custom_id(offer_round, game, seat)
+                label=_("Take this seat"),
+                style=discord.ButtonStyle.primary,
+                custom_id=custom_id(offer_round, game, seat),
             )
         )
         self.offer_round, self.game, self.seat = offer_round, game, seat

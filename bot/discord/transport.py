@@ -78,6 +78,7 @@ import discord
 from sqlalchemy.orm import Session, sessionmaker
 
 from bot.core.basics.clock import Clock
+from bot.core.basics.translation import speaking
 from bot.core.messaging.outbox import OutboxDrain, PendingMessage
 from bot.core.messaging.outbox_bell import OutboxBell
 from bot.core.messaging.places import public_place, record_public_place, record_status_message, status_message
@@ -259,9 +260,8 @@ class DiscordTransport:
                 if self.events is not None and isinstance(messageable, discord.PartialMessageable):
                     await self.events.follow(target.key, row.data, str(messageable.id))
                 return
-            blocks = discord_messages(
-                text, plain_form=reads_plain(row.data), language=reader_language(row.data, row.context)
-            )
+            language = reader_language(row.data, row.context)
+            blocks = discord_messages(text, plain_form=reads_plain(row.data), language=language)
             first = self._blocks_sent.get(row.id, 0)
             picture = None
             if target.kind == "public" and first == 0 and blocks:
@@ -269,7 +269,10 @@ class DiscordTransport:
             for index in range(first, len(blocks)):
                 nonce = nonce_for(row.message_id, index)
                 last_dm = index == len(blocks) - 1 and target.kind == "user" and self.dm_buttons is not None
-                buttons = self.dm_buttons(row.template, row.data) if last_dm and self.dm_buttons else None
+                buttons = None
+                if last_dm and self.dm_buttons:
+                    with speaking(language):  # their labels in the reader's language, as the text
+                        buttons = self.dm_buttons(row.template, row.data)
                 if picture is not None and index == 0:
                     await messageable.send(blocks[index], nonce=nonce, allowed_mentions=NO_MENTIONS,
                                            file=picture.file())  # fmt: skip

@@ -66,3 +66,17 @@ def test_a_discord_locale_is_the_players_language_until_they_choose_and_beats_th
     h.service.resolve_due(h.clock.now())
     reports = {row.row.recipient: row.row.data.get("reader_language") for row in h.outbox(REPORT)}
     assert reports["Flore"] == "de" and reports["Bea"] == "en" and reports["Zoe"] == "de", reports
+
+
+def test_what_a_players_first_envelope_makes_the_referee_send_them_is_already_in_their_clients_language(sessions):
+    """A JOIN that makes the player and fills the game starts the ready check: its request to the joiner,
+    written by that same envelope, is in their Discord's language (the player is made with it), as are the
+    others' in theirs; one who played by mail before gets theirs from their first interaction on."""
+    h = Harness(sessions)
+    h.send("GM", c.CreateGame("g1", "strike-gold", {}, "UTC", 60, False, "address", seats=3, max_seats=3,
+                              ready_check="24h"))  # fmt: skip
+    h.send("Ann", c.JoinGame("g1", "Ann"))  # by mail: a player with no client language
+    _from_discord(h, "Ben", c.JoinGame("g1", "Ben"), "de")
+    _from_discord(h, "Cat", c.JoinGame("g1", "Cat"), "fr")  # the game is full: the ready check begins
+    asked = _languages(h, "ready_request")
+    assert asked["Cat"] == "fr" and asked["Ben"] == "de" and asked["ann@example.org"] is None, asked

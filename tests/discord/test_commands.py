@@ -209,6 +209,17 @@ async def test_orders_without_text_open_a_modal_with_a_paragraph_field(bench: Be
     [label] = callback["data"]["components"]
     field = label["component"] if label["type"] == 18 else label["components"][0]
     assert field["type"] == 4 and field["style"] == 2 and field["custom_id"] == "orders"  # paragraph
+    assert callback["data"]["title"] == "Orders for gs1"
+
+
+async def test_the_orders_modal_speaks_the_language_of_the_members_discord(bench: Bench) -> None:
+    payload = await bench.call(SLASH, "orders", {"game": "gs1"}, bench.fake.add_member("flore", locale="fr"))
+    [callback] = bench.fake.callbacks[int(payload["id"])]
+    [label] = callback["data"]["components"]
+    field = label["component"] if label["type"] == 18 else label["components"][0]
+    words = (label.get("label") or field.get("label"), field.get("placeholder"))
+    assert callback["data"]["title"] == "Ordres pour gs1" and callback["data"]["custom_id"] == "referee:orders:gs1"
+    assert words == ("Ordres, dans la syntaxe du jeu", "Un ordre par ligne, comme dans l'aide du jeu (/help game:...)")
 
 
 async def test_autocomplete_offers_live_games_by_what_each_command_accepts(bench: Bench) -> None:

@@ -117,6 +117,11 @@ def buttons(fake: FakeDiscord, user: dict[str, Any]) -> list[tuple[dict[str, Any
             for b in row.get("components", []) if b.get("custom_id", "").startswith("ready:")]  # fmt: skip
 
 
+def label(message: dict[str, Any], custom_id: str) -> str:
+    """The label of the button ``custom_id`` in ``message``."""
+    return next(b["label"] for row in message["components"] for b in row["components"] if b["custom_id"] == custom_id)
+
+
 async def click(world: World, who: str, custom_id: str, dm: dict[str, Any]) -> dict[str, Any]:
     """``who`` presses ``custom_id``; the private answer."""
     interaction = await world.fake.click(custom_id, dm, world.user(who))
@@ -157,6 +162,7 @@ async def test_a_ready_check_by_mail_and_button_frees_the_silent_seat_and_the_re
         assert "JOINED rc1" in await mail.send(f"JOIN {GAME} AS Ann")
         early = await mail.send(f"READY {GAME}")
         assert "not in a ready check" in " ".join(early.split()), early
+        world.users["Cat"] = world.fake.add_member("Cat", locale="de")  # a German Discord: told in German
         for name in ("Ben", "Cat"):
             [reply, *_] = await world.command(name, "join", {"game": GAME, "name": name})
             assert "JOINED rc1" in reply["content"], reply["content"]
@@ -178,8 +184,11 @@ async def test_a_ready_check_by_mail_and_button_frees_the_silent_seat_and_the_re
         [(dm, ben_id)] = buttons(world.fake, world.user("Ben"))
         assert ben_id == f"ready:1:{GAME}:Ben"
         [(cat_dm, cat_id)] = buttons(world.fake, world.user("Cat"))
+        assert [label(dm, ben_id), label(cat_dm, cat_id)] == ["I will play", "Ich spiele mit"]  # as their DMs' text
         refused = await click(world, "Cat", ben_id, dm)
-        assert "not for your seat" in " ".join(refused["content"].split()), refused["content"]
+        assert "nicht für Ihren Platz (Cat)" in " ".join(refused["content"].split()), refused[
+            "content"
+        ]  # her Discord's
         assert confirmed(world) == {"Ann": True, "Ben": False, "Cat": False}
         accepted = await click(world, "Ben", ben_id, dm)
         assert "Confirmed: Ben will play" in accepted["content"], accepted["content"]
@@ -194,7 +203,9 @@ async def test_a_ready_check_by_mail_and_button_frees_the_silent_seat_and_the_re
         restarted = GameService(sqlite_sessions, config)
         assert restarted.expire_ready_checks(clock.now()) == []
         await world.delivered()
-        freed = [m["content"] for m in world.fake.dm_messages(world.user("Cat")["id"]) if "was freed" in m["content"]]
+        freed = [
+            m["content"] for m in world.fake.dm_messages(world.user("Cat")["id"]) if "wurde freigegeben" in m["content"]
+        ]
         assert len(freed) == 1
         posts = [m["content"] for m in world.thread_posts(GAME)]
         assert sum("open for joining again" in p for p in posts) == 1, posts
@@ -213,7 +224,7 @@ async def test_a_ready_check_by_mail_and_button_frees_the_silent_seat_and_the_re
         [(dan_dm, dan_id)] = buttons(world.fake, world.user("Dan"))
         assert dan_id == f"ready:2:{GAME}:Dan"
         stale = await click(world, "Cat", cat_id, cat_dm)
-        assert "no seat in rc1" in stale["content"], stale["content"]
+        assert "keinen Platz in rc1" in stale["content"], stale["content"]
         done = await click(world, "Dan", dan_id, dan_dm)
         assert "Every seat has confirmed" in " ".join(done["content"].split()), done["content"]
         await eventually(lambda: bool(mail.bodies(GM, "every seat confirmed")), timeout=20)

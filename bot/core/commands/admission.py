@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.core.commands.context import CommandContext
 from bot.core.people.admission import Refusal, judge
-from bot.core.people.identities import find_or_create_player, find_player
+from bot.core.people.identities import find_player
 from bot.core.people.reliability import Reliability
 from bot.store.models import Game, Player
 
@@ -20,5 +20,5 @@ def admitted(ctx: CommandContext, game: Game, line: str) -> tuple[Player, Reliab
     if isinstance(judged, Refusal):
         ctx.reply.problem(line, judged.code, **judged.data)
         return None
-    player = known or find_or_create_player(ctx.session, sender, ctx.now)
+    player = known or ctx.sender_player()
     return player, judged if known is not None else Reliability(player.id)

@@ -13,6 +13,8 @@ from bot.core.commands.replies import ReplyBuilder
 from bot.core.games.stored import FINISHED, find_game, seat_named
 from bot.core.messaging.delivery import Delivery
 from bot.core.model import commands as c
+from bot.core.people.client_language import keep_client_language
+from bot.core.people.identities import find_or_create_player
 from bot.store.models import Game, Player, Seat
 
 if TYPE_CHECKING:
@@ -45,6 +47,13 @@ class CommandContext:
         self.now = envelope.received_at
         self.granted = Authorised()
         """What the pipeline's authorisation established for the command being handled."""
+
+    def sender_player(self) -> Player:
+        """The player behind the envelope's sender, made on first contact, reading what their client says
+        (:mod:`bot.core.people.client_language`)."""
+        player = find_or_create_player(self.session, self.envelope.sender, self.now)
+        keep_client_language(player, self.envelope)
+        return player
 
     def granting(self, granted: Authorised) -> CommandContext:
         """The same context for one command, with what its authorisation established (``granted``)."""

@@ -52,7 +52,7 @@ def create(ctx: CommandContext, command: c.CreateGame) -> Result:
         ctx.reply.problem(line, "bad_game_settings", reason=reason(exc))
         return REFUSED
     seed = secrets.token_hex(16)
-    gm = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    gm = ctx.sender_player()
     turn_minutes = command.turn_minutes or ctx.config.default_turn_minutes
     gm_secret = new_secret()
     game = Game(

@@ -37,7 +37,7 @@ from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToAddress, ToPlayer
 from bot.core.model.secret_values import Secret
-from bot.core.people.identities import find_or_create_player, find_player
+from bot.core.people.identities import find_player
 from bot.core.people.seat_secrets import check_secret, hash_secret
 from bot.store.models import (
     Game,
@@ -91,7 +91,7 @@ def request(ctx: CommandContext, command: c.RequestLink) -> Result:
     if channel == sender.channel:
         ctx.reply.problem(line, "link_same_channel", channel=channel)
         return REFUSED
-    player = find_or_create_player(ctx.session, sender, ctx.now)
+    player = ctx.sender_player()
     other = find_player(ctx.session, c.Sender(channel, address))
     if other is not None and other.id == player.id:
         ctx.reply.add("link_already", channel=channel, address=address)

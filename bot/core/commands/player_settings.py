@@ -31,7 +31,6 @@ from bot.core.model import commands as c
 from bot.core.model.config import ServiceConfig
 from bot.core.model.secret_values import Secret
 from bot.core.people.calendar_keys import calendar_key, calendar_url
-from bot.core.people.identities import find_or_create_player
 from bot.core.people.languages import LANGUAGES, UnknownLanguage, parse_language
 from bot.core.people.text_formats import UnknownFormat, parse_format, stored_format
 from bot.store.models import Player
@@ -49,7 +48,7 @@ def show_calendar(ctx: CommandContext, command: c.ShowCalendar) -> Result:
     if not ctx.config.web_base_url.strip():
         ctx.reply.problem(line, "no_calendar_address")
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     if command.new:
         player.calendar_epoch = (player.calendar_epoch or 0) + 1
     ctx.reply.add("calendar", url=calendar_address(player, ctx.config), new=command.new)
@@ -58,7 +57,7 @@ def show_calendar(ctx: CommandContext, command: c.ShowCalendar) -> Result:
 
 @handles(c.SetPictures)
 def set_pictures(ctx: CommandContext, command: c.SetPictures) -> Result:
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     player.board_pictures = command.on
     ctx.reply.add("pictures", on=command.on)
     return DONE
@@ -67,7 +66,7 @@ def set_pictures(ctx: CommandContext, command: c.SetPictures) -> Result:
 @handles(c.SetZone)
 def set_zone(ctx: CommandContext, command: c.SetZone) -> Result:
     line = f"ZONE {command.zone}"
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     if command.zone.strip().upper() == OFF:
         player.time_zone = None
         ctx.reply.add("zone_set", zone=None)
@@ -100,7 +99,7 @@ def set_quiet(ctx: CommandContext, command: c.SetQuiet) -> Result:
     except TimeInputError as error:
         ctx.reply.problem(f"QUIET {command.hours}", "bad_time", reason=reason(error))
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     player.quiet_hours = None if quiet is None else str(quiet)
     ctx.reply.add("quiet_set", hours=player.quiet_hours, zone=player.time_zone or "UTC")
     return DONE
@@ -108,7 +107,7 @@ def set_quiet(ctx: CommandContext, command: c.SetQuiet) -> Result:
 
 @handles(c.SetLanguage)
 def set_language(ctx: CommandContext, command: c.SetLanguage) -> Result:
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     if command.language.strip().upper() == OFF:
         player.language = None
         ctx.reply.add("language_set", language=None, name=None)
@@ -129,7 +128,7 @@ def set_format(ctx: CommandContext, command: c.SetFormat) -> Result:
     except UnknownFormat as error:
         ctx.reply.problem(f"FORMAT {command.form}", "unknown_format", reason=reason(error))
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     player.text_format = stored_format(form)
     ctx.reply.add("format_set", form=form)
     return DONE
@@ -142,7 +141,7 @@ def set_digest(ctx: CommandContext, command: c.SetDigest) -> Result:
     except TimeInputError as error:
         ctx.reply.problem(f"DIGEST {command.when}", "bad_time", reason=reason(error))
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     player.digest = None if digest is None else str(digest)
     ctx.reply.add("digest_set", digest=player.digest, zone=player.time_zone or "UTC")
     return DONE
@@ -150,7 +149,7 @@ def set_digest(ctx: CommandContext, command: c.SetDigest) -> Result:
 
 @handles(c.ShowSettings)
 def show_settings(ctx: CommandContext, command: c.ShowSettings) -> Result:
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     ctx.reply.add(
         "settings", zone=player.time_zone, quiet=player.quiet_hours, pictures=bool(player.board_pictures),
         language=player.language, form=player.text_format, digest=player.digest,

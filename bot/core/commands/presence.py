@@ -14,7 +14,7 @@ from bot.core.games.calendar_entry import deadline_entry
 from bot.core.games.stored import FINISHED, phase_of
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToGameMasters, ToPlayer
-from bot.core.people.identities import find_or_create_player, seat_of
+from bot.core.people.identities import seat_of
 from bot.core.turns import absences as absence
 from bot.store.models import Absence as AbsenceRow
 from bot.store.models import Observer
@@ -40,7 +40,7 @@ def observe(ctx: CommandContext, command: c.Observe) -> Result:
     game = ctx.game_named(command.game, line)
     if game is None:
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     row = ctx.session.get(Observer, (game.id, player.id))
     if command.stop:
         if row is not None:

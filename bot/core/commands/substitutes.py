@@ -23,7 +23,7 @@ from bot.core.commands.registry import DONE, REFUSED, SHOWN, Result, handles
 from bot.core.games.stored import PAUSED, RUNNING
 from bot.core.model import commands as c
 from bot.core.model.outcomes import NOTICE, Message, Outcome, ToPlayer
-from bot.core.people.identities import find_or_create_player, find_player, seat_of
+from bot.core.people.identities import find_player, seat_of
 from bot.core.turns.substitutes import (
     close_offer,
     hand_over,
@@ -53,7 +53,7 @@ def standby(ctx: CommandContext, command: c.SetStandby) -> Result:
     if kind != c.ANY_KIND and kind not in kinds:
         ctx.reply.problem(line, "unknown_kind", name=command.kind, kinds=[*kinds, "ALL"])
         return REFUSED
-    player = find_or_create_player(ctx.session, ctx.envelope.sender, ctx.now)
+    player = ctx.sender_player()
     changed = set_standby(ctx.session, player.id, kind, command.on, ctx.now)
     ctx.reply.add("standby_set", kind=None if kind == c.ANY_KIND else kind, on=command.on, changed=changed,
                   kinds=standby_kinds(ctx.session, player.id))  # fmt: skip

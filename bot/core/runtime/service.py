@@ -168,10 +168,10 @@ class GameService:
         reply = ReplyBuilder(receipt, envelope.received_at, ignored=list(envelope.ignored))
         delivery = Delivery(session, self.config, envelope.received_at, envelope.sender)
         context = CommandContext(session, envelope, reply, self.config, delivery)
+        remember_client_language(session, envelope)  # what their client reads, their default until they choose
         with watching_status(session, self.config, envelope.received_at):
             for command in envelope.commands:
                 handle_command(context, command)
-        remember_client_language(session, envelope)  # what their client reads, their default until they choose
         # Written with the batch's others (bot.core.basics.batch.defer; the transaction makes the order of
         # the writes invisible); a concurrent copy of the envelope fails it or the commit (IntegrityError).
         defer(session, _APPLIED, [{
