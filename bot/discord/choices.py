@@ -1,14 +1,26 @@
-"""Autocomplete: game names from live state, and the game kinds, filtered by what the player has typed (25 at most)."""
+"""Autocomplete: game names from live state, and the game kinds, filtered by what the player has typed (25 at most).
+
+A choice's name (what the menu shows) is said in the language of the member's Discord (:func:`spoken`: a
+game's title and status, "a kind of game"); its value (what the command gets) is the game's or kind's
+name, the same in every language.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
 
+import discord
 from discord import app_commands
 
 from adjudicator import registry
+from bot.core.basics.engine_words import said_text
+from bot.core.basics.translation import _, pgettext, speaking
 from bot.core.games.stored import FINISHED, FORMING, PAUSED, RUNNING
 from bot.core.views import GameViews
+from bot.discord.understand import locale_language
 
 MAX_CHOICES = 25
 """Discord shows at most 25 choices."""
@@ -23,10 +35,12 @@ async def game_choices(views: GameViews, typed: str, statuses: tuple[str, ...]) 
     """Games in ``statuses`` whose slug or title contains ``typed`` (prefix matches first)."""
     games = await asyncio.to_thread(views.games, statuses)
     needle = typed.strip().lower()
-    matching = [g for g in games if needle in g.slug or needle in g.title.lower()]
+    matching = [
+        g for g in games if needle in g.slug or needle in g.title.lower() or needle in said_text(g.title).lower()
+    ]
     matching.sort(key=lambda g: (not g.slug.startswith(needle), g.slug))
     return [
-        app_commands.Choice(name=f"{g.slug} ({g.title}, {g.status})"[:100], value=g.slug)
+        app_commands.Choice(name=f"{g.slug} ({said_text(g.title)}, {pgettext('status', g.status)})"[:100], value=g.slug)
         for g in matching[:MAX_CHOICES]
     ]
 
@@ -43,7 +57,13 @@ async def offered_game_choices(views: GameViews, typed: str) -> list[app_command
             titles[seat.slug] = seat.title
     slugs = sorted(games, key=lambda slug: (not slug.startswith(needle), slug))
     return [
-        app_commands.Choice(name=f"{slug} ({titles[slug]}; up: {', '.join(games[slug])})"[:100], value=slug)
+        app_commands.Choice(
+            name=(
+                _("%(game)s (%(title)s; up: %(seats)s)")
+                % {"game": slug, "title": said_text(titles[slug]), "seats": ", ".join(games[slug])}
+            )[:100],
+            value=slug,
+        )
         for slug in slugs[:MAX_CHOICES]
     ]
 
@@ -63,7 +83,24 @@ def kind_choices(typed: str) -> list[app_commands.Choice[str]]:
     needle = typed.strip().lower()
     kinds = [(k, registry.get_rules(k).title) for k in registry.kinds()]
     return [
-        app_commands.Choice(name=f"{kind} ({title}, a kind of game)"[:100], value=kind)
+        app_commands.Choice(
+            name=(_("%(kind)s (%(title)s, a kind of game)") % {"kind": kind, "title": said_text(title)})[:100],
+            value=kind,
+        )
         for kind, title in kinds
-        if needle in kind or needle in title.lower()
+        if needle in kind or needle in title.lower() or needle in said_text(title).lower()
     ][:MAX_CHOICES]
+
+
+Choices = Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]
+
+
+def spoken(suggest: Choices) -> Choices:
+    """``suggest`` answering in the language of the member's Discord (the interaction's locale)."""
+
+    @functools.wraps(suggest)
+    async def in_their_language(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        with speaking(locale_language(getattr(interaction, "locale", None))):
+            return await suggest(interaction, current)
+
+    return in_their_language

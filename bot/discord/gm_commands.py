@@ -60,7 +60,7 @@ from bot.core.model import commands as c
 from bot.core.model.declaration import declared
 from bot.core.views import GameViews
 from bot.discord.answers import Answers
-from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices
+from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices, spoken
 from bot.discord.client import apologise, tell_privately
 from bot.discord.command_words import slash_words
 from bot.discord.declared_commands import FIELD_WORDS, Run, Shown, Suggest, declared_command, description_of, makes
@@ -296,8 +296,7 @@ def gm_suggestions(views: GameViews) -> dict[str, Suggest]:
         return [app_commands.Choice(name=k, value=k) for k in names[:MAX_CHOICES]]
 
     async def option_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        with speaking(locale_language(getattr(interaction, "locale", None))):
-            return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
+        return option_choices(str(getattr(interaction.namespace, "kind", "") or "").strip().lower(), current)
 
     async def listed(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await game_choices(views, current, LISTED)
@@ -314,7 +313,7 @@ def gm_suggestions(views: GameViews) -> dict[str, Suggest]:
         names = [s for s in (view.seats if view else ()) if current.strip().lower() in s.lower()]
         return [app_commands.Choice(name=s, value=s) for s in names[:MAX_CHOICES]]
 
-    return {
+    suggestions = {
         "kinds": kinds,
         "option_names": option_names,
         "game": any_game,
@@ -322,6 +321,7 @@ def gm_suggestions(views: GameViews) -> dict[str, Suggest]:
         "playing": playing,
         "seat": seats,
     }
+    return {name: spoken(suggest) for name, suggest in suggestions.items()}
 
 
 def _create(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., None]:

@@ -52,6 +52,7 @@ from bot.discord.choices import (
     kind_choices,
     offered_game_choices,
     offered_seat_choices,
+    spoken,
 )
 from bot.discord.command_words import slash_words
 from bot.discord.declared_commands import Shown, Suggest, declared_command, makes
@@ -155,10 +156,11 @@ def players_suggestions(views: GameViews) -> dict[str, Suggest]:
         game = getattr(interaction.namespace, "game", None)
         return await offered_seat_choices(views, str(game) if game else None, current)
 
-    return {
+    suggestions = {
         "game": any_game, "joinable": joinable, "playing": playing, "listed": listed, "game_or_kind": game_or_kind,
         "kind_or_game": kind_or_game, "offered_games": offered_games, "offered_seats": offered_seats,
     }  # fmt: skip
+    return {name: spoken(suggest) for name, suggest in suggestions.items()}
 
 
 def _orders(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:

@@ -246,6 +246,26 @@ async def test_autocomplete_offers_live_games_by_what_each_command_accepts(bench
     assert "HELP GOLDEN STRIDER" in text and "NOT UNDERSTOOD" not in text, text
 
 
+async def test_autocomplete_names_each_choice_in_the_language_of_the_members_discord(bench: Bench) -> None:
+    """What the menu shows is said in the member's Discord's language (a game's title and status, "a kind of
+    game"); what the command gets, the game's or kind's name, is the same in every language."""
+    bench.harness.send("GM", c.CreateGame("tr1", "three-races", {}, "UTC", 60, False, "address"))
+
+    async def shown(member: dict[str, Any], command: str, typed: str) -> list[tuple[str, str]]:
+        payload = await bench.call(AUTOCOMPLETE, command, {"game": typed}, member, focused="game")
+        [callback] = bench.fake.callbacks[int(payload["id"])]
+        return [(choice["name"], choice["value"]) for choice in callback["data"]["choices"]]
+
+    flore, greta = bench.fake.add_member("flore", locale="fr"), bench.fake.add_member("greta", locale="de")
+    assert await shown(bench.fake.add_member("ann"), "join", "tr") == [("tr1 (The three-race game, forming)", "tr1")]
+    assert await shown(flore, "join", "tr") == [("tr1 (Le jeu des trois courses, en formation)", "tr1")]
+    assert await shown(flore, "status", "courses") == [("tr1 (Le jeu des trois courses, en formation)", "tr1")]
+    assert await shown(greta, "help", "three") == [
+        ("tr1 (Das Drei-Rennen-Spiel, in Bildung)", "tr1"),
+        ("three-races (Das Drei-Rennen-Spiel, eine Spielart)", "three-races"),
+    ]
+
+
 async def test_a_failure_is_logged_and_answered_privately(bench: Bench, tmp_path: Any, no_logged_errors: Any) -> None:
     """A bug (here: a database with no tables) in a command, a modal or a button: logged, and the user told."""
     from bot.store.db import make_engine, session_factory
