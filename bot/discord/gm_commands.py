@@ -330,19 +330,22 @@ def _create(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[An
     @app_commands.command(
         name=c.CreateGame.declaration.subcommand, description=described(c.CreateGame), extras=makes(c.CreateGame)
     )
-    @app_commands.describe(kind=slash_words("The kind of game"), game=slash_words("Its name (letters, digits, - and _)"),
-                           options=slash_words("Game options as name=value, separated by spaces (suggested for the kind)"),
-                           seats=slash_words("Seats it starts with"), schedule=slash_words("Deadlines: 48h, every 3 days at 18:00 ..."),
-                           time_zone=slash_words("The game's time zone (Europe/London); default: the host's"),
-                           press=slash_words("Press between players: none, white (signed; the default) or grey (anonymous too)"),
-                           press_gm_copies=slash_words("The game masters get a copy of the press (default: yes)"),
-                           press_in_record=slash_words("Keep the press's texts (default: no)"),
-                           ready_check=slash_words("Once full, each seat confirms within this (24h) or is freed; default: off"),
-                           min_reliability=slash_words("JOIN needs this % of owed turns ordered in time (once 5 are owed)"),
-                           substitute_after=slash_words("Missed turns in a row before a seat goes to the standby list "
-                                                        "(default 0: only /gm substitute)"),
-                           substitute_auto=slash_words("The first to take a seat offered has it at once (default: a GM "
-                           "accepts them)"))  # fmt: skip
+    @app_commands.describe(
+        kind=slash_words("The kind of game"),
+        game=slash_words("Its name (letters, digits, - and _)"),
+        options=slash_words("Game options as name=value, separated by spaces (suggested for the kind)"),
+        seats=slash_words("Seats it starts with"),
+        schedule=slash_words("Deadlines: 48h, every 3 days at 18:00 ..."),
+        time_zone=slash_words("The game's time zone (Europe/London); default: the host's"),
+        press=slash_words("Press between players: none, white (signed; the default) or grey (anonymous too)"),
+        press_gm_copies=slash_words("The game masters get a copy of the press (default: yes)"),
+        press_in_record=slash_words("Keep the press's texts (default: no)"),
+        ready_check=slash_words("Once full, each seat confirms within this (24h) or is freed; default: off"),
+        min_reliability=slash_words("JOIN needs this % of owed turns ordered in time (once 5 are owed)"),
+        substitute_after=slash_words("Missed turns in a row before a seat goes to the standby list (default 0: only "
+                                     "/gm substitute)"),
+        substitute_auto=slash_words("The first to take a seat offered has it at once (default: a GM accepts them)"),
+    )  # fmt: skip
     @app_commands.autocomplete(kind=suggest["kinds"], options=suggest["option_names"])
     @app_commands.choices(press=[app_commands.Choice(name=mode, value=mode) for mode in c.PRESS_MODES])
     async def create(interaction: discord.Interaction, kind: str, game: str, options: str | None = None,

@@ -50,7 +50,8 @@ def email_address(text: str) -> str | None:
 def link_command(answers: Answers) -> app_commands.Command[Any, ..., Any]:
     """The ``/link`` command, bound to ``answers`` (the core)."""
 
-    @app_commands.command(name="link", description=slash_words("Be one player by email and here: mail a code, then give it back"),
+    @app_commands.command(name="link",
+                          description=slash_words("Be one player by email and here: mail a code, then give it back"),
                           extras=makes(c.RequestLink, c.ConfirmLink))  # fmt: skip
     @app_commands.describe(
         email=slash_words("Your email address: a code is mailed there"), code=slash_words("The code from that mail")

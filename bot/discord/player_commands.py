@@ -82,18 +82,21 @@ BY_HAND: tuple[type[c.Declared], ...] = (
 PLAYERS = (c.Permission.ANYONE, c.Permission.VOUCHED, c.Permission.SEAT)
 
 SHOWN: dict[type[c.Declared], Shown] = {
-    c.JoinGame: Shown(suggest={"game": "joinable"},
-                      describe={"game": slash_words("The game to join"), "name": slash_words("Your seat's name (default: your display name)")}),
+    c.JoinGame: Shown(suggest={"game": "joinable"}, describe={
+        "game": slash_words("The game to join"),
+        "name": slash_words("Your seat's name (default: your display name)")}),
     c.ShowFiledOrders: Shown(suggest={"game": "playing"}, describe={"game": slash_words("Your game")}),
-    c.ShowStatus: Shown(suggest={"game": "listed"}, describe={"game": slash_words("The game")}),
-    c.ShowHelp: Shown(suggest={"game": "game_or_kind"},
-                      describe={"game": slash_words("A game or game kind (leave out for the list of commands)")}),
-    c.ShowRules: Shown(suggest={"kind": "kind_or_game"}, describe={"kind": slash_words("A kind of game (or a game: its kind's rules)")}),
+    c.ShowStatus: Shown(suggest={"game": "listed"}),
+    c.ShowHelp: Shown(suggest={"game": "game_or_kind"}, describe={
+        "game": slash_words("A game or game kind (leave out for the list of commands)")}),
+    c.ShowRules: Shown(suggest={"kind": "kind_or_game"}, describe={
+        "kind": slash_words("A kind of game (or a game: its kind's rules)")}),
     c.Resign: Shown(suggest={"game": "listed"}, describe={"game": slash_words("The game to leave")}),
-    c.DeclareAbsence: Shown(suggest={"game": "playing"}, rename={"first": "from", "last": "to"},
-                            describe={"game": slash_words("Your game"), "first": slash_words("The first day away (2026-03-10)"),
-                                      "last": slash_words("The last day away")}),
-    c.Observe: Shown(suggest={"game": "listed"}, describe={"game": slash_words("The game"), "stop": slash_words("Stop observing it")}),
+    c.DeclareAbsence: Shown(suggest={"game": "playing"}, rename={"first": "from", "last": "to"}, describe={
+        "game": slash_words("Your game"),
+        "first": slash_words("The first day away (2026-03-10)"),
+        "last": slash_words("The last day away")}),
+    c.Observe: Shown(suggest={"game": "listed"}, describe={"stop": slash_words("Stop observing it")}),
     c.ShowCalendar: Shown(describe={"new": slash_words("A new address: the old one stops working")}),
     c.SetPictures: Shown(describe={"on": slash_words("True: a picture with each report mail; False: none")}),
     c.SetZone: Shown(describe={"zone": slash_words("An IANA zone such as Europe/Paris, or OFF")}),
@@ -102,8 +105,8 @@ SHOWN: dict[type[c.Declared], Shown] = {
     c.SetFormat: Shown(describe={"form": slash_words("PLAIN: sentences and lists; TABLES: fixed-width tables")}),
     c.SetDigest: Shown(describe={"when": slash_words("DAILY 08:00 (your zone), TURN or OFF")}),
     c.ConfirmReady: Shown(suggest={"game": "joinable"}, describe={"game": slash_words("Your game, in its ready check")}),
-    c.TakeSeat: Shown(suggest={"game": "offered_games", "seat": "offered_seats"},
-                      describe={"game": slash_words("A game with a seat up for a substitute"), "seat": slash_words("The seat")}),
+    c.TakeSeat: Shown(suggest={"game": "offered_games", "seat": "offered_seats"}, describe={
+        "game": slash_words("A game with a seat up for a substitute")}),
 }  # fmt: skip
 """What Discord shows of a declared command beyond its declaration (:class:`bot.discord.declared_commands.Shown`)."""
 
@@ -195,11 +198,14 @@ def _press(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -
         names += [s for s in (view.seats if view else ()) if last.strip().lower() in s.lower()]
         return [app_commands.Choice(name=(lead + n)[:100], value=(lead + n)[:100]) for n in names[:MAX_CHOICES]]
 
-    @app_commands.command(name="press", description=slash_words("A message to other seats of your game, relayed by the referee"),
+    @app_commands.command(name="press",
+                          description=slash_words("A message to other seats of your game, relayed by the referee"),
                           extras=makes(c.SendPress, c.ReplyPress))  # fmt: skip
-    @app_commands.describe(game=slash_words("Your game"), to=slash_words("Seats, separated by commas, or ALL"), text=slash_words("The message"),
+    @app_commands.describe(game=slash_words("Your game"), to=slash_words("Seats, separated by commas, or ALL"),
+                           text=slash_words("The message"),
                            anonymous=slash_words("Unsigned (where the game allows grey press)"),
-                           reply=slash_words("The code of a press message you got: answers its sender (instead of to:)"))  # fmt: skip
+                           reply=slash_words("The code of a press message you got: answers its sender "
+                                             "(instead of to:)"))  # fmt: skip
     @app_commands.autocomplete(game=suggest["listed"], to=press_seats)
     async def press(interaction: discord.Interaction, game: str, text: str, to: str | None = None,
                     anonymous: bool = False, reply: str | None = None) -> None:  # fmt: skip
@@ -236,7 +242,8 @@ def _mute(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) ->
 def _standby(answers: Answers, views: GameViews, suggest: Mapping[str, Suggest]) -> app_commands.Command[Any, ..., Any]:
     """``/standby``, written by hand (see its callback's docstring)."""
 
-    @app_commands.command(name="standby", description=slash_words("Be offered seats that need a substitute (off: no longer)"),
+    @app_commands.command(name="standby",
+                          description=slash_words("Be offered seats that need a substitute (off: no longer)"),
                           extras=makes(c.SetStandby, c.ShowStandby))  # fmt: skip
     @app_commands.describe(kind=slash_words("The kind of game, or all (leave out to see your list)"),
                            off=slash_words("True: take yourself off that list"))  # fmt: skip
