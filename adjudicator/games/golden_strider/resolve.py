@@ -43,6 +43,14 @@ def breaks_deadline(hand: tuple[Card, ...], played: Card, round_number: int) -> 
     return any(card.deadline <= round_number for card in hand if card != played)
 
 
+def keeps_rule_8(state: State, hand: tuple[Card, ...], played: Card) -> bool:
+    """Whether playing ``played`` from ``hand`` keeps the seven-turn rule (rule 8) as the game's
+    ``expiry_enforcement`` reads it (G3): the one test of an order, its override and a G4 substitute."""
+    if state.options.expiry_enforcement == "feasibility":
+        return keeps_seven_turn_rule(hand, played, state.round)
+    return not breaks_deadline(hand, played, state.round)
+
+
 @dataclass(frozen=True)
 class _Spend:
     order: PlayOrder
@@ -56,12 +64,7 @@ def _choose_play(state: State, runner: Runner, order: PlayOrder, events: list[Ev
     """Apply the seven-turn rule (rule 14, G3) and the shortfall option (G4) to an order."""
     if order.card not in runner.hand:
         raise IllegalOrders(runner.seat, f"does not hold card {order.card.label}")
-    round_number = state.round
-    if state.options.expiry_enforcement == "feasibility":
-        illegal = not keeps_seven_turn_rule(runner.hand, order.card, round_number)
-    else:
-        illegal = breaks_deadline(runner.hand, order.card, round_number)
-    if illegal:
+    if not keeps_rule_8(state, runner.hand, order.card):
         forced = default_play(runner)
         events.append(
             Event(
@@ -78,7 +81,12 @@ def _choose_play(state: State, runner: Runner, order: PlayOrder, events: list[Ev
         )
         return forced
     if state.options.shortfall_mode == "substitute_lowest_sufficient" and order.card.value < runner.owed:
-        sufficient = sorted((c for c in runner.hand if c.value >= runner.owed), key=lambda c: (c.value, c.turn))
+        # G4's substitute keeps rule 8 too (G3): a card that pays in full but would let another expire is
+        # no substitute; with none left, the ordered card is played and the rest carried forward.
+        sufficient = sorted(
+            (c for c in runner.hand if c.value >= runner.owed and keeps_rule_8(state, runner.hand, c)),
+            key=lambda c: (c.value, c.turn),
+        )
         if sufficient:
             events.append(
                 Event(

@@ -1,8 +1,8 @@
 """Property: any legal sequence of orders keeps every Golden Strider invariant.
 
-Hands of 5 cards, no card older than 7 turns (with the default G3 enforcement),
-replacement values 0-10, squares and restitution never negative, and the race
-always ends.
+Hands of 5 cards, no card older than 7 turns (with the default G3 enforcement,
+and either G4 shortfall mode: a substitute keeps rule 8 too), replacement values
+0-10, squares and restitution never negative, and the race always ends.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from tests.adjudicator.golden_strider.scenario import RULES
 @st.composite
 def races(draw):
     seats = [f"R{i}" for i in range(draw(st.integers(6, 10)))]
-    options = {"steeplechase": draw(st.booleans()), "first_charged_overtake_round": draw(st.sampled_from([2, 3]))}
+    options = {"steeplechase": draw(st.booleans()), "first_charged_overtake_round": draw(st.sampled_from([2, 3])),
+               "shortfall_mode": draw(st.sampled_from(["carry", "substitute_lowest_sufficient"]))}  # fmt: skip
     if not options["steeplechase"]:
         options["race_length"] = draw(st.integers(20, 65))
     return seats, options, draw(st.randoms(use_true_random=False))

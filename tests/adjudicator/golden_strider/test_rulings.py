@@ -274,6 +274,26 @@ def test_G4_substitute_lowest_sufficient_option():
     assert (a["D"], a["M"], a["cf"]) == (3, 1, False)
 
 
+def test_G4_substitute_keeps_the_seven_turn_rule():
+    """G4 with G3: a card that pays the restitution in full is no substitute when playing it lets another
+    card expire (here 0/2, due this round 9): the ordered 0/2 is played and the rest carried forward, where
+    the substitute used to leave 0/2 in the hand past its deadline (an invariant violation: a stuck game)."""
+    others = [runner(s, 0, 0, "6/4 6/5 6/6 6/7 6/8") for s in "BCDEF"]
+    orders = {s: "play 6/4" for s in "BCDEF"}
+    start = state(runner("A", 10, 3, "0/2 4/5 6/6 2/7 1/8"), *others, round_number=9,
+                  shortfall_mode="substitute_lowest_sufficient")  # fmt: skip
+    result = play(start, {"A": "play 0/2", **orders})
+    a = line(result, "A")
+    assert [c["label"] for c in a["cards"] if c["played"]] == ["0/2"]
+    assert (a["D"], a["cf"]) == (0, True)
+    assert not any(e.kind == "substitute" for e in result.events)
+    assert all(card.deadline >= 10 for card in result.state.runner("A").hand)
+    fine = state(runner("A", 10, 3, "1/3 4/5 6/6 2/7 1/8"), *others, round_number=9,
+                 shortfall_mode="substitute_lowest_sufficient")  # fmt: skip
+    substituted = line(play(fine, {"A": "play 1/3", **orders}), "A")
+    assert [c["label"] for c in substituted["cards"] if c["played"]] == ["4/5"]  # nothing expires: G4 applies
+
+
 def test_G5_bank_is_capped_at_the_points_left_after_restitution():
     """G5 / docs/rules/golden-strider.md 1.1: B' = min(B, card - D): owing 3 with a 4 and bank 3 banks only 1, moves 0."""
     start = _gs4_field(3, "4/0 7/0 7/0 5/2 8/3", 4)
