@@ -277,18 +277,29 @@ async def test_the_next_passs_rows_are_built_while_a_pass_sends_and_each_arrives
 ):
     """A full claim (more rows due) has the next pass's rows claimed and built while this pass sends
     (bot.core.messaging.sender_loop: claiming ahead); they go out only after it, each once, in the order
-    written to each recipient."""
+    written to each recipient.  Each send of pass n first waits (up to 5 s) for pass n + 1 to be begun, so
+    what the test sees does not hang on the machine's pace: with claiming ahead it is begun at once, before
+    any of pass n's mails reach the server; without, it never is while pass n sends."""
     written = many_replies(world, 4)
     sender = MailSender(OutboxDrain(world), SmtpTransport(smtp_config(smtp)), SimulatedClock(START), IDENTITY,
                         batch=5, connections=connections)  # fmt: skip
     events: list[tuple[str, int]] = []
     begin, send = MailTransport.begin, _MailSession.send
+    sends, gave_up = 0, False
 
     async def begun(self: MailTransport, rows: list[PendingMessage]) -> None:
         events.append(("begin", len(smtp.messages())))
         await begin(self, rows)
 
     async def sent(self: _MailSession, row: PendingMessage) -> object:
+        nonlocal sends, gave_up
+        sends += 1
+        wanted = min((sends - 1) // 5 + 2, 5)  # this row's pass, and the next (the fifth, of 4 rows, is the last)
+        waited = 0.0
+        while sum(kind == "begin" for kind, _ in events) < wanted and not gave_up:
+            await asyncio.sleep(0.01)
+            waited += 0.01
+            gave_up = waited > 5  # not begun meanwhile: it would not be (the assertion below says so)
         outcome = await send(self, row)
         events.append(("sent", len(smtp.messages())))
         return outcome
