@@ -5,7 +5,7 @@ copy's base) this test adds, at exactly the places the README's "Layout"
 section names (:data:`RECIPES`, one list, to change with the README):
 
 * a game master's command ``MEMO <game> <text>`` (its dataclass and
-  declaration, its handler, its phrase, its test);
+  declaration, its handler, its phrase, its summary in the catalogues, its test);
 * a sixth game, Count to Ten (tests/support/count_game: its engine package,
   its registry line, its report template, its rules page);
 * a folder channel (tests/support/folder_channel: reads order files from one
@@ -39,6 +39,8 @@ RECIPES: dict[str, tuple[str, ...]] = {
         "bot/core/model/commands.py",  # its dataclass and Declaration, its name in the Command union
         "bot/core/commands/game_admin.py",  # its handler, @handles, in its family's module
         "templates/common/phrases.j2",  # the reply codes it uses
+        "bot/locale/referee.pot",  # its summary, marked, extracted by scripts/catalogues
+        "bot/locale/*/LC_MESSAGES/referee.po",  # and said in French and German (its slash command's menu)
         "tests/core/test_memo_command.py",  # its test
     ),
     "game": (
@@ -95,7 +97,7 @@ class WriteMemo(Declared):
 
     declaration = Declaration(
         "MEMO", Permission.GAME_MASTER, announced=Announcement("announce_memo", ("text",)),
-        summary="write a memo in the game's log",
+        summary=mark("command", "write a memo in the game's log"),
         forms=(Form("MEMO <game> <text>", help=("MEMO <game> <text>  a memo in the log  REASON needed",)),),
     )  # fmt: skip
 
@@ -151,6 +153,36 @@ def add_command(copy: Path) -> None:
     with (copy / "templates/common/phrases.j2").open("a") as phrases:
         phrases.write(MEMO_PHRASES)
     (copy / "tests/core/test_memo_command.py").write_text(MEMO_TEST)
+    translate(copy, MEMO_WORDS)
+
+
+MEMO_WORDS = {
+    ("command", "write a memo in the game's log"): (
+        "écrire une note au journal de la partie",
+        "eine Notiz ins Protokoll der Partie schreiben",
+    )
+}
+"""The memo's summary in French and German, as its author writes them into the catalogues."""
+
+
+def translate(copy: Path, words: dict[tuple[str, str], tuple[str, str]]) -> None:
+    """``scripts/catalogues`` in ``copy`` (its new marked words into every catalogue), then each one's French and
+    German written in, as a translator does."""
+    from babel.messages.pofile import read_po, write_po
+
+    pybabel = Path(sys.executable).parent / "pybabel"
+    subprocess.run(["sh", "scripts/catalogues"], cwd=copy, check=True, capture_output=True,
+                   env={**os.environ, "PYBABEL": str(pybabel)})  # fmt: skip
+    for index, code in enumerate(("fr", "de")):
+        path = copy / "bot/locale" / code / "LC_MESSAGES/referee.po"
+        with path.open("rb") as po:
+            catalogue = read_po(po)
+        for (context, message), said in words.items():
+            found = catalogue.get(message, context)
+            assert found is not None, f"scripts/catalogues did not extract {message!r}"
+            found.string = said[index]
+        with path.open("wb") as po:
+            write_po(po, catalogue, width=100, omit_header=False, no_location=True)
 
 
 # --- the game --------------------------------------------------------------------------------------

@@ -44,9 +44,15 @@ FIELD_WORDS: Mapping[str, str] = MappingProxyType(
         "game": slash_words("The game"),
         "seat": slash_words("The seat"),
         "reason": slash_words("Why: it goes in the game's log and to the players"),
+        "text": slash_words("The text"),
     }
 )
 """What the option of a common field says where its command says nothing else (``Shown.describe``)."""
+
+
+def field_words(*names: str) -> dict[str, str]:
+    """:data:`FIELD_WORDS`' words for ``names``, for a command written by hand (``describe(**field_words(...))``)."""
+    return {name: FIELD_WORDS[name] for name in names}
 
 
 @dataclass(frozen=True)

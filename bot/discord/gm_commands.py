@@ -63,7 +63,7 @@ from bot.discord.answers import Answers
 from bot.discord.choices import ANY, LISTED, MAX_CHOICES, PLAYING, game_choices, spoken
 from bot.discord.client import apologise, tell_privately
 from bot.discord.command_words import slash_words
-from bot.discord.declared_commands import FIELD_WORDS, Run, Shown, Suggest, declared_command, description_of, makes
+from bot.discord.declared_commands import Run, Shown, Suggest, declared_command, description_of, field_words, makes
 from bot.discord.game_options import option_choices
 from bot.discord.render import NO_MENTIONS, plain
 from bot.discord.understand import locale_language, sender_of
@@ -380,8 +380,7 @@ def _extend(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Command[An
         extras=makes(c.SetDeadline),
     )
     @app_commands.describe(
-        game=FIELD_WORDS["game"],
-        reason=FIELD_WORDS["reason"],
+        **field_words("game", "reason"),
         by=slash_words("How much later: days, hours and minutes (2d 3h, 90m)"),
     )
     @app_commands.autocomplete(game=suggest["playing"])
@@ -399,8 +398,7 @@ def _process(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
         name=c.ProcessNow.declaration.subcommand, description=described(c.ProcessNow), extras=makes(c.ProcessNow)
     )
     @app_commands.describe(
-        game=FIELD_WORDS["game"],
-        reason=FIELD_WORDS["reason"],
+        **field_words("game", "reason"),
         turn=slash_words("The turn to resolve, as the reports number it"),
     )
     @app_commands.autocomplete(game=suggest["playing"])
@@ -420,7 +418,7 @@ def _replace(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.C
         description=described(c.ReplacePlayer),
         extras=makes(c.ReplacePlayer),
     )
-    @app_commands.describe(**FIELD_WORDS, member=slash_words("The member who takes the seat"))
+    @app_commands.describe(**field_words("game", "seat", "reason"), member=slash_words("The member who takes the seat"))
     @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def replace(interaction: discord.Interaction, game: str, seat: str, member: discord.Member,
                       reason: str) -> None:  # fmt: skip
@@ -438,7 +436,7 @@ def _substitute(run: Run, suggest: Mapping[str, Suggest]) -> app_commands.Comman
     @app_commands.command(
         name=c.OfferSeat.declaration.subcommand, description=described(c.OfferSeat), extras=makes(c.OfferSeat)
     )
-    @app_commands.describe(game=FIELD_WORDS["game"], seat=FIELD_WORDS["seat"],
+    @app_commands.describe(**field_words("game", "seat"),
                            action=slash_words("offer (the default) to the standby list, withdraw the offer, accept or "
                                               "decline who offered"),
                            reason=slash_words("Why (told to the players)"))  # fmt: skip
@@ -458,7 +456,7 @@ def _eject(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.Com
     @app_commands.command(
         name=c.EjectPlayer.declaration.subcommand, description=described(c.EjectPlayer), extras=makes(c.EjectPlayer)
     )
-    @app_commands.describe(**FIELD_WORDS)
+    @app_commands.describe(**field_words("game", "seat", "reason"))
     @app_commands.autocomplete(game=suggest["listed"], seat=suggest["seat"])
     async def eject(interaction: discord.Interaction, game: str, seat: str, reason: str) -> None:
         """By hand: a confirm button first (see the module docstring)."""
@@ -474,7 +472,7 @@ def _rollback(confirm: Confirm, suggest: Mapping[str, Suggest]) -> app_commands.
     @app_commands.command(
         name=c.RollBack.declaration.subcommand, description=described(c.RollBack), extras=makes(c.RollBack)
     )
-    @app_commands.describe(game=FIELD_WORDS["game"], reason=FIELD_WORDS["reason"],
+    @app_commands.describe(**field_words("game", "reason"),
                            to_turn=slash_words("The turn to go back to the start of, as the reports number it"),
                            same_draw=slash_words("Draw as the turns drew before, keep the orders on file (to correct a "
                                                  "mistake; default: a new draw)"))  # fmt: skip

@@ -11,6 +11,9 @@ a help listing, a label table, an announced list, a dispatch ``match``).
 
 Its phrases stand in for the macros a real command adds to
 ``templates/common/phrases.j2``: they are looked up before the shared ones.
+Its summary is not in the catalogues (the README's fifth place, which gives a
+slash command's menu its French and German): tests/test_three_trial_changes.py
+follows the whole recipe, catalogues included, and syncs the tree.
 """
 
 from __future__ import annotations

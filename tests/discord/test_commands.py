@@ -410,9 +410,10 @@ async def test_every_description_is_synced_in_french_and_german_and_no_name_is_t
     """The translator (bot/discord/command_words.py) at the real sync: every command's, subcommand's and
     option's description carries its French and German (Discord shows a member the one of their client; the
     fake refuses one over 100 characters, as Discord does), so a description added without its translation
-    fails here, as does an option left undescribed (discord.py sends "\u2026"); none is cut to Discord's 100
-    characters in any language (discord.py cuts an English one silently); names stay as written (command
-    words read the same in every language)."""
+    fails here (the README's recipe for a command puts its summary in the catalogues), as does an option left
+    undescribed (discord.py sends "\u2026"); none is cut to Discord's 100 characters in any language
+    (discord.py cuts an English one silently); names stay as written (command words read the same in every
+    language)."""
     untranslated: list[str] = []
     renamed: list[str] = []
     cut: list[str] = []
