@@ -6,8 +6,9 @@ them, at sync, from the referee's catalogues (:mod:`bot.core.basics.translation`
 language, so a member whose Discord is in French reads what ``/orders`` and its options do in French
 before they ever choose a language (``/language`` changes what the referee tells them, not Discord's
 menus).  Names are never translated: command words and option names read the same in every language,
-as orders do (a translated player and an English GM type the same ``/gm pause``); choices' names are
-command words too.
+as orders do (a translated player and an English GM type the same ``/gm pause``); so are a fixed
+choice's names (``press``: none, white, grey), while an autocomplete's are said in the member's language
+(:mod:`bot.discord.choices`).
 
 Where the words come from:
 
@@ -18,8 +19,8 @@ Where the words come from:
   :func:`slash_words`, which Babel extracts (``scripts/catalogues``).
 
 A description with no translation is left to Discord's English (the translator answers None), never a
-key; ``tests/discord/test_command_words.py`` holds every synced description to a translation in each
-shipped language.
+key; ``tests/discord/test_commands.py`` holds every synced description to a translation in each shipped
+language (a new command's summary goes into the catalogues with it: the README's recipe).
 """
 
 from __future__ import annotations
