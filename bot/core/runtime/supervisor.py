@@ -8,8 +8,8 @@ orders are in before overdue turns resolve), then runs every worker as its own
 task until ``stop`` is set.  The senders (``Stage.SENDING``) start before that
 first pass, so the replies it writes go out as each of its batches commits,
 not once the whole backlog is read (they resolve nothing).  A worker that raises, or returns early, is
-logged and restarted with back-off; the others go on, so one channel's server
-being away stops nothing else.
+logged and restarted with back-off (reset once a run has lasted the longest
+wait); the others go on, so one channel's server being away stops nothing else.
 """
 
 from __future__ import annotations
@@ -75,19 +75,31 @@ async def serve(
 
 
 async def _supervised(worker: Worker, stop: asyncio.Event, restart_min: float, restart_max: float) -> None:
+    """Run ``worker`` until ``stop``, restarting it after a failure: first after ``restart_min`` seconds,
+    doubling up to ``restart_max`` while it keeps failing; a run that lasted ``restart_max`` or longer was
+    working, so its failure starts the back-off again (a worker that fails once a day is back at once)."""
     current_worker.set(worker.name)  # this task's own context: its log lines name the worker (bot.core.runtime.health)
+    loop = asyncio.get_running_loop()
     delay = restart_min
     while not stop.is_set():
+        started = loop.time()
         try:
             await worker.run(stop)
             if stop.is_set():
                 return
+            delay = _after(delay, loop.time() - started, restart_min, restart_max)
             log.error("%s stopped by itself; restarting in %.1f s", worker.name, delay)
         except Exception:
+            delay = _after(delay, loop.time() - started, restart_min, restart_max)
             log.exception("%s failed; restarting in %.1f s", worker.name, delay)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=delay)
         delay = min(delay * 2, restart_max)
+
+
+def _after(delay: float, ran: float, restart_min: float, restart_max: float) -> float:
+    """The wait before a restart: back to ``restart_min`` after a run of ``restart_max`` or longer."""
+    return restart_min if ran >= restart_max else delay
 
 
 async def run_once(workers: Sequence[Worker]) -> bool:
