@@ -33,7 +33,7 @@ def _groups(spaces: list[int]) -> list[list[int]]:
 
 
 def draw(board: Mapping[str, Any]) -> Picture:
-    """The road after turn ``board["turn"]``."""
+    """The road after the turn before ``board["turn"]`` (the turn its last report names)."""
     teams = list(board["teams"])
     marks = {t["seat"]: seat_mark(i, 14) for i, t in enumerate(teams)}
     codes = {t["seat"]: str(t["code"]) for t in teams}
@@ -70,8 +70,8 @@ def draw(board: Mapping[str, Any]) -> Picture:
                 "places": _("places %(places)s") % {"places": ", ".join(str(p) for p in places)},
             }
         )
-    turn = int(board["turn"])
-    title = _("L'autobus, after turn %(turn)s") % {"turn": turn} if turn else _("L'autobus, the start")
+    played = int(board["turn"]) - 1  # the board's turn is the one the next resolution plays (reports count from 0)
+    title = _("L'autobus, after turn %(turn)s") % {"turn": played} if played >= 0 else _("L'autobus, the start")
     if board["finished"]:
         title = _("%(title)s (finished)") % {"title": title}
     groups = _groups(list(at))

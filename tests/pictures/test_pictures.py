@@ -130,3 +130,32 @@ def test_a_stored_board_draws_as_the_live_one(kind: str):
     """A report's board is stored as JSON (tuples become lists, keys strings): the drawing is the same."""
     board = played(kind, seat_counts(kind)[-1]).board("end")
     assert draw(kind, json.loads(json.dumps(board))) == draw(kind, board)
+
+
+@pytest.mark.parametrize(("kind", "seats", "key"), [("lautobus", 5, "turn"), ("golden-strider", 6, "round")])
+def test_the_picture_after_a_turn_names_the_turn_its_report_names(kind: str, seats: int, key: str) -> None:
+    """The board drawn after a resolution (its state's public view, as a report mail's picture) is titled
+    after the turn the report of that resolution names: the state's own counter is the next turn's."""
+    import random
+
+    from adjudicator.record import start_game
+    from adjudicator.rng import rng_for
+    from adjudicator.turn import advance
+
+    rules = registry.get_rules(kind)
+    state = start_game(rules, [f"S{n}" for n in range(seats)], {}, "caption")
+    chooser = random.Random(3)
+    titles = [str(DRAWINGS[kind](rules.public_state(state)).alt).splitlines()[0]]
+    for _ in range(3):
+        phase = rules.phase(state)
+        assert phase is not None
+        orders = {seat: rules.parse_orders(state, seat, rules.example_orders(state, seat, chooser)).orders
+                  for seat in phase.owing}  # fmt: skip
+        resolution = advance(rules, state, orders, rng_for("caption", phase.number))
+        state = resolution.state
+        titles.append(f"{resolution.report[key]}: {DRAWINGS[kind](rules.public_state(state)).alt}")
+    assert "the start" in titles[0]
+    for title in titles[1:]:
+        number, alt = title.split(": ", 1)
+        if number != "0" or kind == "lautobus":
+            assert f"after {key} {number}" in alt, titles
